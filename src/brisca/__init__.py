@@ -1,0 +1,29 @@
+"""Brisca and its family of trick-taking card games: engine, records, players.
+
+    >>> import brisca
+    >>> game = brisca.Game("spanish", players=2, seed=1)
+    >>> game.view(0).stock_count
+    34
+"""
+
+from brisca.actions import Action, Exchange, Play
+from brisca.cards import Card, Rank, Suit, parse_cards, spanish_deck
+from brisca.errors import (
+    BriscaError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    RecordError,
+    RulesError,
+)
+from brisca.game import Game, HandResult, InvalidDeckError, Match, Trick, View
+from brisca.rules import Rules, find_variant, make_rules, variant_names
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Action", "BriscaError", "Card", "Exchange", "Game", "HandResult", "IllegalActionError",
+    "InvalidActionError", "InvalidCardError", "InvalidDeckError", "Match", "Play", "Rank",
+    "RecordError", "Rules", "RulesError", "Suit", "Trick", "View", "find_variant", "make_rules",
+    "parse_cards", "spanish_deck", "variant_names",
+]

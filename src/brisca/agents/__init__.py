@@ -1,0 +1,50 @@
+"""Computer players. An agent sees only a seat's :class:`~brisca.game.View` and returns a legal action.
+
+Built-ins are found by name (``random``, ``greedy``); any other agent class plugs
+in as ``"package.module:ClassName"``::
+
+    >>> from brisca import Game
+    >>> agent = make_agent("greedy")
+    >>> game = Game("spanish", 2, seed=1)
+    >>> agent.act(game.view(game.turn)) in game.legal_actions()
+    True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from brisca.agents.base import Agent
+from brisca.agents.simple import GreedyAgent, RandomAgent
+from brisca.errors import BriscaError
+
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+}
+
+
+class AgentError(BriscaError):
+    """An agent name that names no agent."""
+
+
+def make_agent(name: str, seed: int | None = None) -> Agent:
+    """The built-in agent ``name``, or the class at ``"module:Class"``, seeded with ``seed``."""
+    factory = AGENTS.get(name)
+    if factory is None and ":" in name:
+        module_name, _, attr = name.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+            factory = getattr(module, attr)
+        except (ImportError, AttributeError) as exc:
+            raise AgentError(f"cannot load agent {name!r}: {exc}") from None
+    if factory is None:
+        raise AgentError(f"unknown agent {name!r}; built-in: {', '.join(AGENTS)}, or module:Class")
+    try:
+        return factory(seed=seed)
+    except TypeError:
+        return factory()
+
+
+__all__ = ["AGENTS", "Agent", "AgentError", "GreedyAgent", "RandomAgent", "make_agent"]

@@ -1,0 +1,81 @@
+"""The simple built-in players: ``random`` and ``greedy``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from brisca.actions import Action, Exchange, Play
+from brisca.cards import Card
+from brisca.errors import IllegalActionError
+from brisca.game import View, winning_index
+
+
+def _require_turn(view: View) -> tuple[Action, ...]:
+    if not view.legal_actions:
+        raise IllegalActionError(f"it is not seat {view.seat}'s turn")
+    return view.legal_actions
+
+
+class RandomAgent:
+    """Picks uniformly among the legal actions (exchanges included)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def act(self, view: View) -> Action:
+        legal = _require_turn(view)
+        return legal[self.rng.randrange(len(legal))]
+
+
+class GreedyAgent:
+    """Wins a trick cheaply when it can, otherwise throws its least valuable card.
+
+    Fixed (as the AI issue defines it, so strength figures stay comparable):
+    following, the lowest-ranked card that wins the trick without a trump; else,
+    if the trick holds 10 points or more, the lowest trump that wins it; else the
+    lowest non-trump, else the lowest trump. Leading, the lowest non-trump worth
+    nothing, else the lowest non-trump, else the lowest trump. Ties go to the card
+    held longest. It always takes the trump exchange when it may.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def act(self, view: View) -> Action:
+        legal = _require_turn(view)
+        for action in legal:
+            if isinstance(action, Exchange):
+                return action
+        playable = [a.card for a in legal if isinstance(a, Play)]
+        return Play(self.choose_card(view, playable))
+
+    @staticmethod
+    def choose_card(view: View, hand: Sequence[Card]) -> Card:
+        """The greedy card among ``hand`` (in the order held, longest first)."""
+        strength = view.rules.strength_table
+        points = view.rules.point_table
+        trump = view.trump
+
+        def lowest(cards: Sequence[Card]) -> Card:
+            return min(cards, key=lambda c: strength[c.index])  # min keeps the first of equals
+
+        plain = [c for c in hand if c.suit is not trump]
+        trumps = [c for c in hand if c.suit is trump]
+        if view.trick:
+            best = view.trick[winning_index(view.trick, trump, strength)]
+            if best.suit is not trump:
+                beaters = [c for c in plain if c.suit is best.suit and strength[c.index] > strength[best.index]]
+                if beaters:
+                    return lowest(beaters)
+            if sum(points[c.index] for c in view.trick) >= 10:
+                winning_trumps = [
+                    c for c in trumps if best.suit is not trump or strength[c.index] > strength[best.index]
+                ]
+                if winning_trumps:
+                    return lowest(winning_trumps)
+            return lowest(plain) if plain else lowest(trumps)
+        worthless = [c for c in plain if points[c.index] == 0]
+        if worthless:
+            return lowest(worthless)
+        return lowest(plain) if plain else lowest(trumps)

@@ -1,0 +1,96 @@
+"""The ``brisca`` command: play in the terminal, replay records, benchmark the engine.
+
+User errors (a bad record, an unknown variant or option, a file that is not
+there) print one line on standard error and exit with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from brisca import __version__
+from brisca.errors import BriscaError
+from brisca.rules import parse_option_text
+
+
+def _rule_options(texts: Sequence[str] | None) -> dict[str, object]:
+    """``--rule name=value`` options as a dict (validated later, against the variant)."""
+    return dict(parse_option_text(t) for t in texts or ())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="brisca",
+        description="Brisca, the Spanish trick-taking card game, and its family.",
+    )
+    parser.add_argument("--version", action="version", version=f"brisca {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play a match in the terminal against computer players")
+    play.add_argument("--variant", default="spanish", help="preset to play (default: spanish)")
+    play.add_argument("--players", "-p", type=int, default=2, help="number of players: 2, 3, 4 or 6 (default 2)")
+    play.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
+    play.add_argument("--ai", default="greedy", help="computer players: random, greedy or module:Class")
+    play.add_argument("--lang", choices=("es", "en", "it"), help="language (default: from the locale)")
+    play.add_argument("--seed", type=int, help="seed for a reproducible deal")
+    play.add_argument("--save", metavar="FILE", help="save the match record to FILE")
+    play.add_argument("--name", help="your name at the table")
+    play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    play.add_argument("--no-color", action="store_true", help="plain text, no colours")
+
+    replay = sub.add_parser("replay", help="check and replay a brisca-record/1 file, print the result as JSON")
+    replay.add_argument("file", help="record file, or - for standard input")
+    replay.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+
+    bench = sub.add_parser("bench", help="engine throughput, with ratios against naipes when installed")
+    bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
+    bench.add_argument("--players", type=int, action="append", help="player counts (default 2 3 4 6)")
+    bench.add_argument("--json", action="store_true", help="print the results as JSON")
+    bench.add_argument("--seed", type=int, default=1)
+
+    sub.add_parser("variants", help="list the rule presets")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "replay":
+            from brisca.cli.replay import run_replay
+
+            return run_replay(args.file, indent=args.indent)
+        if args.command == "bench":
+            from brisca.bench import run_bench
+
+            return run_bench(seconds=args.seconds, players=args.players, as_json=args.json, seed=args.seed)
+        if args.command == "variants":
+            from brisca.rules import find_variant, variant_names
+
+            for name in variant_names():
+                print(f"{name:16} {find_variant(name).title}")
+            return 0
+        if args.command in ("play", None):
+            if args.command is None:
+                args = parser.parse_args(["play"])
+            from brisca.cli.play import run_play
+
+            return run_play(args, _rule_options(args.rule))
+    except BriscaError as exc:
+        print(f"brisca: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"brisca: error: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "),
+              file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    parser.print_help()
+    return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,287 @@
+"""Game records, ``brisca-record/1``: JSON that replays any hand anywhere.
+
+A hand record names the variant and its rule overrides, the players, the
+dealer, the whole deck (top card first) and every action with its seat::
+
+    >>> from brisca import Game
+    >>> game = Game("spanish", 2, seed=3)
+    >>> game.apply(game.legal_actions()[0])
+    >>> text = Record.from_game(game).dumps()
+    >>> loads(text).replay().history == game.history
+    True
+
+A match record keeps the header once and lists its hands under ``"hands"``,
+each with its own ``dealer``, ``deck`` and ``actions``. The module mirrors
+:mod:`json`: :func:`load`, :func:`loads`, :func:`dump`, :func:`dumps`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from brisca.actions import Action
+from brisca.cards import Card
+from brisca.errors import BriscaError, RecordError
+from brisca.game import Game, Match
+from brisca.rules import Rules, make_rules
+
+FORMAT = "brisca-record/1"
+
+_HAND_KEYS = {"format", "variant", "rules", "players", "dealer", "deck", "actions"}
+_MATCH_KEYS = {"format", "variant", "rules", "players", "hands"}
+_DEAL_KEYS = {"dealer", "deck", "actions"}
+
+
+@dataclass
+class Record:
+    """One hand: enough to rebuild every position of it."""
+
+    variant: str
+    players: int
+    dealer: int
+    deck: tuple[Card, ...]
+    actions: list[tuple[int, Action]] = field(default_factory=list)
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_game(cls, game: Game) -> Record:
+        """The record of ``game`` as played so far."""
+        return cls(
+            variant=game.rules.variant,
+            players=game.players,
+            dealer=game.dealer,
+            deck=game.deck,
+            actions=list(game.history),
+            rules=game.rules.overrides(),
+        )
+
+    def make_rules(self) -> Rules:
+        """The rules this record is played under."""
+        return make_rules(self.variant, self.rules)
+
+    def replay(self, upto: int | None = None, *, hand: int | None = None) -> Game:
+        """Rebuild the game, checking every action; :class:`RecordError` names the first bad one."""
+        try:
+            game = Game(self.make_rules(), self.players, dealer=self.dealer, deck=self.deck)
+        except BriscaError as exc:
+            raise RecordError(str(exc), hand=hand) from None
+        for i, (seat, action) in enumerate(self.actions[:upto]):
+            if game.is_over():
+                raise RecordError("the hand is already over", i, hand)
+            if seat != game.turn:
+                raise RecordError(f"out of turn: seat {game.turn} is to act, not seat {seat}", i, hand)
+            try:
+                game.apply(action)
+            except BriscaError as exc:
+                raise RecordError(str(exc), i, hand) from None
+        return game
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict."""
+        out: dict[str, Any] = {"format": FORMAT, "variant": self.variant}
+        if self.rules:
+            out["rules"] = dict(self.rules)
+        out["players"] = self.players
+        out.update(_deal_json(self))
+        return out
+
+    def dumps(self, indent: int | None = None) -> str:
+        """The record as JSON text."""
+        return _dumps(self.to_json(), indent)
+
+
+@dataclass
+class MatchRecord:
+    """A match: its hands in order, sharing variant, rules and players."""
+
+    variant: str
+    players: int
+    hands: list[Record]
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_match(cls, match: Match) -> MatchRecord:
+        """The record of ``match`` as played so far."""
+        hands = [Record.from_game(g) for g in match.games]
+        return cls(match.rules.variant, match.players, hands, match.rules.overrides())
+
+    def make_rules(self) -> Rules:
+        """The rules this record is played under."""
+        return make_rules(self.variant, self.rules)
+
+    def replay(self) -> list[Game]:
+        """Rebuild every hand, checking each action; :class:`RecordError` names the first bad one."""
+        return [h.replay(hand=i) for i, h in enumerate(self.hands)]
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict."""
+        out: dict[str, Any] = {"format": FORMAT, "variant": self.variant}
+        if self.rules:
+            out["rules"] = dict(self.rules)
+        out["players"] = self.players
+        out["hands"] = [_deal_json(h) for h in self.hands]
+        return out
+
+    def dumps(self, indent: int | None = None) -> str:
+        """The record as JSON text."""
+        return _dumps(self.to_json(), indent)
+
+
+def _deal_json(rec: Record) -> dict[str, Any]:
+    return {
+        "dealer": rec.dealer,
+        "deck": [str(c) for c in rec.deck],
+        "actions": [{"seat": s, **a.to_json()} for s, a in rec.actions],
+    }
+
+
+def _dumps(data: dict[str, Any], indent: int | None) -> str:
+    if indent is None:
+        return json.dumps(data, ensure_ascii=False)
+    # Keep decks and actions one item a line but short lists inline: easy to read and diff.
+    return json.dumps(data, indent=indent, ensure_ascii=False)
+
+
+# ------------------------------------------------------------------- reading
+
+
+def loads(text: str | bytes) -> Record | MatchRecord:
+    """Read a record from JSON text; :class:`RecordError` with a clear reason if it is broken."""
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise RecordError(f"not valid JSON: {exc}") from None
+    return from_json(data)
+
+
+def load(fp: IO[str]) -> Record | MatchRecord:
+    """Read a record from a text file."""
+    return loads(fp.read())
+
+
+def dumps(record: Record | MatchRecord, indent: int | None = None) -> str:
+    """The record as JSON text."""
+    return record.dumps(indent)
+
+
+def dump(record: Record | MatchRecord, fp: IO[str], indent: int | None = 1) -> None:
+    """Write the record to a text file."""
+    fp.write(record.dumps(indent))
+    fp.write("\n")
+
+
+def from_json(data: object) -> Record | MatchRecord:
+    """Build a record from parsed JSON, checking the header; actions are checked by ``replay``."""
+    if not isinstance(data, Mapping):
+        raise RecordError("a record is a JSON object")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, not {data.get('format')!r}")
+    is_match = "hands" in data
+    allowed = _MATCH_KEYS if is_match else _HAND_KEYS
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise RecordError(f"unknown field(s) {', '.join(unknown)}")
+    variant = data.get("variant")
+    if not isinstance(variant, str):
+        raise RecordError("field 'variant' must name a variant, like \"spanish\"")
+    overrides = data.get("rules", {})
+    if not isinstance(overrides, Mapping):
+        raise RecordError("field 'rules' must be an object of rule options")
+    players = data.get("players")
+    try:
+        rules = make_rules(variant, overrides)
+        rules.check_players(players)  # type: ignore[arg-type]
+    except BriscaError as exc:
+        raise RecordError(str(exc)) from None
+    assert isinstance(players, int)
+    if is_match:
+        hands = data["hands"]
+        if not isinstance(hands, list) or not hands:
+            raise RecordError("field 'hands' must be a non-empty list of hands")
+        deals = [_read_deal(h, variant, players, dict(overrides), i) for i, h in enumerate(hands)]
+        return MatchRecord(variant, players, deals, dict(overrides))
+    return _read_deal(data, variant, players, dict(overrides), None)
+
+
+def _read_deal(data: object, variant: str, players: int, rules: dict[str, Any], hand: int | None) -> Record:
+    if not isinstance(data, Mapping):
+        raise RecordError("a hand is a JSON object", hand=hand)
+    if hand is not None:
+        unknown = sorted(set(data) - _DEAL_KEYS)
+        if unknown:
+            raise RecordError(f"unknown field(s) {', '.join(unknown)}", hand=hand)
+    dealer = data.get("dealer")
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
+        raise RecordError(f"field 'dealer' must be a seat from 0 to {players - 1}, not {dealer!r}", hand=hand)
+    deck = data.get("deck")
+    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+        raise RecordError("field 'deck' must be a list of cards, top first, like [\"5O\", \"1C\", ...]", hand=hand)
+    try:
+        cards = tuple(Card.parse(c) for c in deck)
+    except BriscaError as exc:
+        raise RecordError(f"bad deck: {exc}", hand=hand) from None
+    raw = data.get("actions", [])
+    if not isinstance(raw, list):
+        raise RecordError("field 'actions' must be a list", hand=hand)
+    actions = [_read_action(a, i, players, hand) for i, a in enumerate(raw)]
+    return Record(variant, players, dealer, cards, actions, rules)
+
+
+def _read_action(data: object, index: int, players: int, hand: int | None) -> tuple[int, Action]:
+    if not isinstance(data, Mapping):
+        raise RecordError("an action is a JSON object like {\"seat\": 0, \"play\": \"3O\"}", index, hand)
+    seat = data.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise RecordError(f"'seat' must be a seat from 0 to {players - 1}, not {seat!r}", index, hand)
+    rest = {k: v for k, v in data.items() if k != "seat"}
+    try:
+        return seat, Action.from_json(rest)
+    except BriscaError as exc:
+        raise RecordError(str(exc), index, hand) from None
+
+
+# ------------------------------------------------------------------- output
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """What ``brisca replay`` prints for one hand: trump, tricks, points, the winner."""
+    result = game.result()
+    return {
+        "variant": game.rules.variant,
+        "players": game.players,
+        "dealer": game.dealer,
+        "trump": game.trump.letter,
+        "turned": str(game.turned),
+        "tricks": [
+            {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner, "points": t.points}
+            for t in game.tricks
+        ],
+        "current_trick": [str(c) for c in game.trick],
+        "exchanges": [{"seat": e.seat, "gave": str(e.given), "took": str(e.taken)} for e in game.exchanges],
+        "seat_points": list(game.seat_points),
+        "team_points": list(game.side_points),
+        "over": game.is_over(),
+        "turn": game.turn,
+        "winner": result.winner if result else None,
+    }
+
+
+def match_summary(record: MatchRecord, games: Sequence[Game]) -> dict[str, Any]:
+    """What ``brisca replay`` prints for a match record: each hand, hands won, the match winner."""
+    rules = record.make_rules()
+    wins = [0] * rules.sides(record.players)
+    for g in games:
+        r = g.result()
+        if r is not None and r.winner is not None:
+            wins[r.winner] += 1
+    winner = next((s for s, w in enumerate(wins) if w >= rules.target_hands), None)
+    return {
+        "variant": record.variant,
+        "players": record.players,
+        "hands": [summary(g) for g in games],
+        "hands_won": wins,
+        "match_winner": winner,
+    }
