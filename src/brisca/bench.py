@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -74,6 +75,50 @@ def naipes_hands(seed: int = 1) -> Callable[[int], None] | None:
     return run
 
 
+def paired_ratio(reference: Callable[[int], None], ours: Callable[[int], None], seconds: float) -> dict[str, Any]:
+    """Alternate short rounds of the two and take the median of the per-round ratios.
+
+    Pairing rounds a few milliseconds apart cancels most of the machine's load swings,
+    which move both sides of a pair together.
+    """
+    def batch_for(fn: Callable[[int], None]) -> int:
+        n = 1
+        while True:
+            t = time.perf_counter()
+            fn(n)
+            if time.perf_counter() - t > 0.02:
+                return n
+            n *= 2
+
+    nr, no = batch_for(reference), batch_for(ours)
+    ratios, ref_rates, our_rates = [], [], []
+    deadline = time.perf_counter() + seconds
+    while len(ratios) < 5 or time.perf_counter() < deadline:
+        t0 = time.perf_counter()
+        reference(nr)
+        t1 = time.perf_counter()
+        ours(no)
+        t2 = time.perf_counter()
+        ref_rates.append(nr / (t1 - t0))
+        our_rates.append(no / (t2 - t1))
+        ratios.append(our_rates[-1] / ref_rates[-1])
+    return {
+        "naipes_hands_per_second": statistics.median(ref_rates),
+        "brisca_2p_paired_hands_per_second": statistics.median(our_rates),
+        "ratio_vs_naipes": statistics.median(ratios),
+        "ratio_rounds": len(ratios),
+        "ratio_quartiles": statistics.quantiles(ratios, n=4),
+    }
+
+
+def _repeat(fn: Callable[[], object]) -> Callable[[int], None]:
+    def run(n: int) -> None:
+        for _ in range(n):
+            fn()
+
+    return run
+
+
 def _midgame(players: int, seed: int) -> Game:
     game = Game("spanish", players, seed=seed)
     rng = random.Random(seed)
@@ -87,22 +132,14 @@ def measure(seconds: float = 1.0, players: Sequence[int] | None = None, seed: in
     counts = list(players or (2, 3, 4, 6))
     out: dict[str, Any] = {"seconds": seconds, "hands_per_second": {}, "ratio_vs_naipes": None}
     reference = naipes_hands(seed)
-    ours2 = brisca_hands(2, seed)
     if reference is not None:
-        # Alternate the two so that both see the same machine load; keep each side's best.
-        ref_best = ours_best = 0.0
-        for _ in range(3):
-            ref_best = max(ref_best, _timed(reference, seconds / 3))
-            ours_best = max(ours_best, _timed(ours2, seconds / 3))
-        out["naipes_hands_per_second"] = ref_best
-        out["brisca_2p_paired_hands_per_second"] = ours_best
-        out["ratio_vs_naipes"] = ours_best / ref_best
+        out.update(paired_ratio(reference, brisca_hands(2, seed), seconds))
     for n in counts:
         out["hands_per_second"][str(n)] = _timed(brisca_hands(n, seed), seconds)
     game = _midgame(2, seed)
-    out["clone_us"] = 1e6 / _timed(lambda k: [game.clone() for _ in range(k)] and None, seconds)
-    out["legal_actions_us"] = 1e6 / _timed(lambda k: [game.legal_actions() for _ in range(k)] and None, seconds)
-    out["view_us"] = 1e6 / _timed(lambda k: [game.view(game.turn) for _ in range(k)] and None, seconds)
+    out["clone_us"] = 1e6 / _timed(_repeat(game.clone), seconds)
+    out["legal_actions_us"] = 1e6 / _timed(_repeat(game.legal_actions), seconds)
+    out["view_us"] = 1e6 / _timed(_repeat(lambda: game.view(game.turn)), seconds)
     return out
 
 
@@ -124,5 +161,7 @@ def run_bench(seconds: float = 1.0, players: Sequence[int] | None = None, as_jso
         print(
             f"  vs naipes 0.1.0, 2 players, same process: {res['brisca_2p_paired_hands_per_second']:,.0f}"
             f" / {res['naipes_hands_per_second']:,.0f} hands/s = {res['ratio_vs_naipes']:.2f}x"
+            f" (median of {res['ratio_rounds']} paired rounds; quartiles "
+            f"{res['ratio_quartiles'][0]:.2f}-{res['ratio_quartiles'][2]:.2f})"
         )
     return 0

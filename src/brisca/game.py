@@ -4,9 +4,12 @@
     >>> game = Game("spanish", players=2, seed=7)
     >>> len(game.legal_actions())
     3
-    >>> game.apply(game.legal_actions()[0])
-    >>> game.undo()
-    Play(Card.parse('4E'))
+    >>> first = game.legal_actions()[0]
+    >>> game.apply(first)
+    >>> game.turn
+    1
+    >>> game.undo() is first, game.turn
+    (True, 0)
 
 The hot path (``legal_actions``, ``apply``, ``clone``) works on plain lists of
 interned cards and precomputed per-card tables from the :class:`Rules`, so a
