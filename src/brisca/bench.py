@@ -91,7 +91,9 @@ def paired_ratio(reference: Callable[[int], None], ours: Callable[[int], None], 
             n *= 2
 
     nr, no = batch_for(reference), batch_for(ours)
-    ratios, ref_rates, our_rates = [], [], []
+    ratios: list[float] = []
+    ref_rates: list[float] = []
+    our_rates: list[float] = []
     deadline = time.perf_counter() + seconds
     while len(ratios) < 5 or time.perf_counter() < deadline:
         t0 = time.perf_counter()

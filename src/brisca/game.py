@@ -12,8 +12,10 @@
     (True, 0)
 
 The hot path (``legal_actions``, ``apply``, ``clone``) works on plain lists of
-interned cards and precomputed per-card tables from the :class:`Rules`, so a
+interned actions and precomputed per-card tables from the :class:`Rules`, so a
 random hand costs tens of microseconds: search-based players live on that.
+Rules that add duties, calls or signals are served by a subclass picked from
+the rules when the game is created, so the plain game pays nothing for them.
 
 A seat's :meth:`Game.view` is the only projection of the state for anyone but
 the engine itself: it never holds another seat's hand or the order of the stock.
@@ -24,10 +26,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from brisca.actions import EXCHANGES, PLAYS, Action, Exchange, Play
-from brisca.cards import Card, Suit
+from brisca.actions import ARRASTROS, CLAIM, EXCHANGES, PLAYS, Action, Arrastro, Claim, Exchange, Play, Signal
+from brisca.cards import Card, Rank, Suit
 from brisca.errors import IllegalActionError, InvalidActionError, InvalidCardError, RulesError
 from brisca.rules import Rules, make_rules
 
@@ -53,14 +55,43 @@ class ExchangeEvent(NamedTuple):
     taken: Card
 
 
+class Bonus(NamedTuple):
+    """Points a side scores beyond its card points, and why."""
+
+    side: int
+    points: int
+    why: str
+
+
 @dataclass(frozen=True)
 class HandResult:
     """The outcome of a finished hand."""
 
+    #: Card points taken by each seat (claimed cards included).
     seat_points: tuple[int, ...]
+    #: Each side's total: its card points plus its bonuses.
     side_points: tuple[int, ...]
-    #: The winning side, or ``None`` for a drawn hand (a tie for the most points).
+    #: The winning side, or ``None`` for a drawn hand.
     winner: int | None
+    bonuses: tuple[Bonus, ...] = ()
+    #: Why the hand ended as it did: "points", "tie", "three-killed".
+    reason: str = "points"
+    #: A tie under ``tie: replay``: the same dealer deals a replacement hand.
+    replay: bool = False
+
+    @property
+    def margin(self) -> int:
+        """The winner's lead over the best other side (0 for a drawn hand)."""
+        if self.winner is None:
+            return 0
+        others = [p for i, p in enumerate(self.side_points) if i != self.winner]
+        return self.side_points[self.winner] - max(others, default=0)
+
+
+SIGNAL_RANKS: dict[str, int] = {
+    "trump-ace": Rank.ACE, "trump-three": Rank.THREE, "trump-king": Rank.KING,
+    "trump-knight": Rank.KNIGHT, "trump-jack": Rank.JACK,
+}
 
 
 class Game:
@@ -68,21 +99,32 @@ class Game:
 
     ``deck`` is the whole deck in order, top first; without it the deck is
     shuffled with ``seed`` (an int, or a :class:`random.Random` to draw from).
-    The dealer defaults to the last seat, so seat 0 leads.
+    The dealer defaults to the last seat, so seat 0 leads. ``deal_number``
+    counts the deals of a match (it picks the trump under ``trump_rotation``).
     """
 
     __slots__ = (
-        "rules", "players", "dealer", "_order", "trump", "turned",
+        "rules", "players", "dealer", "deal_number", "_order", "trump", "turned",
         "_hands", "_stock", "_trick", "_leader", "_turn", "_best", "_best_seat",
-        "_points", "_won", "_tricks", "_history", "_exchanges", "_last_draw", "_over",
-        "_layout", "_next", "_draw_order", "_strength", "_ptable", "_xtable", "_exchange_on", "_give",
+        "_points", "_may_exchange", "_tricks", "_history", "_exchanges", "_last_draw", "_over",
+        "_layout", "_next", "_draw_order", "_strength", "_ptable", "_xtable", "_give", "_give_until",
+        # Used by the rules that add duties, calls and signals (RuledGame):
+        "_dealt", "_signals", "_turn_signals", "_arrastro_on", "_claim", "_killer", "_three_out",
     )
 
     rules: Rules
     players: int
     dealer: int
+    deal_number: int
     trump: Suit
-    turned: Card
+    turned: Card | None
+
+    def __new__(cls, rules: Rules | str = "spanish", *args: Any, **kwargs: Any) -> Game:
+        if cls is Game:
+            resolved = make_rules(rules, kwargs.get("options"))
+            if not resolved.plain:
+                cls = RuledGame
+        return object.__new__(cls)
 
     def __init__(
         self,
@@ -93,6 +135,7 @@ class Game:
         deck: Iterable[Card | str] | None = None,
         seed: int | random.Random | None = None,
         options: Mapping[str, object] | None = None,
+        deal_number: int = 0,
     ) -> None:
         self.rules = rules = make_rules(rules, options)
         self._layout = layout = rules.layout(players)
@@ -101,7 +144,10 @@ class Game:
             dealer = players - 1
         elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
             raise RulesError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
+        if isinstance(deal_number, bool) or not isinstance(deal_number, int) or deal_number < 0:
+            raise RulesError(f"the deal number is a whole number from 0, not {deal_number!r}")
         self.dealer = dealer
+        self.deal_number = deal_number
         # The deck is kept as the interned Play action of each card: dealing is then list slicing.
         if deck is None:
             rand = (seed if isinstance(seed, random.Random) else random.Random(seed)).random
@@ -113,7 +159,8 @@ class Game:
         self._strength = rules.strength_table
         self._ptable = rules.point_table
         self._xtable = rules.exchange_table
-        self._exchange_on = rules.trump_exchange != "off"
+        # Exchanges stop once the stock is this small (before_penultimate: the last round of draws).
+        self._give_until = players if rules.trump_exchange == "before_penultimate" else 0
         self._deal()
 
     @property
@@ -125,31 +172,49 @@ class Game:
         n, order = self.players, self._order
         dealt = self.rules.hand_size * n
         # Hands and stock hold the interned Play action of each card: legal_actions is then a list copy.
-        hands: list[list[Action]] = [[] for _ in range(n)]
+        hands: list[list[Play]] = [[] for _ in range(n)]
         for k in range(n):
             hands[(self.dealer + 1 + k) % n] = list(order[k:dealt:n])
-        self.turned = order[dealt].card
-        self.trump = self.turned.suit
-        # The stock is kept bottom first, so drawing is list.pop() and the face-up card is _stock[0].
-        self._stock = list(order[:dealt - 1:-1])
+        # The stock is kept bottom first, so drawing is list.pop() and a face-up card is _stock[0].
+        if self.rules.trump_rotation:
+            self.turned = None
+            self.trump = Suit(self.deal_number % 4)
+            self._stock = list(order[:dealt - 1:-1])
+        else:
+            self.turned = order[dealt].card
+            self.trump = self.turned.suit
+            self._stock = [order[dealt], *order[:dealt:-1]]
         self._hands = hands
         self._trick: list[Card] = []
         self._leader = self._turn = (self.dealer + 1) % n
-        self._best: Card = self.turned
+        self._best: Card = order[0].card
         self._best_seat = -1
         self._points = [0] * n
-        self._won = [False] * n
+        # after_win and before_penultimate: a seat may exchange once it has won a trick.
+        self._may_exchange = [self.rules.trump_exchange == "any_time"] * n
         self._tricks: list[tuple[int, tuple[Card, ...], int, int]] = []
         self._history: list[tuple[int, Action]] = []
         self._exchanges: list[ExchangeEvent] = []
         self._last_draw: tuple[int, Card] | None = None
         self._over = False
-        self._set_face_up()
+        self._dealt = tuple(tuple(h) for h in hands)
+        self._signals: list[tuple[int, str, int]] = []
+        self._turn_signals: list[str] = []
+        self._arrastro_on = False
+        self._claim: tuple[int, tuple[Card, ...], int] | None = None
+        self._killer: int | None = None
+        self._three_out = False
+        self._set_face_up(exchanged=False)
 
-    def _set_face_up(self) -> None:
+    def _set_face_up(self, exchanged: bool) -> None:
         """Note which trump may be given for the face-up card (the exchange's only lookup)."""
-        give = self._xtable[self._stock[0].card.index] if self._stock and self._exchange_on else None
-        self._give: Action | None = None if give is None else PLAYS[give.index]
+        give = None
+        if (
+            self._stock and self.turned is not None and len(self._stock) > self._give_until
+            and (not exchanged or self.rules.exchange_chain)
+        ):
+            give = self._xtable[self._stock[0].card.index]
+        self._give: Play | None = None if give is None else PLAYS[give.index]
 
     # ------------------------------------------------------------------ queries
 
@@ -166,7 +231,7 @@ class Game:
     @property
     def face_up(self) -> Card | None:
         """The face-up trump card while it is still in the stock (the last card to be drawn)."""
-        return self._stock[0].card if self._stock else None
+        return self._stock[0].card if self._stock and self.turned is not None else None
 
     @property
     def stock_count(self) -> int:
@@ -194,13 +259,18 @@ class Game:
         return tuple(self._exchanges)
 
     @property
+    def claim(self) -> tuple[int, tuple[Card, ...], int] | None:
+        """``(seat, cards, points)`` when the hand ended on a claim."""
+        return self._claim
+
+    @property
     def seat_points(self) -> tuple[int, ...]:
         """Card points won so far by each seat."""
         return tuple(self._points)
 
     @property
     def side_points(self) -> tuple[int, ...]:
-        """Card points won so far by each side."""
+        """Card points won so far by each side (bonuses are in :meth:`result`)."""
         return _side_sum(self._points, self._layout.sides)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
@@ -212,29 +282,68 @@ class Game:
         return tuple(a.card for a in reversed(self._stock))
 
     def is_over(self) -> bool:
-        """Whether every card has been played."""
+        """Whether the hand has ended."""
         return self._over
 
     def side_of(self, seat: int) -> int:
         """The side ``seat`` plays for."""
         return seat % self._layout.sides
 
+    def captured(self, side: int) -> list[Card]:
+        """The cards a side has taken in tricks (and by a claim)."""
+        sides = self._layout.sides
+        out = [c for t in self._tricks if t[2] % sides == side for c in t[1]]
+        if self._claim is not None and self._claim[0] % sides == side:
+            out.extend(self._claim[1])
+        return out
+
     def result(self) -> HandResult | None:
         """The outcome once the hand is over, else ``None``."""
         if not self._over:
             return None
-        sides = self.side_points
-        best = max(sides)
-        winners = [i for i, p in enumerate(sides) if p == best]
-        return HandResult(tuple(self._points), sides, winners[0] if len(winners) == 1 else None)
+        rules, sides = self.rules, self._layout.sides
+        bonuses = self._bonuses()
+        totals = list(_side_sum(self._points, sides))
+        for b in bonuses:
+            totals[b.side] += b.points
+        seat_points = tuple(self._points)
+        if self._killer is not None:
+            return HandResult(seat_points, tuple(totals), self._killer % sides, bonuses, "three-killed")
+        best = (min if rules.hand_winner == "least" else max)(totals)
+        tied = [i for i, p in enumerate(totals) if p == best]
+        if len(tied) == 1:
+            return HandResult(seat_points, tuple(totals), tied[0], bonuses)
+        if rules.tie == "most_cards":
+            cards = {side: len(self.captured(side)) for side in tied}
+            most = max(cards.values())
+            leaders = [s for s, c in cards.items() if c == most]
+            if len(leaders) == 1:
+                return HandResult(seat_points, tuple(totals), leaders[0], bonuses, "most-cards")
+        return HandResult(seat_points, tuple(totals), None, bonuses, "tie", rules.tie == "replay")
+
+    def _bonuses(self) -> tuple[Bonus, ...]:
+        rules, sides = self.rules, self._layout.sides
+        out: list[Bonus] = []
+        if rules.last_trick_bonus:
+            last = self._claim[0] if self._claim is not None else (self._tricks[-1][2] if self._tricks else None)
+            if last is not None and self._killer is None:
+                out.append(Bonus(last % sides, rules.last_trick_bonus, "last trick"))
+        if rules.pair_bonus:
+            for side in range(sides):
+                taken = set(self.captured(side))
+                for suit in Suit:
+                    if Card(Rank.KING, suit) in taken and Card(Rank.KNIGHT, suit) in taken:
+                        trumps = suit is self.trump
+                        out.append(Bonus(side, 40 if trumps else 20, f"king and knight of {suit.name_in('en')}"))
+        return tuple(out)
 
     def legal_actions(self) -> list[Action]:
         """The actions the seat to act may take now: each card it holds, and the exchange when allowed."""
         hand = self._hands[self._turn]  # every hand is empty once the hand is over
         give = self._give
-        if give is not None and give in hand and self._won[self._turn]:
+        if give is not None and give in hand and self._may_exchange[self._turn]:
             return [*hand, EXCHANGES[give.card.index]]
-        return hand[:]
+        return hand[:]  # type: ignore[return-value]
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be applied now."""
@@ -284,7 +393,7 @@ class Game:
             for c in trick:
                 points += ptable[c.index]
             self._points[winner] += points
-            self._won[winner] = True
+            self._may_exchange[winner] = True
             self._tricks.append((self._leader, tuple(trick), winner, points))
             trick.clear()
             stock = self._stock
@@ -293,9 +402,10 @@ class Game:
                 order = self._draw_order[winner]
                 for s in order:
                     hands[s].append(stock.pop())
-                if not stock:
-                    self._last_draw = (order[-1], hands[order[-1]][-1].card)
+                if len(stock) <= self._give_until:
                     self._give = None
+                    if not stock and self.turned is not None:
+                        self._last_draw = (order[-1], hands[order[-1]][-1].card)
             elif not self._hands[winner]:
                 self._over = True
             self._leader = self._turn = winner
@@ -303,6 +413,8 @@ class Game:
             self._exchange(action)
         elif isinstance(action, str):
             self.apply(Action.parse(action))
+        elif isinstance(action, Action):
+            raise IllegalActionError(f"{action} is not an action of these rules")
         else:
             raise InvalidActionError(f"not an action: {action!r}")
 
@@ -311,27 +423,29 @@ class Game:
             raise IllegalActionError("the hand is over")
         seat = self._turn
         card = action.card
-        if not self._exchange_on:
+        rules = self.rules
+        if rules.trump_exchange == "off" or self.turned is None:
             raise IllegalActionError("the trump exchange is not played in these rules")
         stock = self._stock
         if not stock:
             raise IllegalActionError("the face-up trump has already been drawn")
-        if not self._won[seat]:
+        if not self._may_exchange[seat]:
             raise IllegalActionError(f"seat {seat} must win a trick before exchanging the trump")
+        give = self._give
         face = stock[0]
-        give = self._xtable[face.card.index]
         if give is None:
+            if len(stock) <= self._give_until:
+                raise IllegalActionError("the trump may not be exchanged in the last round of draws")
             raise IllegalActionError(f"the face-up {face.card} cannot be exchanged")
-        if card is not give:
-            raise IllegalActionError(f"the face-up {face.card} is taken with {give}, not {card}")
+        if card is not give.card:
+            raise IllegalActionError(f"the face-up {face.card} is taken with {give.card}, not {card}")
         hand = self._hands[seat]
-        play = PLAYS[card.index]
-        if play not in hand:
+        if give not in hand:
             raise IllegalActionError(f"seat {seat} does not hold {card}")
-        hand.remove(play)
+        hand.remove(give)
         hand.append(face)
-        stock[0] = play
-        self._set_face_up()
+        stock[0] = give
+        self._set_face_up(exchanged=True)
         self._history.append((seat, action))
         self._exchanges.append(ExchangeEvent(seat, card, face.card))
 
@@ -347,10 +461,11 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy, cheap enough for search."""
-        g = Game.__new__(Game)
+        g = object.__new__(type(self))
         g.rules = self.rules
         g.players = self.players
         g.dealer = self.dealer
+        g.deal_number = self.deal_number
         g._order = self._order
         g.trump = self.trump
         g.turned = self.turned
@@ -362,7 +477,7 @@ class Game:
         g._best = self._best
         g._best_seat = self._best_seat
         g._points = self._points[:]
-        g._won = self._won[:]
+        g._may_exchange = self._may_exchange[:]
         g._tricks = self._tricks[:]
         g._history = self._history[:]
         g._exchanges = self._exchanges[:]
@@ -374,8 +489,15 @@ class Game:
         g._strength = self._strength
         g._ptable = self._ptable
         g._xtable = self._xtable
-        g._exchange_on = self._exchange_on
         g._give = self._give
+        g._give_until = self._give_until
+        g._dealt = self._dealt
+        g._signals = self._signals[:]
+        g._turn_signals = self._turn_signals[:]
+        g._arrastro_on = self._arrastro_on
+        g._claim = self._claim
+        g._killer = self._killer
+        g._three_out = self._three_out
         return g
 
     __copy__ = clone
@@ -387,6 +509,7 @@ class Game:
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
             raise RulesError(f"no seat {seat!r} in a {self.players}-player game")
         mine = seat is not None and not self._over and self._turn == seat
+        visible = self._visible_signals(seat)
         return View(
             seat=seat,
             rules=self.rules,
@@ -403,19 +526,59 @@ class Game:
             trick=tuple(self._trick),
             tricks=self.tricks,
             seat_points=tuple(self._points),
-            history=tuple(self._history),
+            history=tuple(
+                (s, a) for i, (s, a) in enumerate(self._history) if type(a) is not Signal or i in visible
+            ),
             exchanges=tuple(self._exchanges),
-            known=self._known_cards(),
+            known=self._known_cards(seat),
+            signals=tuple((s, n) for s, n, _t in self._visible_signal_list(seat)),
+            arrastro=self._arrastro_on,
             legal_actions=tuple(self.legal_actions()) if mine else (),
             result=self.result(),
+            deal_number=self.deal_number,
         )
 
-    def _known_cards(self) -> tuple[tuple[int, Card], ...]:
-        """Cards every seat can know are in a given hand: exchanged-in face-up cards and the last card drawn."""
+    def _can_see_signal(self, viewer: int | None, signaller: int) -> bool:
+        mode = self.rules.signals
+        if mode == "open":
+            return True
+        return viewer is not None and mode == "partner" and self.side_of(viewer) == self.side_of(signaller)
+
+    def _visible_signals(self, viewer: int | None) -> set[int]:
+        """Indices in the history of the signals ``viewer`` may see."""
+        return {
+            i for i, (s, a) in enumerate(self._history) if type(a) is Signal and self._can_see_signal(viewer, s)
+        }
+
+    def _visible_signal_list(self, viewer: int | None) -> list[tuple[int, str, int]]:
+        return [sig for sig in self._signals if self._can_see_signal(viewer, sig[0])]
+
+    def _known_cards(self, viewer: int | None) -> tuple[tuple[int, Card], ...]:
+        """Cards ``viewer`` knows are in another hand now.
+
+        Public: exchanged-in face-up cards and the last card drawn. By the rules:
+        every hand under ``open_hands``; partners' dealt cards under ``deal_look``;
+        partners' hands once the stock is gone under ``partners_look``.
+        """
+        rules = self.rules
         known: list[tuple[int, Card]] = [(e.seat, e.taken) for e in self._exchanges]
         if self._last_draw is not None:
             known.append(self._last_draw)
-        return tuple((s, c) for s, c in known if PLAYS[c.index] in self._hands[s])
+        partners = () if viewer is None else tuple(
+            s for s in range(self.players) if s != viewer and self.side_of(s) == self.side_of(viewer)
+        )
+        if rules.open_hands:
+            known.extend((s, a.card) for s in range(self.players) for a in self._hands[s])
+        else:
+            if rules.deal_look:
+                known.extend((s, a.card) for s in partners for a in self._dealt[s])
+            if rules.partners_look and not self._stock:
+                known.extend((s, a.card) for s in partners for a in self._hands[s])
+        out: list[tuple[int, Card]] = []
+        for s, c in known:
+            if s != viewer and PLAYS[c.index] in self._hands[s] and (s, c) not in out:
+                out.append((s, c))
+        return tuple(out)
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"turn {self._turn}"
@@ -425,22 +588,188 @@ class Game:
         )
 
 
-def shuffled(cards: Sequence[Card], seed: int | random.Random | None = None) -> tuple[Card, ...]:
-    """A uniformly shuffled copy of ``cards``.
+class RuledGame(Game):
+    """A hand under rules beyond the plain game: duties of play, arrastro, claims, signals, muerte al tres.
 
-    Sorting on random keys is uniform (ties have probability 2**-53) and twice as fast
-    as :func:`random.shuffle`, which matters when search deals thousands of worlds.
+    Every action is checked against :meth:`legal_actions`, and cards are then played
+    through the plain game's path, so tricks, draws and scoring have one implementation.
     """
-    rand = (seed if isinstance(seed, random.Random) else random.Random(seed)).random
-    return tuple(sorted(cards, key=lambda _c: rand()))
+
+    __slots__ = ()
+
+    def legal_actions(self) -> list[Action]:
+        if self._over:
+            return []
+        seat = self._turn
+        hand = self._hands[seat]
+        plays = self._playable(hand)
+        actions: list[Action] = list(plays)
+        rules = self.rules
+        if rules.arrastro and not self._trick:
+            ace = PLAYS[Card(Rank.ACE, self.trump).index]
+            if ace in plays:
+                actions.append(ARRASTROS[ace.card.index])
+        give = self._give
+        if give is not None and give in hand and self._may_exchange[seat]:
+            actions.append(EXCHANGES[give.card.index])
+        if rules.claim and not self._stock and not self._trick and self._claim_holds(seat):
+            actions.append(CLAIM)
+        if rules.signals != "off" and self._layout.sides < self.players:
+            actions.extend(Signal(n) for n in self._truthful_signals(hand) if n not in self._turn_signals)
+        return actions
+
+    def _playable(self, hand: list[Play]) -> list[Play]:
+        """The cards the seat may play under the duties in force."""
+        rules, trick, strength = self.rules, self._trick, self._strength
+        cands = hand
+        if trick and self._arrastro_on:
+            trumps = [a for a in hand if a.card.suit is self.trump]
+            if trumps:
+                cands = [max(trumps, key=lambda a: strength[a.card.index])]
+            else:
+                top = max(strength[a.card.index] for a in hand)
+                cands = [a for a in hand if strength[a.card.index] == top]
+        elif trick and rules.follow != "none" and (rules.follow_from == "start" or not self._stock):
+            led = trick[0].suit
+            same = [a for a in hand if a.card.suit is led]
+            if same:
+                cands = same
+                best = self._best
+                if rules.follow == "suit_beat_trump" and best.suit is led:
+                    beaters = [a for a in same if strength[a.card.index] > strength[best.index]]
+                    cands = beaters or same
+            elif rules.follow in ("suit_trump", "suit_beat_trump"):
+                cands = [a for a in hand if a.card.suit is self.trump] or hand
+        if rules.kill_three and not self._three_out and len(hand) > 1:
+            ace = PLAYS[Card(Rank.ACE, self.trump).index]
+            if ace in cands:
+                # The ace of trumps is a prisoner: this comes before any duty of play.
+                cands = [a for a in cands if a is not ace] or [a for a in hand if a is not ace]
+        return cands if cands is not hand else hand[:]
+
+    def _claim_holds(self, seat: int) -> bool:
+        """Whether ``seat``'s side holds the best trumps still out, one for every trick left."""
+        tricks_left = len(self._hands[seat])
+        trump, strength, sides = self.trump, self._strength, self._layout.sides
+        out = [(strength[a.card.index], s % sides) for s, h in enumerate(self._hands) for a in h
+               if a.card.suit is trump]
+        if len(out) < tricks_left or tricks_left == 0:
+            return False
+        out.sort(reverse=True)
+        return all(side == seat % sides for _st, side in out[:tricks_left])
+
+    def _truthful_signals(self, hand: list[Play]) -> list[str]:
+        trump = self.trump
+        trumps = {a.card.rank for a in hand if a.card.suit is trump}
+        out = [name for name, rank in SIGNAL_RANKS.items() if rank in trumps]
+        if trumps - {Rank.ACE, Rank.THREE, Rank.KING, Rank.KNIGHT, Rank.JACK}:
+            out.append("small-trumps")
+        if any(a.card.suit is not trump and a.card.rank in (Rank.ACE, Rank.THREE) for a in hand):
+            out.append("briscas")
+        if not trumps:
+            out.append("no-trumps")
+        out += ["ask-points", "ask-cards"]
+        return out
+
+    def apply(self, action: Action | str) -> None:
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if not isinstance(action, Action):
+            raise InvalidActionError(f"not an action: {action!r}")
+        if self._over:
+            raise IllegalActionError("the hand is over")
+        if action not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(action))
+        seat = self._turn
+        kind = type(action)
+        if kind is Play or kind is Arrastro:
+            card = action.card  # type: ignore[attr-defined]
+            tricks_before = len(self._tricks)
+            Game.apply(self, PLAYS[card.index])
+            if kind is Arrastro:
+                self._history[-1] = (seat, action)
+                self._arrastro_on = True
+            self._turn_signals.clear()
+            if card.suit is self.trump and card.rank == Rank.THREE:
+                self._three_out = True
+            if len(self._tricks) > tricks_before:
+                self._after_trick()
+        elif kind is Exchange:
+            self._exchange(action)  # type: ignore[arg-type]
+        elif kind is Claim:
+            self._do_claim(seat)
+        elif kind is Signal:
+            name = action.name  # type: ignore[attr-defined]
+            self._signals.append((seat, name, len(self._tricks)))
+            self._turn_signals.append(name)
+            self._history.append((seat, action))
+
+    def _after_trick(self) -> None:
+        self._arrastro_on = False
+        leader, cards, _winner, _points = self._tricks[-1]
+        if self.rules.kill_three:
+            ace, three = Card(Rank.ACE, self.trump), Card(Rank.THREE, self.trump)
+            if ace in cards and three in cards:
+                self._killer = (leader + cards.index(ace)) % self.players
+                self._over = True
+
+    def _do_claim(self, seat: int) -> None:
+        cards = tuple(a.card for h in self._hands for a in h)
+        points = sum(self._ptable[c.index] for c in cards)
+        self._points[seat] += points
+        self._claim = (seat, cards, points)
+        for h in self._hands:
+            h.clear()
+        self._history.append((seat, CLAIM))
+        self._over = True
+
+    def _why_illegal(self, action: Action) -> str:
+        """A precise reason why ``action`` is not legal now (for messages and records)."""
+        seat, rules = self._turn, self.rules
+        hand = self._hands[seat]
+        if isinstance(action, Exchange):
+            try:
+                self.clone()._exchange(action)
+            except IllegalActionError as exc:
+                return str(exc)
+            return f"seat {seat} may not exchange now"
+        if isinstance(action, Play | Arrastro):
+            card = action.card
+            if PLAYS[card.index] not in hand:
+                return f"seat {seat} does not hold {card}"
+            if isinstance(action, Arrastro):
+                if not rules.arrastro:
+                    return "arrastro is not played in these rules"
+                if self._trick or card != Card(Rank.ACE, self.trump):
+                    return "arrastro is called only when leading the ace of trumps"
+            allowed = " ".join(str(a.card) for a in self._playable(hand))
+            if self._trick and self._arrastro_on:
+                return f"arrastro: seat {seat} must play its best card ({allowed})"
+            if rules.kill_three and card == Card(Rank.ACE, self.trump) and not self._three_out:
+                return "the ace of trumps may not be played before the three of trumps (except in the last trick)"
+            return f"seat {seat} must play one of {allowed} ({rules.follow.replace('_', ' ')} duty)"
+        if isinstance(action, Claim):
+            if not rules.claim:
+                return "claims are not played in these rules"
+            if self._stock or self._trick:
+                return "a claim is made when leading, once the stock is gone"
+            return f"the claim does not hold: seat {seat}'s side does not hold the best trumps for every trick left"
+        if isinstance(action, Signal):
+            if rules.signals == "off" or self._layout.sides == self.players:
+                return "signals are not played in these rules"
+            if action.name in self._turn_signals:
+                return f"seat {seat} has already made the signal {action.name} this turn"
+            return f"seat {seat} may not signal {action.name}: signals must be truthful"
+        return f"{action} is not an action of these rules"
 
 
 @dataclass(frozen=True)
 class View:
     """What one seat (or a spectator, ``seat=None``) may see of a hand.
 
-    It holds the seat's own hand, never another's, and the size of the stock,
-    never its order. Everything else here is public at a real table.
+    It holds the seat's own hand, never another's (except cards the rules let it
+    know, in ``known``), and the size of the stock, never its order. Everything
+    else here is public at a real table.
     """
 
     seat: int | None
@@ -448,8 +777,8 @@ class View:
     players: int
     dealer: int
     trump: Suit
-    #: The card turned up at the deal.
-    turned: Card
+    #: The card turned up at the deal (``None`` when no card is turned).
+    turned: Card | None
     #: The face-up trump card while it is still in the stock.
     face_up: Card | None
     stock_count: int
@@ -460,13 +789,19 @@ class View:
     trick: tuple[Card, ...]
     tricks: tuple[Trick, ...]
     seat_points: tuple[int, ...]
+    #: Every action this seat may know of, in order.
     history: tuple[tuple[int, Action], ...]
     exchanges: tuple[ExchangeEvent, ...]
-    #: ``(seat, card)`` for cards everyone knows a seat holds (taken by exchange, or the last card drawn).
+    #: ``(seat, card)``: cards this viewer knows another seat holds now (see ``Game._known_cards``).
     known: tuple[tuple[int, Card], ...]
     #: This seat's legal actions when it is its turn, else empty.
     legal_actions: tuple[Action, ...]
     result: HandResult | None
+    #: ``(seat, signal)``: the signals this viewer may see.
+    signals: tuple[tuple[int, str], ...] = ()
+    #: Whether the current trick is played under arrastro.
+    arrastro: bool = False
+    deal_number: int = 0
 
     @property
     def side_points(self) -> tuple[int, ...]:
@@ -502,7 +837,7 @@ class View:
 
     def unseen_cards(self) -> tuple[Card, ...]:
         """The cards this seat has not seen: in other hands or face down in the stock."""
-        seen = set(self.hand) | set(self.played_cards())
+        seen = set(self.hand) | set(self.played_cards()) | {c for _s, c in self.known}
         if self.face_up is not None:
             seen.add(self.face_up)
         return tuple(c for c in self.rules.deck_cards(self.players) if c not in seen)
@@ -544,6 +879,16 @@ def check_deck(deck: Iterable[Card | str], expected: Sequence[Card]) -> tuple[Ca
     return cards
 
 
+def shuffled(cards: Sequence[Card], seed: int | random.Random | None = None) -> tuple[Card, ...]:
+    """A uniformly shuffled copy of ``cards``.
+
+    Sorting on random keys is uniform (ties have probability 2**-53) and twice as fast
+    as :func:`random.shuffle`, which matters when search deals thousands of worlds.
+    """
+    rand = (seed if isinstance(seed, random.Random) else random.Random(seed)).random
+    return tuple(sorted(cards, key=lambda _c: rand()))
+
+
 class InvalidDeckError(RulesError):
     """A deck that is not exactly the cards the rules put in play."""
 
@@ -558,7 +903,12 @@ def _side_sum(points: Sequence[int], sides: int) -> tuple[int, ...]:
 class Match:
     """A match: hands follow one another, the deal passing to the next seat, until a side wins.
 
-    The first side to win ``rules.target_hands`` hands wins; drawn hands do not count.
+    With ``match: target_hands`` the first side to win ``target_hands`` hands wins (drawn
+    hands do not count; under ``big_win`` a hand won by more than 100 counts two). With
+    ``match: target_points`` the first side whose points over the hands reach
+    ``target_points`` wins (if several reach it in one hand, the higher total; level
+    totals play on). Under ``trump_rotation`` the match is exactly four deals. A tie
+    under ``tie: replay`` is dealt again by the same dealer.
     """
 
     def __init__(
@@ -576,12 +926,21 @@ class Match:
         self._rng = random.Random(seed)
         first = players - 1 if dealer is None else dealer
         self.games: list[Game] = []
-        self.game = self._start(first, None)
+        self.game = self._start(first, None, 0)
 
-    def _start(self, dealer: int, deck: Iterable[Card | str] | None) -> Game:
+    @classmethod
+    def of_games(cls, rules: Rules, players: int, games: Sequence[Game]) -> Match:
+        """A match made of hands already played (a replayed record), to score it."""
+        match = object.__new__(cls)
+        match.rules, match.players, match._rng = rules, players, random.Random(0)
+        match.games = list(games)
+        match.game = match.games[-1]
+        return match
+
+    def _start(self, dealer: int, deck: Iterable[Card | str] | None, deal_number: int) -> Game:
         if deck is None:
             deck = shuffled(self.rules.deck_cards(self.players), self._rng)
-        game = Game(self.rules, self.players, dealer=dealer, deck=deck)
+        game = Game(self.rules, self.players, dealer=dealer, deck=deck, deal_number=deal_number)
         self.games.append(game)
         return game
 
@@ -592,30 +951,56 @@ class Match:
 
     @property
     def hands_won(self) -> tuple[int, ...]:
-        """Hands won by each side so far."""
+        """Hands won by each side so far (a big win counts two)."""
         wins = [0] * self.rules.sides(self.players)
         for r in self.results:
             if r.winner is not None:
-                wins[r.winner] += 1
+                wins[r.winner] += 2 if self.rules.big_win and r.margin > 100 else 1
         return tuple(wins)
 
     @property
+    def points(self) -> tuple[int, ...]:
+        """Each side's points added up over the finished hands."""
+        total = [0] * self.rules.sides(self.players)
+        for r in self.results:
+            for side, p in enumerate(r.side_points):
+                total[side] += p
+        return tuple(total)
+
+    @property
     def winner(self) -> int | None:
-        """The side that has won the match, or ``None`` while it goes on."""
-        for side, won in enumerate(self.hands_won):
-            if won >= self.rules.target_hands:
-                return side
-        return None
+        """The side that has won the match, or ``None`` while it goes on (or when it ends level)."""
+        rules = self.rules
+        score = self.points if rules.match == "target_points" else self.hands_won
+        if rules.trump_rotation:
+            if len(self.results) < 4:
+                return None
+            best = max(score)
+            leaders = [s for s, v in enumerate(score) if v == best]
+            return leaders[0] if len(leaders) == 1 else None
+        target = rules.target_points if rules.match == "target_points" else rules.target_hands
+        reached = [s for s, v in enumerate(score) if v >= target]
+        if not reached:
+            return None
+        best = max(score[s] for s in reached)
+        leaders = [s for s in reached if score[s] == best]
+        return leaders[0] if len(leaders) == 1 else None
 
     def is_over(self) -> bool:
-        """Whether a side has won the match."""
+        """Whether the match has ended (under ``trump_rotation``, after the fourth deal, even level)."""
+        if self.rules.trump_rotation:
+            return len(self.results) >= 4
         return self.winner is not None
 
     def next_hand(self, deck: Iterable[Card | str] | None = None) -> Game:
-        """Deal the next hand (the deal passes to the next seat) once the current one is over."""
+        """Deal the next hand once the current one is over (a tie under ``tie: replay`` keeps the dealer)."""
         if not self.game.is_over():
             raise IllegalActionError("the current hand is not over")
         if self.is_over():
             raise IllegalActionError("the match is over")
-        self.game = self._start((self.game.dealer + 1) % self.players, deck)
+        last = self.game.result()
+        replay = last is not None and last.replay
+        dealer = self.game.dealer if replay else (self.game.dealer + 1) % self.players
+        deal_number = self.game.deal_number if replay else self.game.deal_number + 1
+        self.game = self._start(dealer, deck, deal_number)
         return self.game

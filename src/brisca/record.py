@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from brisca.actions import Action
+from brisca.actions import Action, Signal
 from brisca.cards import Card
 from brisca.errors import BriscaError, RecordError
 from brisca.game import Game, Match
@@ -30,9 +30,9 @@ from brisca.rules import Rules, make_rules
 
 FORMAT = "brisca-record/1"
 
-_HAND_KEYS = {"format", "variant", "rules", "players", "dealer", "deck", "actions"}
+_HAND_KEYS = {"format", "variant", "rules", "players", "dealer", "deal", "deck", "actions"}
 _MATCH_KEYS = {"format", "variant", "rules", "players", "hands"}
-_DEAL_KEYS = {"dealer", "deck", "actions"}
+_DEAL_KEYS = {"dealer", "deal", "deck", "actions"}
 
 
 @dataclass
@@ -45,6 +45,8 @@ class Record:
     deck: tuple[Card, ...]
     actions: list[tuple[int, Action]] = field(default_factory=list)
     rules: dict[str, Any] = field(default_factory=dict)
+    #: Which deal of a match this is (0 first); it picks the trump under ``trump_rotation``.
+    deal: int = 0
 
     @classmethod
     def from_game(cls, game: Game) -> Record:
@@ -56,6 +58,7 @@ class Record:
             deck=game.deck,
             actions=list(game.history),
             rules=game.rules.overrides(),
+            deal=game.deal_number,
         )
 
     def make_rules(self) -> Rules:
@@ -65,7 +68,7 @@ class Record:
     def replay(self, upto: int | None = None, *, hand: int | None = None) -> Game:
         """Rebuild the game, checking every action; :class:`RecordError` names the first bad one."""
         try:
-            game = Game(self.make_rules(), self.players, dealer=self.dealer, deck=self.deck)
+            game = Game(self.make_rules(), self.players, dealer=self.dealer, deck=self.deck, deal_number=self.deal)
         except BriscaError as exc:
             raise RecordError(str(exc), hand=hand) from None
         for i, (seat, action) in enumerate(self.actions[:upto]):
@@ -131,7 +134,8 @@ class MatchRecord:
 
 
 def _deal_json(rec: Record) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {"deal": rec.deal} if rec.deal else {}
+    return out | {
         "dealer": rec.dealer,
         "deck": [str(c) for c in rec.deck],
         "actions": [{"seat": s, **a.to_json()} for s, a in rec.actions],
@@ -227,7 +231,10 @@ def _read_deal(data: object, variant: str, players: int, rules: dict[str, Any], 
     if not isinstance(raw, list):
         raise RecordError("field 'actions' must be a list", hand=hand)
     actions = [_read_action(a, i, players, hand) for i, a in enumerate(raw)]
-    return Record(variant, players, dealer, cards, actions, rules)
+    deal = data.get("deal", 0)
+    if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+        raise RecordError(f"field 'deal' must be a whole number from 0, not {deal!r}", hand=hand)
+    return Record(variant, players, dealer, cards, actions, rules, deal)
 
 
 def _read_action(data: object, index: int, players: int, hand: int | None) -> tuple[int, Action]:
@@ -247,41 +254,45 @@ def _read_action(data: object, index: int, players: int, hand: int | None) -> tu
 
 
 def summary(game: Game) -> dict[str, Any]:
-    """What ``brisca replay`` prints for one hand: trump, tricks, points, the winner."""
+    """What ``brisca replay`` prints for one hand: trump, tricks, points, bonuses, the winner."""
     result = game.result()
+    claim = game.claim
     return {
         "variant": game.rules.variant,
         "players": game.players,
         "dealer": game.dealer,
+        "deal": game.deal_number,
         "trump": game.trump.letter,
-        "turned": str(game.turned),
+        "turned": None if game.turned is None else str(game.turned),
         "tricks": [
             {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner, "points": t.points}
             for t in game.tricks
         ],
         "current_trick": [str(c) for c in game.trick],
         "exchanges": [{"seat": e.seat, "gave": str(e.given), "took": str(e.taken)} for e in game.exchanges],
+        "signals": [{"seat": s, "signal": a.name} for s, a in game.history if isinstance(a, Signal)],
+        "claim": None if claim is None else {
+            "seat": claim[0], "cards": [str(c) for c in claim[1]], "points": claim[2]
+        },
         "seat_points": list(game.seat_points),
-        "team_points": list(game.side_points),
+        "bonuses": [{"side": b.side, "points": b.points, "why": b.why} for b in (result.bonuses if result else ())],
+        "team_points": list(result.side_points if result else game.side_points),
         "over": game.is_over(),
         "turn": game.turn,
         "winner": result.winner if result else None,
+        "reason": result.reason if result else None,
     }
 
 
 def match_summary(record: MatchRecord, games: Sequence[Game]) -> dict[str, Any]:
-    """What ``brisca replay`` prints for a match record: each hand, hands won, the match winner."""
-    rules = record.make_rules()
-    wins = [0] * rules.sides(record.players)
-    for g in games:
-        r = g.result()
-        if r is not None and r.winner is not None:
-            wins[r.winner] += 1
-    winner = next((s for s, w in enumerate(wins) if w >= rules.target_hands), None)
+    """What ``brisca replay`` prints for a match record: each hand, the match score, the match winner."""
+    match = Match.of_games(record.make_rules(), record.players, games)
     return {
         "variant": record.variant,
         "players": record.players,
         "hands": [summary(g) for g in games],
-        "hands_won": wins,
-        "match_winner": winner,
+        "hands_won": list(match.hands_won),
+        "match_points": list(match.points),
+        "match_over": match.is_over(),
+        "match_winner": match.winner,
     }

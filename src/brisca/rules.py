@@ -25,8 +25,16 @@ from typing import Any, NamedTuple
 from brisca.cards import Card, Rank, Suit, parse_cards, spanish_deck
 from brisca.errors import InvalidCardError, RulesError
 
-#: The exchange options: who may give a low trump for the face-up card.
-TRUMP_EXCHANGE_MODES = ("off", "after_win")
+#: When a seat may give a low trump for the face-up card.
+TRUMP_EXCHANGE_MODES = ("off", "after_win", "any_time", "before_penultimate")
+#: Duties of play, from none to the strictest.
+FOLLOW_MODES = ("none", "suit", "suit_trump", "suit_beat_trump")
+FOLLOW_FROM = ("start", "empty_stock")
+TIE_MODES = ("draw", "replay", "most_cards")
+MATCH_MODES = ("target_hands", "target_points")
+SIGNAL_MODES = ("off", "partner", "open")
+HAND_WINNER = ("most", "least")
+CARD_NAMES = ("spanish", "italian")
 
 
 def _int(name: str, value: object, allowed: tuple[int, ...] | None = None, minimum: int | None = None) -> int:
@@ -129,6 +137,50 @@ OPTIONS: dict[str, Option] = {
                "card points per rank; ranks not named score 0"),
         Option("hand_size", lambda v: _int("hand_size", v, minimum=1),
                "cards each seat holds while the stock lasts"),
+        Option("exchange_chain", lambda v: _bool("exchange_chain", v),
+               "a card given in an exchange may itself be taken (the 2 takes a 7 that was given)"),
+        Option("follow", lambda v: _choice("follow", v, FOLLOW_MODES, {}),
+               "duty of play: none; suit (follow suit if you can); suit_trump (follow suit, else trump if you can);"
+               " suit_beat_trump (follow and beat if you can, else follow, else trump)"),
+        Option("follow_from", lambda v: _choice("follow_from", v, FOLLOW_FROM, {}),
+               "start: the duty applies all hand; empty_stock: only once the stock is gone"),
+        Option("arrastro", lambda v: _bool("arrastro", v),
+               "a seat leading the ace of trumps may call arrastro: every seat yet to play must play its best card"
+               " (its highest trump, else its highest card)"),
+        Option("claim", lambda v: _bool("claim", v),
+               "once the stock is gone, the seat to lead may claim the rest when its side holds the best trumps"
+               " still out, one for every trick left"),
+        Option("last_trick_bonus", lambda v: _int("last_trick_bonus", v, minimum=0),
+               "points for the side that takes the last trick"),
+        Option("big_win", lambda v: _bool("big_win", v),
+               "a hand won by a margin of more than 100 points counts as two hands"),
+        Option("tie", lambda v: _choice("tie", v, TIE_MODES, {}),
+               "a tie for the most points: draw (the hand does not count), replay (the same dealer deals again),"
+               " most_cards (the tied side with more cards wins)"),
+        Option("trump_rotation", lambda v: _bool("trump_rotation", v),
+               "no card is turned: trumps are oros, copas, espadas, bastos over four deals, and the match is the four"),
+        Option("match", lambda v: _choice("match", v, MATCH_MODES, {}),
+               "target_hands (hands won) or target_points (card points added up over the hands)"),
+        Option("target_points", lambda v: _int("target_points", v, minimum=1),
+               "with match: target_points, the points a side must reach"),
+        Option("signals", lambda v: _choice("signals", v, SIGNAL_MODES, {True: "partner", False: "off"}),
+               "partner signals (señas): off; partner (only partners see them); open (everybody sees them)"),
+        Option("deal_look", lambda v: _bool("deal_look", v),
+               "in partnerships, partners see each other's first three cards"),
+        Option("partners_look", lambda v: _bool("partners_look", v),
+               "in partnerships, partners see each other's hands once the stock runs out"),
+        Option("open_hands", lambda v: _bool("open_hands", v),
+               "every hand is played face up (scoperta): every view shows every hand, never the stock order"),
+        Option("pair_bonus", lambda v: _bool("pair_bonus", v),
+               "a side that captures the king and the knight of one suit scores 40 more in trumps, 20 in another suit"),
+        Option("hand_winner", lambda v: _choice("hand_winner", v, HAND_WINNER, {}),
+               "most: the side with most points wins the hand; least: the side with fewest (mexican)"),
+        Option("kill_three", lambda v: _bool("kill_three", v),
+               "muerte al tres: the ace of trumps may not be played before the three of trumps except in the last"
+               " trick; when it takes the three the hand ends, won by its side"),
+        Option("card_names", lambda v: _choice("card_names", v, CARD_NAMES, {}),
+               "how cards are named: spanish (in the player's language) or italian (asso, tre, re, cavallo, fante;"
+               " denari, coppe, spade, bastoni)"),
     )
 }
 
@@ -168,10 +220,45 @@ class Rules:
         (2, (4, 5, 6, 7)),
     )
     target_hands: int = 2
+    exchange_chain: bool = True
+    follow: str = "none"
+    follow_from: str = "start"
+    arrastro: bool = False
+    claim: bool = False
+    last_trick_bonus: int = 0
+    big_win: bool = False
+    tie: str = "draw"
+    trump_rotation: bool = False
+    match: str = "target_hands"
+    target_points: int = 121
+    signals: str = "off"
+    deal_look: bool = False
+    partners_look: bool = False
+    open_hands: bool = False
+    pair_bonus: bool = False
+    hand_winner: str = "most"
+    kill_three: bool = False
+    card_names: str = "spanish"
+    #: Which seed documents this preset, and the reading it chose where the sources disagree.
+    sources: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    readings: tuple[str, ...] = field(default=(), compare=False, repr=False)
     doc: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
         self._validate()
+
+    @property
+    def plain(self) -> bool:
+        """No rule beyond the basic game: the engine takes its allocation-free fast path."""
+        return (
+            self.follow == "none" and not self.arrastro and not self.claim and self.signals == "off"
+            and not self.kill_three
+        )
+
+    @property
+    def partnerships(self) -> tuple[int, ...]:
+        """The player counts at which this variant plays in two sides."""
+        return tuple(n for n in self.player_counts if self.sides(n) < n)
 
     # ----------------------------------------------------------------- options
 
@@ -356,6 +443,7 @@ def find_variant(name: str) -> Rules:
     """
     if not isinstance(name, str):
         raise RulesError(f"a variant is named by a string, not {name!r}")
+    _load_presets()
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
     try:
@@ -369,7 +457,14 @@ def find_variant(name: str) -> Rules:
 
 def variant_names() -> list[str]:
     """The names of all registered presets."""
+    _load_presets()
     return sorted(_REGISTRY)
+
+
+def _load_presets() -> None:
+    """The presets live in :mod:`brisca.variants` (data); importing it fills the registry."""
+    if "spanish" not in _REGISTRY:
+        import brisca.variants  # noqa: F401
 
 
 def make_rules(variant: str | Rules = "spanish", options: Mapping[str, object] | None = None) -> Rules:
@@ -394,18 +489,3 @@ def parse_option_text(text: str) -> tuple[str, object]:
     except json.JSONDecodeError:
         value = raw.strip()
     return name.strip(), value
-
-
-SPANISH = register_variant(
-    Rules(
-        variant="spanish",
-        title="Brisca (Spanish)",
-        doc=(
-            "The Spanish game as the Fournier rules (source 001) and the encyclopedia article (source 000)"
-            " describe it: 40 cards, 2, 3, 4 or 6 players (partnerships with 4 and 6), three cards each,"
-            " the next card turned up for trump, no duty to follow, the trump exchange for a seat that has"
-            " won a trick, 120 card points, the side with most points wins the hand, two hands win the match."
-        ),
-    ),
-    "brisca", "es",
-)
