@@ -889,6 +889,42 @@ def shuffled(cards: Sequence[Card], seed: int | random.Random | None = None) -> 
     return tuple(sorted(cards, key=lambda _c: rand()))
 
 
+MIN_CUT = 4
+
+
+def cut(deck: Sequence[Card], at: int) -> tuple[Card, ...]:
+    """Cut the deck: the top ``at`` cards go under the rest. Each part keeps at least 4 cards (source 000).
+
+    >>> from brisca.cards import spanish_deck
+    >>> cut(spanish_deck(), 10)[0]
+    Card.parse('1C')
+    """
+    if isinstance(at, bool) or not isinstance(at, int) or not MIN_CUT <= at <= len(deck) - MIN_CUT:
+        raise IllegalActionError(f"cut between {MIN_CUT} and {len(deck) - MIN_CUT} cards, not {at!r}")
+    return (*deck[at:], *deck[:at])
+
+
+def draw_for_dealer(
+    rules: Rules, players: int, seed: int | random.Random | None = None
+) -> tuple[int, list[list[Card]]]:
+    """Each seat draws a card from a shuffled deck; the highest (by rank order) deals.
+
+    Seats tied for the highest draw again, until one is left. Returns the dealer and
+    every round of draws (one card per seat, ``None``-free: seats out of a round are skipped).
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    strength = rules.strength_table
+    drawing = list(range(players))
+    rounds: list[list[Card]] = []
+    while True:
+        cards = shuffled(rules.deck_cards(players), rng)[: len(drawing)]
+        rounds.append(list(cards))
+        top = max(strength[c.index] for c in cards)
+        drawing = [seat for seat, c in zip(drawing, cards, strict=True) if strength[c.index] == top]
+        if len(drawing) == 1:
+            return drawing[0], rounds
+
+
 class InvalidDeckError(RulesError):
     """A deck that is not exactly the cards the rules put in play."""
 

@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1)
 
     sub.add_parser("variants", help="list the rule presets")
+    rules = sub.add_parser("rules", help="print the rules of a preset")
+    rules.add_argument("name", help="the preset, e.g. spanish, briscola, bixkla")
+    rules.add_argument("--lang", choices=("es", "en", "it"), help="language (default: from the locale)")
+    rules.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
+    rules.add_argument("--markdown", action="store_true", help="the documentation page (all three languages)")
     return parser
 
 
@@ -70,7 +75,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             from brisca.rules import find_variant, variant_names
 
             for name in variant_names():
-                print(f"{name:16} {find_variant(name).title}")
+                rules = find_variant(name)
+                counts = "/".join(map(str, rules.player_counts))
+                print(f"{name:16} {rules.title:34} {counts} players")
+            return 0
+        if args.command == "rules":
+            from brisca.i18n import default_lang
+            from brisca.rulebook import rules_markdown, rules_text
+            from brisca.rules import make_rules
+
+            chosen = make_rules(args.name, _rule_options(args.rule))
+            print(rules_markdown(chosen) if args.markdown else rules_text(chosen, args.lang or default_lang()))
             return 0
         if args.command in ("play", None):
             if args.command is None:

@@ -1,0 +1,444 @@
+"""The rules of a preset written out in Spanish, English or Italian, generated from its :class:`Rules`.
+
+Because the text is built from the same data the engine plays by, the rule pages
+cannot drift from the game: ``brisca rules NAME --lang it`` and ``docs/variants/``.
+
+    >>> from brisca.rules import find_variant
+    >>> "1 3 12 11 10 7 6 5 4 2" in rules_text(find_variant("spanish"), "en")
+    True
+"""
+
+from __future__ import annotations
+
+import json
+
+from brisca.actions import SIGNALS
+from brisca.cards import Lang, Rank, parse_cards
+from brisca.rules import OPTIONS, Rules
+
+# Every sentence in three languages. Keys are grouped by the section they belong to.
+T: dict[str, dict[str, str]] = {
+    "players": {
+        "en": "Players: {counts}.",
+        "es": "Jugadores: {counts}.",
+        "it": "Giocatori: {counts}.",
+    },
+    "teams": {
+        "en": "With {n} players, two sides play: even seats against odd seats ({sides}).",
+        "es": "Con {n} jugadores juegan dos bandos: asientos pares contra impares ({sides}).",
+        "it": "In {n} giocatori si gioca in due squadre: posti pari contro dispari ({sides}).",
+    },
+    "alone": {
+        "en": "Otherwise each plays for himself.",
+        "es": "Si no, cada uno juega para sí.",
+        "it": "Altrimenti ognuno gioca per sé.",
+    },
+    "deck": {
+        "en": "Cards: a Spanish deck of {size}.",
+        "es": "Cartas: baraja española de {size}.",
+        "it": "Carte: mazzo da {size}.",
+    },
+    "removed": {
+        "en": "With {n} players these are removed: {cards}.",
+        "es": "Con {n} jugadores se retiran: {cards}.",
+        "it": "In {n} giocatori si tolgono: {cards}.",
+    },
+    "ranks": {
+        "en": "Rank, high to low: {ranks}.",
+        "es": "Orden, de mayor a menor: {ranks}.",
+        "it": "Ordine di presa, dalla più alta: {ranks}.",
+    },
+    "points": {
+        "en": "Card points: {points}; the rest score nothing ({total} in all).",
+        "es": "Puntos: {points}; las demás no valen nada ({total} en total).",
+        "it": "Punti: {points}; le altre non valgono nulla ({total} in tutto).",
+    },
+    "deal": {
+        "en": "Deal: one card at a time from the seat after the dealer, in order of play, until each holds {k}.",
+        "es": "Reparto: de una en una desde el siguiente al que da, en orden de juego, hasta tener {k} cada uno.",
+        "it": "Distribuzione: una carta alla volta dal giocatore dopo il mazziere, fino ad averne {k} ciascuno.",
+    },
+    "turn_up": {
+        "en": "The next card is turned up: its suit is trumps, and it goes to the bottom of the stock"
+              " (the last card drawn).",
+        "es": "La carta siguiente se descubre: su palo es el triunfo (la muestra), y va debajo del mazo"
+              " (es la última que se roba).",
+        "it": "La carta successiva si scopre: il suo seme è la briscola, e va in fondo al mazzo"
+              " (l'ultima pescata).",
+    },
+    "rotation": {
+        "en": "No card is turned: trumps are oros, copas, espadas and bastos in the four deals of the match.",
+        "es": "No se descubre carta: el triunfo es oros, copas, espadas y bastos en las cuatro manos de la partida.",
+        "it": "Non si scopre carta: la briscola è denari, coppe, spade e bastoni nelle quattro mani della partita.",
+    },
+    "lead": {
+        "en": "The seat after the dealer leads the first trick; the winner of a trick leads the next.",
+        "es": "Sale el siguiente al que da; quien gana una baza sale en la siguiente.",
+        "it": "Apre il giocatore dopo il mazziere; chi vince una presa apre la successiva.",
+    },
+    "follow_none": {
+        "en": "Any card may be played: there is no duty to follow suit, beat or trump.",
+        "es": "Se puede jugar cualquier carta: no hay obligación de asistir, montar ni fallar.",
+        "it": "Si può giocare qualsiasi carta: non c'è obbligo di rispondere al seme, superare o briscolare.",
+    },
+    "follow_suit": {
+        "en": "You must follow the suit led if you can.",
+        "es": "Hay que asistir al palo de salida si se puede.",
+        "it": "Bisogna rispondere al seme di uscita se si può.",
+    },
+    "follow_suit_trump": {
+        "en": "You must follow the suit led if you can; if you cannot, you must trump if you can.",
+        "es": "Hay que asistir al palo de salida si se puede; si no, fallar con triunfo si se puede.",
+        "it": "Bisogna rispondere al seme di uscita se si può; se no, briscolare se si può.",
+    },
+    "follow_suit_beat_trump": {
+        "en": "You must follow the suit led and beat the best card if you can; else follow; else trump if you can.",
+        "es": "Hay que asistir y montar si se puede; si no, asistir; si no, fallar con triunfo si se puede.",
+        "it": "Bisogna rispondere al seme e superare se si può; se no, rispondere; se no, briscolare se si può.",
+    },
+    "follow_empty": {
+        "en": "This duty applies only once the stock is gone.",
+        "es": "Esta obligación rige solo cuando se acaba el mazo.",
+        "it": "Quest'obbligo vale solo quando il mazzo è finito.",
+    },
+    "wins": {
+        "en": "The highest trump wins the trick; without trumps, the highest card of the suit led.",
+        "es": "Gana la baza el triunfo más alto; sin triunfos, la carta más alta del palo de salida.",
+        "it": "Vince la presa la briscola più alta; senza briscole, la carta più alta del seme di uscita.",
+    },
+    "draw": {
+        "en": "While the stock lasts, the winner draws first, then the others in order of play.",
+        "es": "Mientras quede mazo, roba primero quien gana la baza y luego los demás en orden de juego.",
+        "it": "Finché c'è mazzo, pesca prima chi ha preso e poi gli altri in ordine di gioco.",
+    },
+    "exchange": {
+        "en": "Trump exchange ({when}): the 7 of trumps may be given for a face-up {high}, the 2 of trumps for a"
+              " face-up {low}, while the face-up card is in the stock.",
+        "es": "Cambio de la muestra ({when}): el 7 de triunfo se cambia por una muestra {high}, el 2 por una"
+              " muestra {low}, mientras la muestra siga en el mazo.",
+        "it": "Scambio della briscola scoperta ({when}): il 7 di briscola si cambia con una {high} scoperta,"
+              " il 2 con una {low}, finché la carta scoperta è nel mazzo.",
+    },
+    "exchange_after_win": {
+        "en": "on your turn, once you have won a trick",
+        "es": "en tu turno, tras haber ganado una baza",
+        "it": "al proprio turno, dopo aver vinto una presa",
+    },
+    "exchange_any_time": {
+        "en": "on your turn, at any time",
+        "es": "en tu turno, en cualquier momento",
+        "it": "al proprio turno, in qualsiasi momento",
+    },
+    "exchange_before_penultimate": {
+        "en": "on your turn, once you have won a trick, but not in the last round of draws",
+        "es": "en tu turno, tras ganar una baza, pero no en la última ronda de robo",
+        "it": "al proprio turno, dopo aver vinto una presa, ma non nell'ultimo giro di pesca",
+    },
+    "exchange_off": {
+        "en": "There is no trump exchange.",
+        "es": "No hay cambio de la muestra.",
+        "it": "Non c'è scambio della briscola scoperta.",
+    },
+    "chain_on": {
+        "en": "The card given becomes the face-up card, so a 7 given can be taken with the 2.",
+        "es": "La carta dada pasa a ser la muestra, así que un 7 dado se puede cambiar por el 2.",
+        "it": "La carta data diventa quella scoperta, quindi un 7 dato si può prendere con il 2.",
+    },
+    "chain_off": {
+        "en": "A card given in an exchange may not be exchanged again.",
+        "es": "Una carta dada en un cambio no se puede volver a cambiar.",
+        "it": "Una carta data in uno scambio non si può scambiare di nuovo.",
+    },
+    "arrastro": {
+        "en": "Arrastro: whoever leads the ace of trumps may call arrastro; every seat yet to play must play its"
+              " highest trump, or with no trump its highest card.",
+        "es": "Arrastro: quien sale con el as de triunfo puede decir «arrastro»; los que aún no han jugado deben"
+              " echar su triunfo más alto o, sin triunfos, su carta más alta.",
+        "it": "Arrastro: chi apre con l'asso di briscola può dire «arrastro»; chi non ha ancora giocato deve"
+              " mettere la sua briscola più alta o, senza briscole, la sua carta più alta.",
+    },
+    "claim": {
+        "en": "Claim: once the stock is gone, a seat about to lead may claim the rest of the hand when its side"
+              " holds the best trumps still out, one for every trick left; the remaining cards are its side's.",
+        "es": "Cantar las restantes: acabado el mazo, quien va a salir puede reclamar el resto de la mano si su"
+              " bando tiene los triunfos más altos que quedan, uno por baza; las cartas restantes son suyas.",
+        "it": "Rivendicare: finito il mazzo, chi deve aprire può reclamare il resto della mano se la sua squadra"
+              " ha le briscole più alte rimaste, una per presa; le carte rimaste sono sue.",
+    },
+    "signals_partner": {
+        "en": "Signals (señas) to partners are allowed and must be truthful; opponents do not see them: {names}.",
+        "es": "Se permiten señas al compañero, siempre verdaderas; los contrarios no las ven: {names}.",
+        "it": "Sono ammessi segnali al compagno, sempre veritieri; gli avversari non li vedono: {names}.",
+    },
+    "signals_open": {
+        "en": "Signals (señas) are allowed, truthful and seen by everybody: {names}.",
+        "es": "Se permiten señas, siempre verdaderas y a la vista de todos: {names}.",
+        "it": "Sono ammessi segnali, sempre veritieri e visti da tutti: {names}.",
+    },
+    "deal_look": {
+        "en": "Partners see each other's first three cards.",
+        "es": "Los compañeros se enseñan las tres primeras cartas.",
+        "it": "I compagni si mostrano le prime tre carte.",
+    },
+    "partners_look": {
+        "en": "When the stock runs out, partners see each other's hands.",
+        "es": "Al acabarse el mazo, los compañeros se ven las cartas.",
+        "it": "Finito il mazzo, i compagni si guardano le carte.",
+    },
+    "open_hands": {
+        "en": "Every hand is played face up (scoperta); the stock stays face down.",
+        "es": "Todas las manos se juegan descubiertas; el mazo sigue boca abajo.",
+        "it": "Tutte le mani si giocano scoperte; il mazzo resta coperto.",
+    },
+    "kill_three": {
+        "en": "Muerte al tres: the ace of trumps may not be played before the three of trumps, except in the last"
+              " trick; when it takes the three of trumps the hand ends at once, won by its side.",
+        "es": "Muerte al tres: el as de triunfo no se puede jugar antes que el tres de triunfo, salvo en la última"
+              " baza; si mata al tres, la mano acaba al instante y la gana su bando.",
+        "it": "Muerte al tres: l'asso di briscola non si può giocare prima del tre di briscola, salvo nell'ultima"
+              " presa; se prende il tre, la mano finisce subito e la vince la sua squadra.",
+    },
+    "most": {
+        "en": "The side with most points wins the hand.",
+        "es": "Gana la mano el bando con más puntos.",
+        "it": "Vince la mano la squadra con più punti.",
+    },
+    "least": {
+        "en": "The side with fewest points wins the hand (a side over 11 loses; if both are, the lower wins).",
+        "es": "Gana la mano el bando con menos puntos (quien pasa de 11 pierde; si pasan los dos, gana el menor).",
+        "it": "Vince la mano la squadra con meno punti (chi supera 11 perde; se entrambe, vince la più bassa).",
+    },
+    "last_trick": {
+        "en": "The last trick scores {n} more.",
+        "es": "La última baza vale {n} más.",
+        "it": "L'ultima presa vale {n} in più.",
+    },
+    "pairs": {
+        "en": "Capturing the king and the knight of one suit scores 40 more in trumps, 20 in another suit.",
+        "es": "Llevarse el rey y el caballo de un palo vale 40 más en triunfo y 20 en otro palo.",
+        "it": "Prendere re e cavallo dello stesso seme vale 40 in più a briscola e 20 in un altro seme.",
+    },
+    "tie_draw": {
+        "en": "A tie is a drawn hand and does not count.",
+        "es": "El empate es mano nula y no cuenta.",
+        "it": "Il pareggio è mano nulla e non conta.",
+    },
+    "tie_replay": {
+        "en": "A tie is replayed: the same dealer deals again.",
+        "es": "El empate se repite: vuelve a dar el mismo.",
+        "it": "Il pareggio si rigioca: distribuisce di nuovo lo stesso mazziere.",
+    },
+    "tie_most_cards": {
+        "en": "A tie goes to the side with more cards.",
+        "es": "El empate lo gana el bando con más cartas.",
+        "it": "Il pareggio lo vince la squadra con più carte.",
+    },
+    "match_hands": {
+        "en": "Match: the first side to win {n} hands; the deal passes to the next seat.",
+        "es": "Partida: gana el primer bando que gane {n} manos; da el siguiente jugador.",
+        "it": "Partita: vince la prima squadra che vince {n} mani; distribuisce il giocatore successivo.",
+    },
+    "match_points": {
+        "en": "Match: the first side to reach {n} points over the hands; the deal passes to the next seat.",
+        "es": "Partida: gana el primer bando que llegue a {n} puntos sumando las manos; da el siguiente jugador.",
+        "it": "Partita: vince la prima squadra che arriva a {n} punti sommando le mani; distribuisce il successivo.",
+    },
+    "match_rotation": {
+        "en": "Match: the four deals; the side with most {what} wins.",
+        "es": "Partida: las cuatro manos; gana el bando con más {what}.",
+        "it": "Partita: le quattro mani; vince la squadra con più {what}.",
+    },
+    "hands_word": {"en": "hands won", "es": "manos ganadas", "it": "mani vinte"},
+    "points_word": {"en": "points", "es": "puntos", "it": "punti"},
+    "big_win": {
+        "en": "A hand won by more than 100 points counts as two.",
+        "es": "Una mano ganada por más de 100 puntos cuenta doble.",
+        "it": "Una mano vinta con più di 100 punti di scarto conta doppio.",
+    },
+    "and": {"en": "and", "es": "y", "it": "e"},
+    "or": {"en": "or", "es": "o", "it": "o"},
+    "sources": {"en": "Sources", "es": "Fuentes", "it": "Fonti"},
+}
+
+SIGNAL_NAMES: dict[str, dict[str, str]] = {
+    "trump-ace": {"en": "ace of trumps", "es": "as de triunfo", "it": "asso di briscola"},
+    "trump-three": {"en": "three of trumps", "es": "tres de triunfo", "it": "tre di briscola"},
+    "trump-king": {"en": "king of trumps", "es": "rey de triunfo", "it": "re di briscola"},
+    "trump-knight": {"en": "knight of trumps", "es": "caballo de triunfo", "it": "cavallo di briscola"},
+    "trump-jack": {"en": "jack of trumps", "es": "sota de triunfo", "it": "fante di briscola"},
+    "small-trumps": {"en": "small trumps", "es": "triunfos pequeños", "it": "briscole piccole"},
+    "briscas": {"en": "briscas in other suits", "es": "briscas de otro palo", "it": "carichi di altri semi"},
+    "no-trumps": {"en": "no trumps", "es": "sin triunfos", "it": "senza briscole"},
+    "ask-points": {"en": "asks for points", "es": "pide puntos", "it": "chiede punti"},
+    "ask-cards": {"en": "asks for cards", "es": "pide cartas", "it": "chiede le carte"},
+}
+assert set(SIGNAL_NAMES) == set(SIGNALS)
+
+
+def card_lang(rules: Rules, lang: Lang) -> Lang:
+    """The language card names are shown in: Italian-named presets name cards in Italian."""
+    return "it" if rules.card_names == "italian" else lang
+
+
+def _t(key: str, lang: Lang, **kw: object) -> str:
+    return T[key][lang].format(**kw)
+
+
+def _join(items: list[str], lang: Lang, word: str = "and") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {T[word][lang]} {items[-1]}"
+
+
+def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
+    """The rules as a list of sentences, in order: seats, cards, deal, play, scoring, match."""
+    clang = card_lang(rules, lang)
+    rank_name = {r: Rank(r).name_in(clang) for r in range(1, 13)}
+    out = [_t("players", lang, counts=_join([str(n) for n in rules.player_counts], lang, "or"))]
+    for n in rules.partnerships:
+        evens = "-".join(str(s) for s in range(0, n, 2))
+        odds = "-".join(str(s) for s in range(1, n, 2))
+        out.append(_t("teams", lang, n=n, sides=f"{evens} / {odds}"))
+    if any(rules.sides(n) == n for n in rules.player_counts) and rules.partnerships:
+        out.append(_t("alone", lang))
+    out.append(_t("deck", lang, size=rules.deck))
+    if rules.deck == 40:
+        for n, cards in rules.removed:
+            if n in rules.player_counts:
+                names = [c.name(clang) for c in parse_cards(cards)]
+                out.append(_t("removed", lang, n=n, cards=_join(names, lang)))
+    order = rules.strength_order()
+    out.append(_t("ranks", lang, ranks=" ".join(map(str, order)) + " (" + ", ".join(rank_name[r] for r in order) + ")"))
+    total = sum(rules.card_points(c) for c in rules.deck_cards(rules.player_counts[0])) if rules.player_counts else 0
+    pts = ", ".join(f"{rank_name[r]} {p}" for r, p in sorted(rules.points, key=lambda rp: -rp[1]) if p)
+    out.append(_t("points", lang, points=pts, total=total))
+    out.append(_t("deal", lang, k=rules.hand_size))
+    out.append(_t("rotation" if rules.trump_rotation else "turn_up", lang))
+    out.append(_t("lead", lang))
+    out.append(_t(f"follow_{rules.follow}", lang))
+    if rules.follow != "none" and rules.follow_from == "empty_stock":
+        out.append(_t("follow_empty", lang))
+    out.append(_t("wins", lang))
+    out.append(_t("draw", lang))
+    if rules.trump_exchange == "off" or rules.trump_rotation:
+        out.append(_t("exchange_off", lang))
+    else:
+        by_given = dict(rules.exchange_with)
+        present = set(order)
+        high = _join([rank_name[r] for r in by_given.get(7, ()) if r in present], lang, "or")
+        low = _join([rank_name[r] for r in by_given.get(2, ()) if r in present], lang, "or")
+        out.append(_t("exchange", lang, when=_t(f"exchange_{rules.trump_exchange}", lang), high=high, low=low))
+        out.append(_t("chain_on" if rules.exchange_chain else "chain_off", lang))
+    if rules.arrastro:
+        out.append(_t("arrastro", lang))
+    if rules.kill_three:
+        out.append(_t("kill_three", lang))
+    if rules.claim:
+        out.append(_t("claim", lang))
+    if rules.signals != "off" and rules.partnerships:
+        listed = ", ".join(f"{k} ({v[lang]})" for k, v in SIGNAL_NAMES.items())
+        out.append(_t(f"signals_{rules.signals}", lang, names=listed))
+    if rules.deal_look and rules.partnerships:
+        out.append(_t("deal_look", lang))
+    if rules.partners_look and rules.partnerships:
+        out.append(_t("partners_look", lang))
+    if rules.open_hands:
+        out.append(_t("open_hands", lang))
+    out.append(_t(rules.hand_winner, lang))
+    if rules.last_trick_bonus:
+        out.append(_t("last_trick", lang, n=rules.last_trick_bonus))
+    if rules.pair_bonus:
+        out.append(_t("pairs", lang))
+    out.append(_t(f"tie_{rules.tie}", lang))
+    if rules.trump_rotation:
+        what = _t("points_word" if rules.match == "target_points" else "hands_word", lang)
+        out.append(_t("match_rotation", lang, what=what))
+    elif rules.match == "target_points":
+        out.append(_t("match_points", lang, n=rules.target_points))
+    else:
+        out.append(_t("match_hands", lang, n=rules.target_hands))
+    if rules.big_win and rules.match == "target_hands":
+        out.append(_t("big_win", lang))
+    return out
+
+
+def rules_text(rules: Rules, lang: Lang = "en") -> str:
+    """The rules of ``rules`` as plain text: a title and one sentence a line."""
+    lines = [rules.title, "=" * len(rules.title), ""]
+    lines += [f"- {s}" for s in rules_lines(rules, lang)]
+    if rules.sources:
+        lines += ["", f"{T['sources'][lang]}: " + "; ".join(rules.sources)]
+    return "\n".join(lines)
+
+
+def docs_index() -> str:
+    """``docs/README.md``: the presets, the signals and the record actions."""
+    from brisca.rules import find_variant, variant_names
+
+    lines = ["# brisca documentation", "", "Generated by `python -m brisca.rulebook docs/` from the rules data;"
+             " a test keeps these pages in step with the engine.", "", "## Presets", "",
+             "| preset | game | players | page |", "|---|---|---|---|"]
+    for name in variant_names():
+        r = find_variant(name)
+        lines.append(f"| `{name}` | {r.title} | {'/'.join(map(str, r.player_counts))} | [rules](variants/{name}.md) |")
+    lines += ["", "## Partner signals (señas)", "",
+              "Under `signals: partner` (only partners see them) or `open` (everybody does), a seat may make any"
+              " of these on its turn, before it plays, each at most once a turn. The engine allows only truthful"
+              " ones. In a record: `{\"seat\": 0, \"signal\": \"trump-ace\"}`.", "",
+              "| signal | truthful when the seat | es | it |", "|---|---|---|---|"]
+    for name, meaning in SIGNALS.items():
+        lines.append(f"| `{name}` | {meaning} | {SIGNAL_NAMES[name]['es']} | {SIGNAL_NAMES[name]['it']} |")
+    lines += ["", "## Record actions", "", "| action | record form | notation |", "|---|---|---|",
+              "| play a card | `{\"seat\": s, \"play\": \"3O\"}` | `3O` |",
+              "| exchange the trump | `{\"seat\": s, \"exchange\": \"7B\"}` | `x7B` |",
+              "| lead the ace of trumps with arrastro |"
+              " `{\"seat\": s, \"play\": \"1O\", \"arrastro\": true}` | `1O!` |",
+              "| claim the rest | `{\"seat\": s, \"claim\": true}` | `claim` |",
+              "| signal | `{\"seat\": s, \"signal\": \"briscas\"}` | `signal briscas` |",
+              "", "Hand records may carry `\"deal\": k`, the deal's number in its match (it picks the trump under"
+              " `trump_rotation`).", "", "## Options", "", "| option | meaning |", "|---|---|"]
+    lines += [f"| `{name}` | {opt.help} |" for name, opt in OPTIONS.items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_docs(folder: str) -> list[str]:
+    """Write ``README.md`` and one page per preset under ``folder``; returns the paths written."""
+    import os
+
+    from brisca.rules import find_variant, variant_names
+
+    os.makedirs(os.path.join(folder, "variants"), exist_ok=True)
+    pages = {os.path.join(folder, "README.md"): docs_index()}
+    for name in variant_names():
+        pages[os.path.join(folder, "variants", f"{name}.md")] = rules_markdown(find_variant(name))
+    for path, text in pages.items():
+        with open(path, "w", encoding="utf-8") as fp:
+            fp.write(text)
+    return list(pages)
+
+
+def rules_markdown(rules: Rules) -> str:
+    """The documentation page of a preset: its rules in three languages, sources and readings."""
+    lines = [f"# `{rules.variant}`: {rules.title}", "", rules.doc, ""]
+    if rules.sources:
+        lines += ["Sources (in `shared/seeds/`): " + "; ".join(rules.sources) + ".", ""]
+    if rules.readings:
+        lines += ["## Readings chosen where the sources disagree or are silent", ""]
+        lines += [f"- {r}" for r in rules.readings] + [""]
+    lines += ["## Options", "", "Every option can be changed: `brisca play --variant "
+              f"{rules.variant} --rule NAME=VALUE`, `\"rules\": {{...}}` in a record, or "
+              f"`find_variant(\"{rules.variant}\").with_options(...)`. Values of this preset:", "",
+              "| option | value | meaning |", "|---|---|---|"]
+    for name, value in rules.options().items():
+        lines.append(f"| `{name}` | `{json.dumps(value)}` | {OPTIONS[name].help} |")
+    for lang, head in (("en", "Rules"), ("es", "Reglas"), ("it", "Regole")):
+        lines += ["", f"## {head} ({lang})", ""]
+        lines += [f"- {s}" for s in rules_lines(rules, lang)]  # type: ignore[arg-type]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    for written in write_docs(sys.argv[1] if len(sys.argv) > 1 else "docs"):
+        print(written)

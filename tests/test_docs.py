@@ -1,0 +1,57 @@
+"""The generated documentation stays in step with the rules data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brisca.rulebook import docs_index, rules_lines, rules_markdown, rules_text
+from brisca.rules import find_variant, variant_names
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_variant_page_is_current(name: str) -> None:
+    page = DOCS / "variants" / f"{name}.md"
+    assert page.read_text(encoding="utf-8") == rules_markdown(find_variant(name)), (
+        f"docs/variants/{name}.md is stale: run python -m brisca.rulebook docs"
+    )
+
+
+def test_index_is_current() -> None:
+    assert (DOCS / "README.md").read_text(encoding="utf-8") == docs_index()
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_every_preset_cites_sources_and_readings(name: str) -> None:
+    rules = find_variant(name)
+    assert rules.sources and rules.readings and rules.doc
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "it"])
+@pytest.mark.parametrize("name", variant_names())
+def test_rules_text_in_each_language(name: str, lang: str) -> None:
+    rules = find_variant(name)
+    lines = rules_lines(rules, lang)  # type: ignore[arg-type]
+    assert len(lines) >= 10
+    text = rules_text(rules, lang)  # type: ignore[arg-type]
+    assert " ".join(map(str, rules.strength_order())) in text
+    if rules.card_names == "italian":
+        assert "asso" in text and "fante" in text
+
+
+def test_languages_differ() -> None:
+    rules = find_variant("spanish")
+    es, en, it = (rules_text(rules, lang) for lang in ("es", "en", "it"))
+    assert "triunfo" in es and "trumps" in en and "briscola" in it
+    assert len({es, en, it}) == 3
+
+
+def test_option_changes_show_in_text() -> None:
+    base = find_variant("spanish")
+    assert "follow the suit" not in rules_text(base, "en")
+    assert "follow the suit led" in rules_text(base.with_options(follow="suit"), "en")
+    assert "arrastro" in rules_text(base.with_options(arrastro=True), "en").lower()
+    assert "500" in rules_text(find_variant("mariaje"), "en")
