@@ -17,6 +17,7 @@ each with its own ``dealer``, ``deck`` and ``actions``. The module mirrors
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,8 +46,9 @@ class Record:
     deck: tuple[Card, ...]
     actions: list[tuple[int, Action]] = field(default_factory=list)
     rules: dict[str, Any] = field(default_factory=dict)
-    #: Which deal of a match this is (0 first); it picks the trump under ``trump_rotation``.
-    deal: int = 0
+    #: Which deal of a match this is (0 first; ``None``: not written, 0 alone or implied in a match record).
+    #: It picks the trump under ``trump_rotation``.
+    deal: int | None = None
 
     @classmethod
     def from_game(cls, game: Game) -> Record:
@@ -58,7 +60,7 @@ class Record:
             deck=game.deck,
             actions=list(game.history),
             rules=game.rules.overrides(),
-            deal=game.deal_number,
+            deal=game.deal_number or None,
         )
 
     def make_rules(self) -> Rules:
@@ -68,7 +70,7 @@ class Record:
     def replay(self, upto: int | None = None, *, hand: int | None = None) -> Game:
         """Rebuild the game, checking every action; :class:`RecordError` names the first bad one."""
         try:
-            game = Game(self.make_rules(), self.players, dealer=self.dealer, deck=self.deck, deal_number=self.deal)
+            game = Game(self.make_rules(), self.players, dealer=self.dealer, deck=self.deck, deal_number=self.deal or 0)
         except BriscaError as exc:
             raise RecordError(str(exc), hand=hand) from None
         for i, (seat, action) in enumerate(self.actions[:upto]):
@@ -108,7 +110,7 @@ class MatchRecord:
     @classmethod
     def from_match(cls, match: Match) -> MatchRecord:
         """The record of ``match`` as played so far."""
-        hands = [Record.from_game(g) for g in match.games]
+        hands = [dataclasses.replace(Record.from_game(g), deal=None) for g in match.games]
         return cls(match.rules.variant, match.players, hands, match.rules.overrides())
 
     def make_rules(self) -> Rules:
@@ -116,8 +118,32 @@ class MatchRecord:
         return make_rules(self.variant, self.rules)
 
     def replay(self) -> list[Game]:
-        """Rebuild every hand, checking each action; :class:`RecordError` names the first bad one."""
-        return [h.replay(hand=i) for i, h in enumerate(self.hands)]
+        """Rebuild every hand, checking each action and the match around them.
+
+        A hand may follow only a finished hand of a match still going on, dealt by the
+        next seat (the same seat after a tie under ``tie: replay``), with the next deal
+        number. :class:`RecordError` names the first thing wrong.
+        """
+        rules = self.make_rules()
+        games: list[Game] = []
+        for i, hand in enumerate(self.hands):
+            if games:
+                prev = games[-1]
+                if not prev.is_over():
+                    raise RecordError("the hand before this one is not finished", hand=i)
+                if Match.of_games(rules, self.players, games).is_over():
+                    raise RecordError("the match is already over", hand=i)
+                result = prev.result()
+                again = result is not None and result.replay
+                dealer = prev.dealer if again else (prev.dealer + 1) % self.players
+                deal = prev.deal_number if again else prev.deal_number + 1
+                if hand.dealer != dealer:
+                    raise RecordError(f"the dealer of this hand is seat {dealer}, not {hand.dealer}", hand=i)
+                if hand.deal is not None and hand.deal != deal:
+                    raise RecordError(f"this is deal {deal}, not {hand.deal}", hand=i)
+                hand = dataclasses.replace(hand, deal=deal)
+            games.append(hand.replay(hand=i))
+        return games
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""
@@ -158,6 +184,8 @@ def loads(text: str | bytes) -> Record | MatchRecord:
         data = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise RecordError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("not a record: JSON nested too deeply") from None
     return from_json(data)
 
 
@@ -231,8 +259,8 @@ def _read_deal(data: object, variant: str, players: int, rules: dict[str, Any], 
     if not isinstance(raw, list):
         raise RecordError("field 'actions' must be a list", hand=hand)
     actions = [_read_action(a, i, players, hand) for i, a in enumerate(raw)]
-    deal = data.get("deal", 0)
-    if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+    deal = data.get("deal")
+    if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 0):
         raise RecordError(f"field 'deal' must be a whole number from 0, not {deal!r}", hand=hand)
     return Record(variant, players, dealer, cards, actions, rules, deal)
 

@@ -245,6 +245,8 @@ class Rules:
     doc: str = field(default="", compare=False, repr=False)
 
     def __post_init__(self) -> None:
+        # One spelling per value, so that equal rules compare equal whatever order they were given in.
+        object.__setattr__(self, "points", tuple(sorted((r, p) for r, p in self.points if p)))
         self._validate()
 
     @property
@@ -321,7 +323,7 @@ class Rules:
     def layout(self, players: int) -> Layout:
         """The deck and seat tables for ``players`` players (checked, and cached on these rules)."""
         cache: dict[int, Layout] = self._layouts
-        lay = cache.get(players)
+        lay = cache.get(players) if type(players) is int else None
         if lay is None:
             self.check_players(players)
             from brisca.actions import PLAYS

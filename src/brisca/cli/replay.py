@@ -6,15 +6,20 @@ import json
 import sys
 
 from brisca import record as rec
+from brisca.errors import RecordError
 
 
 def run_replay(path: str, indent: int | None = None) -> int:
     """Replay the record at ``path`` (``-``: standard input); errors raise :class:`RecordError`."""
     if path == "-":
-        text = sys.stdin.read()
+        raw = sys.stdin.buffer.read()
     else:
-        with open(path, encoding="utf-8") as fp:
-            text = fp.read()
+        with open(path, "rb") as fp:
+            raw = fp.read()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not a record: the file is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     record = rec.loads(text)
     if isinstance(record, rec.MatchRecord):
         out = rec.match_summary(record, record.replay())
