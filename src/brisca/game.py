@@ -955,14 +955,17 @@ class Match:
         dealer: int | None = None,
         seed: int | None = None,
         options: Mapping[str, object] | None = None,
+        deck: Iterable[Card | str] | None = None,
     ) -> None:
         self.rules = make_rules(rules, options)
         self.rules.check_players(players)
         self.players = players
         self._rng = random.Random(seed)
         first = players - 1 if dealer is None else dealer
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+            raise RulesError(f"the dealer must be a seat from 0 to {players - 1}, not {first!r}")
         self.games: list[Game] = []
-        self.game = self._start(first, None, 0)
+        self.game = self._start(first, deck, 0)
 
     @classmethod
     def of_games(cls, rules: Rules, players: int, games: Sequence[Game]) -> Match:
@@ -973,9 +976,19 @@ class Match:
         match.game = match.games[-1]
         return match
 
+    def shuffle(self) -> tuple[Card, ...]:
+        """A freshly shuffled deck from the match's own random source (to cut, then deal)."""
+        return shuffled(self.rules.deck_cards(self.players), self._rng)
+
+    @property
+    def next_dealer(self) -> int:
+        """Who deals the next hand: the next seat, or the same one after a tie under ``tie: replay``."""
+        last = self.game.result()
+        return self.game.dealer if last is not None and last.replay else (self.game.dealer + 1) % self.players
+
     def _start(self, dealer: int, deck: Iterable[Card | str] | None, deal_number: int) -> Game:
         if deck is None:
-            deck = shuffled(self.rules.deck_cards(self.players), self._rng)
+            deck = self.shuffle()
         game = Game(self.rules, self.players, dealer=dealer, deck=deck, deal_number=deal_number)
         self.games.append(game)
         return game
@@ -1036,7 +1049,6 @@ class Match:
             raise IllegalActionError("the match is over")
         last = self.game.result()
         replay = last is not None and last.replay
-        dealer = self.game.dealer if replay else (self.game.dealer + 1) % self.players
         deal_number = self.game.deal_number if replay else self.game.deal_number + 1
-        self.game = self._start(dealer, deck, deal_number)
+        self.game = self._start(self.next_dealer, deck, deal_number)
         return self.game
