@@ -88,6 +88,8 @@ class HandResult:
         return self.side_points[self.winner] - max(others, default=0)
 
 
+_NO_SIGNALS: tuple[()] = ()
+
 SIGNAL_RANKS: dict[str, int] = {
     "trump-ace": Rank.ACE, "trump-three": Rank.THREE, "trump-king": Rank.KING,
     "trump-knight": Rank.KNIGHT, "trump-jack": Rank.JACK,
@@ -109,7 +111,7 @@ class Game:
         "_points", "_may_exchange", "_tricks", "_history", "_exchanges", "_last_draw", "_over",
         "_layout", "_next", "_draw_order", "_strength", "_ptable", "_xtable", "_give", "_give_until",
         # Used by the rules that add duties, calls and signals (RuledGame):
-        "_dealt", "_signals", "_turn_signals", "_arrastro_on", "_claim", "_killer", "_three_out",
+        "_signals", "_turn_signals", "_arrastro_on", "_claim", "_killer", "_three_out",
     )
 
     rules: Rules
@@ -121,7 +123,9 @@ class Game:
 
     def __new__(cls, rules: Rules | str = "spanish", *args: Any, **kwargs: Any) -> Game:
         if cls is Game:
-            resolved = make_rules(rules, kwargs.get("options"))
+            resolved = rules if type(rules) is Rules and not kwargs.get("options") else make_rules(
+                rules, kwargs.get("options")
+            )
             if not resolved.plain:
                 cls = RuledGame
         return object.__new__(cls)
@@ -144,7 +148,7 @@ class Game:
             dealer = players - 1
         elif isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < players:
             raise RulesError(f"the dealer must be a seat from 0 to {players - 1}, not {dealer!r}")
-        if isinstance(deal_number, bool) or not isinstance(deal_number, int) or deal_number < 0:
+        if type(deal_number) is not int or deal_number < 0:
             raise RulesError(f"the deal number is a whole number from 0, not {deal_number!r}")
         self.dealer = dealer
         self.deal_number = deal_number
@@ -192,14 +196,14 @@ class Game:
         self._points = [0] * n
         # after_win and before_penultimate: a seat may exchange once it has won a trick.
         self._may_exchange = [self.rules.trump_exchange == "any_time"] * n
-        self._tricks: list[tuple[int, tuple[Card, ...], int, int]] = []
+        self._tricks: list[tuple[int, list[Card], int, int]] = []
         self._history: list[tuple[int, Action]] = []
         self._exchanges: list[ExchangeEvent] = []
         self._last_draw: tuple[int, Card] | None = None
         self._over = False
-        self._dealt = tuple(tuple(h) for h in hands)
-        self._signals: list[tuple[int, str, int]] = []
-        self._turn_signals: list[str] = []
+        # Signals are only played by RuledGame, which gives each hand its own lists.
+        self._signals: list[tuple[int, str, int]] = _NO_SIGNALS  # type: ignore[assignment]
+        self._turn_signals: list[str] = _NO_SIGNALS  # type: ignore[assignment]
         self._arrastro_on = False
         self._claim: tuple[int, tuple[Card, ...], int] | None = None
         self._killer: int | None = None
@@ -246,7 +250,7 @@ class Game:
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The finished tricks, in order."""
-        return tuple(Trick(*t) for t in self._tricks)
+        return tuple(Trick(leader, tuple(cards), winner, points) for leader, cards, winner, points in self._tricks)
 
     @property
     def history(self) -> tuple[tuple[int, Action], ...]:
@@ -276,6 +280,12 @@ class Game:
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` holds. Engine-level access: interfaces use :meth:`view`."""
         return tuple(a.card for a in self._hands[seat])
+
+    def dealt_hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` was dealt. Engine-level access: interfaces use :meth:`view`."""
+        n = self.players
+        k = (seat - self.dealer - 1) % n
+        return tuple(a.card for a in self._order[k:self.rules.hand_size * n:n])
 
     def stock(self) -> tuple[Card, ...]:
         """The stock in drawing order (next card first, face-up card last). Engine-level access."""
@@ -358,7 +368,7 @@ class Game:
         :class:`IllegalActionError` for an action the rules forbid now; the game is
         unchanged when either is raised.
         """
-        if type(action) is Play:
+        if action.__class__ is Play:
             seat = self._turn
             try:
                 self._hands[seat].remove(action)
@@ -394,14 +404,16 @@ class Game:
                 points += ptable[c.index]
             self._points[winner] += points
             self._may_exchange[winner] = True
-            self._tricks.append((self._leader, tuple(trick), winner, points))
-            trick.clear()
+            # The finished trick's list is kept as it is (never changed again) and a new one started.
+            self._tricks.append((self._leader, trick, winner, points))
+            self._trick = []
             stock = self._stock
             if stock:
                 hands = self._hands
                 order = self._draw_order[winner]
+                pop = stock.pop
                 for s in order:
-                    hands[s].append(stock.pop())
+                    hands[s].append(pop())
                 if len(stock) <= self._give_until:
                     self._give = None
                     if not stock and self.turned is not None:
@@ -491,7 +503,6 @@ class Game:
         g._xtable = self._xtable
         g._give = self._give
         g._give_until = self._give_until
-        g._dealt = self._dealt
         g._signals = self._signals[:]
         g._turn_signals = self._turn_signals[:]
         g._arrastro_on = self._arrastro_on
@@ -571,7 +582,7 @@ class Game:
             known.extend((s, a.card) for s in range(self.players) for a in self._hands[s])
         else:
             if rules.deal_look:
-                known.extend((s, a.card) for s in partners for a in self._dealt[s])
+                known.extend((s, c) for s in partners for c in self.dealt_hand(s))
             if rules.partners_look and not self._stock:
                 known.extend((s, a.card) for s in partners for a in self._hands[s])
         out: list[tuple[int, Card]] = []
@@ -596,6 +607,11 @@ class RuledGame(Game):
     """
 
     __slots__ = ()
+
+    def _deal(self) -> None:
+        super()._deal()
+        self._signals = []
+        self._turn_signals = []
 
     def legal_actions(self) -> list[Action]:
         if self._over:

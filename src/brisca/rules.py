@@ -249,7 +249,7 @@ class Rules:
         object.__setattr__(self, "points", tuple(sorted((r, p) for r, p in self.points if p)))
         self._validate()
 
-    @property
+    @cached_property
     def plain(self) -> bool:
         """No rule beyond the basic game: the engine takes its allocation-free fast path."""
         return (
