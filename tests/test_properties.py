@@ -73,7 +73,7 @@ def check_invariants(game: Game) -> None:
         assert game.turn is not None
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(PLAYERS, DECKS, EXCHANGE, SEEDS)
 def test_random_games_keep_their_invariants(players: int, deck: int, exchange: str, seed: int) -> None:
     game, rng = new_game(players, deck, exchange, seed)
@@ -133,7 +133,7 @@ def cards_in_view(view: View) -> set[Card]:
     return cards
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(PLAYERS, DECKS, EXCHANGE, SEEDS, st.integers(0, 60))
 def test_views_never_leak(players: int, deck: int, exchange: str, seed: int, steps: int) -> None:
     game, rng = new_game(players, deck, exchange, seed)
@@ -159,8 +159,12 @@ def test_views_never_leak(players: int, deck: int, exchange: str, seed: int, ste
             assert set(view.legal_actions) == set(game.legal_actions())
         else:
             assert view.legal_actions == ()
+        # In the spanish preset nothing is known of another hand but cards that were face up on the table:
+        # the turned card and the cards given in exchanges (which became the face-up card).
+        once_face_up = {view.turned} | {e.given for e in view.exchanges}
         for s, card in view.known:
             assert card in game.hand(s)
+            assert card in once_face_up, f"view of seat {seat} knows {card} in seat {s}'s hand"
 
 
 # ---------------------------------------------------------- fixed points
