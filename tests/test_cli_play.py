@@ -55,7 +55,12 @@ def brisca(*args: str, stdin: str = "", env: dict[str, str] | None = None) -> su
 
 
 def play(*args: str, stdin: str = ONES, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return brisca("play", *args, stdin=stdin, env=env)
+    """``brisca play --no-cut ARGS``: the last seat deals an uncut deck, the one ``Match(seed=...)`` deals.
+
+    These tests work out hands from ``Match(seed=...)`` and feed moves from the first line on;
+    the draw for the dealer and the cut are tested in ``test_cli_play_variants.py``.
+    """
+    return brisca("play", "--no-cut", *args, stdin=stdin, env=env)
 
 
 def replay(path: Path) -> dict[str, Any]:
@@ -201,7 +206,7 @@ def test_end_of_input_mid_match_saves_and_exits_zero(tmp_path: Path) -> None:
 def test_interrupt_saves_and_exits_130(tmp_path: Path) -> None:
     record = tmp_path / "int.json"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "brisca", "play", "--seed", "1", "--lang", "en", "--save", str(record)],
+        [sys.executable, "-m", "brisca", "play", "--no-cut", "--seed", "1", "--lang", "en", "--save", str(record)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(),
     )
     assert proc.stdout is not None

@@ -287,6 +287,29 @@ class Game:
         k = (seat - self.dealer - 1) % n
         return tuple(a.card for a in self._order[k:self.rules.hand_size * n:n])
 
+    def received(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` was dealt and then drew, in order (not those taken by exchange).
+
+        Engine-level access: a seat sees its own through :attr:`View.received`.
+        """
+        n, hs = self.players, self.rules.hand_size
+        out = list(self.dealt_hand(seat))
+        dealt = hs * n
+        first = dealt + (1 if self.turned is not None else 0)
+        total_draws = len(self._order) - dealt
+        j = 0
+        for _leader, _cards, winner, _points in self._tricks:
+            if j >= total_draws:
+                break
+            for i in range(n):
+                if (winner + i) % n == seat:
+                    if self.turned is not None and j == total_draws - 1:
+                        out.append(self._last_draw[1] if self._last_draw else self.turned)
+                    else:
+                        out.append(self._order[first + j].card)
+                j += 1
+        return tuple(out)
+
     def stock(self) -> tuple[Card, ...]:
         """The stock in drawing order (next card first, face-up card last). Engine-level access."""
         return tuple(a.card for a in reversed(self._stock))
@@ -547,6 +570,7 @@ class Game:
             legal_actions=tuple(self.legal_actions()) if mine else (),
             result=self.result(),
             deal_number=self.deal_number,
+            received=self.received(seat) if seat is not None else (),
         )
 
     def _can_see_signal(self, viewer: int | None, signaller: int) -> bool:
@@ -664,15 +688,22 @@ class RuledGame(Game):
         return cands if cands is not hand else hand[:]
 
     def _claim_holds(self, seat: int) -> bool:
-        """Whether ``seat``'s side holds the best trumps still out, one for every trick left."""
+        """Whether ``seat`` can show its side holds the best trumps still out, one for every trick left.
+
+        Only what the seat itself knows counts: its own hand and partner cards the rules let
+        it see. A claim that hung on a partner's hidden cards would tell the seat about them.
+        """
         tricks_left = len(self._hands[seat])
-        trump, strength, sides = self.trump, self._strength, self._layout.sides
-        out = [(strength[a.card.index], s % sides) for s, h in enumerate(self._hands) for a in h
-               if a.card.suit is trump]
-        if len(out) < tricks_left or tricks_left == 0:
+        if tricks_left == 0:
             return False
-        out.sort(reverse=True)
-        return all(side == seat % sides for _st, side in out[:tricks_left])
+        trump, strength = self.trump, self._strength
+        ours = {a.card for a in self._hands[seat]}
+        ours.update(c for s, c in self._known_cards(seat) if self.side_of(s) == self.side_of(seat))
+        # With the stock gone, every trump not yet played is in some hand: public knowledge.
+        played = {c for t in self._tricks for c in t[1]}
+        out = sorted((c for c in self._layout.cards if c.suit is trump and c not in played),
+                     key=lambda c: -strength[c.index])
+        return len(out) >= tricks_left and all(c in ours for c in out[:tricks_left])
 
     def _truthful_signals(self, hand: list[Play]) -> list[str]:
         trump = self.trump
@@ -769,7 +800,8 @@ class RuledGame(Game):
                 return "claims are not played in these rules"
             if self._stock or self._trick:
                 return "a claim is made when leading, once the stock is gone"
-            return f"the claim does not hold: seat {seat}'s side does not hold the best trumps for every trick left"
+            return (f"the claim does not hold: seat {seat} cannot show its side holds the best trumps"
+                    " for every trick left")
         if isinstance(action, Signal):
             if rules.signals == "off" or self._layout.sides == self.players:
                 return "signals are not played in these rules"
@@ -818,6 +850,8 @@ class View:
     #: Whether the current trick is played under arrastro.
     arrastro: bool = False
     deal_number: int = 0
+    #: This seat's own cards in the order it was dealt and drew them (what the seat remembers).
+    received: tuple[Card, ...] = ()
 
     @property
     def side_points(self) -> tuple[int, ...]:
@@ -856,7 +890,7 @@ class View:
         seen = set(self.hand) | set(self.played_cards()) | {c for _s, c in self.known}
         if self.face_up is not None:
             seen.add(self.face_up)
-        return tuple(c for c in self.rules.deck_cards(self.players) if c not in seen)
+        return tuple(c for c in self.rules.layout(self.players).cards if c not in seen)
 
 
 def winning_index(cards: Sequence[Card], trump: Suit, strength: Sequence[int]) -> int:

@@ -98,11 +98,85 @@ _EN: dict[str, str] = {
     "follow_suit_trump": "You must follow suit if you can, else play a trump if you can",
     "follow_suit_beat_trump": "You must follow suit and beat the trick if you can, else follow suit, else trump",
     "follow_empty_stock": "{rule} (only once the stock is gone)",
+    "draw_header": "Drawing for the deal (the highest card deals):",
+    "draw_again": "{who} tie for the highest card and draw again:",
+    "draw_dealer": "The highest card deals: {who}.",
+    "cut_prompt": "{dealer} deals. You cut the deck: how many cards ({min}-{max})? (Enter: random) ",
+    "you_cut": "You cut the deck at {at} cards.",
+    "cuts": "{who} cuts the deck at {at} cards.",
+    "err_cut": "Cut between {min} and {max} cards (Enter: a random cut), not \"{text}\".",
+    "prompt_arrastro": ", a arrastro",
+    "prompt_claim": ", r claim",
+    "prompt_signal": ", {keys} signal",
+    "arrastro_row": "Arrastro",
+    "arrastro_on": "called: each player must play their best card (highest trump, else highest card)",
+    "arrastro_option": "lead {card} calling arrastro: the others must play their best card",
+    "you_arrastro": "You lead {card} calling arrastro: the others must play their best card.",
+    "plays_arrastro": "{who} leads {card} calling arrastro: the others must play their best card.",
+    "claim_option": "claim the rest of the hand: your side holds the best trumps for every trick left",
+    "you_claim": "You claim the rest of the hand.",
+    "claims": "{who} claims the rest of the hand: that side holds the best trumps for every trick left.",
+    "claimed": "Claimed by {who}: {cards} ({points} points).",
+    "signal_option": "signal: {signal}",
+    "you_signal": "You signal: {signal}.",
+    "signal_made": "{who} signals: {signal}.",
+    "signals_partner_row": "Partner signals",
+    "signals_open_row": "Signals",
+    "no_signals": "none yet",
+    "known_row": "Known cards",
+    "three_killed": "Muerte al tres ({who}): {ace} takes {three}, and the hand ends at once.",
+    "bonus_line": "{who}: bonus for {why}, {points} points.",
+    "bonus_last_trick": "last trick",
+    "bonus_pair": "{king} and {knight}",
+    "goal_least": "In this game the side with the fewest points wins the hand.",
+    "hand_goal_most": "the side with the most points wins the hand",
+    "hand_goal_least": "the side with the fewest points wins the hand",
+    "err_arrastro": "Arrastro has been called: you must play your best card ({cards}).",
+    "err_ace_prisoner": "The ace of trumps may not be played before the three of trumps (except in the last trick).",
+    "err_arrastro_off": "Arrastro is not played in these rules.",
+    "err_arrastro_lead": "Arrastro is called only when leading {card}.",
+    "err_claim_off": "Claims are not played in these rules.",
+    "err_claim_not_now": "A claim is made when leading, once the stock is gone.",
+    "err_claim_fails": "You cannot claim: your side does not hold the best trumps for every trick left.",
+    "err_signals_off": "Signals are not played in these rules.",
+    "err_signal_position": "There is no signal s{n}: signals go from s1 to s{max}.",
+    "err_signal_unknown": "There is no signal \"{text}\". Type ? to see them.",
+    "err_signal_done": "You have already signalled {signal} this turn.",
+    "err_signal_untrue": "You may not signal {signal}: signals must be true.",
+    "rule_arrastro": (
+        "Arrastro: leading the ace of trumps you may call arrastro (a, or 1O!); every other player must then"
+        " play their best card: their highest trump, else their highest card."
+    ),
+    "rule_claim": (
+        "Claim (r): once the stock is gone, when you lead and your side holds the best trumps still out, one for"
+        " every trick left, you may claim the rest of the hand."
+    ),
+    "rule_kill_three": (
+        "Muerte al tres: the ace of trumps may not be played before the three of trumps (except in the last"
+        " trick); when it takes the three, the hand ends at once, won by its side."
+    ),
+    "rule_signals_partner": (
+        "Signals, seen only by partners, made before you play,"
+        " each once a turn, only when true: {names}."
+    ),
+    "rule_signals_open": "Signals, seen by everybody, made before you play, each once a turn, only when true: {names}.",
+    "rule_open_hands": "Open hands: every hand is played face up.",
+    "rule_deal_look": "Partners see each other's first three cards.",
+    "rule_partners_look": "Once the stock is gone, partners see each other's hands.",
+    "rule_pair_bonus": (
+        "A side that captures the king and the knight of one suit"
+        " scores 40 more in trumps, 20 in another suit."
+    ),
+    "rule_last_trick_bonus": "The last trick scores {points} more.",
+    "rule_tie_replay": "A tie for the most points is dealt again by the same dealer.",
     "help": (
         "Keys\n"
         "  1, 2, 3 ...   play the card in that position of your hand\n"
         "  3O, 12e ...   play a card by rank and suit: {suits}\n"
         "  x             exchange the trump when it is allowed (also c, cambiar, scambia, exchange)\n"
+        "  a             lead the ace of trumps calling arrastro, where it is played (also 1O!)\n"
+        "  r             claim the rest of the hand, where claims are played (also claim)\n"
+        "  s1, s2 ...    make a signal, where signals are played (also signal NAME)\n"
         "  l             show the last trick again\n"
         "  empty line    show the table again\n"
         "  ?             this help (also h, help, ayuda, aiuto)\n"
@@ -111,9 +185,9 @@ _EN: dict[str, str] = {
         "  A trick goes to the highest trump played, else to the highest card of the suit led.\n"
         "  {follow}. The trick's winner draws first and leads the next trick.\n"
         "  Cards from high to low: {order}.\n"
-        "  Points: {points}; the side with the most points wins the hand.\n"
+        "  Points: {points}; {hand_goal}.\n"
         "  Trump exchange: {exchange}\n"
-        "  Match: {goal} ({label})."
+        "  Match: {goal} ({label}).{special}"
     ),
 }
 
@@ -198,11 +272,85 @@ _ES: dict[str, str] = {
     "follow_suit_trump": "Hay que asistir al palo si se puede; si no, fallar con triunfo si se puede",
     "follow_suit_beat_trump": "Hay que asistir y montar si se puede; si no, asistir; si no, fallar con triunfo",
     "follow_empty_stock": "{rule} (solo cuando se acaba el mazo)",
+    "draw_header": "Sorteo del reparto (reparte la carta más alta):",
+    "draw_again": "{who} empatan con la carta más alta y vuelven a robar:",
+    "draw_dealer": "Reparte la carta más alta: {who}.",
+    "cut_prompt": "Reparte {dealer}. Cortas tú: ¿cuántas cartas ({min}-{max})? (Intro: al azar) ",
+    "you_cut": "Cortas el mazo por {at} cartas.",
+    "cuts": "{who} corta el mazo por {at} cartas.",
+    "err_cut": "Corta entre {min} y {max} cartas (Intro: corte al azar), no \"{text}\".",
+    "prompt_arrastro": ", a arrastro",
+    "prompt_claim": ", r reclamar",
+    "prompt_signal": ", {keys} seña",
+    "arrastro_row": "Arrastro",
+    "arrastro_on": "cantado: cada jugador debe echar su mejor carta (su triunfo más alto; si no, su carta más alta)",
+    "arrastro_option": "salir con {card} cantando arrastro: los demás deben echar su mejor carta",
+    "you_arrastro": "Sales con {card} cantando arrastro: los demás deben echar su mejor carta.",
+    "plays_arrastro": "{who} sale con {card} cantando arrastro: los demás deben echar su mejor carta.",
+    "claim_option": "reclamar el resto de la mano: tu equipo tiene los mejores triunfos para cada baza que queda",
+    "you_claim": "Reclamas el resto de la mano.",
+    "claims": "{who} reclama el resto de la mano: su equipo tiene los mejores triunfos para cada baza que queda.",
+    "claimed": "Se lleva {who}: {cards} ({points} puntos).",
+    "signal_option": "seña: {signal}",
+    "you_signal": "Haces la seña: {signal}.",
+    "signal_made": "{who} hace la seña: {signal}.",
+    "signals_partner_row": "Señas del equipo",
+    "signals_open_row": "Señas",
+    "no_signals": "ninguna todavía",
+    "known_row": "Cartas conocidas",
+    "three_killed": "Muerte al tres ({who}): {ace} se lleva {three} y la mano termina en el acto.",
+    "bonus_line": "{who}: premio por {why}, {points} puntos.",
+    "bonus_last_trick": "última baza",
+    "bonus_pair": "{king} y {knight}",
+    "goal_least": "En este juego gana la mano el equipo con menos puntos.",
+    "hand_goal_most": "gana la mano el equipo con más puntos",
+    "hand_goal_least": "gana la mano el equipo con menos puntos",
+    "err_arrastro": "Se ha cantado arrastro: tienes que echar tu mejor carta ({cards}).",
+    "err_ace_prisoner": "El as de triunfo no se puede jugar antes que el tres de triunfo (salvo en la última baza).",
+    "err_arrastro_off": "En estas reglas no se juega el arrastro.",
+    "err_arrastro_lead": "El arrastro solo se canta al salir con {card}.",
+    "err_claim_off": "En estas reglas no se reclaman las bazas.",
+    "err_claim_not_now": "Se reclama al salir, cuando ya se ha acabado el mazo.",
+    "err_claim_fails": "No puedes reclamar: tu equipo no tiene los mejores triunfos para cada baza que queda.",
+    "err_signals_off": "En estas reglas no se hacen señas.",
+    "err_signal_position": "No hay seña s{n}: las señas van de s1 a s{max}.",
+    "err_signal_unknown": "No existe la seña \"{text}\". Escribe ? para verlas.",
+    "err_signal_done": "Ya has hecho la seña {signal} en este turno.",
+    "err_signal_untrue": "No puedes hacer la seña {signal}: las señas tienen que ser ciertas.",
+    "rule_arrastro": (
+        "Arrastro: al salir con el as de triunfo puedes cantar arrastro (a, o 1O!); los demás deben echar"
+        " entonces su mejor carta: su triunfo más alto; si no tienen, su carta más alta."
+    ),
+    "rule_claim": (
+        "Reclamar (r): acabado el mazo, si sales y tu equipo tiene los mejores triunfos que quedan, uno por"
+        " cada baza, puedes reclamar el resto de la mano."
+    ),
+    "rule_kill_three": (
+        "Muerte al tres: el as de triunfo no se puede jugar antes que el tres de triunfo (salvo en la última"
+        " baza); cuando se lleva el tres, la mano termina en el acto y la gana su equipo."
+    ),
+    "rule_signals_partner": (
+        "Señas, que solo ve el compañero, antes de jugar, cada una una"
+        " vez por turno y solo si son ciertas: {names}."
+    ),
+    "rule_signals_open": (
+        "Señas, que ven todos, antes de jugar, cada una una vez"
+        " por turno y solo si son ciertas: {names}."
+    ),
+    "rule_open_hands": "Cartas vistas: todas las manos se juegan boca arriba.",
+    "rule_deal_look": "Los compañeros ven las tres primeras cartas del otro.",
+    "rule_partners_look": "Acabado el mazo, los compañeros ven la mano del otro.",
+    "rule_pair_bonus": "El equipo que se lleva el rey y el caballo de un palo suma 40 más en triunfo, 20 en otro palo.",
+    "rule_last_trick_bonus": "La última baza suma {points} más.",
+    "rule_tie_replay": "Si hay empate a más puntos, el mismo jugador vuelve a repartir.",
     "help": (
         "Teclas\n"
         "  1, 2, 3 ...   juega la carta en esa posición de tu mano\n"
         "  3O, 12e ...   juega una carta por número y palo: {suits}\n"
         "  x             cambia el triunfo cuando se puede (también c, cambiar, scambia, exchange)\n"
+        "  a             sale con el as de triunfo cantando arrastro, si se juega (también 1O!)\n"
+        "  r             reclama el resto de la mano, si se juega (también claim, reclamar)\n"
+        "  s1, s2 ...    hace una seña, si se juegan (también seña NOMBRE, signal NOMBRE)\n"
         "  l             vuelve a mostrar la última baza\n"
         "  línea vacía   vuelve a mostrar la mesa\n"
         "  ?             esta ayuda (también h, help, ayuda, aiuto)\n"
@@ -211,9 +359,9 @@ _ES: dict[str, str] = {
         "  Gana la baza el triunfo más alto jugado; si no hay, la carta más alta del palo de salida.\n"
         "  {follow}. Quien gana la baza roba primero y sale en la siguiente.\n"
         "  Orden de las cartas, de mayor a menor: {order}.\n"
-        "  Puntos: {points}; gana la mano el equipo con más puntos.\n"
+        "  Puntos: {points}; {hand_goal}.\n"
         "  Cambio del triunfo: {exchange}\n"
-        "  Partida: {goal} ({label})."
+        "  Partida: {goal} ({label}).{special}"
     ),
 }
 
@@ -298,11 +446,91 @@ _IT: dict[str, str] = {
     "follow_suit_trump": "Devi rispondere al seme se puoi, altrimenti giocare briscola se puoi",
     "follow_suit_beat_trump": "Devi rispondere al seme e superare se puoi, altrimenti rispondere, altrimenti briscola",
     "follow_empty_stock": "{rule} (solo quando il mazzo è finito)",
+    "draw_header": "Sorteggio del mazziere (distribuisce la carta più alta):",
+    "draw_again": "{who} pareggiano con la carta più alta e pescano di nuovo:",
+    "draw_dealer": "Distribuisce la carta più alta: {who}.",
+    "cut_prompt": "Distribuisce {dealer}. Tagli tu: quante carte ({min}-{max})? (Invio: a caso) ",
+    "you_cut": "Tagli il mazzo a {at} carte.",
+    "cuts": "{who} taglia il mazzo a {at} carte.",
+    "err_cut": "Taglia tra {min} e {max} carte (Invio: taglio a caso), non \"{text}\".",
+    "prompt_arrastro": ", a arrastro",
+    "prompt_claim": ", r rivendica",
+    "prompt_signal": ", {keys} segnale",
+    "arrastro_row": "Arrastro",
+    "arrastro_on": (
+        "chiamato: ognuno deve giocare la sua carta migliore (la"
+        " briscola più alta, altrimenti la carta più alta)"
+    ),
+    "arrastro_option": "esci con {card} chiamando arrastro: gli altri devono giocare la loro carta migliore",
+    "you_arrastro": "Esci con {card} chiamando arrastro: gli altri devono giocare la loro carta migliore.",
+    "plays_arrastro": "{who} esce con {card} chiamando arrastro: gli altri devono giocare la loro carta migliore.",
+    "claim_option": "rivendica il resto della mano: la tua squadra ha le briscole migliori per ogni presa che resta",
+    "you_claim": "Rivendichi il resto della mano.",
+    "claims": "{who} rivendica il resto della mano: la sua squadra ha le briscole migliori per ogni presa che resta.",
+    "claimed": "Prende {who}: {cards} ({points} punti).",
+    "signal_option": "segnale: {signal}",
+    "you_signal": "Fai il segnale: {signal}.",
+    "signal_made": "{who} fa il segnale: {signal}.",
+    "signals_partner_row": "Segnali del compagno",
+    "signals_open_row": "Segnali",
+    "no_signals": "ancora nessuno",
+    "known_row": "Carte note",
+    "three_killed": "Muerte al tres ({who}): {ace} prende {three} e la mano finisce subito.",
+    "bonus_line": "{who}: premio per {why}, {points} punti.",
+    "bonus_last_trick": "ultima presa",
+    "bonus_pair": "{king} e {knight}",
+    "goal_least": "In questo gioco vince la mano la squadra con meno punti.",
+    "hand_goal_most": "vince la mano la squadra con più punti",
+    "hand_goal_least": "vince la mano la squadra con meno punti",
+    "err_arrastro": "È stato chiamato arrastro: devi giocare la tua carta migliore ({cards}).",
+    "err_ace_prisoner": "L'asso di briscola non si può giocare prima del tre di briscola (tranne all'ultima presa).",
+    "err_arrastro_off": "Con queste regole non si gioca l'arrastro.",
+    "err_arrastro_lead": "L'arrastro si chiama solo uscendo con {card}.",
+    "err_claim_off": "Con queste regole non si rivendicano le prese.",
+    "err_claim_not_now": "Si rivendica uscendo, quando il mazzo è finito.",
+    "err_claim_fails": "Non puoi rivendicare: la tua squadra non ha le briscole migliori per ogni presa che resta.",
+    "err_signals_off": "Con queste regole non si fanno segnali.",
+    "err_signal_position": "Non c'è il segnale s{n}: i segnali vanno da s1 a s{max}.",
+    "err_signal_unknown": "Non esiste il segnale \"{text}\". Scrivi ? per vederli.",
+    "err_signal_done": "Hai già fatto il segnale {signal} in questo turno.",
+    "err_signal_untrue": "Non puoi fare il segnale {signal}: i segnali devono essere veri.",
+    "rule_arrastro": (
+        "Arrastro: uscendo con l'asso di briscola puoi chiamare arrastro (a, o 1O!); gli altri devono allora"
+        " giocare la loro carta migliore: la briscola più alta, altrimenti la carta più alta."
+    ),
+    "rule_claim": (
+        "Rivendicare (r): finito il mazzo, se esci e la tua squadra ha le briscole migliori rimaste, una per"
+        " ogni presa, puoi rivendicare il resto della mano."
+    ),
+    "rule_kill_three": (
+        "Muerte al tres: l'asso di briscola non si può giocare prima del tre di briscola (tranne all'ultima"
+        " presa); quando prende il tre, la mano finisce subito e la vince la sua squadra."
+    ),
+    "rule_signals_partner": (
+        "Segnali, visti solo dal compagno, prima di giocare, ognuno"
+        " una volta per turno e solo se veri: {names}."
+    ),
+    "rule_signals_open": (
+        "Segnali, visti da tutti, prima di giocare, ognuno una"
+        " volta per turno e solo se veri: {names}."
+    ),
+    "rule_open_hands": "Carte scoperte: tutte le mani si giocano a faccia in su.",
+    "rule_deal_look": "I compagni vedono le prime tre carte l'uno dell'altro.",
+    "rule_partners_look": "Finito il mazzo, i compagni vedono la mano l'uno dell'altro.",
+    "rule_pair_bonus": (
+        "La squadra che prende il re e il cavallo di un seme segna"
+        " 40 in più a briscola, 20 in un altro seme."
+    ),
+    "rule_last_trick_bonus": "L'ultima presa vale {points} in più.",
+    "rule_tie_replay": "In caso di parità per il massimo, lo stesso mazziere ridistribuisce.",
     "help": (
         "Tasti\n"
         "  1, 2, 3 ...   gioca la carta in quella posizione della tua mano\n"
         "  3O, 12e ...   gioca una carta per numero e seme: {suits}\n"
         "  x             scambia la briscola quando è permesso (anche c, cambiar, scambia, exchange)\n"
+        "  a             esci con l'asso di briscola chiamando arrastro, dove si gioca (anche 1O!)\n"
+        "  r             rivendica il resto della mano, dove si gioca (anche claim, rivendica)\n"
+        "  s1, s2 ...    fai un segnale, dove si giocano (anche segnale NOME, signal NOME)\n"
         "  l             mostra di nuovo l'ultima presa\n"
         "  riga vuota    mostra di nuovo la tavola\n"
         "  ?             questo aiuto (anche h, help, ayuda, aiuto)\n"
@@ -311,9 +539,9 @@ _IT: dict[str, str] = {
         "  La presa va alla briscola più alta giocata, altrimenti alla carta più alta del seme di uscita.\n"
         "  {follow}. Chi vince la presa pesca per primo ed esce alla successiva.\n"
         "  Carte dalla più alta alla più bassa: {order}.\n"
-        "  Punti: {points}; vince la mano la squadra con più punti.\n"
+        "  Punti: {points}; {hand_goal}.\n"
         "  Scambio della briscola: {exchange}\n"
-        "  Partita: {goal} ({label})."
+        "  Partita: {goal} ({label}).{special}"
     ),
 }
 

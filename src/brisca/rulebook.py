@@ -158,12 +158,15 @@ T: dict[str, dict[str, str]] = {
               " mettere la sua briscola più alta o, senza briscole, la sua carta più alta.",
     },
     "claim": {
-        "en": "Claim: once the stock is gone, a seat about to lead may claim the rest of the hand when its side"
-              " holds the best trumps still out, one for every trick left; the remaining cards are its side's.",
-        "es": "Cantar las restantes: acabado el mazo, quien va a salir puede reclamar el resto de la mano si su"
-              " bando tiene los triunfos más altos que quedan, uno por baza; las cartas restantes son suyas.",
-        "it": "Rivendicare: finito il mazzo, chi deve aprire può reclamare il resto della mano se la sua squadra"
-              " ha le briscole più alte rimaste, una per presa; le carte rimaste sono sue.",
+        "en": "Claim: once the stock is gone, a seat about to lead may claim the rest of the hand when it can show"
+              " its side holds the best trumps still out, one for every trick left (its own cards and partner cards"
+              " it may see); the remaining cards are its side's.",
+        "es": "Cantar las restantes: acabado el mazo, quien va a salir puede reclamar el resto de la mano si puede"
+              " mostrar que su bando tiene los triunfos más altos que quedan, uno por baza (sus cartas y las del"
+              " compañero que puede ver); las cartas restantes son suyas.",
+        "it": "Rivendicare: finito il mazzo, chi deve aprire può reclamare il resto della mano se può mostrare che"
+              " la sua squadra ha le briscole più alte rimaste, una per presa (le sue carte e quelle del compagno che"
+              " può vedere); le carte rimaste sono sue.",
     },
     "signals_partner": {
         "en": "Signals (señas) to partners are allowed and must be truthful; opponents do not see them: {names}.",

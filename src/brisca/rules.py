@@ -148,8 +148,8 @@ OPTIONS: dict[str, Option] = {
                "a seat leading the ace of trumps may call arrastro: every seat yet to play must play its best card"
                " (its highest trump, else its highest card)"),
         Option("claim", lambda v: _bool("claim", v),
-               "once the stock is gone, the seat to lead may claim the rest when its side holds the best trumps"
-               " still out, one for every trick left"),
+               "once the stock is gone, the seat to lead may claim the rest when it can show its side holds the best"
+               " trumps still out, one for every trick left (its own hand and partner cards it may see)"),
         Option("last_trick_bonus", lambda v: _int("last_trick_bonus", v, minimum=0),
                "points for the side that takes the last trick"),
         Option("big_win", lambda v: _bool("big_win", v),

@@ -1,6 +1,7 @@
 """Computer players. An agent sees only a seat's :class:`~brisca.game.View` and returns a legal action.
 
-Built-ins are found by name (``random``, ``greedy``); any other agent class plugs
+Built-ins are found by name (``random``, ``greedy``, ``heuristic``, ``expert``, or the
+levels ``easy``, ``normal``, ``hard``, ``expert``); any other agent class plugs
 in as ``"package.module:ClassName"``::
 
     >>> from brisca import Game
@@ -16,13 +17,19 @@ import importlib
 from collections.abc import Callable
 
 from brisca.agents.base import Agent
+from brisca.agents.heuristic import HeuristicAgent
+from brisca.agents.search import ExpertAgent
 from brisca.agents.simple import GreedyAgent, RandomAgent
 from brisca.errors import BriscaError
 
 AGENTS: dict[str, Callable[..., Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
+    "expert": ExpertAgent,
 }
+#: Levels for people: a beginner can beat ``easy``.
+LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "heuristic", "expert": "expert"}
 
 
 class AgentError(BriscaError):
@@ -31,7 +38,7 @@ class AgentError(BriscaError):
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
     """The built-in agent ``name``, or the class at ``"module:Class"``, seeded with ``seed``."""
-    factory = AGENTS.get(name)
+    factory = AGENTS.get(LEVELS.get(name, name))
     if factory is None and ":" in name:
         module_name, _, attr = name.partition(":")
         try:
@@ -47,4 +54,5 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
         return factory()
 
 
-__all__ = ["AGENTS", "Agent", "AgentError", "GreedyAgent", "RandomAgent", "make_agent"]
+__all__ = ["AGENTS", "LEVELS", "Agent", "AgentError", "ExpertAgent", "GreedyAgent", "HeuristicAgent", "RandomAgent",
+           "make_agent"]

@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--name", help="your name at the table")
     play.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     play.add_argument("--no-color", action="store_true", help="plain text, no colours")
+    play.add_argument("--no-cut", action="store_true", help="no draw for the dealer and no cut (the last seat deals)")
 
     replay = sub.add_parser("replay", help="check and replay a brisca-record/1 file, print the result as JSON")
     replay.add_argument("file", help="record file, or - for standard input")

@@ -4,6 +4,11 @@ The person's screen is built only from ``game.view(seat)``, the engine's one
 projection of what a seat may see, and computer seats act on their own views:
 the terminal can show nothing the rules hide. Input is read a line at a time
 with :func:`input`, so a match can be driven through a pipe (the tests do).
+
+A match starts as at a real table (:class:`Table`): each seat draws a card, the
+highest deals, and before every deal the player to the dealer's left cuts the
+deck; the record keeps each deck as dealt, after the cut. ``--no-cut`` skips the
+draw and the cuts (the last seat deals first).
 """
 
 from __future__ import annotations
@@ -11,27 +16,39 @@ from __future__ import annotations
 import argparse
 import enum
 import io
+import os
 import random
+import re
 import string
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.text import Text
 
-from brisca.actions import Action, Exchange, Play
+from brisca.actions import SIGNALS, Action, Arrastro, Claim, Exchange, Play, Signal
 from brisca.agents import Agent, make_agent
-from brisca.cards import Card, Lang, Suit
+from brisca.cards import LANGS, Card, Lang, Rank, Suit
 from brisca.errors import BriscaError, RulesError
-from brisca.game import Match, Trick, View
+from brisca.game import MIN_CUT, Match, Trick, View, cut, draw_for_dealer, shuffled
 from brisca.i18n import Messages, default_lang
 from brisca.record import MatchRecord, dump
+from brisca.rulebook import SIGNAL_NAMES, card_lang
+from brisca.rules import Rules, make_rules
 
 #: Words typed at the prompt, in any of the three languages whatever the chosen one.
 HELP_WORDS = frozenset({"?", "h", "help", "ayuda", "aiuto"})
 QUIT_WORDS = frozenset({"q", "quit", "exit", "salir", "esci"})
 LAST_WORDS = frozenset({"l", "last", "ultima", "última"})
 EXCHANGE_WORDS = frozenset({"x", "c", "cambiar", "cambio", "scambia", "scambio", "exchange"})
+ARRASTRO_WORDS = frozenset({"a", "arrastro", "arrastre"})
+CLAIM_WORDS = frozenset({"r", "claim", "reclamar", "reclamo", "rivendica"})
+#: Words that may stand before a signal's name: ``signal trump-ace``, ``seña as de triunfo``.
+SIGNAL_WORDS = ("signal", "seña", "sena", "segnale")
+_SIGNAL_KEY = re.compile(r"s(\d+)")
+#: The signals in a fixed order: ``s1`` is always the first (``trump-ace``), whatever is offered.
+SIGNAL_ORDER: tuple[str, ...] = tuple(SIGNALS)
 
 _SUIT_STYLE: dict[Suit, str] = {
     Suit.OROS: "yellow",
@@ -57,41 +74,88 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
     """
     lang: Lang = args.lang or default_lang()
     msg = Messages(lang)
-    match = Match(args.variant, args.players, seed=args.seed, options=options)
+    rules = make_rules(args.variant, options)
+    players: int = args.players
+    rules.check_players(players)
     seat: int = args.seat
-    if not 0 <= seat < match.players:
-        raise RulesError(msg("err_bad_seat", seat=seat, players=match.players, max=match.players - 1))
-    agents = {s: make_agent(args.ai, seed=agent_seed(args.seed, s)) for s in range(match.players) if s != seat}
+    if not 0 <= seat < players:
+        raise RulesError(msg("err_bad_seat", seat=seat, players=players, max=players - 1))
+    agents = {s: make_agent(args.ai, seed=agent_seed(args.seed, s)) for s in range(players) if s != seat}
+    start: Match | Table
+    if getattr(args, "no_cut", False):
+        start = Match(rules, players, seed=args.seed)
+    else:
+        start = Table(rules, players, args.seed)
     _tolerant_streams()
     console = Console(
         no_color=args.no_color, highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty()
     )
     save_path: str | None = args.save
-    if save_path:
-        save_record(save_path, match)  # fail on an unwritable path now, not after a whole match
+    if save_path:  # fail on an unwritable path now, not after a whole match
+        if isinstance(start, Match):
+            save_record(save_path, start)
+        else:
+            _check_writable(save_path)
     stdin_is_tty = sys.stdin is not None and sys.stdin.isatty()
     session = TerminalGame(
-        match, seat, agents, msg, console, ai_name=args.ai.rpartition(":")[2], name=args.name,
-        echo=not stdin_is_tty, checkpoint=(lambda: save_record(save_path, match)) if save_path else None,
+        start, seat, agents, msg, console, ai_name=args.ai.rpartition(":")[2], name=args.name,
+        echo=not stdin_is_tty, checkpoint=(lambda: save_record(save_path, session.match)) if save_path else None,
     )
     try:
         outcome = session.run()
     except KeyboardInterrupt:
         console.print()
         console.print(msg("interrupted"))
-        _save_and_report(save_path, match, console, msg)
+        _save_and_report(save_path, session, console, msg)
         return 130
     except Exception:
-        if save_path:  # an agent that broke the rules or crashed: keep what was played
-            save_record(save_path, match)
+        if save_path and session.dealt:  # an agent that broke the rules or crashed: keep what was played
+            save_record(save_path, session.match)
         raise
     if outcome is Outcome.QUIT:
         console.print(msg("quit"))
     elif outcome is Outcome.EOF:
         console.print()
         console.print(msg("eof"))
-    _save_and_report(save_path, match, console, msg)
+    _save_and_report(save_path, session, console, msg)
     return 0
+
+
+def _derived_seed(seed: int | None, what: str) -> int | None:
+    """A seed for one use (``what``) drawn from the match seed, unrelated to the seed's other uses."""
+    if seed is None:
+        return None
+    return random.Random(f"brisca-{what}:{seed}").getrandbits(32)
+
+
+def table_rng(seed: int | None) -> random.Random:
+    """The random source of the table (the draw for the dealer, the computers' cuts, random cuts)."""
+    return random.Random(_derived_seed(seed, "table"))
+
+
+@dataclass(frozen=True)
+class Table:
+    """A match still to be dealt the way a real table deals it: a draw for the dealer, then a cut.
+
+    The first deck is ``shuffled(rules.deck_cards(players), seed)``, the deck ``Match(seed=seed)``
+    deals uncut; the draw and the computers' cuts come from :func:`table_rng`, later decks from
+    the match's own source, seeded from ``seed`` too: the same seed and input give the same game.
+    """
+
+    rules: Rules
+    players: int
+    seed: int | None = None
+
+    def first_deck(self) -> tuple[Card, ...]:
+        """The shuffled deck of the first hand, before the cut."""
+        return shuffled(self.rules.deck_cards(self.players), self.seed)
+
+    def rng(self) -> random.Random:
+        return table_rng(self.seed)
+
+    def deal(self, dealer: int, deck: Sequence[Card]) -> Match:
+        """The match, its first hand dealt by ``dealer`` from ``deck`` (already cut)."""
+        return Match(self.rules, self.players, dealer=dealer, seed=_derived_seed(self.seed, "match"), deck=deck)
 
 
 def agent_seed(seed: int | None, seat: int) -> int | None:
@@ -117,9 +181,18 @@ def save_record(path: str, match: Match) -> None:
         dump(MatchRecord.from_match(match), fp)
 
 
-def _save_and_report(path: str | None, match: Match, console: Console, msg: Messages) -> None:
-    if path:
-        save_record(path, match)
+def _check_writable(path: str) -> None:
+    """Raise :class:`OSError` now if ``path`` cannot be written, leaving no file behind."""
+    existed = os.path.exists(path)
+    with open(path, "a", encoding="utf-8"):
+        pass
+    if not existed:
+        os.remove(path)
+
+
+def _save_and_report(path: str | None, session: TerminalGame, console: Console, msg: Messages) -> None:
+    if path and session.dealt:  # nothing to keep when the player leaves before the first deal
+        save_record(path, session.match)
         console.print(msg("saved", path=path))
 
 
@@ -133,15 +206,17 @@ def _tolerant_streams() -> None:
 class TerminalGame:
     """One person against computer players, for a whole match, in a rich console.
 
-    ``read_line`` returns the next line typed (without its newline) and raises
-    :class:`EOFError` at the end of input; ``echo`` repeats the line after the
-    prompt, which keeps a piped session's transcript readable; ``checkpoint`` is
-    called after every hand (``--save`` writes the record there too).
+    ``match`` is a match already dealt, or a :class:`Table` whose first dealer is
+    drawn and whose every deck is cut before it is dealt. ``read_line`` returns the
+    next line typed (without its newline) and raises :class:`EOFError` at the end
+    of input; ``echo`` repeats the line after the prompt, which keeps a piped
+    session's transcript readable; ``checkpoint`` is called after every hand
+    (``--save`` writes the record there too).
     """
 
     def __init__(
         self,
-        match: Match,
+        match: Match | Table,
         seat: int,
         agents: Mapping[int, Agent],
         msg: Messages,
@@ -153,7 +228,8 @@ class TerminalGame:
         echo: bool = False,
         checkpoint: Callable[[], None] | None = None,
     ) -> None:
-        self.match = match
+        self.table = match if isinstance(match, Table) else None
+        self._match = match if isinstance(match, Match) else None
         self.seat = seat
         self.agents = agents
         self.msg = msg
@@ -164,21 +240,42 @@ class TerminalGame:
         self.read_line = read_line
         self.echo = echo
         self.checkpoint = checkpoint
-        rules, players = match.rules, match.players
+        self.rules: Rules = match.rules
+        self.players: int = match.players
+        rules, players = self.rules, self.players
+        #: Cards are named in the preset's tradition (Italian names for the briscola family).
+        self.card_lang: Lang = card_lang(rules, self.lang)
         self.teams = rules.sides(players) < players
         self.my_side = rules.side_of(seat, players)
+        self._rng = self.table.rng() if self.table is not None else random.Random()
         # Per-hand narration state: how much of the view's public history has been told.
-        self._trump: Suit = match.game.trump
+        self._trump: Suit = self._match.game.trump if self._match is not None else Suit.OROS
         self._told_actions = 0
         self._told_exchanges = 0
         self._told_tricks = 0
         self._hand_seen: frozenset[Card] = frozenset()
+
+    @property
+    def match(self) -> Match:
+        """The match being played (once the first hand is dealt)."""
+        if self._match is None:
+            raise RuntimeError("the first hand has not been dealt yet")
+        return self._match
+
+    @property
+    def dealt(self) -> bool:
+        """Whether the first hand has been dealt (a :class:`Table` deals it in :meth:`run`)."""
+        return self._match is not None
 
     # ------------------------------------------------------------------ the match
 
     def run(self) -> Outcome:
         """Play hands until a side wins the match, the person quits or the input ends."""
         self._welcome()
+        if self._match is None:
+            stopped = self._first_deal()
+            if stopped is not None:
+                return stopped
         while True:
             self._start_hand()
             stopped = self._play_hand()
@@ -190,11 +287,82 @@ class TerminalGame:
             if self.match.is_over():
                 self._end_match()
                 return Outcome.FINISHED
-            self.match.next_hand()
+            stopped = self._next_deal()
+            if stopped is not None:
+                return stopped
 
     def view(self) -> View:
         """The person's view of the current hand: everything on their screen comes from here."""
         return self.match.game.view(self.seat)
+
+    # ------------------------------------------------------------------ the draw and the cut
+
+    def _first_deal(self) -> Outcome | None:
+        """Draw for the dealer, have the deck cut, deal the first hand."""
+        assert self.table is not None
+        dealer, rounds = draw_for_dealer(self.rules, self.players, self._rng)
+        self._tell_draw(rounds)
+        deck = self.table.first_deck()
+        at = self._cut(dealer, len(deck))
+        if isinstance(at, Outcome):
+            return at
+        self._match = self.table.deal(dealer, cut(deck, at))
+        return None
+
+    def _next_deal(self) -> Outcome | None:
+        """Deal the next hand: shuffled, cut by the player to the new dealer's left (at a table)."""
+        match = self.match
+        if self.table is None:
+            match.next_hand()
+            return None
+        deck = match.shuffle()
+        at = self._cut(match.next_dealer, len(deck))
+        if isinstance(at, Outcome):
+            return at
+        match.next_hand(deck=cut(deck, at))
+        return None
+
+    def _tell_draw(self, rounds: Sequence[Sequence[Card]]) -> None:
+        """Show each round of the draw for the dealer: ties for the highest card draw again."""
+        strength = self.rules.strength_table
+        drawing = list(range(self.players))
+        self.console.print()
+        self.say("draw_header", style="bold")
+        for i, cards in enumerate(rounds):
+            if i:
+                self.say("draw_again", who=", ".join(self.label(s) for s in drawing))
+            for seat, card in zip(drawing, cards, strict=True):
+                self.console.print(Text(f"  {self.label(seat)}: ").append(self.card_text(card, mark=False)))
+            top = max(strength[c.index] for c in cards)
+            drawing = [s for s, c in zip(drawing, cards, strict=True) if strength[c.index] == top]
+        self.say("draw_dealer", style="bold", who=self.label(drawing[0]))
+
+    def _cut(self, dealer: int, size: int) -> int | Outcome:
+        """How many cards the player to the dealer's left cuts: asked of the person, drawn for a computer."""
+        cutter = (dealer - 1) % self.players
+        low, high = MIN_CUT, size - MIN_CUT
+        if cutter != self.seat:
+            at = self._rng.randint(low, high)
+            self.say("cuts", who=self.label(cutter), at=at)
+            return at
+        while True:
+            line = self._read(self.msg("cut_prompt", dealer=self.label(dealer), min=low, max=high))
+            if line is None:
+                return Outcome.EOF
+            key = line.strip().lower()
+            if key in QUIT_WORDS:
+                return Outcome.QUIT
+            if not key:
+                at = self._rng.randint(low, high)
+            elif key.isascii() and key.isdecimal() and low <= int(key) <= high:
+                at = int(key)
+            else:
+                self._error(self.msg("err_cut", text=line.strip(), min=low, max=high))
+                continue
+            self.say("you_cut", at=at)
+            return at
+
+    # ------------------------------------------------------------------ a hand
 
     def _play_hand(self) -> Outcome | None:
         game = self.match.game
@@ -211,7 +379,10 @@ class TerminalGame:
         return None
 
     def _human_turn(self) -> Outcome | None:
-        """Ask until a legal move is applied; wrong input explains itself and leaves the game as it was."""
+        """Ask until a legal move is applied; wrong input explains itself and leaves the game as it was.
+
+        A signal is made without ending the turn: it is told, and the person moves on.
+        """
         self.show_table()
         while True:
             view = self.view()
@@ -237,12 +408,26 @@ class TerminalGame:
                 except BriscaError as exc:
                     self._error(self.msg("err_illegal", reason=exc))
                     continue
+                if isinstance(move, Signal):
+                    self._narrate()
+                    continue
                 return None
 
     def _ask(self, view: View) -> str | None:
-        extra = self.msg("prompt_exchange") if any(isinstance(a, Exchange) for a in view.legal_actions) else ""
+        legal = view.legal_actions
+        extra = self.msg("prompt_exchange") if any(isinstance(a, Exchange) for a in legal) else ""
+        if any(isinstance(a, Arrastro) for a in legal):
+            extra += self.msg("prompt_arrastro")
+        if any(isinstance(a, Claim) for a in legal):
+            extra += self.msg("prompt_claim")
+        signals = [signal_key(a.name) for a in legal if isinstance(a, Signal)]
+        if signals:
+            extra += self.msg("prompt_signal", keys="/".join(signals))
         example = str(view.hand[0]) if view.hand else "3O"
-        prompt = self.msg("prompt", n=len(view.hand), example=example, exchange=extra)
+        return self._read(self.msg("prompt", n=len(view.hand), example=example, exchange=extra))
+
+    def _read(self, prompt: str) -> str | None:
+        """Show ``prompt`` and read a line; ``None`` at the end of input."""
         self.console.print(Text(prompt, style="bold"), end="")
         self.console.file.flush()
         try:
@@ -258,8 +443,9 @@ class TerminalGame:
     def parse_move(self, text: str, view: View) -> Action | str:
         """The action ``text`` asks for, or the message explaining why it cannot be one.
 
-        Only what the screen can explain (a position, a card not held, the exchange) is
-        checked here; anything else is left to the engine, whose refusal is shown.
+        Only what the screen can explain (a position, a card not held, the exchange, a
+        signal, arrastro, a claim, a duty of play) is checked here; anything else is
+        left to the engine, whose refusal is shown.
         """
         hand = view.hand
         key = text.lower()
@@ -271,7 +457,14 @@ class TerminalGame:
             action = Play(hand[n - 1])
         elif key in EXCHANGE_WORDS:
             return self.exchange_move(view)
+        elif key in ARRASTRO_WORDS:
+            return self.arrastro_move(view)
+        elif key in CLAIM_WORDS:
+            return self.claim_move(view)
         else:
+            signal = self.signal_move(text, view)
+            if signal is not None:
+                return signal
             try:
                 action = Action.parse(text)
             except BriscaError:
@@ -284,10 +477,21 @@ class TerminalGame:
         card = _card_of(action)
         if card is not None and card not in hand:
             return self.msg("err_not_held", card=self.card_str(card))
+        if isinstance(action, Arrastro) and action not in view.legal_actions:
+            return self.arrastro_move(view)
         plays = [a.card for a in view.legal_actions if isinstance(a, Play)]
         if isinstance(action, Play) and plays and action.card not in plays:  # a duty of these rules
-            return self.msg("err_must_play", card=self.card_str(action.card), cards=", ".join(map(str, plays)))
+            return self.duty_message(action.card, plays, view)
         return action
+
+    def duty_message(self, card: Card, plays: Sequence[Card], view: View) -> str:
+        """Why ``card`` may not be played now though it is held: arrastro, the prisoner ace, or the duty to follow."""
+        cards = ", ".join(map(str, plays))
+        if view.arrastro and view.trick:
+            return self.msg("err_arrastro", cards=cards)
+        if view.rules.kill_three and card == Card(Rank.ACE, view.trump):
+            return self.msg("err_ace_prisoner")
+        return self.msg("err_must_play", card=self.card_str(card), cards=cards)
 
     def exchange_move(self, view: View) -> Action | str:
         """The legal trump exchange, or why there is none now (worked out from the view and the rules)."""
@@ -309,6 +513,65 @@ class TerminalGame:
             return self.msg("err_must_win")
         return self.msg("err_exchange_not_now")
 
+    def arrastro_move(self, view: View) -> Action | str:
+        """Leading the ace of trumps calling arrastro, or why it cannot be called now."""
+        for action in view.legal_actions:
+            if isinstance(action, Arrastro):
+                return action
+        if not view.rules.arrastro:
+            return self.msg("err_arrastro_off")
+        ace = Card(Rank.ACE, view.trump)
+        if view.trick or ace not in view.hand:
+            return self.msg("err_arrastro_lead", card=self.card_str(ace))
+        return self.msg("err_ace_prisoner")
+
+    def claim_move(self, view: View) -> Action | str:
+        """The claim of the rest of the hand, or why it cannot be made now."""
+        for action in view.legal_actions:
+            if isinstance(action, Claim):
+                return action
+        if not view.rules.claim:
+            return self.msg("err_claim_off")
+        if view.stock_count or view.trick:
+            return self.msg("err_claim_not_now")
+        return self.msg("err_claim_fails")
+
+    def signal_move(self, text: str, view: View) -> Action | str | None:
+        """The signal ``text`` asks for (``s1``, ``signal trump-ace``, a signal's name in any language),
+        why it cannot be made now, or ``None`` when ``text`` is not about signals."""
+        key = " ".join(text.lower().split())
+        number = _SIGNAL_KEY.fullmatch(key)
+        if number:
+            n = int(number.group(1))
+            if not 1 <= n <= len(SIGNAL_ORDER):
+                return self.msg("err_signal_position", n=n, max=len(SIGNAL_ORDER))
+            name = SIGNAL_ORDER[n - 1]
+        else:
+            word = next((w for w in SIGNAL_WORDS if key == w or key.startswith((w + " ", w + ":"))), None)
+            rest = key if word is None else key[len(word):].strip(" :")
+            found = _signal_named(rest)
+            if found is None:
+                return None if word is None else self.msg("err_signal_unknown", text=rest or text)
+            name = found
+        action = Signal(name)
+        return action if action in view.legal_actions else self.signal_refusal(name, view)
+
+    def signal_refusal(self, name: str, view: View) -> str:
+        """Why the signal ``name`` cannot be made now, worked out from the view."""
+        rules = view.rules
+        if rules.signals == "off" or not self.teams:
+            return self.msg("err_signals_off")
+        made: list[str] = []  # the signals this seat has made since its last card
+        for seat, action in view.history:
+            if seat == self.seat:
+                if isinstance(action, Signal):
+                    made.append(action.name)
+                elif _card_of(action) is not None and not isinstance(action, Exchange):
+                    made.clear()
+        if name in made:
+            return self.msg("err_signal_done", signal=self.signal_name(name))
+        return self.msg("err_signal_untrue", signal=self.signal_name(name))
+
     # ------------------------------------------------------------------ names
 
     def label(self, seat: int) -> str:
@@ -316,7 +579,7 @@ class TerminalGame:
         if seat == self.seat:
             return self.name or self.msg("you")
         tags = [self.ai_name] if self.ai_name else []
-        if self.teams and self.match.rules.side_of(seat, self.match.players) == self.my_side:
+        if self.teams and self.rules.side_of(seat, self.players) == self.my_side:
             tags.append(self.msg("partner"))
         base = self.msg("seat", n=seat)
         return f"{base} ({', '.join(tags)})" if tags else base
@@ -325,14 +588,14 @@ class TerminalGame:
         """A side's name: a seat's label when each plays alone, else "Your side (seats 0, 2)"."""
         if not self.teams:
             return self.label(side)
-        rules, players = self.match.rules, self.match.players
+        rules, players = self.rules, self.players
         seats = ", ".join(str(s) for s in range(players) if rules.side_of(s, players) == side)
         key = "your_side" if side == self.my_side else "other_side"
         return f"{self.msg(key)} ({self.msg('seats', seats=seats)})"
 
     def card_str(self, card: Card) -> str:
-        """A card as notation and name, ``3O tres de oros``."""
-        return f"{card} {card.name(self.lang)}"
+        """A card as notation and name, ``3O tres de oros`` (``3O tre di denari`` for Italian presets)."""
+        return f"{card} {card.name(self.card_lang)}"
 
     def card_text(self, card: Card, *, mark: bool = True) -> Text:
         """A card in its suit's colour; a trump is bold and tagged so it shows without colour too."""
@@ -341,6 +604,23 @@ class TerminalGame:
             text.append(f" ({self.msg('trump_tag')})")
             text.stylize("bold")
         return text
+
+    def suit_text(self, suit: Suit) -> Text:
+        return Text(suit.name_in(self.card_lang), style=f"bold {_SUIT_STYLE[suit]}")
+
+    def signal_name(self, name: str) -> str:
+        """A signal's name in the person's language: ``as de triunfo``."""
+        return SIGNAL_NAMES.get(name, {}).get(self.lang, name)
+
+    def bonus_why(self, why: str) -> str:
+        """The engine's reason for a bonus (``last trick``, ``king and knight of oros``) in the person's language."""
+        if why == "last trick":
+            return self.msg("bonus_last_trick")
+        for suit in Suit:
+            if why == f"king and knight of {suit.name_in('en')}":
+                king, knight = Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)
+                return self.msg("bonus_pair", king=self.card_str(king), knight=self.card_str(knight))
+        return why
 
     def _points_text(self, points: Sequence[int]) -> str:
         return " · ".join(f"{self.side_label(side)} {p}" for side, p in enumerate(points))
@@ -365,16 +645,17 @@ class TerminalGame:
         self.console.print(Text(message, style="bold red"))
 
     def _welcome(self) -> None:
-        match = self.match
-        rules = match.rules
-        self.say("welcome", style="bold", title=rules.title, players=match.players, seat=self.seat)
+        rules, players = self.rules, self.players
+        self.say("welcome", style="bold", title=rules.title, players=players, seat=self.seat)
         self.console.print(self.msg("seating"))
-        for s in range(match.players):
+        for s in range(players):
             you = f" ({self.msg('you')})" if s == self.seat and self.name else ""
             self.console.print(f"  {s}  {self.label(s)}{you}")
-        partners = match.game.view(self.seat).partners()
+        partners = [s for s in range(players) if s != self.seat and rules.side_of(s, players) == self.my_side]
         if partners:
             self.say("partners", who=", ".join(self.label(s) for s in partners))
+        if rules.hand_winner == "least":
+            self.say("goal_least", style="bold")
 
     def _start_hand(self) -> None:
         view = self.view()
@@ -382,7 +663,7 @@ class TerminalGame:
         self._told_actions = self._told_exchanges = self._told_tricks = 0
         self._hand_seen = frozenset(view.hand)
         self.console.print()
-        suit = Text(view.trump.name_in(self.lang), style=f"bold {_SUIT_STYLE[view.trump]}")
+        suit = self.suit_text(view.trump)
         hand, dealer = len(self.match.games), self.label(view.dealer)
         if view.turned is None:  # trumps chosen without turning a card (trump rotation)
             self.say("new_hand_no_turn", style="bold", hand=hand, who=dealer, suit=suit)
@@ -396,9 +677,7 @@ class TerminalGame:
         msg = self.msg
         self.console.print()
         self.console.rule(Text(msg("header", hand=len(self.match.games), trick=len(view.tricks) + 1), style="bold"))
-        rows: list[tuple[str, Text | str]] = [
-            (msg("trump"), Text(view.trump.name_in(self.lang), style=f"bold {_SUIT_STYLE[view.trump]}")),
-        ]
+        rows: list[tuple[str, Text | str]] = [(msg("trump"), self.suit_text(view.trump))]
         if view.face_up is not None:
             face_up = self.card_text(view.face_up, mark=False)
             rows.append((msg("stock"), self.styled("stock_face_up", count=view.stock_count, card=face_up)))
@@ -420,11 +699,15 @@ class TerminalGame:
             for i, (seat, card) in enumerate(zip(view.trick_seats(), view.trick, strict=True)):
                 played = Text(f"{self.label(seat)}: ").append(self.card_text(card))
                 rows.append((msg("on_table") if i == 0 else "", played))
+            if view.arrastro:
+                rows.append((msg("arrastro_row"), msg("arrastro_on")))
         else:
             rows.append((msg("on_table"), msg("empty_table")))
         partners = view.partners()
         if partners:
             rows.append((msg("partners_row"), ", ".join(self.label(s) for s in partners)))
+        rows.extend(self._signal_rows(view))
+        rows.extend(self._known_rows(view))
         rows.append((msg("turn"), self.label(view.turn) if view.turn is not None else "-"))
         width = max(len(name) for name, _value in rows) + 2
         for name, value in rows:
@@ -443,14 +726,55 @@ class TerminalGame:
                     take=self.card_text(view.face_up, mark=False),
                 )
                 self.console.print(Text("  [x] ").append(option))
+            elif isinstance(action, Arrastro):
+                option = self.styled("arrastro_option", card=self.card_text(action.card))
+                self.console.print(Text("  [a] ").append(option))
+            elif isinstance(action, Claim):
+                self.console.print(Text(f"  [r] {msg('claim_option')}"))
+            elif isinstance(action, Signal):
+                said = msg("signal_option", signal=self.signal_name(action.name))
+                self.console.print(Text(f"  [{signal_key(action.name)}] {said}"))
             elif not isinstance(action, Play):
                 self.console.print(Text(f"  [{action}]"))
 
+    def _signal_rows(self, view: View) -> list[tuple[str, Text | str]]:
+        """The signals this seat may see in this hand (View.signals), grouped by who made them."""
+        mode = view.rules.signals
+        if mode == "off" or not self.teams:
+            return []
+        title = self.msg("signals_partner_row" if mode == "partner" else "signals_open_row")
+        grouped: dict[int, list[str]] = {}
+        for seat, name in view.signals:
+            names = grouped.setdefault(seat, [])
+            if self.signal_name(name) not in names:
+                names.append(self.signal_name(name))
+        if not grouped:
+            return [(title, self.msg("no_signals"))]
+        return [
+            (title if i == 0 else "", f"{self.label(seat)}: {', '.join(names)}")
+            for i, (seat, names) in enumerate(sorted(grouped.items()))
+        ]
+
+    def _known_rows(self, view: View) -> list[tuple[str, Text | str]]:
+        """Cards this seat knows in other hands (open hands, partners' cards, exchanged and last-drawn cards)."""
+        grouped: dict[int, list[Card]] = {}
+        for seat, card in view.known:
+            grouped.setdefault(seat, []).append(card)
+        rows: list[tuple[str, Text | str]] = []
+        for i, (seat, cards) in enumerate(sorted(grouped.items())):
+            line = Text(f"{self.label(seat)}: ")
+            for k, card in enumerate(cards):
+                if k:
+                    line.append(", ")
+                line.append(self.card_text(card))
+            rows.append((self.msg("known_row") if i == 0 else "", line))
+        return rows
+
     def show_help(self) -> None:
         """Keys and a summary of the rules in play (ranks, points, exchange, duty to follow), read from the rules."""
-        rules = self.match.rules
+        rules = self.rules
         msg = self.msg
-        suits = ", ".join(f"{s.letter} {s.name_in(self.lang)}" for s in Suit)
+        suits = ", ".join(f"{s.letter} {s.name_in(self.card_lang)}" for s in Suit)
         by_rank = dict(rules.points)
         points = ", ".join(f"{rank}={by_rank[rank]}" for rank in rules.strength_order() if by_rank.get(rank))
         order = rules.strength_order()
@@ -469,10 +793,39 @@ class TerminalGame:
         follow = msg(f"follow_{rules.follow}") if f"follow_{rules.follow}" in msg else rules.follow
         if rules.follow != "none" and rules.follow_from == "empty_stock":
             follow = msg("follow_empty_stock", rule=follow)
+        special = "".join(f"\n  {line}" for line in self._special_rules())
         self.console.print(msg(
             "help", suits=suits, order=" ".join(map(str, order)), points=points, follow=follow,
-            exchange=exchange, goal=goal, label=label.lower(),
+            exchange=exchange, goal=goal, label=label.lower(), hand_goal=msg(f"hand_goal_{rules.hand_winner}"),
+            special=special,
         ))
+
+    def _special_rules(self) -> list[str]:
+        """One line for each rule beyond the plain game that these rules play."""
+        rules, msg = self.rules, self.msg
+        lines: list[str] = []
+        if rules.arrastro:
+            lines.append(msg("rule_arrastro"))
+        if rules.claim:
+            lines.append(msg("rule_claim"))
+        if rules.kill_three:
+            lines.append(msg("rule_kill_three"))
+        if rules.signals != "off" and self.teams:
+            listed = ", ".join(f"{signal_key(n)} {self.signal_name(n)} ({n})" for n in SIGNAL_ORDER)
+            lines.append(msg(f"rule_signals_{rules.signals}", names=listed))
+        if rules.open_hands:
+            lines.append(msg("rule_open_hands"))
+        if rules.deal_look and self.teams:
+            lines.append(msg("rule_deal_look"))
+        if rules.partners_look and self.teams:
+            lines.append(msg("rule_partners_look"))
+        if rules.pair_bonus:
+            lines.append(msg("rule_pair_bonus"))
+        if rules.last_trick_bonus:
+            lines.append(msg("rule_last_trick_bonus", points=rules.last_trick_bonus))
+        if rules.tie == "replay":
+            lines.append(msg("rule_tie_replay"))
+        return lines
 
     def show_last_trick(self, view: View) -> None:
         """Show the last finished trick of this hand again: each card with who played it, and who won."""
@@ -507,6 +860,7 @@ class TerminalGame:
 
     def _tell_action(self, seat: int, action: Action, view: View) -> None:
         you = seat == self.seat
+        who = self.label(seat)
         if isinstance(action, Exchange):
             event = view.exchanges[self._told_exchanges]
             self._told_exchanges += 1
@@ -514,19 +868,29 @@ class TerminalGame:
             if you:
                 self.say("you_exchange", give=give, take=take)
             else:
-                self.say("exchanges", who=self.label(seat), give=give, take=take)
+                self.say("exchanges", who=who, give=give, take=take)
+            return
+        if isinstance(action, Signal):
+            if (seat, action.name) in view.signals:  # the view says which signals this seat may see
+                self.say("you_signal" if you else "signal_made", who=who, signal=self.signal_name(action.name))
+            return
+        if isinstance(action, Claim):
+            self.say("you_claim" if you else "claims", style="bold", who=who)
             return
         card = _card_of(action)
         if card is None:  # an action of a variant that plays no card: its notation says what it is
-            self.say("you_act" if you else "acts", who=self.label(seat), action=str(action))
+            self.say("you_act" if you else "acts", who=who, action=str(action))
             return
         shown = self.card_text(card)
-        if not isinstance(action, Play):  # a play with something more (an arrastro): keep its notation
+        if isinstance(action, Arrastro):
+            self.say("you_arrastro" if you else "plays_arrastro", style="bold", who=who, card=shown)
+        elif not isinstance(action, Play):  # a play with something more: keep its notation
             shown.append(f" [{action}]")
-        if you:
+            self.say("you_play" if you else "plays", who=who, card=shown)
+        elif you:
             self.say("you_play", card=shown)
         else:
-            self.say("plays", who=self.label(seat), card=shown)
+            self.say("plays", who=who, card=shown)
 
     def _tell_trick(self, trick: Trick, view: View) -> None:
         card = self.card_text(self._winning_card(trick, view))
@@ -547,7 +911,15 @@ class TerminalGame:
         result = view.result
         assert result is not None
         self.console.rule()
+        if result.reason == "three-killed":
+            self._tell_three_killed(view)
+        if view.history and isinstance(view.history[-1][1], Claim):
+            self._tell_claimed(view.history[-1][0], view)
         self.say("hand_over", style="bold", hand=len(self.match.games), points=self._points_text(result.side_points))
+        for bonus in result.bonuses:
+            self.say("bonus_line", who=self.side_label(bonus.side), why=self.bonus_why(bonus.why), points=bonus.points)
+        if view.rules.hand_winner == "least":
+            self.say("goal_least")
         if result.winner is None:
             self.say("hand_replay" if result.replay else "hand_draw", style="bold")
         elif result.winner == self.my_side:
@@ -558,20 +930,44 @@ class TerminalGame:
         self.console.print(f"{label}: {score}.")
         self.console.print()
 
+    def _tell_three_killed(self, view: View) -> None:
+        """Muerte al tres: the ace of trumps took the three of trumps, which ended the hand."""
+        ace = Card(Rank.ACE, view.trump)
+        for trick in reversed(view.tricks):
+            if ace in trick.cards:
+                killer = trick.seat_of(trick.cards.index(ace), view.players)
+                three = Card(Rank.THREE, view.trump)
+                self.say("three_killed", style="bold", who=self.label(killer),
+                         ace=self.card_text(ace, mark=False), three=self.card_text(three, mark=False))
+                return
+
+    def _tell_claimed(self, seat: int, view: View) -> None:
+        """The cards a claim took: once the stock is gone, every card not yet played was in a hand."""
+        played = set(view.played_cards())
+        cards = [c for c in view.rules.deck_cards(view.players) if c not in played]
+        line = Text()
+        for k, card in enumerate(cards):
+            if k:
+                line.append(", ")
+            line.append(self.card_text(card))
+        points = sum(view.rules.card_points(c) for c in cards)
+        self.say("claimed", who=self.label(seat), cards=line, points=points)
+
     def match_score(self) -> tuple[str, str]:
         """The match standing as the rules count it (hands won, or points over the hands) and the goal."""
         label, goal = self._match_goal()
-        score = self.match.points if self.match.rules.match == "target_points" else self.match.hands_won
+        score = self.match.points if self.rules.match == "target_points" else self.match.hands_won
         return label, f"{self._points_text(score)} ({goal})"
 
     def _match_goal(self) -> tuple[str, str]:
-        rules, msg = self.match.rules, self.msg
+        rules, msg = self.rules, self.msg
         if rules.match == "target_points":
             label, target = msg("match_points"), rules.target_points
         else:
             label, target = msg("hands_won"), rules.target_hands
         if rules.trump_rotation:
-            return label, msg("goal_rotation", deal=min(len(self.match.games), 4))
+            deals = len(self.match.games) if self.dealt else 1
+            return label, msg("goal_rotation", deal=min(deals, 4))
         return label, msg("goal_target", target=target)
 
     def _end_match(self) -> None:
@@ -585,3 +981,19 @@ class TerminalGame:
         else:
             self.say("match_over", style="bold", who=self.side_label(winner))
             self.say("match_lost", style="bold")
+
+
+def signal_key(name: str) -> str:
+    """The key that makes a signal at the prompt: ``s1`` for ``trump-ace``, in :data:`SIGNAL_ORDER`."""
+    return f"s{SIGNAL_ORDER.index(name) + 1}"
+
+
+def _signal_named(text: str) -> str | None:
+    """The signal a name stands for: its key (``trump-ace``) or its name in any language (``as de triunfo``)."""
+    key = " ".join(text.lower().split())
+    if key in SIGNALS:
+        return key
+    for name, names in SIGNAL_NAMES.items():
+        if any(key == names[lang].lower() for lang in LANGS if lang in names):
+            return name
+    return None

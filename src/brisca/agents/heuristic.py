@@ -1,0 +1,153 @@
+"""The ``heuristic`` player: card counting, partner-aware, and exact once nothing is hidden.
+
+Its card choice is a pure function of a small position summary (:class:`Situation`),
+so the search player can use the very same judgment as its rollout policy on
+sampled worlds without building views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from brisca.actions import Action, Arrastro, Claim, Exchange, Play
+from brisca.agents.simple import _require_turn
+from brisca.cards import Card, Suit
+from brisca.game import View, winning_index
+
+
+@dataclass
+class Situation:
+    """What the card choice looks at: the hand, the table, and what is still out."""
+
+    hand: Sequence[Card]
+    trick: Sequence[Card]
+    trump: Suit
+    strength: Sequence[int]
+    points: Sequence[int]
+    #: Whether the card now winning the trick belongs to this seat's side.
+    partner_winning: bool
+    #: Seats still to play after this one, and whether any of them is an opponent.
+    opponents_after: bool
+    #: Trumps not seen by this seat (in other hands or the stock): what can still beat a card.
+    trumps_out: int
+    #: For each suit, the strongest card of it still out (0 if none).
+    top_out: Sequence[int]
+
+
+def choose(s: Situation) -> Card:
+    """The heuristic's card for a position."""
+    strength, points, trump = s.strength, s.points, s.trump
+    plain = [c for c in s.hand if c.suit is not trump]
+    trumps = [c for c in s.hand if c.suit is trump]
+
+    def low(cards: Sequence[Card]) -> Card:
+        # Least valuable first: points, then rank.
+        return min(cards, key=lambda c: (points[c.index], strength[c.index]))
+
+    def cheapest_discard() -> Card:
+        if plain:
+            return low(plain)
+        return min(trumps, key=lambda c: strength[c.index])
+
+    if not s.trick:
+        return _lead(s, plain, trumps, low)
+    best = s.trick[winning_index(s.trick, trump, strength)]
+    on_table = sum(points[c.index] for c in s.trick)
+    if s.partner_winning:
+        if not s.opponents_after:
+            # The trick is ours: load it with points we would not otherwise win ("cargar").
+            loaders = [c for c in plain if points[c.index] > 0 and not _is_master(c, s)]
+            if loaders:
+                return max(loaders, key=lambda c: (points[c.index], -strength[c.index]))
+        return cheapest_discard()
+    # The trick is the opponents' so far.
+    if best.suit is not trump:
+        beaters = [c for c in plain if c.suit is best.suit and strength[c.index] > strength[best.index]]
+        if beaters:
+            if not s.opponents_after:
+                return max(beaters, key=lambda c: (points[c.index], strength[c.index]))
+            safe = [c for c in beaters if s.trumps_out == 0]
+            return max(safe, key=lambda c: points[c.index]) if safe else min(beaters, key=lambda c: strength[c.index])
+    winning_trumps = [c for c in trumps if best.suit is not trump or strength[c.index] > strength[best.index]]
+    if winning_trumps:
+        cheapest = min(winning_trumps, key=lambda c: (points[c.index], strength[c.index]))
+        cost = points[cheapest.index]
+        worth = on_table >= 10 or (on_table >= 3 and cost == 0 and len(trumps) >= 2) or (
+            on_table > cost and on_table >= 4 and not plain
+        )
+        if worth:
+            return cheapest
+    return cheapest_discard()
+
+
+def _is_master(card: Card, s: Situation) -> bool:
+    """Whether ``card`` is the best of its suit still out (keep it: it will win a trick of its own)."""
+    return s.strength[card.index] > s.top_out[card.suit] and s.trumps_out == 0
+
+
+def _lead(s: Situation, plain: list[Card], trumps: list[Card], low: object) -> Card:
+    strength, points = s.strength, s.points
+    # With no trump left out, the best card of a suit cannot lose: cash the richest master.
+    masters = [c for c in plain if _is_master(c, s) and points[c.index] > 0]
+    if masters:
+        return max(masters, key=lambda c: points[c.index])
+    worthless = [c for c in plain if points[c.index] == 0]
+    if worthless:
+        return min(worthless, key=lambda c: strength[c.index])
+    small = [c for c in plain if points[c.index] <= 4]
+    if small:
+        return min(small, key=lambda c: (points[c.index], strength[c.index]))
+    if trumps:
+        return min(trumps, key=lambda c: (points[c.index], strength[c.index]))
+    return min(plain, key=lambda c: (points[c.index], strength[c.index]))
+
+
+def situation(view: View, hand: Sequence[Card]) -> Situation:
+    """Summarise a view for :func:`choose`."""
+    rules = view.rules
+    strength = rules.strength_table
+    trick = view.trick
+    seat = view.seat if view.seat is not None else 0
+    winner = view.trick_winner()
+    partner_winning = winner is not None and view.side_of(winner) == view.side_of(seat)
+    after = [(seat + i) % view.players for i in range(1, view.players - len(trick))]
+    opponents_after = any(view.side_of(x) != view.side_of(seat) for x in after)
+    unseen = view.unseen_cards()
+    known_elsewhere = [c for _s, c in view.known]
+    out = [*unseen, *known_elsewhere]
+    if view.face_up is not None:
+        out.append(view.face_up)
+    top = [0, 0, 0, 0]
+    for c in out:
+        top[c.suit] = max(top[c.suit], strength[c.index])
+    trumps_out = sum(1 for c in out if c.suit is view.trump)
+    return Situation(hand, trick, view.trump, strength, rules.point_table, partner_winning, opponents_after,
+                     trumps_out, top)
+
+
+class HeuristicAgent:
+    """A good rule player: counts cards, loads its partner's tricks, trumps only when it pays.
+
+    Once nothing is hidden (two players, stock gone) it plays the rest exactly.
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def act(self, view: View) -> Action:
+        legal = _require_turn(view)
+        if len(legal) == 1:
+            return legal[0]
+        for action in legal:
+            if isinstance(action, Exchange | Claim):
+                return action
+        from brisca.agents.search import exact_choice  # a cycle-free late import: search uses this module
+
+        exact = exact_choice(view)
+        if exact is not None:
+            return exact
+        playable = [a.card for a in legal if isinstance(a, Play)]
+        card = choose(situation(view, playable))
+        arrastro = [a for a in legal if isinstance(a, Arrastro) and a.card is card]
+        return arrastro[0] if arrastro else Play(card)

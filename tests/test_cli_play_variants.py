@@ -1,0 +1,433 @@
+"""``brisca play --variant NAME``: every preset in the terminal, with the draw for the dealer and the cut,
+signals, arrastro, claims, known cards and the ends of hands each preset has.
+
+End to end through a real process like ``test_cli_play.py`` (its helpers are reused: no traceback and
+no escape code anywhere); the searches for a deal that shows something run in process, on the library.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from brisca.actions import SIGNALS, Arrastro, Claim, Play, Signal
+from brisca.agents import make_agent
+from brisca.cards import Card
+from brisca.cli.play import Outcome, Table, TerminalGame, agent_seed, signal_key, table_rng
+from brisca.game import Match, cut, draw_for_dealer, shuffled
+from brisca.i18n import Messages
+from brisca.rulebook import SIGNAL_NAMES
+from brisca.rules import make_rules
+from test_cli_play import brisca, replay
+
+#: Moves for any prompt: an empty line takes a random cut (and shows the table again at a move),
+#: then the first card the duties allow among the first three.
+MOVES = "\n1\n2\n3\n" * 400
+
+
+def play(*args: str, stdin: str = MOVES) -> str:
+    """``brisca play ARGS`` that must exit 0; its transcript."""
+    proc = brisca("play", *args, stdin=stdin)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    return proc.stdout
+
+
+def record_of(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def seat_of(label: str) -> int:
+    """The seat an English label names: "You" is seat 0 here, "Seat 2 (random, partner)" is 2."""
+    if label == "You":
+        return 0
+    found = re.match(r"Seat (\d+)", label)
+    assert found, label
+    return int(found.group(1))
+
+
+# ---------------------------------------------------------------- every preset, a whole match
+
+PRESETS = [
+    ("spanish", 2, (), "en"),
+    ("spanish", 3, (), "es"),
+    ("spanish", 6, (), "en"),
+    ("briscola", 2, (), "en"),
+    ("briscola", 3, (), "it"),
+    ("briscola", 4, (), "en"),
+    ("briscola", 4, ("teams=false",), "en"),
+    ("bixkla", 4, (), "en"),
+    ("lombard", 2, (), "es"),
+    ("tuscan", 3, (), "en"),
+    ("mexican", 2, (), "en"),
+    ("mexican", 4, (), "it"),
+    ("muerte-al-tres", 4, (), "en"),
+    ("mariaje", 2, ("match=target_points", "target_points=60"), "en"),
+    ("scoperta", 2, (), "en"),
+    ("scoperta", 4, (), "en"),
+]
+ITALIAN_CARD = re.compile(r"\b\d+[OCEB] \w+ di (denari|coppe|spade|bastoni)\b")
+OVER = {"en": "Match over", "es": "Fin de la partida", "it": "Partita finita"}
+
+
+@pytest.mark.parametrize(("variant", "players", "rules", "lang"), PRESETS)
+def test_every_preset_plays_a_whole_match(
+    variant: str, players: int, rules: tuple[str, ...], lang: str, tmp_path: Path
+) -> None:
+    record = tmp_path / "match.json"
+    extra = [a for r in rules for a in ("-r", r)]
+    if variant != "mariaje":
+        extra += ["-r", "target_hands=1"]
+    out = play("--variant", variant, "-p", str(players), *extra, "--ai", "random", "--seed", "3",
+               "--lang", lang, "--save", str(record))
+    assert OVER[lang] in out
+    summary = replay(record)
+    assert summary["match_over"] is True
+    assert summary["players"] == players and summary["variant"] == variant
+    preset = make_rules(variant, dict(r.split("=") for r in rules))
+    if preset.card_names == "italian":  # whatever the language, the briscola family names cards in Italian
+        assert ITALIAN_CARD.search(out)
+    else:
+        assert not ITALIAN_CARD.search(out) or lang == "it"
+    if lang != "en":
+        return
+    assert "Drawing for the deal (the highest card deals):" in out
+    assert re.search(r"^Hand 1\. Dealer: .*\. Trump: ", out, re.MULTILINE)
+    if variant == "mexican":
+        assert "In this game the side with the fewest points wins the hand." in out
+    if variant == "scoperta":  # open hands: every other hand is on the table screen
+        for seat in range(1, players):
+            assert re.search(rf"^(Known cards)? +Seat {seat} \(random[^)]*\): \d+[OCEB] ", out, re.MULTILINE)
+    if variant == "mariaje":
+        assert "Match points" in out
+        assert summary["match_points"][summary["match_winner"]] >= 60
+
+
+def test_the_rules_of_the_preset_are_in_the_help() -> None:
+    out = play("--variant", "mexican", "--no-cut", "--lang", "en", stdin="?\nq\n")
+    assert "the side with the fewest points wins the hand" in out
+    out = play("--variant", "muerte-al-tres", "--no-cut", "--lang", "es", stdin="?\nq\n")
+    assert "Muerte al tres: el as de triunfo no se puede jugar antes que el tres de triunfo" in out
+    out = play("-p", "4", "-r", "signals=open", "-r", "arrastro=true", "-r", "claim=true", "--no-cut",
+               "--lang", "it", stdin="?\nq\n")
+    assert "Segnali, visti da tutti" in out and "s1 asso di briscola (trump-ace)" in out
+    assert "Arrastro: uscendo con l'asso di briscola" in out
+    assert "Rivendicare (r)" in out
+
+
+def test_bonuses_are_listed_at_the_end_of_a_hand() -> None:
+    out = play("-r", "last_trick_bonus=10", "-r", "target_hands=1", "--ai", "random", "--seed", "2",
+               "--lang", "en")
+    assert re.search(r"^(You|Seat 1 \(random\)): bonus for last trick, 10 points\.$", out, re.MULTILINE)
+
+
+# ---------------------------------------------------------------- the draw for the dealer and the cut
+
+
+def _dealer_and_rounds(seed: int, players: int) -> tuple[int, list[list[Card]]]:
+    return draw_for_dealer(make_rules("spanish"), players, table_rng(seed))
+
+
+def test_the_draw_for_the_dealer_is_shown_and_the_highest_card_deals(tmp_path: Path) -> None:
+    tie = next(s for s in range(500) if len(_dealer_and_rounds(s, 4)[1]) > 1)  # a draw with a tie
+    record = tmp_path / "match.json"
+    out = play("-p", "4", "--seed", str(tie), "--ai", "random", "--lang", "en", "-r", "target_hands=1",
+               "--save", str(record))
+    block = out.split("Drawing for the deal (the highest card deals):\n", 1)[1]
+    block, dealer_line = block.split("The highest card deals: ", 1)
+    assert "tie for the highest card and draw again:" in block
+    rounds = re.split(r"^.* tie for the highest card and draw again:\n", block, flags=re.MULTILINE)
+    strength = make_rules("spanish").strength_table
+    last = re.findall(r"^  (.+): (\d+[OCEB]) ", rounds[-1], re.MULTILINE)
+    assert len(rounds[0].strip().splitlines()) == 4  # every seat draws in the first round
+    best = max(last, key=lambda row: strength[Card.parse(row[1]).index])
+    dealer = seat_of(dealer_line.split(".\n", 1)[0])
+    assert seat_of(best[0]) == dealer
+    assert all(strength[Card.parse(c).index] < strength[Card.parse(best[1]).index] for s, c in last if s != best[0])
+    assert record_of(record)["hands"][0]["dealer"] == dealer == _dealer_and_rounds(tie, 4)[0]
+    cutter = (dealer - 1) % 4  # the player to the dealer's left cuts
+    if cutter:
+        assert re.search(rf"^Seat {cutter} \(random[^)]*\) cuts the deck at \d+ cards\.$", out, re.MULTILINE)
+    else:
+        assert "You cut the deck: how many cards (4-36)?" in out
+
+
+def test_a_human_cut_puts_the_cut_card_on_top_and_wrong_cuts_are_refused(tmp_path: Path) -> None:
+    seed, players = 1, 2
+    dealer, _rounds = _dealer_and_rounds(seed, players)
+    seat = (dealer - 1) % players  # sit where the cut falls to us
+    record = tmp_path / "cut.json"
+    out = play("--seed", str(seed), "--seat", str(seat), "--lang", "en", "-r", "target_hands=1",
+               "--save", str(record), stdin="2\nzz\n37\n10\n" + MOVES)
+    for wrong in ("2", "zz", "37"):
+        assert f'Cut between 4 and 36 cards (Enter: a random cut), not "{wrong}".' in out
+    assert "You cut the deck at 10 cards." in out
+    shuffled_deck = shuffled(make_rules("spanish").deck_cards(players), seed)
+    expected = cut(shuffled_deck, 10)
+    first = record_of(record)["hands"][0]
+    assert first["deck"] == [str(c) for c in expected]
+    assert first["deck"][0] == str(shuffled_deck[10])  # the 11th card is on top
+    assert first["dealer"] == dealer
+
+
+def test_computers_cut_every_hand_and_the_record_keeps_the_cut_decks(tmp_path: Path) -> None:
+    record = tmp_path / "match.json"
+    out = play("-p", "3", "--seed", "8", "--ai", "random", "--lang", "en", "--save", str(record))
+    hands = record_of(record)["hands"]
+    cuts = re.findall(r"^(?:Seat (\d) \(random\) cuts|You cut) the deck at (\d+) cards\.$", out, re.MULTILINE)
+    assert len(cuts) == len(hands) > 1
+    for hand, (seat, _at) in zip(hands, cuts, strict=True):
+        assert int(seat or 0) == (hand["dealer"] - 1) % 3
+    assert replay(record)["match_over"] is True
+
+
+def test_the_same_seed_and_input_give_the_same_cut_game() -> None:
+    args = ("-p", "4", "--seed", "21", "--ai", "random", "--lang", "en", "-r", "signals=partner")
+    assert play(*args) == play(*args)
+
+
+def test_leaving_at_the_cut_prompt(tmp_path: Path) -> None:
+    seed = 1
+    dealer, _rounds = _dealer_and_rounds(seed, 2)
+    record = tmp_path / "never.json"
+    args = ("--seed", str(seed), "--seat", str((dealer - 1) % 2), "--lang", "en", "--save", str(record))
+    out = play(*args, stdin="q\n")
+    assert "You leave the match." in out
+    assert not record.exists()  # nothing was dealt, nothing to keep
+    out = play(*args, stdin="")
+    assert "End of input: the match is left unfinished." in out
+
+
+def _table_session(variant: str, players: int, seed: int, options: dict[str, object]) -> tuple[Outcome, str, Match]:
+    """A whole match in process, dealt as at a table (draw and cuts), against random players."""
+    rules = make_rules(variant, options)
+    buf = io.StringIO()
+    console = Console(file=buf, no_color=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
+    feed = itertools.cycle(["", "1", "2", "3"])
+    agents = {s: make_agent("random", seed=agent_seed(seed, s)) for s in range(1, players)}
+    game = TerminalGame(Table(rules, players, seed), 0, agents, Messages("en"), console, ai_name="random",
+                        read_line=lambda: next(feed), echo=True)
+    return game.run(), buf.getvalue(), game.match
+
+
+def test_a_tie_replayed_by_the_same_dealer() -> None:
+    for seed in range(200):
+        outcome, out, match = _table_session("briscola", 2, seed, {"target_hands": 1})
+        assert outcome is Outcome.FINISHED
+        if "The hand is tied: the same dealer deals it again." in out:
+            break
+    else:
+        pytest.fail("no tied hand")
+    tied = next(i for i, g in enumerate(match.games) if (r := g.result()) is not None and r.replay)
+    assert match.games[tied + 1].dealer == match.games[tied].dealer
+    assert match.games[tied + 1].deal_number == match.games[tied].deal_number
+
+
+# ---------------------------------------------------------------- signals
+
+
+def test_partner_signals_are_shown_and_opponents_signals_are_not(tmp_path: Path) -> None:
+    for seed in range(1, 30):
+        record = tmp_path / f"signals{seed}.json"
+        out = play("-p", "4", "-r", "signals=partner", "-r", "target_hands=1", "--ai", "random",
+                   "--seed", str(seed), "--lang", "en", "--no-cut", "--save", str(record))
+        made = [a for h in record_of(record)["hands"] for a in h["actions"] if "signal" in a]
+        if {a["seat"] for a in made} >= {1, 2, 3}:
+            break
+    else:
+        pytest.fail("no match where every computer signals")
+    for action in made:
+        name = SIGNAL_NAMES[action["signal"]]["en"]
+        if action["seat"] == 2:
+            assert f"Seat 2 (random, partner) signals: {name}." in out
+    assert not re.search(r"^Seat [13] \(random\) signals", out, re.MULTILINE)
+    assert re.search(r"^Partner signals +Seat 2 \(random, partner\): ", out, re.MULTILINE)
+    names = "|".join(re.escape(n["en"]) for n in SIGNAL_NAMES.values())
+    assert not re.search(rf"Seat [13] \(random\): ({names})", out)
+
+
+def test_open_signals_are_shown_to_everybody() -> None:
+    out = play("-p", "4", "-r", "signals=open", "-r", "target_hands=1", "--ai", "random", "--seed", "1",
+               "--lang", "en", "--no-cut")
+    assert re.search(r"^Seat [13] \(random\) signals: ", out, re.MULTILINE)
+    assert re.search(r"^Signals +Seat \d", out, re.MULTILINE)
+
+
+def test_greedy_players_do_not_signal(tmp_path: Path) -> None:
+    record = tmp_path / "greedy.json"
+    play("-p", "4", "-r", "signals=partner", "-r", "target_hands=1", "--seed", "4", "--lang", "en", "--no-cut",
+         "--save", str(record))
+    assert not [a for h in record_of(record)["hands"] for a in h["actions"] if "signal" in a and a["seat"]]
+
+
+def test_the_person_signals_by_key_by_name_and_in_any_language(tmp_path: Path) -> None:
+    seed = 2
+    view = Match("spanish", 4, seed=seed, options={"signals": "partner"}).game.view(0)
+    offered = [a.name for a in view.legal_actions if isinstance(a, Signal)]
+    untrue = next(n for n in SIGNALS if n not in offered)
+    first = offered[0]
+    record = tmp_path / "mine.json"
+    stdin = (f"{signal_key(first)}\n{signal_key(first)}\nsignal {untrue}\ns11\nseña nada\n"
+             "signal ask-cards\npide puntos\n") + MOVES
+    out = play("-p", "4", "-r", "signals=partner", "--ai", "random", "--seed", str(seed), "--lang", "en",
+               "--no-cut", "--save", str(record), stdin=stdin)
+    assert f"  [{signal_key(first)}] signal: {SIGNAL_NAMES[first]['en']}" in out
+    assert f"You signal: {SIGNAL_NAMES[first]['en']}." in out
+    assert f"You have already signalled {SIGNAL_NAMES[first]['en']} this turn." in out
+    assert f"You may not signal {SIGNAL_NAMES[untrue]['en']}: signals must be true." in out
+    assert "There is no signal s11: signals go from s1 to s10." in out
+    assert 'There is no signal "nada". Type ? to see them.' in out
+    mine = [a for a in record_of(record)["hands"][0]["actions"] if a["seat"] == 0]
+    expected = [first, "ask-cards", "ask-points"] if first != "ask-cards" else [first, "ask-points"]
+    assert [a.get("signal") for a in mine[: len(expected)]] == expected
+    assert "play" in mine[len(expected)]
+    assert re.search(r"^Partner signals +You: ", out, re.MULTILINE)
+
+
+def test_signals_are_refused_where_they_are_not_played() -> None:
+    out = play("--no-cut", "--seed", "1", "--lang", "en", stdin="s1\nsignal briscas\nq\n")
+    assert out.count("Signals are not played in these rules.") == 2
+
+
+# ---------------------------------------------------------------- arrastro
+
+
+def _seed_where_the_person_leads_the_ace_of_trumps() -> int:
+    for seed in range(300):
+        view = Match("spanish", 2, seed=seed, options={"arrastro": True}).game.view(0)
+        if any(isinstance(a, Arrastro) for a in view.legal_actions):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def test_arrastro_is_offered_and_called(tmp_path: Path) -> None:
+    seed = _seed_where_the_person_leads_the_ace_of_trumps()
+    ace = next(a.card for a in Match("spanish", 2, seed=seed, options={"arrastro": True}).game.view(0).legal_actions
+               if isinstance(a, Arrastro))
+    record = tmp_path / "arrastro.json"
+    out = play("-r", "arrastro=true", "--seed", str(seed), "--lang", "en", "--no-cut", "--save", str(record),
+               stdin="a\n" + MOVES)
+    assert f"  [a] lead {ace} {ace.name('en')} (trump) calling arrastro" in out
+    assert ", a arrastro," in out
+    assert f"You lead {ace} {ace.name('en')} (trump) calling arrastro: the others must play their best card." in out
+    assert record_of(record)["hands"][0]["actions"][0] == {"seat": 0, "play": str(ace), "arrastro": True}
+    # By notation, too.
+    out = play("-r", "arrastro=true", "--seed", str(seed), "--lang", "en", "--no-cut", stdin=f"{ace}!\nq\n")
+    assert "calling arrastro: the others" in out
+
+
+def _seed_where_a_computer_calls_arrastro() -> tuple[int, Card]:
+    """A seed where the computer at seat 0 leads the first trick calling arrastro, and the person at
+    seat 1 then holds a card the arrastro forbids."""
+    for seed in range(500):
+        game = Match("spanish", 2, seed=seed, options={"arrastro": True}).game
+        action = make_agent("random", seed=agent_seed(seed, 0)).act(game.view(0))
+        if isinstance(action, Arrastro):
+            game.apply(action)
+            view = game.view(1)
+            plays = {a.card for a in view.legal_actions if isinstance(a, Play)}
+            barred = [c for c in view.hand if c not in plays]
+            if barred:
+                return seed, barred[0]
+    raise AssertionError("no such seed")
+
+
+def test_a_trick_under_arrastro_is_shown_and_its_duty_explained() -> None:
+    seed, barred = _seed_where_a_computer_calls_arrastro()
+    out = play("-r", "arrastro=true", "--seed", str(seed), "--seat", "1", "--ai", "random", "--lang", "en",
+               "--no-cut", stdin=f"{barred}\n" + MOVES)
+    assert re.search(r"^Seat 0 \(random\) leads 1[OCEB] .* calling arrastro", out, re.MULTILINE)
+    assert re.search(r"^Arrastro +called: each player must play their best card", out, re.MULTILINE)
+    assert re.search(r"^Arrastro has been called: you must play your best card \(\S+\)\.$", out, re.MULTILINE)
+
+
+def test_arrastro_is_refused_where_it_is_not_played() -> None:
+    out = play("--no-cut", "--seed", "1", "--lang", "en", stdin="a\nq\n")
+    assert "Arrastro is not played in these rules." in out
+
+
+# ---------------------------------------------------------------- claims, muerte al tres
+
+
+def _session(variant: str, seed: int, options: dict[str, object], lines: list[str]) -> tuple[str, Match]:
+    match = Match(variant, 2, seed=seed, options=options)
+    buf = io.StringIO()
+    console = Console(file=buf, no_color=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
+    feed = itertools.cycle(lines)
+    game = TerminalGame(match, 0, {1: make_agent("random", seed=seed)}, Messages("en"), console,
+                        ai_name="random", read_line=lambda: next(feed), echo=True)
+    assert game.run() is Outcome.FINISHED
+    return buf.getvalue(), match
+
+
+def test_a_claim_is_offered_made_and_told() -> None:
+    for seed in range(100):
+        out, match = _session("spanish", seed, {"claim": True}, ["r", "1", "2", "3"])
+        if "You claim the rest of the hand." in out:
+            break
+    else:
+        pytest.fail("no deal let the person claim")
+    assert "  [r] claim the rest of the hand: your side holds the best trumps" in out
+    assert ", r claim," in out
+    assert "A claim is made when leading, once the stock is gone." in out  # "r" tried too early
+    claimed = next(g for g in match.games if g.claim is not None and g.claim[0] == 0)
+    _seat, cards, points = claimed.claim  # type: ignore[misc]
+    shown = re.search(r"^Claimed by You: (.*) \((\d+) points\)\.$", out, re.MULTILINE)
+    assert shown
+    assert sorted(re.findall(r"\d+[OCEB]", shown.group(1))) == sorted(str(c) for c in cards)
+    assert int(shown.group(2)) == points
+    assert isinstance(claimed.history[-1][1], Claim)
+
+
+def test_muerte_al_tres_ends_the_hand_when_the_three_is_killed() -> None:
+    for seed in range(200):
+        out, match = _session("muerte-al-tres", seed, {}, ["1", "2", "3"])
+        killed = [g for g in match.games if (r := g.result()) is not None and r.reason == "three-killed"]
+        if killed:
+            break
+    else:
+        pytest.fail("no hand where the ace killed the three")
+    assert re.search(r"^Muerte al tres \((You|Seat 1 \(random\))\): 1[OCEB] ace of \w+ takes 3[OCEB] three of \w+,"
+                     r" and the hand ends at once\.$", out, re.MULTILINE)
+
+
+# ---------------------------------------------------------------- only the view
+
+
+def test_the_screen_is_built_from_the_view_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Signals, known cards, claims and the cut are all told from the person's view: no hand, no stock,
+    no claim is read from the engine."""
+    from brisca.game import Game
+
+    def forbidden(self: Game, *args: object) -> object:
+        raise AssertionError("the terminal read engine-level state")
+
+    monkeypatch.setattr(Game, "stock", forbidden)
+    monkeypatch.setattr(Game, "claim", property(forbidden))
+    real_hand = Game.hand
+
+    def hand(self: Game, seat: int) -> tuple[Card, ...]:
+        caller = sys._getframe(1).f_code
+        assert Path(caller.co_filename).name == "game.py", f"{caller.co_name} read a hand directly"
+        return real_hand(self, seat)
+
+    monkeypatch.setattr(Game, "hand", hand)
+    cases: list[tuple[str, int, dict[str, object]]] = [
+        ("scoperta", 4, {"target_hands": 1}),
+        ("spanish", 4, {"signals": "partner", "claim": True, "arrastro": True, "deal_look": True,
+                        "target_hands": 1}),
+        ("muerte-al-tres", 2, {"claim": True, "target_hands": 1}),
+    ]
+    for variant, players, options in cases:
+        outcome, out, _match = _table_session(variant, players, 5, options)
+        assert outcome is Outcome.FINISHED
+        assert "Match over." in out
