@@ -571,6 +571,16 @@ class Game:
             result=self.result(),
             deal_number=self.deal_number,
             received=self.received(seat) if seat is not None else (),
+            seen_dealt=self._seen_dealt(seat),
+        )
+
+    def _seen_dealt(self, viewer: int | None) -> tuple[tuple[int, Card], ...]:
+        """Under ``deal_look``, every card dealt to the viewer's partners (those since played included)."""
+        if viewer is None or not self.rules.deal_look or self.rules.open_hands:
+            return ()
+        mine = self.side_of(viewer)
+        return tuple(
+            (s, c) for s in range(self.players) if s != viewer and self.side_of(s) == mine for c in self.dealt_hand(s)
         )
 
     def _can_see_signal(self, viewer: int | None, signaller: int) -> bool:
@@ -852,6 +862,8 @@ class View:
     deal_number: int = 0
     #: This seat's own cards in the order it was dealt and drew them (what the seat remembers).
     received: tuple[Card, ...] = ()
+    #: ``(seat, card)``: partners' dealt cards this seat was shown (``deal_look``), played or not.
+    seen_dealt: tuple[tuple[int, Card], ...] = ()
 
     @property
     def side_points(self) -> tuple[int, ...]:

@@ -212,8 +212,10 @@ class _Plan:
         for s in range(n):
             if s == view.seat:
                 continue
-            jobs[s] = [(self._release(s, c, d), d, c) for d, c in self.needs[s]]
-            jobs[s] += [(self._release(s, c, _INF), _INF, c) for c in held[s] if c not in self.not_from_deck[s]]
+            dealt = {c for k, c in view.seen_dealt if k == s}  # shown at the deal: received at time 0
+            jobs[s] = [(self._release(s, c, d), 0.5 if c in dealt else d, c) for d, c in self.needs[s]]
+            jobs[s] += [(self._release(s, c, _INF), 0.5 if c in dealt else _INF, c)
+                        for c in held[s] if c not in self.not_from_deck[s]]
         # Deal each other seat its hidden cards, a card going only where it can have arrived in time.
         order = [s for s in range(n) if s != view.seat]
         rng.shuffle(order)

@@ -37,7 +37,18 @@ class AgentError(BriscaError):
 
 
 def make_agent(name: str, seed: int | None = None) -> Agent:
-    """The built-in agent ``name``, or the class at ``"module:Class"``, seeded with ``seed``."""
+    """The built-in agent ``name``, or the class at ``"module:Class"``, seeded with ``seed``.
+
+    Options follow in brackets: ``"expert[sims=200]"``, ``"expert[think=0.2]"``.
+    """
+    options: dict[str, object] = {}
+    if name.endswith("]") and "[" in name:
+        name, _, raw = name[:-1].partition("[")
+        for item in filter(None, (x.strip() for x in raw.split(","))):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise AgentError(f"agent options are written name[key=value,...], not {item!r}")
+            options[key.strip()] = _number(value.strip())
     factory = AGENTS.get(LEVELS.get(name, name))
     if factory is None and ":" in name:
         module_name, _, attr = name.partition(":")
@@ -49,9 +60,20 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
     if factory is None:
         raise AgentError(f"unknown agent {name!r}; built-in: {', '.join(AGENTS)}, or module:Class")
     try:
-        return factory(seed=seed)
-    except TypeError:
+        return factory(seed=seed, **options)
+    except TypeError as exc:
+        if options:
+            raise AgentError(f"agent {name!r} does not take {', '.join(options)}: {exc}") from None
         return factory()
+
+
+def _number(text: str) -> object:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 __all__ = ["AGENTS", "LEVELS", "Agent", "AgentError", "ExpertAgent", "GreedyAgent", "HeuristicAgent", "RandomAgent",

@@ -33,6 +33,8 @@ class Situation:
     trumps_out: int
     #: For each suit, the strongest card of it still out (0 if none).
     top_out: Sequence[int]
+    #: The card now winning the trick, when the caller already knows it.
+    best: Card | None = None
 
 
 def choose(s: Situation) -> Card:
@@ -52,8 +54,10 @@ def choose(s: Situation) -> Card:
 
     if not s.trick:
         return _lead(s, plain, trumps, low)
-    best = s.trick[winning_index(s.trick, trump, strength)]
-    on_table = sum(points[c.index] for c in s.trick)
+    best = s.best if s.best is not None else s.trick[winning_index(s.trick, trump, strength)]
+    on_table = 0
+    for c in s.trick:
+        on_table += points[c.index]
     if s.partner_winning:
         if not s.opponents_after:
             # The trick is ours: load it with points we would not otherwise win ("cargar").

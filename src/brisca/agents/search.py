@@ -17,26 +17,30 @@ import random
 import time
 from collections.abc import Sequence
 
-from brisca.actions import Action, Claim, Exchange, Play, Signal
+from brisca.actions import PLAYS, Action, Claim, Exchange, Play, Signal
 from brisca.agents.heuristic import Situation, choose
 from brisca.agents.simple import _require_turn
 from brisca.cards import Card
-from brisca.game import Game, View, winning_index
+from brisca.game import Game, View
 from brisca.worlds import WorldError, sample_world
 
 #: Solve exactly (instead of rolling out) when at most this many cards are left in hands, stock gone.
 EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
 
 
-def margin(game: Game, side: int) -> float:
-    """A finished hand's value for ``side``: 1 for a win, 0.5 a draw, 0 a loss, plus a little per point of margin."""
+def margin(game: Game, side: int, weight: float = 1 / 600) -> float:
+    """A finished hand's value for ``side``: 1 for a win, 0.5 a draw, 0 a loss, plus ``weight`` a point of margin.
+
+    The margin term breaks ties between equally winning lines and, weighted up, lowers the
+    variance of a search's estimates (points move far more smoothly than wins).
+    """
     result = game.result()
     assert result is not None
     pts = result.side_points
     others = max(p for i, p in enumerate(pts) if i != side) if len(pts) > 1 else 0
     lead = pts[side] - others
     won = 0.5 if result.winner is None else float(result.winner == side)
-    return won + lead / 600.0
+    return won + lead * weight
 
 
 def solve(game: Game, side: int, alpha: float = -math.inf, beta: float = math.inf) -> float:
@@ -100,57 +104,82 @@ def exact_choice(view: View) -> Action | None:
 
 
 def rollout_action(game: Game) -> Action:
-    """The heuristic's move in a complete (sampled) game, read from the engine directly for speed."""
-    legal = game.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    for a in legal:
-        if isinstance(a, Exchange | Claim):
-            return a
-    cards = [a.card for a in legal if isinstance(a, Play)]
-    if not cards:
-        return legal[0]
-    seat = game.turn
-    assert seat is not None
-    trick = game.trick
-    rules = game.rules
-    strength = rules.strength_table
-    n = game.players
-    side = game.side_of(seat)
-    partner_winning = False
-    if trick:
-        w = (game.leader + winning_index(trick, game.trump, strength)) % n
-        partner_winning = game.side_of(w) == side
-    after = [(seat + i) % n for i in range(1, n - len(trick))]
-    opponents_after = any(game.side_of(x) != side for x in after)
-    # The rollout plays with an average player's knowledge: trumps and top cards still out, from the cards gone.
-    gone = _gone(game)
-    top = [0, 0, 0, 0]
-    trumps_out = 0
-    for c in rules.layout(n).cards:
-        if c not in gone and c not in cards:
-            if strength[c.index] > top[c.suit]:
-                top[c.suit] = strength[c.index]
-            if c.suit is game.trump:
-                trumps_out += 1
-    card = choose(Situation(cards, trick, game.trump, strength, rules.point_table, partner_winning,
-                            opponents_after, trumps_out, top))
-    return Play(card)
+    """The heuristic's move in a complete (sampled) game."""
+    return _Rollout(game).action(game)
 
 
-def _gone(game: Game) -> set[Card]:
-    out = {c for t in game.tricks for c in t.cards}
-    out.update(game.trick)
-    return out
+class _Rollout:
+    """The heuristic as a rollout policy, with its card counting kept up to date move by move.
+
+    In a sampled world the policy counts cards the way a good player would: what has been
+    played is gone, everything else is out (it does not peek at the world's hidden cards).
+    """
+
+    __slots__ = ("n", "trump", "strength", "points", "rem", "sides")
+
+    def __init__(self, game: Game) -> None:
+        rules = game.rules
+        self.n = game.players
+        self.trump = game.trump
+        self.strength = rules.strength_table
+        self.points = rules.point_table
+        self.sides = rules.sides(self.n)
+        played = {c for t in game.tricks for c in t.cards}
+        played.update(game.trick)
+        strength = self.strength
+        # Unplayed cards of each suit, strongest first.
+        self.rem: list[list[Card]] = [
+            sorted((c for c in rules.layout(self.n).cards if c.suit == suit and c not in played),
+                   key=lambda c: -strength[c.index])
+            for suit in range(4)
+        ]
+
+    def played(self, card: Card) -> None:
+        self.rem[card.suit].remove(card)
+
+    def action(self, game: Game) -> Action:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        cards = []
+        for a in legal:
+            if a.__class__ is Play:
+                cards.append(a.card)
+            elif isinstance(a, Exchange | Claim):
+                return a
+        if not cards:
+            return legal[0]
+        # Engine-level reads: this runs on the policy's own sampled world, thousands of times a move.
+        seat = game._turn
+        n, sides, trump, strength = self.n, self.sides, self.trump, self.strength
+        trick = game._trick
+        side = seat % sides
+        best = game._best if trick else None
+        partner_winning = bool(trick) and game._best_seat % sides == side
+        opponents_after = any((seat + i) % n % sides != side for i in range(1, n - len(trick)))
+        top = [0, 0, 0, 0]
+        for suit in range(4):
+            for c in self.rem[suit]:
+                if c not in cards:
+                    top[suit] = strength[c.index]
+                    break
+        trumps_out = len(self.rem[trump]) - sum(1 for c in cards if c.suit is trump)
+        return PLAYS[choose(Situation(cards, trick, trump, strength, self.points, partner_winning,
+                                      opponents_after, trumps_out, top, best)).index]
 
 
-def playout(game: Game, side: int, exact_at: int) -> float:
+def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600) -> float:
     """Finish ``game`` (a sampled world) with the rollout policy, exactly once small; its value for ``side``."""
+    policy = _Rollout(game)
     while not game.is_over():
         if game.stock_count == 0 and _cards_left(game) <= exact_at:
             return solve(game, side)
-        game.apply(rollout_action(game))
-    return margin(game, side)
+        action = policy.action(game)
+        card = getattr(action, "card", None)
+        if card is not None and not isinstance(action, Exchange):
+            policy.played(card)
+        game.apply(action)
+    return margin(game, side, weight)
 
 
 class ExpertAgent:
@@ -160,10 +189,21 @@ class ExpertAgent:
     the number of worlds depends on the machine's speed.
     """
 
-    def __init__(self, seed: int | None = None, think: float = 0.5, sims: int | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        think: float = 0.5,
+        sims: int | None = None,
+        weight: float = 1 / 600,
+        anchor: float = 0.0,
+    ) -> None:
         self.rng = random.Random(seed)
         self.think = think
         self.sims = sims
+        #: Value of a point of margin against a whole win (see :func:`margin`).
+        self.weight = weight
+        #: Keep the heuristic's move unless another beats it by this many standard errors.
+        self.anchor = anchor
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
@@ -183,7 +223,9 @@ class ExpertAgent:
         assert view.seat is not None
         side = view.side_of(view.seat)
         exact_at = EXACT_CARDS.get(view.players, 6)
-        totals = [0.0] * len(candidates)
+        k = len(candidates)
+        totals = [0.0] * k
+        per_world: list[list[float]] = []
         deadline = time.perf_counter() + self.think
         worlds = 0
         while True:
@@ -196,16 +238,36 @@ class ExpertAgent:
                 world = sample_world(view, self.rng)
             except WorldError:
                 break
-            for i, action in enumerate(candidates):
+            values = []
+            for action in candidates:
                 g = world.clone()
                 g.apply(action)
-                totals[i] += playout(g, side, exact_at)
+                values.append(playout(g, side, 0, self.weight))
+            for i in range(k):
+                totals[i] += values[i]
+            per_world.append(values)
             worlds += 1
         self.last_worlds = worlds
         if not worlds:
             return candidates[0]
-        best = max(range(len(candidates)), key=lambda i: totals[i])
+        best = max(range(k), key=lambda i: totals[i])
+        if self.anchor > 0 and worlds > 1:
+            home = self._heuristic_index(view, candidates)
+            if home is not None and home != best:
+                # Compare world by world: the luck of a world is the same for both moves and cancels.
+                diffs = [v[best] - v[home] for v in per_world]
+                mean = sum(diffs) / worlds
+                var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+                if mean < self.anchor * math.sqrt(var / worlds):
+                    best = home
         return candidates[best]
+
+    @staticmethod
+    def _heuristic_index(view: View, candidates: Sequence[Action]) -> int | None:
+        from brisca.agents.heuristic import HeuristicAgent
+
+        choice = HeuristicAgent().act(view)
+        return candidates.index(choice) if choice in candidates else None
 
 
 __all__ = ["ExpertAgent", "best_exact", "exact_choice", "margin", "playout", "rollout_action", "solve"]

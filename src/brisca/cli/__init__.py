@@ -51,6 +51,17 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the results as JSON")
     bench.add_argument("--seed", type=int, default=1)
 
+    arena = sub.add_parser("arena", help="agents play duplicate deals; results with 95% intervals")
+    arena.add_argument("agents", nargs="+", help="two or more agents: random, greedy, heuristic, expert, module:Class")
+    arena.add_argument("--variant", default="spanish")
+    arena.add_argument("--players", "-p", type=int, default=2)
+    arena.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
+    arena.add_argument("--games", "-g", type=int, default=100, help="duplicate deals per pair (default 100)")
+    arena.add_argument("--think", type=float, help="seconds a move for searching agents")
+    arena.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1; 0: every core)")
+    arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--json", action="store_true", help="print the results as JSON")
+
     sub.add_parser("variants", help="list the rule presets")
     rules = sub.add_parser("rules", help="print the rules of a preset")
     rules.add_argument("name", help="the preset, e.g. spanish, briscola, bixkla")
@@ -72,6 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from brisca.bench import run_bench
 
             return run_bench(seconds=args.seconds, players=args.players, as_json=args.json, seed=args.seed)
+        if args.command == "arena":
+            from brisca.cli.arena import run_arena_cli
+
+            return run_arena_cli(args, _rule_options(args.rule))
         if args.command == "variants":
             from brisca.rules import find_variant, variant_names
 

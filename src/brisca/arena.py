@@ -1,0 +1,270 @@
+"""The arena: agents play duplicate deals, and the results come with honest intervals.
+
+Brisca is luck-heavy, so every deal is played once per seating with the agents'
+places rotated (in partnership games each agent holds a whole side): the luck of
+the cards cancels and what is left is skill. A game is one hand; a win scores 1,
+a drawn hand 1/2. Each agent's score comes with a 95% Wilson interval; with more
+than two agents, Bradley-Terry ratings on the Elo scale with bootstrap intervals.
+
+    >>> result = run_arena(["greedy", "random"], games=4, seed=1)
+    >>> result.games, sorted(result.scores)
+    (8, ['greedy', 'random'])
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from brisca.agents import make_agent
+from brisca.game import Game, shuffled
+from brisca.rules import make_rules
+
+
+@dataclass
+class DealResult:
+    """One deal played in every seating by one pair of agents."""
+
+    pair: tuple[str, str]
+    deal: int
+    #: For each seating, the score of ``pair[0]`` (1, 1/2 or 0).
+    scores: list[float]
+    #: Total seconds and moves per agent name.
+    seconds: dict[str, float] = field(default_factory=dict)
+    moves: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class ArenaResult:
+    """Everything an arena run measured."""
+
+    agents: list[str]
+    variant: str
+    players: int
+    deals: list[DealResult]
+    wall_seconds: float
+
+    @property
+    def games(self) -> int:
+        return sum(len(d.scores) for d in self.deals)
+
+    @property
+    def scores(self) -> dict[str, tuple[float, int]]:
+        """Each agent's total score and games."""
+        total = {a: 0.0 for a in self.agents}
+        count = {a: 0 for a in self.agents}
+        for d in self.deals:
+            a, b = d.pair
+            for s in d.scores:
+                total[a] += s
+                total[b] += 1 - s
+                count[a] += 1
+                count[b] += 1
+        return {a: (total[a], count[a]) for a in self.agents}
+
+    def pair_table(self) -> list[dict[str, Any]]:
+        """For each pair: games, the first agent's score and its Wilson interval."""
+        rows = []
+        for pair in sorted({d.pair for d in self.deals}):
+            scores = [s for d in self.deals if d.pair == pair for s in d.scores]
+            n = len(scores)
+            p = sum(scores) / n if n else 0.0
+            lo, hi = wilson(p, n)
+            rows.append({"a": pair[0], "b": pair[1], "games": n, "score": p, "low": lo, "high": hi})
+        return rows
+
+    def move_ms(self) -> dict[str, float]:
+        """Mean thinking time per move, per agent, in milliseconds."""
+        secs: dict[str, float] = {}
+        moves: dict[str, int] = {}
+        for d in self.deals:
+            for k, v in d.seconds.items():
+                secs[k] = secs.get(k, 0.0) + v
+            for k, m in d.moves.items():
+                moves[k] = moves.get(k, 0) + m
+        return {k: 1000 * secs[k] / moves[k] for k in secs if moves.get(k)}
+
+    def ratings(self, rounds: int = 200, seed: int = 0) -> dict[str, tuple[float, float, float]]:
+        """Bradley-Terry ratings (Elo scale, mean 0) with 95% bootstrap intervals over deals."""
+        base = bradley_terry(self.agents, self.deals)
+        rng = random.Random(seed)
+        samples: dict[str, list[float]] = {a: [] for a in self.agents}
+        for _ in range(rounds):
+            pick = [self.deals[rng.randrange(len(self.deals))] for _ in self.deals]
+            r = bradley_terry(self.agents, pick)
+            for a in self.agents:
+                samples[a].append(r[a])
+        out = {}
+        for a in self.agents:
+            xs = sorted(samples[a])
+            out[a] = (base[a], xs[int(0.025 * len(xs))], xs[min(len(xs) - 1, int(0.975 * len(xs)))])
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "variant": self.variant,
+            "players": self.players,
+            "games": self.games,
+            "deals": len({d.deal for d in self.deals}),
+            "seconds": self.wall_seconds,
+            "games_per_second": self.games / self.wall_seconds if self.wall_seconds else None,
+            "pairs": self.pair_table(),
+            "move_ms": self.move_ms(),
+        }
+        if len(self.agents) > 2:
+            data["elo"] = {a: {"elo": r, "low": lo, "high": hi} for a, (r, lo, hi) in self.ratings().items()}
+        return data
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval for a proportion ``p`` observed over ``n`` games.
+
+    >>> [round(x, 3) for x in wilson(0.8, 100)]
+    [0.711, 0.867]
+    """
+    if n == 0:
+        return 0.0, 1.0
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bradley_terry(agents: Sequence[str], deals: Sequence[DealResult], iterations: int = 200) -> dict[str, float]:
+    """Bradley-Terry strengths by the MM algorithm, as Elo ratings centred on 0 (draws count half)."""
+    wins = {a: 0.5 for a in agents}  # a half-win prior keeps unbeaten agents finite
+    games: dict[tuple[str, str], float] = {}
+    for d in deals:
+        a, b = d.pair
+        for s in d.scores:
+            wins[a] += s
+            wins[b] += 1 - s
+            games[(a, b)] = games.get((a, b), 0) + 1
+            games[(b, a)] = games.get((b, a), 0) + 1
+    strength = {a: 1.0 for a in agents}
+    for _ in range(iterations):
+        new = {}
+        for a in agents:
+            denom = sum(n / (strength[a] + strength[b]) for (x, b), n in games.items() if x == a)
+            new[a] = wins[a] / denom if denom else strength[a]
+        mean = math.exp(sum(math.log(v) for v in new.values()) / len(new))
+        strength = {a: v / mean for a, v in new.items()}
+    return {a: 400 * math.log10(v) for a, v in strength.items()}
+
+
+def _seatings(players: int, sides: int) -> list[list[int]]:
+    """For each seating, which agent (0 or 1) sits at each seat: every seat (or side) is held by each in turn."""
+    if sides == 2:
+        return [[s % 2 for s in range(players)], [(s + 1) % 2 for s in range(players)]]
+    # Each for himself with more than two seats: agent 0 takes one seat in turn, agent 1 the rest.
+    return [[0 if s == k else 1 for s in range(players)] for k in range(players)] + [
+        [1 if s == k else 0 for s in range(players)] for k in range(players)
+    ]
+
+
+def play_deal(
+    pair: tuple[str, str],
+    deal: int,
+    variant: str,
+    players: int,
+    options: Mapping[str, object],
+    seed: int,
+    think: float | None,
+) -> DealResult:
+    """Play one deal in every seating; the score is the first agent's, per seating."""
+    rules = make_rules(variant, options)
+    deck = shuffled(rules.deck_cards(players), random.Random(seed * 1_000_003 + deal))
+    dealer = deal % players
+    sides = rules.sides(players)
+    out = DealResult(pair, deal, [])
+    for k, seating in enumerate(_seatings(players, sides)):
+        agents = [_make(pair[seating[s]], seed * 7919 + deal * 101 + k * 13 + s, think) for s in range(players)]
+        game = Game(rules, players, dealer=dealer, deck=deck)
+        while not game.is_over():
+            seat = game.turn
+            assert seat is not None
+            name = pair[seating[seat]]
+            t = time.perf_counter()
+            action = agents[seat].act(game.view(seat))
+            out.seconds[name] = out.seconds.get(name, 0.0) + time.perf_counter() - t
+            out.moves[name] = out.moves.get(name, 0) + 1
+            game.apply(action)
+        result = game.result()
+        assert result is not None
+        mine = [game.side_of(s) for s in range(players) if seating[s] == 0]
+        if result.winner is None:
+            out.scores.append(0.5)
+        elif sides == 2 or len(mine) == 1:
+            out.scores.append(1.0 if result.winner in mine else 0.0)
+        else:
+            # Each for himself, agent 0 at several seats: score its share of the win.
+            out.scores.append(1.0 if result.winner in mine else 0.0)
+    return out
+
+
+def _make(name: str, seed: int, think: float | None) -> Any:
+    agent = make_agent(name, seed=seed)
+    if think is not None and hasattr(agent, "think"):
+        agent.think = think
+    return agent
+
+
+def _job(args: tuple[Any, ...]) -> DealResult:
+    return play_deal(*args)
+
+
+def run_arena(
+    agents: Sequence[str],
+    variant: str = "spanish",
+    players: int = 2,
+    games: int = 100,
+    think: float | None = None,
+    jobs: int = 1,
+    seed: int = 0,
+    options: Mapping[str, object] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> ArenaResult:
+    """Every pair of ``agents`` plays ``games`` duplicate deals (each in every seating)."""
+    rules = make_rules(variant, options)
+    rules.check_players(players)
+    for name in agents:
+        make_agent(name)  # a bad name fails here, with a clear message, not in a worker
+    pairs = list(itertools.combinations(agents, 2))
+    tasks = [(pair, d, variant, players, dict(options or {}), seed, think) for pair in pairs for d in range(games)]
+    start = time.perf_counter()
+    results: list[DealResult] = []
+    if jobs <= 1:
+        for i, t in enumerate(tasks):
+            results.append(_job(t))
+            if progress:
+                progress(i + 1, len(tasks))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for i, r in enumerate(pool.map(_job, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))):
+                results.append(r)
+                if progress:
+                    progress(i + 1, len(tasks))
+    return ArenaResult(list(agents), rules.variant, players, results, time.perf_counter() - start)
+
+
+def format_table(result: ArenaResult) -> str:
+    """The arena's report as text."""
+    lines = [f"{result.variant}, {result.players} players: {result.games} games "
+             f"({len({d.deal for d in result.deals})} duplicate deals) in {result.wall_seconds:.1f} s"]
+    for row in result.pair_table():
+        lines.append(f"  {row['a']} vs {row['b']}: {row['score']:.3f} over {row['games']} games "
+                     f"(95% {row['low']:.3f}-{row['high']:.3f})")
+    if len(result.agents) > 2:
+        lines.append("  Elo (Bradley-Terry, 95% bootstrap):")
+        for a, (r, lo, hi) in sorted(result.ratings().items(), key=lambda kv: -kv[1][0]):
+            lines.append(f"    {a:12} {r:7.0f}  ({lo:.0f} to {hi:.0f})")
+    for a, ms in result.move_ms().items():
+        lines.append(f"  {a}: {ms:.2f} ms a move")
+    lines.append(f"  {result.games / result.wall_seconds:.1f} games/s" if result.wall_seconds else "")
+    return "\n".join(lines)

@@ -1,0 +1,73 @@
+"""The arena: duplicate deals, intervals, ratings, processes, the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from brisca.arena import DealResult, bradley_terry, play_deal, run_arena, wilson
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(0.5, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-3) and hi == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(1.0, 10)[1] == 1.0 and wilson(0.0, 10)[0] == 0.0
+    assert wilson(0.5, 0) == (0.0, 1.0)
+
+
+def test_bradley_terry_orders_agents() -> None:
+    deals = [DealResult(("a", "b"), d, [1.0, 1.0, 1.0, 0.0]) for d in range(20)]
+    deals += [DealResult(("b", "c"), d, [1.0, 0.0, 1.0, 1.0]) for d in range(20)]
+    r = bradley_terry(["a", "b", "c"], deals)
+    assert r["a"] > r["b"] > r["c"]
+    assert abs(sum(r.values())) < 1e-6
+
+
+def test_a_deal_is_played_in_both_seatings() -> None:
+    result = play_deal(("greedy", "greedy"), 5, "spanish", 2, {}, 1, None)
+    # The same player on both sides of the same deal: the two seatings mirror each other.
+    assert len(result.scores) == 2
+    assert result.scores[0] + result.scores[1] == pytest.approx(1.0)
+
+
+def test_partnership_seatings_give_each_agent_a_side() -> None:
+    result = play_deal(("greedy", "random"), 2, "spanish", 4, {}, 1, None)
+    assert len(result.scores) == 2
+    assert set(result.moves) == {"greedy", "random"}
+    assert result.moves["greedy"] == result.moves["random"] == 40
+
+
+def test_runs_are_reproducible_and_processes_agree() -> None:
+    one = run_arena(["greedy", "random"], games=6, seed=2, jobs=1)
+    two = run_arena(["greedy", "random"], games=6, seed=2, jobs=2)
+    assert [d.scores for d in one.deals] == [d.scores for d in two.deals]
+    assert one.games == 12
+
+
+def test_greedy_beats_random_as_a_sanity_check() -> None:
+    result = run_arena(["greedy", "random"], games=200, seed=1)
+    row = result.pair_table()[0]
+    assert row["a"] == "greedy" and 0.72 <= row["score"] <= 0.86, row
+
+
+def test_three_agents_get_ratings() -> None:
+    result = run_arena(["greedy", "random", "heuristic"], games=20, seed=4)
+    data = result.to_json()
+    assert set(data["elo"]) == {"greedy", "random", "heuristic"}
+    for r in data["elo"].values():
+        assert r["low"] <= r["elo"] <= r["high"]
+
+
+def test_command_line_json_and_errors() -> None:
+    out = subprocess.run([sys.executable, "-m", "brisca", "arena", "greedy", "random", "--games", "5", "--json"],
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["games"] == 10 and data["pairs"][0]["games"] == 10
+    bad = subprocess.run([sys.executable, "-m", "brisca", "arena", "greedy", "nosuch"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1

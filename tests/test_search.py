@@ -1,0 +1,175 @@
+"""The AI players: exact endgames against brute force, legal moves everywhere, determinism, time, strength."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import pytest
+
+from brisca import Game
+from brisca.actions import Signal
+from brisca.agents import LEVELS, ExpertAgent, HeuristicAgent, make_agent
+from brisca.agents.search import best_exact, exact_choice, margin, solve
+from brisca.arena import run_arena
+from brisca.rules import find_variant, variant_names
+
+
+def brute(game: Game, side: int) -> float:
+    """Minimax over every line, no pruning: the oracle the solver is checked against."""
+    if game.is_over():
+        return margin(game, side)
+    values = []
+    for action in game.legal_actions():
+        if isinstance(action, Signal):
+            continue
+        child = game.clone()
+        child.apply(action)
+        values.append(brute(child, side))
+    mine = game.side_of(game.turn) == side  # type: ignore[arg-type]
+    return max(values) if mine else min(values)
+
+
+def _endgame(players: int, seed: int, options: dict[str, object] | None = None) -> Game | None:
+    """A random position with the stock gone (and, for more than 2 players, few cards left)."""
+    game = Game("spanish", players, seed=seed, options=options)
+    rng = random.Random(seed)
+    limit = {2: 6, 3: 6, 4: 8}[players]
+    while not game.is_over() and (game.stock_count or sum(len(game.hand(s)) for s in range(players)) > limit):
+        game.apply(rng.choice(game.legal_actions()))
+    return None if game.is_over() else game
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_solver_matches_brute_force(players: int) -> None:
+    checked = 0
+    for seed in range(25):
+        game = _endgame(players, seed)
+        if game is None:
+            continue
+        side = game.side_of(game.turn)  # type: ignore[arg-type]
+        assert math.isclose(solve(game, side), brute(game, side))
+        action, value = best_exact(game, game.turn)  # type: ignore[arg-type]
+        child = game.clone()
+        child.apply(action)
+        assert math.isclose(brute(child, side), brute(game, side))
+        assert math.isclose(value, brute(game, side))
+        checked += 1
+    assert checked >= 15
+
+
+def test_solver_with_duties_of_play() -> None:
+    for seed in range(15):
+        game = _endgame(2, seed, {"follow": "suit_beat_trump"})
+        if game is None:
+            continue
+        side = game.side_of(game.turn)  # type: ignore[arg-type]
+        assert math.isclose(solve(game, side), brute(game, side))
+
+
+def test_two_player_endgames_are_played_exactly() -> None:
+    """With the stock gone two players see everything: the expert's move is optimal, whatever its seed."""
+    checked = 0
+    for seed in range(40):
+        game = _endgame(2, seed)
+        if game is None:
+            continue
+        seat = game.turn
+        assert seat is not None
+        side = game.side_of(seat)
+        best = brute(game, side)
+        values = {}
+        for a in game.legal_actions():
+            child = game.clone()
+            child.apply(a)
+            values[a] = brute(child, side)
+        if len(set(values.values())) == 1:
+            continue  # every move is as good: nothing to check
+        for agent in (ExpertAgent(seed=seed, sims=5), HeuristicAgent()):
+            choice = agent.act(game.view(seat))
+            assert math.isclose(values[choice], best), (seed, choice, values)
+        assert exact_choice(game.view(seat)) is not None
+        checked += 1
+    assert checked >= 10
+
+
+def _positions(variant: str, players: int, count: int) -> list[Game]:
+    out = []
+    for seed in range(count):
+        game = Game(variant, players, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(0, 40)):
+            if game.is_over():
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        if not game.is_over():
+            out.append(game)
+    return out
+
+
+CONFIGS = [(v, n) for v in variant_names() for n in find_variant(v).player_counts]
+
+
+@pytest.mark.parametrize(("variant", "players"), CONFIGS)
+def test_agents_only_return_legal_actions(variant: str, players: int) -> None:
+    agents = [make_agent(name, seed=1) for name in ("random", "greedy", "heuristic")]
+    agents.append(ExpertAgent(seed=1, sims=2))
+    for game in _positions(variant, players, 12):
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        for agent in agents:
+            action = agent.act(view)
+            assert action in game.legal_actions(), (type(agent).__name__, action)
+
+
+def test_agents_finish_games_under_every_option() -> None:
+    options = {"follow": "suit_beat_trump", "arrastro": True, "claim": True, "signals": "partner", "kill_three": True}
+    for seed in range(4):
+        game = Game("spanish", 4, seed=seed, options=options)
+        agents = [HeuristicAgent(), ExpertAgent(seed=seed, sims=2), make_agent("greedy"), make_agent("random", 3)]
+        while not game.is_over():
+            seat = game.turn
+            assert seat is not None
+            action = agents[seat].act(game.view(seat))
+            game.apply(action)
+        assert game.result() is not None
+
+
+def test_expert_is_deterministic_for_a_seed() -> None:
+    game = _positions("spanish", 2, 3)[1]
+    view = game.view(game.turn)
+    moves = {ExpertAgent(seed=4, sims=30).act(view) for _ in range(3)}
+    assert len(moves) == 1
+
+
+def test_expert_honours_its_time_budget() -> None:
+    game = Game("spanish", 2, seed=2)
+    agent = ExpertAgent(seed=0, think=0.25)
+    start = time.perf_counter()
+    agent.act(game.view(game.turn))
+    elapsed = time.perf_counter() - start
+    assert 0.25 <= elapsed <= 0.25 * 1.1 + 0.05, elapsed
+    assert agent.last_worlds > 5
+
+
+def test_levels_plugins_and_options() -> None:
+    assert set(LEVELS) == {"easy", "normal", "hard", "expert"}
+    assert isinstance(make_agent("hard"), HeuristicAgent)
+    assert isinstance(make_agent("brisca.agents.search:ExpertAgent"), ExpertAgent)
+    agent = make_agent("expert[sims=12,think=0.1]")
+    assert isinstance(agent, ExpertAgent) and agent.sims == 12 and agent.think == 0.1
+    from brisca.agents import AgentError
+
+    for bad in ("expert[sims]", "greedy[depth=3]", "nosuch", "nosuch.module:Thing"):
+        with pytest.raises(AgentError):
+            make_agent(bad)
+
+
+def test_strength_smoke() -> None:
+    """Loose bounds on small duplicate runs (the full measurements are benchmarks, in docs/strength.md)."""
+    row = run_arena(["heuristic", "greedy"], games=150, seed=3).pair_table()[0]
+    assert row["a"] == "heuristic" and row["score"] >= 0.57, row
+    row = run_arena(["expert[sims=8]", "random"], games=12, seed=3).pair_table()[0]
+    assert row["a"] == "expert[sims=8]" and row["score"] >= 0.7, row

@@ -1,0 +1,149 @@
+"""Worlds sampled from a view agree with it, never depend on what it hides, and are uniform over what it allows."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from brisca import Game
+from brisca.rules import find_variant, variant_names
+from brisca.worlds import WorldError, sample_world, sample_worlds
+
+CONFIGS = [(v, n, {}) for v in variant_names() for n in find_variant(v).player_counts] + [
+    ("spanish", 4, {"follow": "suit_beat_trump", "arrastro": True, "signals": "partner", "claim": True}),
+    ("spanish", 2, {"follow": "suit_trump", "follow_from": "empty_stock"}),
+    ("spanish", 3, {"follow": "suit", "trump_rotation": True}),
+    ("spanish", 6, {"deck": 48, "trump_exchange": "any_time", "deal_look": True}),
+]
+
+FIELDS = ("hand", "trick", "tricks", "stock_count", "hand_sizes", "face_up", "seat_points", "exchanges",
+          "legal_actions", "turn", "leader", "received", "arrastro", "turned", "trump")
+
+
+def _position(variant: str, players: int, options: dict[str, object], seed: int) -> Game | None:
+    game = Game(variant, players, seed=seed, options=options)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(1, 60)):
+        if game.is_over():
+            return None
+        game.apply(rng.choice(game.legal_actions()))
+    return None if game.is_over() else game
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), CONFIGS)
+def test_a_world_shows_the_viewer_exactly_what_it_saw(variant: str, players: int, options: dict[str, object]) -> None:
+    checked = 0
+    for seed in range(25):
+        game = _position(variant, players, options, seed)
+        if game is None:
+            continue
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        world = sample_world(view, seed=seed)
+        again = world.view(seat)
+        for name in FIELDS:
+            assert getattr(again, name) == getattr(view, name), name
+        assert sorted(again.known, key=str) == sorted(view.known, key=str)
+        assert sorted(world.deck) == sorted(game.deck)
+        checked += 1
+    assert checked >= 10
+
+
+def _hide(game: Game, seat: int, rng: random.Random) -> Game:
+    """The same position with the cards ``seat`` cannot see dealt differently."""
+    view = game.view(seat)
+    fixed = {c for _s, c in view.known}
+    other = game.clone()
+    hidden_slots: list[tuple[list[object], int]] = []
+    for s in range(game.players):
+        if s == seat:
+            continue
+        for i, a in enumerate(other._hands[s]):
+            if a.card not in fixed:
+                hidden_slots.append((other._hands[s], i))  # type: ignore[arg-type]
+    start = 1 if game.turned is not None else 0
+    for i in range(start, len(other._stock)):
+        hidden_slots.append((other._stock, i))  # type: ignore[arg-type]
+    cards = [slot[0][slot[1]] for slot in hidden_slots]
+    rng.shuffle(cards)
+    for (lst, i), card in zip(hidden_slots, cards, strict=True):
+        lst[i] = card
+    return other
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_worlds_do_not_depend_on_the_hidden_cards(players: int) -> None:
+    for seed in range(20):
+        game = _position("spanish", players, {}, seed)
+        if game is None or not game.stock_count:
+            continue
+        seat = game.turn
+        assert seat is not None
+        other = _hide(game, seat, random.Random(seed))
+        assert other.view(seat) == game.view(seat)
+        a = sample_world(game.view(seat), seed=7)
+        b = sample_world(other.view(seat), seed=7)
+        assert a.deck == b.deck
+
+
+def test_same_seed_same_world_and_different_seeds_differ() -> None:
+    game = _position("spanish", 2, {}, 3)
+    assert game is not None
+    view = game.view(game.turn)
+    assert sample_world(view, seed=1).deck == sample_world(view, seed=1).deck
+    decks = {sample_world(view, seed=s).deck for s in range(20)}
+    assert len(decks) > 10
+
+
+def test_hidden_cards_are_dealt_uniformly() -> None:
+    """Every unseen card is equally likely to be in the opponent's hand (2 players, mid-hand)."""
+    game = Game("spanish", 2, seed=11)
+    rng = random.Random(0)
+    for _ in range(10):
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    unseen = view.unseen_cards()
+    hidden = view.hand_sizes[1 - seat] - sum(1 for s, _c in view.known if s == 1 - seat)
+    counts: Counter[object] = Counter()
+    worlds = sample_worlds(view, 3000, seed=5)
+    for w in worlds:
+        for c in w.hand(1 - seat):
+            if c in unseen:
+                counts[c] += 1
+    expected = 3000 * hidden / len(unseen)
+    for c in unseen:
+        assert abs(counts[c] - expected) < 5 * expected**0.5, (c, counts[c], expected)
+
+
+def test_a_duty_of_play_is_respected() -> None:
+    """Under follow: suit, a seat that did not follow is never given a card of that suit it held then."""
+    seen = 0
+    for seed in range(200):
+        game = Game("spanish", 2, seed=seed, options={"follow": "suit"})
+        rng = random.Random(seed)
+        while not game.is_over() and game.stock_count:
+            game.apply(rng.choice(game.legal_actions()))
+        if game.is_over():
+            continue
+        # Stock gone: the opponent's hand is fully determined, so one world only, and it must replay.
+        seat = game.turn
+        assert seat is not None
+        world = sample_world(game.view(seat), seed=seed)
+        assert set(world.hand(1 - seat)) == set(game.hand(1 - seat))
+        seen += 1
+    assert seen > 50
+
+
+def test_a_contradictory_view_is_refused() -> None:
+    game = Game("spanish", 2, seed=1)
+    view = game.view(0)
+    import dataclasses
+
+    bad = dataclasses.replace(view, hand_sizes=(3, 9))
+    with pytest.raises(WorldError):
+        sample_world(bad, seed=0, tries=3)
