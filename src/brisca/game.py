@@ -81,11 +81,14 @@ class HandResult:
 
     @property
     def margin(self) -> int:
-        """The winner's lead over the best other side (0 for a drawn hand)."""
+        """How far the winner is from the closest other side (0 for a drawn hand).
+
+        Under ``hand_winner: least`` the winner has fewer points, and the margin still counts up.
+        """
         if self.winner is None:
             return 0
-        others = [p for i, p in enumerate(self.side_points) if i != self.winner]
-        return self.side_points[self.winner] - max(others, default=0)
+        mine = self.side_points[self.winner]
+        return min((abs(mine - p) for i, p in enumerate(self.side_points) if i != self.winner), default=0)
 
 
 _NO_SIGNALS: tuple[()] = ()
@@ -298,7 +301,9 @@ class Game:
         first = dealt + (1 if self.turned is not None else 0)
         total_draws = len(self._order) - dealt
         j = 0
-        for _leader, _cards, winner, _points in self._tricks:
+        # After a trick that killed the three nobody draws (the hand ended at once).
+        tricks = self._tricks[:-1] if self._killer is not None else self._tricks
+        for _leader, _cards, winner, _points in tricks:
             if j >= total_draws:
                 break
             for i in range(n):
@@ -742,6 +747,7 @@ class RuledGame(Game):
         if kind is Play or kind is Arrastro:
             card = action.card  # type: ignore[attr-defined]
             tricks_before = len(self._tricks)
+            stock_before = len(self._stock)
             Game.apply(self, PLAYS[card.index])
             if kind is Arrastro:
                 self._history[-1] = (seat, action)
@@ -750,7 +756,7 @@ class RuledGame(Game):
             if card.suit is self.trump and card.rank == Rank.THREE:
                 self._three_out = True
             if len(self._tricks) > tricks_before:
-                self._after_trick()
+                self._after_trick(len(self._stock) < stock_before)
         elif kind is Exchange:
             self._exchange(action)  # type: ignore[arg-type]
         elif kind is Claim:
@@ -761,14 +767,18 @@ class RuledGame(Game):
             self._turn_signals.append(name)
             self._history.append((seat, action))
 
-    def _after_trick(self) -> None:
+    def _after_trick(self, drew: bool) -> None:
         self._arrastro_on = False
-        leader, cards, _winner, _points = self._tricks[-1]
+        leader, cards, winner, _points = self._tricks[-1]
         if self.rules.kill_three:
             ace, three = Card(Rank.ACE, self.trump), Card(Rank.THREE, self.trump)
             if ace in cards and three in cards:
                 self._killer = (leader + cards.index(ace)) % self.players
                 self._over = True
+                if drew:  # the hand ends at once: the cards just drawn go back on the stock
+                    for s in reversed(self._draw_order[winner]):
+                        self._stock.append(self._hands[s].pop())
+                    self._last_draw = None
 
     def _do_claim(self, seat: int) -> None:
         cards = tuple(a.card for h in self._hands for a in h)
@@ -1084,7 +1094,7 @@ class Match:
         rules = self.rules
         score = self.points if rules.match == "target_points" else self.hands_won
         if rules.trump_rotation:
-            if len(self.results) < 4:
+            if self.deals_done < 4:
                 return None
             best = max(score)
             leaders = [s for s, v in enumerate(score) if v == best]
@@ -1097,10 +1107,15 @@ class Match:
         leaders = [s for s in reached if score[s] == best]
         return leaders[0] if len(leaders) == 1 else None
 
+    @property
+    def deals_done(self) -> int:
+        """Finished deals: hands over, not counting ties that are dealt again."""
+        return sum(1 for r in self.results if not r.replay)
+
     def is_over(self) -> bool:
         """Whether the match has ended (under ``trump_rotation``, after the fourth deal, even level)."""
         if self.rules.trump_rotation:
-            return len(self.results) >= 4
+            return self.deals_done >= 4
         return self.winner is not None
 
     def next_hand(self, deck: Iterable[Card | str] | None = None) -> Game:

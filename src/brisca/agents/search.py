@@ -222,7 +222,6 @@ class ExpertAgent:
     def _search(self, view: View, candidates: Sequence[Action]) -> Action:
         assert view.seat is not None
         side = view.side_of(view.seat)
-        exact_at = EXACT_CARDS.get(view.players, 6)
         k = len(candidates)
         totals = [0.0] * k
         per_world: list[list[float]] = []

@@ -1,0 +1,520 @@
+"""Golden records for the rule options and presets, and their expected outputs, from the variant referee.
+
+    python tests/golden/variants/make_golden.py             # rewrite every expected file from the records
+    python tests/golden/variants/make_golden.py --records   # craft the records again first (deterministic)
+
+Records are crafted with ``tests/variant_referee.py`` alone: random legal actions
+by the referee's rules, over seeded decks, keeping the first seed where the
+option shows (an arrastro really called and obeyed, a claim really made, the
+three really killed, a bonus that changes the winner, a duty that really
+restricted a play...).  Expected outputs are the referee's replay.  The only
+thing taken from :mod:`brisca` is each preset's option values
+(``find_variant(name).options()``), which the referee is given as plain JSON.
+
+Bad records (``bad/NAME.json``) are good prefixes with one action the rules
+forbid appended; ``bad/NAME.expect.json`` holds the index the referee refuses.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+BAD = HERE / "bad"
+sys.path.insert(0, str(HERE.parent.parent))
+
+from variant_referee import (  # noqa: E402
+    Hand,
+    MatchScore,
+    RefereeError,
+    deck_cards,
+    entry_action,
+    replay_record,
+)
+
+FORMAT = "brisca-record/1"
+#: What ``brisca replay`` must print for a hand, compared key by key.
+KEYS = ("trump", "tricks", "seat_points", "team_points", "bonuses", "winner", "reason")
+MATCH_KEYS = ("hands_won", "match_points", "match_over", "match_winner")
+
+
+def preset(variant: str) -> dict[str, Any]:
+    """The preset's option values, as plain JSON (the one thing taken from the engine's package)."""
+    from brisca.rules import find_variant
+
+    return json.loads(json.dumps(find_variant(variant).options()))
+
+
+# ------------------------------------------------------------------ playing
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random, signal_rate: float = 0.15) -> dict[str, Any]:
+    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro")]
+    if special and rng.random() < 0.5:
+        return rng.choice(special)
+    signals = [a for a in legal if "signal" in a]
+    plays = [a for a in legal if a not in signals and a not in special] or legal
+    if signals and rng.random() < signal_rate:
+        return rng.choice(signals)
+    return rng.choice(plays)
+
+
+def play_out(h: Hand, rng: random.Random, stop: int | None = None, signal_rate: float = 0.15) -> Hand:
+    while not h.over and (stop is None or len(h.history) < stop):
+        assert h.turn is not None
+        h.act(h.turn, choose(h.legal(), rng, signal_rate))
+    return h
+
+
+def entries(h: Hand) -> list[dict[str, Any]]:
+    return [{"seat": s, **a} for s, a in h.history]
+
+
+def hand_record(variant: str, rules: dict[str, Any], h: Hand) -> dict[str, Any]:
+    data: dict[str, Any] = {"format": FORMAT, "variant": variant}
+    if rules:
+        data["rules"] = rules
+    data["players"] = h.players
+    if h.deal_number:
+        data["deal"] = h.deal_number
+    data.update(dealer=h.dealer, deck=list(h.deck), actions=entries(h))
+    return data
+
+
+def random_hand(variant: str, rules: dict[str, Any], players: int, seed: int, dealer: int | None = None,
+                deal: int = 0, stop: int | None = None, signal_rate: float = 0.15) -> Hand:
+    options = preset(variant) | rules
+    rng = random.Random(seed)
+    deck = deck_cards(options, players)
+    rng.shuffle(deck)
+    seat = seed % players if dealer is None else dealer
+    return play_out(Hand(options, players, seat, deck, deal), rng, stop, signal_rate)
+
+
+def search(variant: str, rules: dict[str, Any], players: int, accept: Callable[[Hand], bool], *,
+           start: int = 0, tries: int = 20000, **kw: Any) -> Hand:
+    for seed in range(start, start + tries):
+        h = random_hand(variant, rules, players, seed, **kw)
+        if accept(h):
+            return h
+    raise SystemExit(f"make_golden: no {variant} {rules} hand found")
+
+
+def rehearse(h: Hand, changes: dict[str, Any]) -> Hand:
+    """A fresh referee hand, same deal, under changed options (to replay ``h``'s actions step by step)."""
+    return Hand(h.o | changes, h.players, h.dealer, h.deck, h.deal_number)
+
+
+def diverges(h: Hand, changes: dict[str, Any], views: bool = False) -> bool:
+    """Whether ``h``'s actions meet, at some step, other legal actions (or other knowledge) under ``changes``."""
+    mine, other = rehearse(h, {}), rehearse(h, changes)
+    for seat, action in h.history:
+        if mine.legal_keys() != other.legal_keys():
+            return True
+        if views and any(mine.known(v) != other.known(v) for v in (None, *range(h.players))):
+            return True
+        mine.act(seat, action)
+        try:
+            other.act(seat, action)
+        except RefereeError:
+            return True
+    return False
+
+
+def winners_differ(h: Hand, changes: dict[str, Any]) -> bool:
+    """Whether the same cards, trick by trick, fall to other seats under ``changes``."""
+    other = rehearse(h, changes)
+    for seat, action in h.history:
+        try:
+            other.act(seat, action)
+        except RefereeError:  # another seat won a trick and leads
+            return True
+    return [t["winner"] for t in other.tricks] != [t["winner"] for t in h.tricks]
+
+
+def briscola_ranks() -> dict[str, Any]:
+    """Briscola's rank order and points (to show what another order changes)."""
+    return {k: preset("briscola")[k] for k in ("rank_order", "points")}
+
+
+def forced_in_arrastro(h: Hand) -> bool:
+    """An arrastro was called and a later seat had fewer cards to choose from because of it."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        if r.arrastro_on and r.table and len(r.playable(seat)) < len(r.hands[seat]):
+            return True
+        r.act(seat, action)
+    return False
+
+
+def side_holds_best_trumps(h: Hand) -> bool:
+    """The seat to lead's side holds the best trumps still out, one a trick left (whether or not it can show it)."""
+    seat = h.turn
+    assert seat is not None
+    trumps = sorted(((h.strength[int(c[:-1])], s) for s, hand in enumerate(h.hands) for c in hand
+                     if c[-1] == h.trump), reverse=True)
+    k = len(h.hands[seat])
+    return 0 < k <= len(trumps) and all(h.side(s) == h.side(seat) for _st, s in trumps[:k])
+
+
+def claim_leans_on_partner(h: Hand) -> bool:
+    """A claim was made whose best trumps include a partner's card (that the claimer could see)."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        if action.get("claim"):
+            k = len(r.hands[seat])
+            trumps = sorted((c for hand in r.hands for c in hand if c[-1] == r.trump),
+                            key=lambda c: r.strength[int(c[:-1])], reverse=True)
+            return any(c not in r.hands[seat] for c in trumps[:k])
+        r.act(seat, action)
+    return False
+
+
+def outcome(h: Hand) -> tuple[int | None, str | None, bool]:
+    return h.outcome()
+
+
+def without_bonus_winner(h: Hand) -> int | None:
+    """The winner by card points alone."""
+    side_points = [0] * h.sides
+    for seat, p in enumerate(h.seat_points):
+        side_points[h.side(seat)] += p
+    best = max(side_points)
+    tops = [i for i, p in enumerate(side_points) if p == best]
+    return tops[0] if len(tops) == 1 else None
+
+
+def finished(h: Hand) -> bool:
+    return h.over
+
+
+def killed_early(h: Hand) -> bool:
+    """The three of trumps killed before the last trick, so the hand ends with cards still out."""
+    return outcome(h)[1] == "three-killed" and len(h.tricks) < len(h.deck) // h.players
+
+
+# ------------------------------------------------------------- good records
+
+
+def craft_hands() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+
+    def add(name: str, variant: str, rules: dict[str, Any], players: int, accept: Callable[[Hand], bool],
+            **kw: Any) -> None:
+        out[name] = hand_record(variant, rules, search(variant, rules, players, accept, **kw))
+
+    # One record per preset, where the preset's own rules show.
+    add("preset_spanish", "spanish", {}, 2, lambda h: h.over and len(h.exchanges) >= 2)
+    add("preset_briscola", "briscola", {}, 3, lambda h: h.over and diverges(h, {"trump_exchange": "after_win"}))
+    add("preset_bixkla", "bixkla", {}, 4,
+        lambda h: h.over and len(h.signals) >= 3 and winners_differ(h, briscola_ranks()))
+    add("preset_lombard", "lombard", {}, 2, lambda h: h.over and winners_differ(h, briscola_ranks()))
+    add("preset_tuscan", "tuscan", {}, 3, lambda h: h.over and winners_differ(h, briscola_ranks()))
+    add("preset_mexican", "mexican", {}, 2, lambda h: h.over and outcome(h)[0] is not None)
+    add("preset_muerte_al_tres", "muerte-al-tres", {}, 2,
+        lambda h: killed_early(h) and without_bonus_winner(h) != outcome(h)[0])
+    add("preset_mariaje", "mariaje", {}, 2,
+        lambda h: h.over and any(b["points"] == 40 for b in h.bonuses()) and without_bonus_winner(h) != outcome(h)[0])
+    add("preset_scoperta", "scoperta", {}, 3, lambda h: h.over)
+
+    # Duties of play: each restricts a play that the milder duty would have allowed.
+    add("follow_suit", "spanish", {"follow": "suit"}, 2, lambda h: h.over and diverges(h, {"follow": "none"}))
+    add("follow_suit_trump", "spanish", {"follow": "suit_trump"}, 4,
+        lambda h: h.over and diverges(h, {"follow": "suit"}))
+    add("follow_suit_beat_trump", "spanish", {"follow": "suit_beat_trump"}, 2,
+        lambda h: h.over and diverges(h, {"follow": "suit_trump"}))
+    add("follow_from_empty_stock", "spanish", {"follow": "suit_beat_trump", "follow_from": "empty_stock"}, 4,
+        lambda h: h.over and diverges(h, {"follow": "none"}) and diverges(h, {"follow_from": "start"}))
+
+    # Trump exchange modes.
+    add("exchange_off", "spanish", {"trump_exchange": "off"}, 4, lambda h: h.over and diverges(h, {
+        "trump_exchange": "after_win"}))
+    add("exchange_any_time", "spanish", {"trump_exchange": "any_time"}, 2,
+        lambda h: h.over and bool(h.exchanges) and diverges(h, {"trump_exchange": "after_win"}))
+    add("exchange_before_penultimate", "spanish", {"trump_exchange": "before_penultimate"}, 2,
+        lambda h: h.over and bool(h.exchanges) and diverges(h, {"trump_exchange": "after_win"}))
+    add("exchange_no_chain", "spanish", {"exchange_chain": False, "trump_exchange": "any_time"}, 2,
+        lambda h: h.over and bool(h.exchanges) and diverges(h, {"exchange_chain": True}))
+
+    # Calls.
+    add("arrastro", "spanish", {"arrastro": True}, 4,
+        lambda h: h.over and any(a.get("arrastro") for _s, a in h.history) and forced_in_arrastro(h))
+    # (the ace is free only once the three is out, or in the last trick: so the kill is in the last trick)
+    add("arrastro_kills_three", "spanish", {"arrastro": True, "kill_three": True}, 2,
+        lambda h: outcome(h)[1] == "three-killed" and any(a.get("arrastro") for _s, a in h.history))
+    add("claim", "spanish", {"claim": True}, 4,
+        lambda h: h.claim is not None and h.claim["points"] > 0 and len(h.claim["cards"]) >= 4)
+    add("claim_partners_look", "spanish", {"claim": True, "partners_look": True}, 4, claim_leans_on_partner)
+    add("claim_two_players", "spanish", {"claim": True, "last_trick_bonus": 10}, 2,
+        lambda h: h.claim is not None and h.claim["points"] > 0)
+
+    # Signals.
+    add("signals_partner", "spanish", {"signals": "partner"}, 4, lambda h: h.over and len(h.signals) >= 4)
+    add("signals_open", "spanish", {"signals": "open"}, 6, lambda h: h.over and len(h.signals) >= 4)
+
+    # Scoring.
+    add("last_trick_bonus", "spanish", {"last_trick_bonus": 10}, 2,
+        lambda h: h.over and without_bonus_winner(h) != outcome(h)[0])
+    add("pair_bonus", "spanish", {"pair_bonus": True}, 2,
+        lambda h: h.over and {20, 40} <= {b["points"] for b in h.bonuses()}
+        and without_bonus_winner(h) != outcome(h)[0])
+    add("tie_most_cards", "spanish", {"tie": "most_cards"}, 2, lambda h: outcome(h)[1] == "most-cards")
+    add("tie_draw_four_players", "spanish", {"tie": "draw", "last_trick_bonus": 10}, 4,
+        lambda h: outcome(h)[1] == "tie")
+    add("hand_winner_least", "spanish", {"hand_winner": "least"}, 3, lambda h: h.over and outcome(h)[0] is not None)
+    add("kill_three", "spanish", {"kill_three": True}, 4,
+        lambda h: killed_early(h) and without_bonus_winner(h) != outcome(h)[0])
+
+    # What a seat knows (the replay prints the same; the golden test checks the views step by step).
+    add("deal_look", "spanish", {"deal_look": True}, 4, lambda h: h.over and diverges(h, {"deal_look": False}, True))
+    add("partners_look", "spanish", {"partners_look": True}, 6,
+        lambda h: h.over and diverges(h, {"partners_look": False}, True))
+    add("open_hands", "spanish", {"open_hands": True}, 2, lambda h: h.over and diverges(h, {"open_hands": False}, True))
+    return out
+
+
+def craft_match(variant: str, rules: dict[str, Any], players: int, accepts: list[Callable[[Hand], bool]],
+                start: int) -> dict[str, Any]:
+    """A match record: hand ``i`` is the first seeded hand that ``accepts[i]`` takes (any finished hand after)."""
+    options = preset(variant) | rules
+    score = MatchScore(options, players)
+    dealer, deal = players - 1, 0
+    parts = []
+    while True:
+        accept = accepts[len(score.hands)] if len(score.hands) < len(accepts) else finished
+        h = search(variant, rules, players, accept, start=start + 1000 * len(score.hands), dealer=dealer, deal=deal)
+        score.add(h)
+        parts.append({"dealer": h.dealer, "deck": list(h.deck), "actions": entries(h)})
+        if score.over:
+            break
+        if len(score.hands) > 40:
+            raise SystemExit("make_golden: the match does not end")
+        dealer, deal = score.next_deal()
+    data: dict[str, Any] = {"format": FORMAT, "variant": variant}
+    if rules:
+        data["rules"] = rules
+    data.update(players=players, hands=parts)
+    return data
+
+
+def craft_matches() -> dict[str, dict[str, Any]]:
+    def big(h: Hand) -> bool:
+        return h.over and h.margin() > 100
+
+    def tie(h: Hand) -> bool:
+        return outcome(h)[2]
+
+    return {
+        # The first hand is won by more than 100: it counts two of the three hands needed.
+        "match_big_win": craft_match("spanish", {"big_win": True, "target_hands": 3}, 2, [big], 100),
+        # Mexican (fewest points wins): a hand won 9 to 111 or better is won by more than 100, and ends the match.
+        "match_big_win_least": craft_match("mexican", {"big_win": True}, 2, [big], 200),
+        # A 60-60 hand is dealt again by the same dealer, with the same deal number.
+        "match_tie_replay": craft_match("spanish", {"tie": "replay"}, 2, [finished, tie], 300),
+        # Four deals, trumps oros, copas, espadas, bastos; the match is the four.
+        "match_trump_rotation": craft_match("spanish", {"trump_rotation": True}, 2, [], 400),
+        "match_trump_rotation_points": craft_match(
+            "spanish", {"trump_rotation": True, "match": "target_points"}, 4, [], 500),
+        # Four deals and a tie replayed: the replayed deal does not count twice, so five hands are played.
+        "match_trump_rotation_replay": craft_match(
+            "spanish", {"trump_rotation": True, "tie": "replay"}, 2, [finished, tie], 600),
+        # Points over the hands, bonuses included.
+        "match_target_points": craft_match(
+            "spanish", {"match": "target_points", "target_points": 200, "last_trick_bonus": 10}, 2, [], 700),
+    }
+
+
+# -------------------------------------------------------------- bad records
+
+
+def craft_bad() -> dict[str, tuple[dict[str, Any], str | None]]:
+    """name -> (record, a regex the one error line must match besides the action index, or None)."""
+    bad: dict[str, tuple[dict[str, Any], str | None]] = {}
+
+    def prefix_until(variant: str, rules: dict[str, Any], players: int, when: Callable[[Hand], Any],
+                     start: int = 0) -> tuple[Hand, Any]:
+        """The first seeded position (hand partly played) where ``when`` gives a bad action, and that action."""
+        options = preset(variant) | rules
+        for seed in range(start, start + 20000):
+            rng = random.Random(seed)
+            deck = deck_cards(options, players)
+            rng.shuffle(deck)
+            h = Hand(options, players, seed % players, deck)
+            while not h.over:
+                wrong = when(h)
+                if wrong is not None:
+                    return h, wrong
+                assert h.turn is not None
+                h.act(h.turn, choose(h.legal(), rng))
+        raise SystemExit(f"make_golden: no position for a bad {rules} record")
+
+    def add(name: str, variant: str, rules: dict[str, Any], players: int, when: Callable[[Hand], Any],
+            fragment: str | None = None) -> None:
+        h, wrong = prefix_until(variant, rules, players, when)
+        data = hand_record(variant, rules, h)
+        data["actions"].append({"seat": h.turn, **wrong})
+        bad[name] = (data, fragment)
+
+    def trumps(h: Hand) -> list[str]:
+        assert h.turn is not None
+        return [c for c in h.hands[h.turn] if c[-1] == h.trump]
+
+    def untruthful(h: Hand) -> Any:
+        if h.turn is None or h.ace in h.hands[h.turn] or len(h.history) < 3:
+            return None
+        return {"signal": "trump-ace"}
+
+    add("signal_not_truthful", "spanish", {"signals": "partner"}, 4, untruthful, "signal|trump-ace|truthful")
+    add("signal_when_off", "spanish", {}, 4, lambda h: {"signal": "ask-points"} if len(h.history) == 5 else None,
+        "signal")
+    add("signal_twice_in_a_turn", "bixkla", {}, 4,
+        lambda h: {"signal": "ask-cards"} if h.turn_signals == {"ask-cards"} else None, "signal|ask-cards|turn")
+    add("signal_without_partners", "spanish", {"signals": "open"}, 2,
+        lambda h: {"signal": "ask-cards"} if len(h.history) == 2 else None, "signal")
+
+    def arrastro_not_ace(h: Hand) -> Any:
+        if h.table or len(h.history) < 4:
+            return None
+        cards = [c for c in h.hands[h.turn] if c != h.ace]  # type: ignore[index]
+        return {"play": cards[0], "arrastro": True} if cards else None
+
+    def arrastro_not_leading(h: Hand) -> Any:
+        return {"play": h.ace, "arrastro": True} if h.table and h.ace in h.hands[h.turn] else None  # type: ignore
+
+    def arrastro_not_best(h: Hand) -> Any:
+        if not (h.arrastro_on and h.table):
+            return None
+        held = trumps(h)
+        best = h.playable(h.turn)  # type: ignore[arg-type]
+        lower = [c for c in held if c not in best]
+        return {"play": lower[0]} if lower else None
+
+    add("arrastro_not_the_ace", "spanish", {"arrastro": True}, 2, arrastro_not_ace, "arrastro")
+    add("arrastro_not_leading", "spanish", {"arrastro": True}, 4, arrastro_not_leading, "arrastro|lead")
+    add("arrastro_not_best_card", "spanish", {"arrastro": True}, 4, arrastro_not_best, "arrastro|best")
+    add("arrastro_when_off", "spanish", {}, 2,
+        lambda h: {"play": h.ace, "arrastro": True} if not h.table and h.ace in h.hands[h.turn] else None,  # type: ignore
+        "arrastro|not an action")
+
+    def false_claim(h: Hand) -> Any:
+        if h.stock or h.table or h.claim_holds(h.turn):  # type: ignore[arg-type]
+            return None
+        return {"claim": True}
+
+    add("claim_does_not_hold", "spanish", {"claim": True}, 4, false_claim, "claim")
+    # The side holds the best trumps, but seat to lead cannot see its partner's: it may not claim.
+    add("claim_partner_hidden", "spanish", {"claim": True}, 4,
+        lambda h: {"claim": True} if not h.stock and not h.table and side_holds_best_trumps(h)
+        and not h.claim_holds(h.turn) else None, "claim")  # type: ignore[arg-type]
+    add("claim_before_stock_empty", "spanish", {"claim": True}, 2,
+        lambda h: {"claim": True} if not h.table and len(h.history) >= 4 else None, "claim|stock")
+    add("claim_when_off", "spanish", {}, 2,
+        lambda h: {"claim": True} if not h.stock and not h.table and h.claim_holds(h.turn) else None,  # type: ignore
+        "claim")
+
+    def off_suit(h: Hand) -> Any:
+        if not h.table:
+            return None
+        led = h.table[0][1][-1]
+        hand = h.hands[h.turn]  # type: ignore[index]
+        others = [c for c in hand if c[-1] != led]
+        return {"play": others[0]} if others and any(c[-1] == led for c in hand) else None
+
+    def not_beating(h: Hand) -> Any:
+        if not h.table:
+            return None
+        allowed = h.playable(h.turn)  # type: ignore[arg-type]
+        led = h.table[0][1][-1]
+        same = [c for c in h.hands[h.turn] if c[-1] == led and c not in allowed]  # type: ignore[index]
+        return {"play": same[0]} if same else None
+
+    add("follow_duty_broken", "spanish", {"follow": "suit"}, 2, off_suit, "must play|duty")
+    add("beat_duty_broken", "spanish", {"follow": "suit_beat_trump"}, 4, not_beating, "must play|duty")
+
+    def prisoner(h: Hand) -> Any:
+        hand = h.hands[h.turn]  # type: ignore[index]
+        return {"play": h.ace} if h.ace in hand and len(hand) > 1 and not h.three_played else None
+
+    add("prisoner_ace", "muerte-al-tres", {}, 2, prisoner, "ace|three")
+
+    def chained(h: Hand) -> Any:
+        seat = h.turn
+        face = h.face_up
+        if not h.face_up_given or face is None or len(h.stock) <= 1:
+            return None
+        given = h.exchange_for.get(int(face[:-1]))
+        return {"exchange": f"{given}{h.trump}"} if given and f"{given}{h.trump}" in h.hands[seat] else None  # type: ignore
+
+    add("exchange_chain_off", "spanish", {"exchange_chain": False, "trump_exchange": "any_time"}, 2, chained,
+        "exchang")
+
+    def late(h: Hand) -> Any:
+        face = h.face_up
+        if face is None or len(h.stock) > h.players or not h.won[h.turn]:  # type: ignore[index]
+            return None
+        given = h.exchange_for.get(int(face[:-1]))
+        card = f"{given}{h.trump}"
+        return {"exchange": card} if given and card in h.hands[h.turn] else None  # type: ignore[index]
+
+    add("exchange_too_late", "spanish", {"trump_exchange": "before_penultimate"}, 2, late, "exchang|last round")
+    return bad
+
+
+# ------------------------------------------------------------------ expected
+
+
+def expected(data: dict[str, Any]) -> dict[str, Any]:
+    """The referee's replay, cut down to what ``brisca replay`` must print."""
+    out = replay_record(data, preset(data["variant"]))
+    if "hands" in out:
+        return {"hands": [{k: h[k] for k in KEYS} for h in out["hands"]], **{k: out[k] for k in MATCH_KEYS}}
+    return {k: out[k] for k in KEYS}
+
+
+def bad_index(data: dict[str, Any]) -> int:
+    """The index of the action the referee refuses."""
+    try:
+        replay_record(data, preset(data["variant"]))
+    except RefereeError as exc:
+        text = str(exc)
+        return int(text.split("action ", 1)[1].split(":", 1)[0])
+    raise SystemExit(f"make_golden: the referee accepts a bad record: {json.dumps(data)[:200]}")
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str]) -> int:
+    if "--records" in argv:
+        for name, data in {**craft_hands(), **craft_matches()}.items():
+            write_json(HERE / f"{name}.record.json", data)
+        BAD.mkdir(exist_ok=True)
+        for name, (data, fragment) in craft_bad().items():
+            write_json(BAD / f"{name}.json", data)
+            write_json(BAD / f"{name}.expect.json", {"index": bad_index(data), "fragment": fragment})
+    for path in sorted(HERE.glob("*.record.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        write_json(path.with_name(path.name.replace(".record.json", ".expected.json")), expected(data))
+    for path in sorted(BAD.glob("*.expect.json")):
+        spec = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads((BAD / path.name.replace(".expect.json", ".json")).read_text(encoding="utf-8"))
+        spec["index"] = bad_index(data)
+        write_json(path, spec)
+    return 0
+
+
+def check_entries(data: dict[str, Any]) -> None:
+    """Every entry of a record reads as one action (used by the tests)."""
+    for hand in data.get("hands", [data]):
+        for entry in hand["actions"]:
+            entry_action(entry)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

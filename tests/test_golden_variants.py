@@ -1,0 +1,215 @@
+"""Golden records of the presets and rule options: ``python -m brisca replay`` against the variant referee.
+
+The records and their expected outputs are written by
+``tests/golden/variants/make_golden.py`` from ``tests/variant_referee.py``
+(the engine only supplies each preset's option values).  Every good record must
+replay with the outputs the referee computed, and show what its name says; the
+views along the way must agree with the referee's; every bad record must exit 2
+with one line on standard error naming the action at fault, and no traceback.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brisca import Game, make_rules
+from brisca.actions import Action
+from variant_referee import Hand, MatchScore, RefereeError, entry_action, key, replay_record
+
+HERE = Path(__file__).resolve().parent / "golden" / "variants"
+BAD = HERE / "bad"
+RECORDS = sorted(HERE.glob("*.record.json"))
+BAD_SPECS = sorted(BAD.glob("*.expect.json"))
+KEYS = ("trump", "tricks", "seat_points", "team_points", "bonuses", "winner", "reason")
+MATCH_KEYS = ("hands_won", "match_points", "match_over", "match_winner")
+
+# Loaded under its own name: tests/golden/make_golden.py is imported elsewhere as plain "make_golden".
+_spec = importlib.util.spec_from_file_location("variant_make_golden", HERE / "make_golden.py")
+assert _spec is not None and _spec.loader is not None
+maker = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(maker)
+
+
+def name_of(path: Path) -> str:
+    return path.name.split(".")[0]
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text("utf-8"))
+
+
+def expected_for(path: Path) -> Any:
+    return load(path.with_name(path.name.replace(".record.json", ".expected.json")))
+
+
+def replay(path: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "brisca", "replay", str(path)], capture_output=True, timeout=60)
+
+
+def sorted_bonuses(hand: dict[str, Any]) -> dict[str, Any]:
+    """The order bonuses are listed in is not a rule: compare them as a sorted list."""
+    return dict(hand, bonuses=sorted(hand["bonuses"], key=lambda b: (b["side"], b["points"], b["why"])))
+
+
+def test_there_is_a_golden_record_of_every_kind() -> None:
+    names = {name_of(p) for p in RECORDS}
+    presets = {"preset_" + n.replace("-", "_") for n in ("spanish", "briscola", "bixkla", "lombard", "tuscan",
+                                                          "mexican", "muerte-al-tres", "mariaje", "scoperta")}
+    options = {
+        "follow_suit", "follow_suit_trump", "follow_suit_beat_trump", "follow_from_empty_stock", "exchange_off",
+        "exchange_any_time", "exchange_before_penultimate", "exchange_no_chain", "arrastro", "claim",
+        "signals_partner", "signals_open", "last_trick_bonus", "match_big_win", "match_tie_replay",
+        "tie_most_cards", "match_trump_rotation", "match_target_points", "deal_look", "partners_look", "open_hands",
+        "pair_bonus", "hand_winner_least", "kill_three",
+    }
+    assert presets | options <= names
+    assert len(BAD_SPECS) >= 6
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=name_of)
+def test_golden_replay(path: Path) -> None:
+    proc = replay(path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert proc.stderr == b""
+    out = json.loads(proc.stdout)
+    want = expected_for(path)
+    hands = out.get("hands", [out])
+    wanted = want.get("hands", [want])
+    assert len(hands) == len(wanted)
+    for i, (got, exp) in enumerate(zip(hands, wanted, strict=True)):
+        got = sorted_bonuses({k: got[k] for k in KEYS})
+        exp = sorted_bonuses(exp)
+        for k in KEYS:
+            if k == "tricks":
+                for t_got, t_exp in zip(got[k], exp[k], strict=False):
+                    assert t_got == t_exp, f"hand {i}: first trick that differs"
+            assert got[k] == exp[k], f"hand {i}: {k}"
+    if "hands" in want:
+        assert {k: out[k] for k in MATCH_KEYS} == {k: want[k] for k in MATCH_KEYS}
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=name_of)
+def test_expected_files_are_the_referees(path: Path) -> None:
+    """The expected outputs are exactly what the referee computes (run make_golden.py after changing it)."""
+    assert maker.expected(load(path)) == expected_for(path)
+
+
+@pytest.mark.parametrize("path", RECORDS, ids=name_of)
+def test_golden_views_and_legal_actions(path: Path) -> None:
+    """Step by step through each hand: legal actions, what each seat knows and which signals it sees."""
+    data = load(path)
+    options = maker.preset(data["variant"]) | data.get("rules", {})
+    rules = make_rules(data["variant"], data.get("rules", {}))
+    score = MatchScore(options, data["players"])
+    for h in data.get("hands", [data]):
+        deal = score.next_deal()[1] if score.hands else h.get("deal", 0)
+        game = Game(rules, data["players"], dealer=h["dealer"], deck=h["deck"], deal_number=deal)
+        ref = Hand(options, data["players"], h["dealer"], h["deck"], deal)
+        for i, entry in enumerate([*h["actions"], None]):
+            assert {key(a.to_json()) for a in game.legal_actions()} == ref.legal_keys(), i
+            for viewer in (None, *range(game.players)):
+                view = game.view(viewer)
+                assert {(s, str(c)) for s, c in view.known} == ref.known(viewer), (i, viewer)
+                assert list(view.signals) == ref.visible_signals(viewer), (i, viewer)
+            if entry is None:
+                break
+            seat, action = entry_action(entry)
+            game.apply(Action.from_json(action))
+            ref.act(seat, action)
+        score.add(ref)
+
+
+def _actions(data: dict[str, Any]) -> list[dict[str, Any]]:
+    return [a for h in data.get("hands", [data]) for a in h["actions"]]
+
+
+def test_golden_records_show_what_they_claim() -> None:
+    """Each option's record really uses it (the generator picked seeds where it matters)."""
+    rec = {name_of(p): load(p) for p in RECORDS}
+    exp = {name_of(p): expected_for(p) for p in RECORDS}
+    assert any(a.get("arrastro") for a in _actions(rec["arrastro"]))
+    assert any(a.get("arrastro") for a in _actions(rec["arrastro_kills_three"]))
+    assert exp["arrastro_kills_three"]["reason"] == "three-killed"
+    assert _actions(rec["claim"])[-1] == {"seat": _actions(rec["claim"])[-1]["seat"], "claim": True}
+    assert _actions(rec["claim_two_players"])[-1].get("claim") is True
+    assert _actions(rec["claim_partners_look"])[-1].get("claim") is True
+    assert len(exp["claim"]["tricks"]) < 10
+    assert sum(1 for a in _actions(rec["signals_partner"]) if "signal" in a) >= 4
+    assert sum(1 for a in _actions(rec["signals_open"]) if "signal" in a) >= 4
+    assert sum(1 for a in _actions(rec["preset_bixkla"]) if "signal" in a) >= 3
+    for name in ("kill_three", "preset_muerte_al_tres"):
+        assert exp[name]["reason"] == "three-killed"
+        assert sum(exp[name]["seat_points"]) < 120 or len(exp[name]["tricks"]) < len(rec[name]["deck"]) // rec[
+            name]["players"]
+    assert any(b["why"] == "last trick" for b in exp["last_trick_bonus"]["bonuses"])
+    assert {b["points"] for b in exp["pair_bonus"]["bonuses"]} >= {20, 40}
+    assert any(b["points"] == 40 for b in exp["preset_mariaje"]["bonuses"])
+    assert exp["tie_most_cards"]["reason"] == "most-cards"
+    assert exp["tie_draw_four_players"]["winner"] is None
+    least = exp["hand_winner_least"]
+    assert least["team_points"][least["winner"]] == min(least["team_points"])
+    for name in ("exchange_any_time", "exchange_before_penultimate", "exchange_no_chain", "preset_spanish"):
+        assert any("exchange" in a for a in _actions(rec[name])), name
+    assert not any("exchange" in a for a in _actions(rec["exchange_off"]))
+    assert [h["trump"] for h in exp["match_trump_rotation"]["hands"]] == ["O", "C", "E", "B"]
+    assert exp["match_trump_rotation"]["match_winner"] is None  # level after the four deals
+    rotation = exp["match_trump_rotation_replay"]
+    assert [h["trump"] for h in rotation["hands"]] == ["O", "C", "C", "E", "B"]
+    assert rotation["hands"][1]["reason"] == "tie"
+    assert [h["dealer"] for h in rec["match_tie_replay"]["hands"]][1:] == [0, 0]
+    assert exp["match_tie_replay"]["hands"][1]["winner"] is None
+    assert max(exp["match_big_win"]["hands_won"]) == 3 and len(exp["match_big_win"]["hands"]) == 3
+    assert exp["match_big_win_least"]["hands_won"] == [0, 2] or exp["match_big_win_least"]["hands_won"] == [2, 0]
+    points = exp["match_target_points"]
+    assert max(points["match_points"]) >= 200 and points["match_winner"] is not None
+    assert any(h["bonuses"] for h in points["hands"])
+
+
+def test_hands_checked_by_reasoning() -> None:
+    """A few facts of the records read straight off the cards, without the referee or the engine."""
+    rec = {name_of(p): load(p) for p in RECORDS}
+    # Muerte al tres: the last trick holds the ace and the three of trumps, and the side of the ace wins.
+    exp = expected_for(HERE / "preset_muerte_al_tres.record.json")
+    last = exp["tricks"][-1]
+    trump = exp["trump"]
+    assert {f"1{trump}", f"3{trump}"} <= set(last["cards"])
+    ace_seat = (last["leader"] + last["cards"].index(f"1{trump}")) % rec["preset_muerte_al_tres"]["players"]
+    assert exp["winner"] == ace_seat % 2
+    # Trump rotation: no card is turned, so the 40 cards are all dealt or drawn and all 20 tricks are played.
+    for h in expected_for(HERE / "match_trump_rotation.record.json")["hands"]:
+        assert len(h["tricks"]) == 20 and sum(h["seat_points"]) == 120
+
+
+@pytest.mark.parametrize("spec_path", BAD_SPECS, ids=name_of)
+def test_bad_record(spec_path: Path) -> None:
+    spec = load(spec_path)
+    record = spec_path.with_name(spec_path.name.replace(".expect.json", ".json"))
+    proc = replay(record)
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode == 2, err
+    assert "Traceback" not in err, err[-2000:]
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err[-2000:]
+    assert proc.stdout == b""
+    assert re.search(rf"\baction {spec['index']}\b", lines[0]), lines[0]
+    if spec["fragment"]:
+        assert re.search(spec["fragment"], lines[0], re.IGNORECASE), lines[0]
+
+
+@pytest.mark.parametrize("spec_path", BAD_SPECS, ids=name_of)
+def test_bad_records_are_bad_by_the_rules(spec_path: Path) -> None:
+    """The referee refuses each bad record at the index the test expects, and accepts everything before it."""
+    spec = load(spec_path)
+    data = load(spec_path.with_name(spec_path.name.replace(".expect.json", ".json")))
+    assert spec["index"] == len(data["actions"]) - 1
+    with pytest.raises(RefereeError, match=rf"^action {spec['index']}:"):
+        replay_record(data, maker.preset(data["variant"]))
+    replay_record(dict(data, actions=data["actions"][:-1]), maker.preset(data["variant"]))

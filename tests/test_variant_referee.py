@@ -1,0 +1,273 @@
+"""The engine against the independent referee of ``tests/variant_referee.py``, over random games of every rule.
+
+For every preset at every player count it is played by, and for option
+combinations on ``spanish`` (each option at each of its values at least once,
+and a few mixtures), random legal games are played through :class:`brisca.Game`.
+At every step the engine's legal actions (in record form) must equal the
+referee's, an action neither allows must be refused by both, and what each seat
+knows of other hands and of the signals must agree; at the end the engine's
+``record.summary`` must match the referee's on trump, tricks, points, bonuses,
+totals, winner and reason.  Random matches through :class:`brisca.Match` are
+scored by both too.  A failure prints a reproduction.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+
+from brisca import BriscaError, Game, Match, find_variant, variant_names
+from brisca.actions import Action
+from brisca.record import MatchRecord, summary
+from variant_referee import SIGNALS, Hand, RefereeError, deck_cards, key, replay_record
+
+#: Keys of ``record.summary`` the referee must reproduce exactly.
+KEYS = ("trump", "turned", "tricks", "seat_points", "team_points", "winner", "reason", "exchanges", "signals",
+        "claim", "over", "current_trick")
+
+#: Option combinations on spanish: (id, overrides, player counts).
+SPANISH_COMBOS: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
+    ("follow-suit", {"follow": "suit"}, (2, 4)),
+    ("follow-suit-trump", {"follow": "suit_trump"}, (3, 4)),
+    ("follow-beat", {"follow": "suit_beat_trump"}, (2, 6)),
+    ("follow-beat-empty-stock", {"follow": "suit_beat_trump", "follow_from": "empty_stock"}, (2, 4)),
+    ("follow-suit-empty-stock", {"follow": "suit", "follow_from": "empty_stock"}, (3,)),
+    ("exchange-off", {"trump_exchange": "off", "follow": "suit"}, (2,)),
+    ("exchange-any-time", {"trump_exchange": "any_time"}, (2, 4)),
+    ("exchange-before-penultimate", {"trump_exchange": "before_penultimate", "follow": "suit"}, (2, 6)),
+    ("no-chain", {"exchange_chain": False, "trump_exchange": "any_time", "follow": "suit"}, (2, 4)),
+    ("no-chain-after-win", {"exchange_chain": False, "follow": "suit_trump"}, (3,)),
+    ("arrastro", {"arrastro": True}, (2, 4, 6)),
+    ("arrastro-follow", {"arrastro": True, "follow": "suit_beat_trump", "deck": 48}, (3, 4)),
+    ("claim", {"claim": True}, (2, 4, 6)),
+    ("claim-bonuses", {"claim": True, "last_trick_bonus": 10, "pair_bonus": True, "tie": "most_cards"}, (2, 4)),
+    ("signals-partner", {"signals": "partner"}, (2, 4, 6)),
+    ("signals-open", {"signals": "open", "follow": "suit"}, (4, 6)),
+    ("signals-no-teams", {"signals": "partner", "teams": False, "claim": True}, (4,)),
+    ("kill-three", {"kill_three": True, "follow": "suit_beat_trump", "arrastro": True}, (2, 4)),
+    ("kill-three-bonus", {"kill_three": True, "last_trick_bonus": 10, "pair_bonus": True, "claim": True}, (3, 4)),
+    ("last-trick-bonus", {"last_trick_bonus": 10}, (2, 4)),
+    ("pair-bonus", {"pair_bonus": True}, (2, 3)),
+    ("least-most-cards", {"hand_winner": "least", "tie": "most_cards"}, (3, 4)),
+    ("tie-replay", {"tie": "replay", "follow": "suit"}, (2,)),
+    ("tie-most-cards", {"tie": "most_cards", "follow": "suit"}, (2, 4)),
+    ("trump-rotation", {"trump_rotation": True, "signals": "partner", "trump_exchange": "any_time"}, (2, 4)),
+    ("signals-48", {"signals": "partner", "deck": 48, "trump_exchange": "before_penultimate"}, (4,)),
+    ("deal-look", {"deal_look": True, "signals": "partner"}, (4, 6)),
+    ("partners-look", {"partners_look": True, "follow": "suit"}, (4, 6)),
+    ("open-hands", {"open_hands": True, "follow": "suit"}, (2, 4)),
+    ("hand-size-4", {"hand_size": 4, "claim": True, "follow": "suit_trump"}, (2,)),
+    ("match-options", {"big_win": True, "match": "target_points", "target_points": 200}, (2,)),
+]
+GAMES = {2: 200, 3: 160, 4: 130, 6: 100}
+
+CONFIGS = [
+    pytest.param(name, {}, n, id=f"{name}-{n}p")
+    for name in variant_names() for n in find_variant(name).player_counts
+] + [
+    pytest.param("spanish", overrides, n, id=f"spanish-{cid}-{n}p")
+    for cid, overrides, counts in SPANISH_COMBOS for n in counts
+]
+
+
+def preset_options(variant: str) -> dict[str, Any]:
+    """The preset's option values as plain JSON: all the referee is told of the engine's rules."""
+    return json.loads(json.dumps(find_variant(variant).options()))
+
+
+def every_action(cards: list[str]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = [{"play": c} for c in cards]
+    out += [{"exchange": c} for c in cards if c[:-1] in ("7", "2")]
+    out += [{"play": c, "arrastro": True} for c in cards if c[:-1] == "1"]
+    out += [{"claim": True}] + [{"signal": s} for s in SIGNALS]
+    return out
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random legal action, taking the rare ones (exchange, arrastro, claim) often and signals now and then."""
+    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro")]
+    if special and rng.random() < 0.5:
+        return rng.choice(special)
+    signals = [a for a in legal if "signal" in a]
+    plays = [a for a in legal if a not in signals and a not in special] or legal
+    if signals and rng.random() < 0.15:
+        return rng.choice(signals)
+    return rng.choice(plays)
+
+
+def normal(out: dict[str, Any]) -> dict[str, Any]:
+    """A summary with its bonuses in a fixed order (the order bonuses are listed in is not a rule)."""
+    return dict(out, bonuses=sorted(out["bonuses"], key=lambda b: (b["side"], b["points"], b["why"])))
+
+
+def compare_one(variant: str, overrides: dict[str, Any], players: int, seed: int, views: bool = True) -> str | None:
+    """One random game through the engine and the referee side by side; a message at the first difference."""
+    rng = random.Random(seed)
+    options = preset_options(variant) | overrides
+    dealer = rng.randrange(players)
+    deal = rng.randrange(4)
+    game = Game(variant, players, dealer=dealer, seed=rng.randrange(2**32), options=overrides, deal_number=deal)
+    deck = [str(c) for c in game.deck]
+    ref = Hand(options, players, dealer, deck, deal)
+    done: list[dict[str, Any]] = []
+    universe = [(key(a), a) for a in every_action(deck_cards(options, players))]
+
+    def fail(what: str) -> str:
+        return (f"{variant} {overrides} {players}p seed {seed}, step {len(done)}: {what}\n  repro: "
+                f"Game({variant!r}, {players}, dealer={dealer}, deal_number={deal}, options={overrides!r}, "
+                f"deck={' '.join(deck)!r}.split()); actions = {done}")
+
+    if game.trump.letter != ref.trump:
+        return fail(f"trump {game.trump.letter} != referee {ref.trump}")
+    for seat in range(players):
+        if sorted(str(c) for c in game.hand(seat)) != sorted(ref.hands[seat]):
+            return fail(f"seat {seat} dealt {game.hand(seat)} != referee {ref.hands[seat]}")
+    while True:
+        engine_legal = {key(a.to_json()) for a in game.legal_actions()}
+        referee_legal = ref.legal_keys()
+        if engine_legal != referee_legal:
+            return fail(f"legal actions: engine has {sorted(engine_legal - referee_legal)} more and "
+                        f"{sorted(referee_legal - engine_legal)} fewer than the referee")
+        if game.turn != ref.turn or game.is_over() != ref.over:
+            return fail(f"turn {game.turn} != referee {ref.turn}")
+        if views and rng.random() < 0.25:
+            for viewer in (None, *range(players)):
+                view = game.view(viewer)
+                if set((s, str(c)) for s, c in view.known) != ref.known(viewer):
+                    return fail(f"view of {viewer}: known {sorted(view.known)} != referee {sorted(ref.known(viewer))}")
+                if list(view.signals) != ref.visible_signals(viewer):
+                    return fail(f"view of {viewer}: signals {view.signals} != referee {ref.visible_signals(viewer)}")
+        if game.is_over():
+            break
+        seat = game.turn
+        assert seat is not None
+        if rng.random() < 0.15:  # an action neither may take: both refuse it, and nothing changes
+            bad = rng.choice([a for k, a in universe if k not in engine_legal])
+            try:
+                game.apply(Action.from_json(bad))
+            except BriscaError:
+                pass
+            else:
+                return fail(f"the engine accepted the illegal {bad} for seat {seat}")
+            try:
+                ref.act(seat, bad)
+            except RefereeError:
+                pass
+            else:
+                return fail(f"the referee accepted {bad} for seat {seat}")
+            if {key(a.to_json()) for a in game.legal_actions()} != engine_legal:
+                return fail(f"refusing {bad} changed the engine's legal actions")
+        action = choose(sorted((a.to_json() for a in game.legal_actions()), key=key), rng)
+        game.apply(Action.from_json(action))
+        ref.act(seat, action)
+        done.append({"seat": seat, **action})
+
+    mine, theirs = normal(summary(game)), normal(ref.summary())
+    for k in (*KEYS, "bonuses"):
+        if mine[k] != theirs[k]:
+            return fail(f"{k}: engine {mine[k]!r} != referee {theirs[k]!r}")
+    result = game.result()
+    assert result is not None
+    if result.replay != theirs["replay"]:
+        return fail(f"replay: engine {result.replay} != referee {theirs['replay']}")
+    if sum(result.side_points) != sum(theirs["team_points"]):
+        return fail("side points")
+    return None
+
+
+@pytest.mark.parametrize(("variant", "overrides", "players"), CONFIGS)
+def test_engine_agrees_with_referee(variant: str, overrides: dict[str, Any], players: int) -> None:
+    games = GAMES[players]
+    failures = []
+    for i in range(games):
+        msg = compare_one(variant, overrides, players, i * 7919 + players, views=i % 3 == 0)
+        if msg is not None:
+            failures.append(msg)
+    assert not failures, f"{len(failures)} of {games} games differ; first: " + "\n".join(failures[:2])
+
+
+# ------------------------------------------------------------------ matches
+
+MATCH_CONFIGS = [
+    pytest.param("spanish", {}, 2, id="spanish-2p"),
+    pytest.param("spanish", {"big_win": True, "target_hands": 3}, 2, id="big-win-2p"),
+    pytest.param("spanish", {"match": "target_points", "target_points": 250}, 4, id="target-points-4p"),
+    pytest.param("mariaje", {"target_points": 200}, 2, id="mariaje-200-2p"),
+    pytest.param("spanish", {"trump_rotation": True}, 2, id="rotation-2p"),
+    pytest.param("spanish", {"trump_rotation": True, "match": "target_points"}, 4, id="rotation-points-4p"),
+    pytest.param("briscola", {}, 2, id="briscola-replay-2p"),
+    pytest.param("spanish", {"trump_rotation": True, "tie": "replay"}, 2, id="rotation-replay-2p"),
+    pytest.param("mexican", {"big_win": True}, 3, id="mexican-3p"),
+    pytest.param("mexican", {"big_win": True, "target_hands": 3}, 2, id="mexican-2p"),
+    pytest.param("muerte-al-tres", {"big_win": True}, 2, id="muerte-2p"),
+]
+
+
+def random_match(variant: str, overrides: dict[str, Any], players: int, seed: int) -> Match:
+    rng = random.Random(seed)
+    match = Match(variant, players, seed=rng.randrange(2**32), options=overrides, dealer=rng.randrange(players))
+    while True:
+        game = match.game
+        while not game.is_over():
+            game.apply(Action.from_json(choose([a.to_json() for a in game.legal_actions()], rng)))
+        if match.is_over() or len(match.games) >= 12:
+            return match
+        match.next_hand()
+
+
+@pytest.mark.parametrize(("variant", "overrides", "players"), MATCH_CONFIGS)
+def test_matches_agree_with_referee(variant: str, overrides: dict[str, Any], players: int) -> None:
+    for seed in range(25):
+        match = random_match(variant, overrides, players, seed)
+        data = json.loads(MatchRecord.from_match(match).dumps())
+        want = replay_record(data, preset_options(variant))
+        got = {"hands_won": list(match.hands_won), "match_points": list(match.points),
+               "match_over": match.is_over(), "match_winner": match.winner}
+        ref = {k: want[k] for k in got}
+        assert got == ref, (
+            f"engine {got} != referee {ref}; repro: MatchRecord.from_match(random_match({variant!r}, {overrides!r}, "
+            f"{players}, {seed})) (hands {[(g.dealer, g.deal_number, g.result().reason) for g in match.games]})"  # type: ignore[union-attr]
+        )
+        assert [h.result().winner for h in match.games] == [h["winner"] for h in want["hands"]]  # type: ignore[union-attr]
+
+
+def test_configurations_cover_every_option_value() -> None:
+    """Each option that changes play is taken at each of its values by some configuration."""
+    seen: dict[str, set[str]] = {}
+    for p in CONFIGS:
+        variant, overrides, _n = p.values
+        for name, value in (preset_options(variant) | overrides).items():  # type: ignore[operator]
+            seen.setdefault(name, set()).add(json.dumps(value, sort_keys=True))
+    want = {
+        "follow": ["none", "suit", "suit_trump", "suit_beat_trump"], "follow_from": ["start", "empty_stock"],
+        "trump_exchange": ["off", "after_win", "any_time", "before_penultimate"], "exchange_chain": [True, False],
+        "arrastro": [True, False], "claim": [True, False], "signals": ["off", "partner", "open"],
+        "kill_three": [True, False], "pair_bonus": [True, False], "hand_winner": ["most", "least"],
+        "tie": ["draw", "replay", "most_cards"], "trump_rotation": [True, False], "deal_look": [True, False],
+        "partners_look": [True, False], "open_hands": [True, False], "teams": [True, False], "deck": [40, 48],
+        "last_trick_bonus": [0, 10], "big_win": [True, False], "match": ["target_hands", "target_points"],
+    }
+    for name, values in want.items():
+        assert {json.dumps(v) for v in values} <= seen[name], name
+
+
+def test_referee_refuses_what_it_should() -> None:
+    options = preset_options("spanish") | {"arrastro": True, "signals": "partner", "claim": True}
+    deck = [str(c) for c in Game("spanish", 4, seed=11).deck]
+    hand = Hand(options, 4, 3, deck)
+    with pytest.raises(RefereeError, match="out of turn"):
+        hand.act(1, {"play": hand.hands[1][0]})
+    with pytest.raises(RefereeError):
+        hand.act(0, {"claim": True})  # the stock is not empty
+    with pytest.raises(RefereeError):
+        hand.act(0, {"play": hand.hands[1][0]})  # not held
+    lies = [s for s in SIGNALS if {"signal": s} not in hand.legal()]
+    assert lies
+    with pytest.raises(RefereeError):
+        hand.act(0, {"signal": lies[0]})
+    hand.act(0, {"signal": "ask-cards"})
+    with pytest.raises(RefereeError):
+        hand.act(0, {"signal": "ask-cards"})  # once a turn
