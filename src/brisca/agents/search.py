@@ -194,13 +194,14 @@ class ExpertAgent:
         seed: int | None = None,
         think: float = 0.5,
         sims: int | None = None,
-        weight: float = 1 / 600,
+        weight: float = 0.01,
         anchor: float = 0.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
         self.sims = sims
-        #: Value of a point of margin against a whole win (see :func:`margin`).
+        #: Value of a point of margin against a whole win (see :func:`margin`). Measured: 0.01 beat 1/600
+        #: (0.719 against 0.697 versus ``heuristic``, 80 worlds, 80 duplicate deals each).
         self.weight = weight
         #: Keep the heuristic's move unless another beats it by this many standard errors.
         self.anchor = anchor
