@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from brisca.actions import Action, Arrastro, Claim, Exchange, Play
+from brisca.actions import Action, Arrastro, Claim, Exchange, Play, Signal
 from brisca.agents.simple import _require_turn
 from brisca.cards import Card, Suit
 from brisca.game import View, winning_index
@@ -130,6 +130,28 @@ def situation(view: View, hand: Sequence[Card]) -> Situation:
                      trumps_out, top)
 
 
+#: The signals worth making, in order: the trump honours, then briscas, then no trumps.
+SIGNAL_ORDER = ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "briscas", "no-trumps")
+
+
+def signal_to_make(view: View) -> Signal | None:
+    """A signal to tell the partner about a card it should know of (each at most once a hand), or ``None``.
+
+    Partners' search samples worlds that agree with truthful signals, so telling them
+    where the trump honours are makes their play sharper.
+    """
+    if view.seat is None:
+        return None
+    legal = {a.name for a in view.legal_actions if isinstance(a, Signal)}
+    if not legal:
+        return None
+    made = {name for seat, name in view.signals if seat == view.seat}
+    for name in SIGNAL_ORDER:
+        if name in legal and name not in made:
+            return Signal(name)
+    return None
+
+
 class HeuristicAgent:
     """A good rule player: counts cards, loads its partner's tricks, trumps only when it pays.
 
@@ -146,6 +168,9 @@ class HeuristicAgent:
         for action in legal:
             if isinstance(action, Exchange | Claim):
                 return action
+        signal = signal_to_make(view)
+        if signal is not None:
+            return signal
         from brisca.agents.search import exact_choice  # a cycle-free late import: search uses this module
 
         exact = exact_choice(view)

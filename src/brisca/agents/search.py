@@ -18,7 +18,7 @@ import time
 from collections.abc import Sequence
 
 from brisca.actions import PLAYS, Action, Claim, Exchange, Play, Signal
-from brisca.agents.heuristic import Situation, choose
+from brisca.agents.heuristic import Situation, choose, signal_to_make
 from brisca.agents.simple import _require_turn
 from brisca.cards import Card
 from brisca.game import Game, View
@@ -213,6 +213,9 @@ class ExpertAgent:
         for a in candidates:
             if isinstance(a, Claim):
                 return a  # a claim that holds takes every card left: nothing can do better
+        signal = signal_to_make(view)
+        if signal is not None:
+            return signal
         if len(candidates) == 1:
             return candidates[0]
         exact = exact_choice(view)

@@ -32,7 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--variant", default="spanish", help="preset to play (default: spanish)")
     play.add_argument("--players", "-p", type=int, default=2, help="number of players: 2, 3, 4 or 6 (default 2)")
     play.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
-    play.add_argument("--ai", default="greedy", help="computer players: random, greedy or module:Class")
+    play.add_argument("--ai", default="greedy",
+                      help="computer players: easy, normal, hard, expert (or random, greedy, heuristic, module:Class)")
+    play.add_argument("--think", type=float, help="seconds a move for searching computer players (expert)")
     play.add_argument("--lang", choices=("es", "en", "it"), help="language (default: from the locale)")
     play.add_argument("--seed", type=int, help="seed for a reproducible deal")
     play.add_argument("--save", metavar="FILE", help="save the match record to FILE")

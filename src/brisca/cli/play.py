@@ -81,6 +81,13 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
     if not 0 <= seat < players:
         raise RulesError(msg("err_bad_seat", seat=seat, players=players, max=players - 1))
     agents = {s: make_agent(args.ai, seed=agent_seed(args.seed, s)) for s in range(players) if s != seat}
+    think = getattr(args, "think", None)
+    if think is not None:
+        if think <= 0:
+            raise BriscaError(f"--think must be a positive number of seconds, not {think}")
+        for agent in agents.values():
+            if hasattr(agent, "think"):
+                agent.think = think
     start: Match | Table
     if getattr(args, "no_cut", False):
         start = Match(rules, players, seed=args.seed)
