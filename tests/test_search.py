@@ -115,7 +115,7 @@ CONFIGS = [(v, n) for v in variant_names() for n in find_variant(v).player_count
 def test_agents_only_return_legal_actions(variant: str, players: int) -> None:
     agents = [make_agent(name, seed=1) for name in ("random", "greedy", "heuristic")]
     agents.append(ExpertAgent(seed=1, sims=2))
-    for game in _positions(variant, players, 12):
+    for game in _positions(variant, players, 30):
         seat = game.turn
         assert seat is not None
         view = game.view(seat)
