@@ -35,7 +35,7 @@ import random
 from collections.abc import Callable
 
 from brisca.actions import Arrastro, Exchange, Signal
-from brisca.cards import Card
+from brisca.cards import Card, Rank
 from brisca.errors import BriscaError
 from brisca.game import SIGNAL_RANKS, Game, View
 
@@ -150,13 +150,26 @@ class _Plan:
                     pos = dealt + (1 if self.turned is not None else 0) + draw_index
                     self.slots[s].append((t + 0.5, pos))
                     draw_index += 1
-        # A truthful signal naming a trump (it leaves the hand only by being played) places that card.
+        # Truthful signals: a named trump (it leaves a hand only by being played) is placed outright;
+        # "no-trumps" is a suit the seat lacked then; the others say the seat held one card of a kind then.
         self.signallers = {seat for seat, action in view.history if isinstance(action, Signal)}
         self.signalled: list[tuple[int, Card]] = []
-        for seat, action in view.history:
-            rank = SIGNAL_RANKS.get(action.name) if isinstance(action, Signal) else None
+        self.musts: list[list[Constraint]] = [[] for _ in range(n)]
+        honours = {Rank.ACE, Rank.THREE, Rank.KING, Rank.KNIGHT, Rank.JACK}
+        for t, (seat, action) in enumerate(view.history, start=1):
+            if not isinstance(action, Signal) or seat == view.seat:
+                continue
+            rank = SIGNAL_RANKS.get(action.name)
             if rank is not None:
-                self.signalled.append((seat, Card(rank, trump)))
+                named = Card(rank, trump)
+                self.signalled.append((seat, named))
+                self.musts[seat].append((t, _is(named)))
+            elif action.name == "no-trumps":
+                self.lacked[seat].append((t, lambda c: c.suit is trump))
+            elif action.name == "small-trumps":
+                self.musts[seat].append((t, lambda c: c.suit is trump and c.rank not in honours))
+            elif action.name == "briscas":
+                self.musts[seat].append((t, lambda c: c.suit is not trump and c.rank in (Rank.ACE, Rank.THREE)))
 
     def _out(self, seat: int, card: Card, t: float) -> None:
         """``card`` left ``seat``'s hand at time ``t``: unless it came by exchange, it came from the deck before."""
@@ -200,7 +213,8 @@ class _Plan:
         if self.turned is not None:
             deck[self.dealt] = self.turned
         held: list[list[Card]] = [[] for _ in range(n)]
-        for s, c in view.known:
+        # In a canonical order, so that a world depends on what the viewer knows, not on how a view lists it.
+        for s, c in sorted(view.known, key=lambda sc: (sc[0], sc[1].index)):
             held[s].append(c)
         unseen = list(view.unseen_cards())
         for s, c in self.signalled:
@@ -221,6 +235,22 @@ class _Plan:
         rng.shuffle(order)
         for s in order:
             missing = view.hand_sizes[s] - len(held[s])
+            # A signal said the seat held a card of some kind then: one such card must have arrived before it.
+            leaves = {c: d for d, c in self.needs[s]}  # when a card left the hand (absent: still held)
+            for t, holds in self.musts[s]:
+                able = [i for i, (r, _d, c) in enumerate(jobs[s]) if holds(c) and r < t < leaves.get(c, _INF)]
+                if able:
+                    i = able[rng.randrange(len(able))]
+                    r, d, c = jobs[s][i]
+                    jobs[s][i] = (r, min(d, t), c)
+                    continue
+                fitting = [c for c in unseen if holds(c) and self._release(s, c, _INF) < t]
+                if not fitting or missing == 0:
+                    continue  # nothing to choose from: leave it to the replay
+                c = fitting[rng.randrange(len(fitting))]
+                jobs[s].append((self._release(s, c, _INF), t, c))
+                unseen.remove(c)
+                missing -= 1
             if not self.lacked[s]:  # nothing revealed about this seat: any hidden card fits
                 jobs[s] += [(-1.0, _INF, c) for c in unseen[:missing]]
                 del unseen[:missing]
@@ -264,6 +294,10 @@ class _Plan:
                 raise WorldError("the history is out of turn")
             world.apply(action)
         return world
+
+
+def _is(card: Card) -> Callable[[Card], bool]:
+    return lambda c: c is card
 
 
 def _schedule(

@@ -1,0 +1,153 @@
+"""Research interfaces: Brisca as a PettingZoo, Gymnasium and OpenSpiel environment.
+
+The modules here import the engine; the engine never imports them.
+
+- :mod:`brisca.envs.actions`: the fixed action space (:class:`ActionCodec`), no extra needed.
+- :mod:`brisca.envs.encode`: observation encoders from a :class:`~brisca.game.View` (numpy).
+- :mod:`brisca.envs.pettingzoo`: the AEC environment (``pip install 'brisca[rl]'``).
+- :mod:`brisca.envs.gymnasium`: one learner against brisca agents (``pip install 'brisca[rl]'``).
+- :mod:`brisca.envs.openspiel`: the ``brisca`` game for ``pyspiel`` (``pip install 'brisca[openspiel]'``).
+
+Rewards are shared by all of them (see :func:`hand_returns` and :func:`step_rewards`)::
+
+    >>> from brisca import Game
+    >>> game = Game("spanish", 2, seed=3)
+    >>> while not game.is_over():
+    ...     game.apply(game.legal_actions()[0])
+    >>> game.result().side_points, hand_returns(game, "win"), hand_returns(game, "points")
+    ((43, 77), (-1.0, 1.0), (-0.14166666666666666, 0.14166666666666666))
+
+- ``"win"``: at the end of the hand, +1 for every seat of the winning side and
+  ``-1/(sides-1)`` for the others (so ±1 with two sides); 0 for everybody in a
+  drawn hand. The hand's own result decides (a killed three, a tie broken on cards...).
+- ``"points"``: at the end of the hand, the seat's side total (card points and
+  bonuses) minus the mean of the sides' totals, over the deck's card points
+  (120 in the 40-card game); negated where the fewest points win (``mexican``).
+- ``"dense"``: the same quantity paid as it accrues, trick by trick, with the
+  bonuses at the end; over a hand it adds up to ``"points"``.
+
+All three are zero-sum over the seats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from brisca.envs.actions import ActionCodec, Block, register_block
+from brisca.game import Game
+from brisca.rules import Rules
+
+REWARDS: tuple[str, ...] = ("win", "points", "dense")
+
+__all__ = [
+    "REWARDS", "ActionCodec", "Block", "check_reward", "deck_points", "hand_returns", "register_block",
+    "render_table", "return_bounds", "step_rewards", "unavailable",
+]
+
+
+def unavailable(name: str) -> type:
+    """A stand-in base class for an optional dependency that is not installed (subscriptable, like a generic)."""
+
+    def __class_getitem__(cls: type, item: object) -> type:
+        return cls
+
+    return type(name, (), {"__class_getitem__": classmethod(__class_getitem__), "__module__": __name__})
+
+
+def check_reward(reward: str) -> str:
+    """``reward`` if it names a reward mode, else ``ValueError``."""
+    if reward not in REWARDS:
+        raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+    return reward
+
+
+_DECK_POINTS: dict[tuple[int, int], tuple[Rules, int]] = {}
+
+
+def deck_points(rules: Rules, players: int) -> int:
+    """The card points in play for ``players`` players (the ``"points"`` scale; 120 in the 40-card game)."""
+    key = (id(rules), players)
+    hit = _DECK_POINTS.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    table = rules.point_table
+    total = max(1, sum(table[c.index] for c in rules.deck_cards(players)))
+    if len(_DECK_POINTS) > 1024:
+        _DECK_POINTS.clear()
+    _DECK_POINTS[key] = (rules, total)  # the entry keeps the rules alive, so the id cannot be reused
+    return total
+
+
+def _per_seat(values: Sequence[float], players: int, sides: int, scale: float) -> tuple[float, ...]:
+    mean = sum(values) / sides
+    return tuple((values[s % sides] - mean) * scale for s in range(players))
+
+
+def hand_returns(game: Game, reward: str) -> tuple[float, ...]:
+    """Each seat's return for a finished hand (zeros while it is being played)."""
+    result = game.result()
+    players = game.players
+    if result is None:
+        return (0.0,) * players
+    sides = game.rules.sides(players)
+    if reward == "win":
+        if result.winner is None:
+            return (0.0,) * players
+        lose = -1.0 / (sides - 1)
+        return tuple(1.0 if s % sides == result.winner else lose for s in range(players))
+    sign = -1.0 if game.rules.hand_winner == "least" else 1.0
+    return _per_seat(result.side_points, players, sides, sign / deck_points(game.rules, players))
+
+
+def step_rewards(game: Game, reward: str, before: Sequence[int]) -> tuple[float, ...] | None:
+    """The rewards of the last step, given ``before``: the sides' card points before it.
+
+    ``None`` when the step paid nothing (the usual case), so callers can skip work.
+    """
+    if reward != "dense":
+        return hand_returns(game, reward) if game.is_over() else None
+    if game.is_over():
+        now: Sequence[int] = game.result().side_points  # type: ignore[union-attr]
+    else:
+        now = game.side_points
+        if now == before:
+            return None
+    players = game.players
+    sides = game.rules.sides(players)
+    sign = -1.0 if game.rules.hand_winner == "least" else 1.0
+    delta = [a - b for a, b in zip(now, before, strict=True)]
+    return _per_seat(delta, players, sides, sign / deck_points(game.rules, players))
+
+
+def return_bounds(rules: Rules, players: int, reward: str) -> tuple[float, float]:
+    """Lower and upper bounds of a seat's return over a hand."""
+    sides = rules.sides(players)
+    if reward == "win":
+        return -1.0 / (sides - 1), 1.0
+    total = deck_points(rules, players)
+    most = total + rules.last_trick_bonus + (100 if rules.pair_bonus else 0)
+    bound = most * (sides - 1) / sides / total
+    return -bound, bound
+
+
+def render_table(game: Game) -> str:
+    """The whole table as text: trump, stock, every hand, the trick and the points."""
+    lines = [
+        f"{game.rules.variant}, {game.players} players, dealer {game.dealer}, trump {game.trump.name_in('en')}"
+        + (f", face-up {game.face_up}" if game.face_up is not None else "")
+        + f", stock {game.stock_count}",
+    ]
+    for s in range(game.players):
+        mark = ">" if game.turn == s else " "
+        hand = " ".join(str(c) for c in game.hand(s)) or "-"
+        lines.append(f"{mark} seat {s} (side {game.side_of(s)}): {hand:<24} points {game.seat_points[s]}")
+    if game.trick:
+        lines.append("trick: " + " ".join(f"{c}({(game.leader + i) % game.players})" for i, c in enumerate(game.trick)))
+    if game.tricks:
+        last = game.tricks[-1]
+        lines.append(f"last trick: {' '.join(map(str, last.cards))} won by seat {last.winner} ({last.points})")
+    result = game.result()
+    if result is not None:
+        who = "drawn" if result.winner is None else f"side {result.winner} wins"
+        lines.append(f"over: {who}, side points {list(result.side_points)} ({result.reason})")
+    return "\n".join(lines)

@@ -1,0 +1,152 @@
+"""The fixed action space of the research interfaces: one integer per :class:`~brisca.actions.Action`.
+
+Every environment (PettingZoo, Gymnasium, OpenSpiel) numbers actions with one
+:class:`ActionCodec`. The codec is a list of *blocks*; the core blocks come first
+and their numbers are the same for every preset and player count, so a policy
+trained on one preset reads the same action ids on another::
+
+    >>> from brisca import Card
+    >>> from brisca.actions import Arrastro, Exchange, Play, Signal
+    >>> codec = ActionCodec.for_rules("spanish", 2)
+    >>> codec.size
+    111
+    >>> codec.encode(Play(Card.parse("3O"))), codec.encode(Exchange(Card.parse("7B")))
+    (2, 90)
+    >>> codec.decode(96), codec.decode(100), codec.decode(101)
+    (Arrastro(Card.parse('1O')), Claim(), Signal('trump-ace'))
+    >>> [(b.name, b.start, b.size) for b in codec.blocks]  # doctest: +NORMALIZE_WHITESPACE
+    [('play', 0, 48), ('exchange', 48, 48), ('arrastro', 96, 4), ('claim', 100, 1), ('signal', 101, 10)]
+
+========  =========  ==========================================================
+block     ids        action
+========  =========  ==========================================================
+play      0-47       ``Play(card)``, id = ``card.index`` (suit * 12 + rank - 1)
+exchange  48-95      ``Exchange(card)``: give ``card`` for the face-up trump
+arrastro  96-99      ``Arrastro`` with the ace of oros, copas, espadas, bastos
+claim     100        ``Claim()``
+signal    101-110    ``Signal(name)`` in the order of :data:`brisca.actions.SIGNALS`
+========  =========  ==========================================================
+
+The size is fixed per game configuration, so spaces never change between calls.
+Rules that add actions (an auction: bids, passes, calls, trump choice, discards,
+declarations) extend the space with :func:`register_block`: a block factory
+that, given the rules and player count, returns the block's actions (or nothing
+when those rules do not use it). Extension blocks are appended after the core
+blocks in registration order, so the core ids never move; a configuration that
+uses no extension keeps exactly the 111 core ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from brisca.actions import ARRASTROS, CLAIM, EXCHANGES, PLAYS, SIGNALS, Action, Signal
+from brisca.cards import Card, Rank, Suit
+from brisca.rules import Rules, make_rules
+
+
+@dataclass(frozen=True)
+class Block:
+    """A run of consecutive action ids: ``actions[i]`` has id ``start + i``."""
+
+    name: str
+    start: int
+    actions: tuple[Action, ...]
+    doc: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.actions)
+
+    @property
+    def stop(self) -> int:
+        return self.start + len(self.actions)
+
+
+#: A block factory: the block's actions for these rules and player count, or ``None`` when unused.
+BlockFactory = Callable[[Rules, int], "Sequence[Action] | None"]
+
+CORE_BLOCKS: tuple[tuple[str, tuple[Action, ...], str], ...] = (
+    ("play", tuple(PLAYS), "play the card with this index"),
+    ("exchange", tuple(EXCHANGES), "give this trump for the face-up card"),
+    ("arrastro", tuple(ARRASTROS[Card(Rank.ACE, s).index] for s in Suit), "lead the ace of trumps calling arrastro"),
+    ("claim", (CLAIM,), "claim the rest of the hand"),
+    ("signal", tuple(Signal(n) for n in SIGNALS), "a partner signal"),
+)
+#: The number of core ids (every configuration has at least these).
+CORE_SIZE = sum(len(actions) for _n, actions, _d in CORE_BLOCKS)
+
+_EXTENSIONS: list[tuple[str, BlockFactory, str]] = []
+
+
+def register_block(name: str, factory: BlockFactory, doc: str = "") -> None:
+    """Add an extension block (e.g. an auction's bids) after the core blocks.
+
+    ``factory(rules, players)`` returns the block's actions in a fixed order, or
+    ``None``/empty when those rules do not use the block. Actions must be interned
+    (one object per action) or hash and compare by value.
+    """
+    if any(n == name for n, _f, _d in _EXTENSIONS) or any(n == name for n, _a, _d in CORE_BLOCKS):
+        raise ValueError(f"an action block named {name!r} is already registered")
+    _EXTENSIONS.append((name, factory, doc))
+
+
+class ActionCodec:
+    """Action <-> integer id for one game configuration (see the module docs for the layout)."""
+
+    __slots__ = ("actions", "blocks", "ids", "size")
+
+    def __init__(self, blocks: Iterable[tuple[str, Sequence[Action], str]]) -> None:
+        out: list[Block] = []
+        actions: list[Action] = []
+        for name, acts, doc in blocks:
+            out.append(Block(name, len(actions), tuple(acts), doc))
+            actions.extend(acts)
+        self.blocks: tuple[Block, ...] = tuple(out)
+        self.actions: tuple[Action, ...] = tuple(actions)
+        self.size: int = len(actions)
+        self.ids: dict[Action, int] = {}
+        for i, a in enumerate(actions):
+            if a in self.ids:
+                raise ValueError(f"action {a} appears twice in the action space")
+            self.ids[a] = i
+
+    @classmethod
+    def for_rules(cls, rules: Rules | str = "spanish", players: int = 2) -> ActionCodec:
+        """The codec for these rules and player count: the core blocks, then the extensions they use."""
+        resolved = make_rules(rules)
+        blocks: list[tuple[str, Sequence[Action], str]] = list(CORE_BLOCKS)
+        for name, factory, doc in _EXTENSIONS:
+            acts = factory(resolved, players)
+            if acts:
+                blocks.append((name, tuple(acts), doc))
+        return cls(blocks)
+
+    def encode(self, action: Action) -> int:
+        """The id of ``action``; ``KeyError`` for an action outside this space."""
+        return self.ids[action]
+
+    def decode(self, index: int) -> Action:
+        """The action with id ``index``; ``IndexError`` outside ``0..size-1``."""
+        if index < 0:
+            raise IndexError(f"action id {index} out of range 0..{self.size - 1}")
+        return self.actions[index]
+
+    def encode_all(self, actions: Iterable[Action]) -> list[int]:
+        """The ids of ``actions``, sorted ascending."""
+        ids = self.ids
+        return sorted(ids[a] for a in actions)
+
+    def block(self, name: str) -> Block:
+        """The block called ``name``."""
+        for b in self.blocks:
+            if b.name == name:
+                return b
+        raise KeyError(name)
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __repr__(self) -> str:
+        return f"ActionCodec({', '.join(f'{b.name}={b.start}..{b.stop - 1}' for b in self.blocks)})"

@@ -1,0 +1,287 @@
+"""Observation encoders: a fixed-size ``float32`` vector from a :class:`~brisca.game.View`, and only from it.
+
+A View is everything one seat may know (its own hand, the table, public events,
+and the cards the rules let it know); it never holds another seat's hand or the
+order of the stock. Encoding from the View alone is what makes the encoding
+leak-free: ``tests/test_envs_encode.py`` permutes every card a seat cannot see
+(with :func:`shuffle_hidden`) and checks that the seat's encoding does not move.
+
+Seats are *relative*: slot 0 is the observing seat, slot 1 the next to play after
+it, and so on; sides likewise (slot 0 is the observer's side). Every value is in
+``[0, 1]``. Card planes are indexed by :attr:`brisca.cards.Card.index`
+(``suit * 12 + rank - 1``, 48 per plane). The layout for ``n`` players and ``s``
+sides, in order (:attr:`ObservationEncoder.fields` lists it with offsets):
+
+==============  ===========  ==========================================================
+field           shape        meaning
+==============  ===========  ==========================================================
+hand            48           the observer's own cards
+known           (n-1, 48)    cards the observer knows another seat holds now (exchanged-in
+                             face-up cards, the last card drawn, partners' cards under
+                             ``deal_look``/``partners_look``, every hand under ``open_hands``)
+trick           (n, 48)      the current trick's cards, by the seat that played them
+played          (n, 48)      cards of finished tricks, by the seat that played them
+captured        (s, 48)      cards of finished tricks, by the side that took them
+face_up         48           the face-up trump card while it is in the stock
+trump           4            the trump suit (oros, copas, espadas, bastos)
+leader          n            who leads the current trick
+turn            n            whose turn it is (all zero once the hand is over)
+dealer          n            who dealt
+partners        n            the seats on the observer's side (the observer included)
+signals_trick   (n, 10)      signals the observer saw in the current trick, by seat
+signals_hand    (n, 10)      signals the observer saw in this hand, by seat
+arrastro        1            the current trick is played under arrastro
+stock           1            cards left in the stock (face-up card included) over the
+                             stock after the deal
+points          n            card points each seat has taken, over the deck's points
+hand_sizes      n            cards each seat holds, over the hand size
+order           48           (``history=True`` only) for a played card, its place in the
+                             order of play, ``k / deck size`` for the k-th card; else 0
+==============  ===========  ==========================================================
+
+Signals are in the order of :data:`brisca.actions.SIGNALS`. With ``history=True``
+the ``order`` plane makes the vector a perfect-recall information state for the
+card play (OpenSpiel's information-state tensor).
+
+The legal-action mask over the :class:`~brisca.envs.actions.ActionCodec` comes
+from the View too (:meth:`ObservationEncoder.mask`): the legal actions are in the
+View only when it is the observer's turn.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from brisca.actions import PLAYS, SIGNALS, Arrastro, Play, Signal
+from brisca.envs import deck_points
+from brisca.envs.actions import ActionCodec
+from brisca.game import Game, View
+from brisca.rules import Rules, make_rules
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+else:
+    try:
+        import numpy as np
+    except ImportError:  # the 'rl' or 'openspiel' extra is not installed; encoding needs it
+        np = None
+
+__all__ = ["Field", "ObservationEncoder", "hidden_cards", "shuffle_hidden"]
+
+_SIGNAL_INDEX = {name: i for i, name in enumerate(SIGNALS)}
+_PLAY_TYPES = (Play, Arrastro)
+
+
+def _require_numpy() -> None:
+    if np is None:
+        raise ImportError("brisca.envs.encode needs numpy: pip install 'brisca[rl]'")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named part of the encoded vector: ``vector[offset:offset + size].reshape(shape)``."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+
+    @property
+    def size(self) -> int:
+        out = 1
+        for d in self.shape:
+            out *= d
+        return out
+
+
+class ObservationEncoder:
+    """Encodes a seat's :class:`~brisca.game.View` for one game configuration (rules, players).
+
+    ``history=True`` adds the ``order`` plane (the information-state encoding).
+    The vector's size is fixed per configuration: :attr:`size`.
+    """
+
+    def __init__(self, rules: Rules | str = "spanish", players: int = 2, *, history: bool = False) -> None:
+        _require_numpy()
+        self.rules = rules = make_rules(rules)
+        rules.check_players(players)
+        self.players = n = players
+        self.sides = s = rules.sides(players)
+        self.history = history
+        self.codec = ActionCodec.for_rules(rules, players)
+        shapes: list[tuple[str, tuple[int, ...]]] = [
+            ("hand", (48,)), ("known", (n - 1, 48)), ("trick", (n, 48)), ("played", (n, 48)),
+            ("captured", (s, 48)), ("face_up", (48,)), ("trump", (4,)), ("leader", (n,)), ("turn", (n,)),
+            ("dealer", (n,)), ("partners", (n,)), ("signals_trick", (n, 10)), ("signals_hand", (n, 10)),
+            ("arrastro", (1,)), ("stock", (1,)), ("points", (n,)), ("hand_sizes", (n,)),
+        ]
+        if history:
+            shapes.append(("order", (48,)))
+        fields: list[Field] = []
+        offset = 0
+        for name, shape in shapes:
+            f = Field(name, offset, shape)
+            fields.append(f)
+            offset += f.size
+        self.fields: tuple[Field, ...] = tuple(fields)
+        self.size: int = offset
+        at = {f.name: f.offset for f in fields}
+        self._at = at
+        self._cards = len(rules.deck_cards(players))
+        self._stock0 = max(1, self._cards - rules.hand_size * players)
+        self._points = float(deck_points(rules, players))
+        self._hand_size = float(rules.hand_size)
+        self._signals = rules.signals != "off" and s < n
+        self._side_of = tuple(seat % s for seat in range(n))
+
+    def field(self, name: str) -> Field:
+        """The field called ``name``."""
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+    def split(self, vector: NDArray[np.float32]) -> dict[str, NDArray[np.float32]]:
+        """Named, reshaped views of an encoded vector (they share its memory)."""
+        return {f.name: vector[f.offset:f.offset + f.size].reshape(f.shape) for f in self.fields}
+
+    def encode(
+        self, view: View, out: NDArray[np.float32] | None = None, *, seat: int | None = None
+    ) -> NDArray[np.float32]:
+        """Encode ``view`` into ``out`` (a new array when ``None``).
+
+        For a spectator's view (``view.seat is None``) the relative seats count from
+        ``seat`` (default 0) and the ``hand`` plane is empty.
+        """
+        if out is None:
+            out = np.zeros(self.size, np.float32)
+        else:
+            out.fill(0.0)
+        n = self.players
+        me = view.seat if view.seat is not None else (seat or 0)
+        at = self._at
+        side_of = self._side_of
+        sides = self.sides
+        my_side = side_of[me]
+        ones: list[int] = []
+        add = ones.append
+
+        base = at["hand"]
+        for c in view.hand:
+            add(base + c.index)
+        base = at["known"] - 48
+        for s, c in view.known:
+            r = (s - me) % n
+            if r:
+                add(base + r * 48 + c.index)
+        lead = view.leader - me
+        base = at["trick"]
+        for i, c in enumerate(view.trick):
+            add(base + ((lead + i) % n) * 48 + c.index)
+        played, captured = at["played"], at["captured"]
+        for t in view.tricks:
+            first = t.leader - me
+            won = captured + ((side_of[t.winner] - my_side) % sides) * 48
+            for i, c in enumerate(t.cards):
+                k = c.index
+                add(played + ((first + i) % n) * 48 + k)
+                add(won + k)
+        if view.face_up is not None:
+            add(at["face_up"] + view.face_up.index)
+        add(at["trump"] + int(view.trump))
+        add(at["leader"] + (view.leader - me) % n)
+        if view.turn is not None:
+            add(at["turn"] + (view.turn - me) % n)
+        add(at["dealer"] + (view.dealer - me) % n)
+        base = at["partners"]
+        for s in range(n):
+            if side_of[s] == my_side:
+                add(base + (s - me) % n)
+        if self._signals:
+            base = at["signals_hand"]
+            for s, name in view.signals:
+                add(base + ((s - me) % n) * 10 + _SIGNAL_INDEX[name])
+            base = at["signals_trick"]
+            in_trick = len(view.trick)
+            plays = 0
+            for s, a in reversed(view.history):
+                if isinstance(a, _PLAY_TYPES):
+                    plays += 1
+                    if plays > in_trick:
+                        break
+                elif type(a) is Signal:
+                    add(base + ((s - me) % n) * 10 + _SIGNAL_INDEX[a.name])
+        if view.arrastro:
+            add(at["arrastro"])
+        if self.history:
+            base = at["order"]
+            k = 0
+            scale = 1.0 / self._cards
+            for _s, a in view.history:
+                if isinstance(a, _PLAY_TYPES):
+                    k += 1
+                    out[base + a.card.index] = k * scale
+        if ones:
+            out[ones] = 1.0
+        out[at["stock"]] = view.stock_count / self._stock0
+        base = at["points"]
+        scale = 1.0 / self._points
+        hs = 1.0 / self._hand_size
+        pts, sizes = view.seat_points, view.hand_sizes
+        hbase = at["hand_sizes"]
+        for r in range(n):
+            s = (me + r) % n
+            if pts[s]:
+                out[base + r] = pts[s] * scale
+            if sizes[s]:
+                out[hbase + r] = sizes[s] * hs
+        return out
+
+    def mask(self, view: View, out: NDArray[np.int8] | None = None) -> NDArray[np.int8]:
+        """The legal-action mask (``int8``, one per action id) of ``view``'s seat: all zero off its turn."""
+        if out is None:
+            out = np.zeros(self.codec.size, np.int8)
+        else:
+            out.fill(0)
+        if view.legal_actions:
+            ids = self.codec.ids
+            out[[ids[a] for a in view.legal_actions]] = 1
+        return out
+
+
+def hidden_cards(game: Game, seat: int | None) -> list[tuple[list[Play], int]]:
+    """Where the cards ``seat`` cannot see lie: ``(list, index)`` slots in the engine's internals.
+
+    Another seat's card is hidden unless the seat's view lists it in ``known``; a
+    stock card is hidden unless it is the face-up card. For leak tests.
+    """
+    known = set(game.view(seat).known)
+    slots: list[tuple[list[Play], int]] = []
+    for s, hand in enumerate(game._hands):
+        if s == seat:
+            continue
+        for i, a in enumerate(hand):
+            if (s, a.card) not in known:
+                slots.append((hand, i))
+    stock = game._stock
+    first = 1 if game.turned is not None else 0
+    slots.extend((stock, i) for i in range(first, len(stock)))
+    return slots
+
+
+def shuffle_hidden(game: Game, seat: int | None, rng: random.Random) -> Game:
+    """A clone of ``game`` with the cards ``seat`` cannot see dealt among their places at random.
+
+    Hand sizes, the face-up card and every card in the seat's view stay where they
+    are; an encoding of the seat's view must not change (the leak test). The clone's
+    future draws differ, so it is for looking at, not for replaying the deal.
+    """
+    clone = game.clone()
+    slots = hidden_cards(clone, seat)
+    cards: list[Play] = [lst[i] for lst, i in slots]
+    rng.shuffle(cards)
+    for (lst, i), a in zip(slots, cards, strict=True):
+        lst[i] = PLAYS[a.card.index]
+    return clone

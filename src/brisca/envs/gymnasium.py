@@ -1,0 +1,260 @@
+"""Brisca as a single-agent Gymnasium environment: the learner plays one seat (``pip install 'brisca[rl]'``).
+
+The other seats are played by brisca agents (``"random"``, ``"greedy"``, any
+``"module:Class"`` for :func:`brisca.agents.make_agent`, or agent objects). One
+episode is one hand; ``players=None`` (the default) is the preset's smallest
+player count. Importing this module registers ``brisca/brisca-v0`` and
+``brisca/<preset>-v0`` with Gymnasium::
+
+    import gymnasium
+    import brisca.envs.gymnasium  # or gymnasium.make("brisca.envs.gymnasium:brisca/spanish-v0")
+
+    env = gymnasium.make("brisca/spanish-v0", opponents="greedy", reward="dense")
+
+- Observation: the :class:`~brisca.envs.encode.ObservationEncoder` vector of the
+  learner's :class:`~brisca.game.View` (a ``Box``); with ``mask_in_observation=True``
+  a ``Dict`` of ``observation`` and ``action_mask`` as in the PettingZoo environment.
+- Action: ``Discrete(codec.size)`` over :class:`~brisca.envs.actions.ActionCodec` ids.
+  The legal ones are in ``info["action_mask"]`` (``int8``) and :meth:`BriscaEnv.action_masks`
+  (booleans, for sb3-contrib's ``MaskablePPO``).
+- An illegal action ends the episode with ``illegal_reward`` (-1) and
+  ``info["illegal"] = True`` (``illegal="raise"`` raises ``ValueError`` instead).
+- Reward: ``"win"`` (default), ``"points"`` or ``"dense"`` for the learner's seat
+  (see :mod:`brisca.envs`), added up over the opponents' moves until the learner's next turn.
+- ``seat=None`` (default) draws the learner's seat for every hand, and ``dealer=None``
+  the dealer; ints fix them. ``reset(seed)`` seeds ``np_random``, which deals, draws
+  seats and dealers, and seeds the opponents named by string (agent objects keep their own state).
+  ``reset(options={"seat": s, "dealer": d, "deck": [...]})`` fixes them for one hand.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from brisca.actions import Action
+from brisca.agents import Agent, make_agent
+from brisca.envs import check_reward, hand_returns, render_table, step_rewards, unavailable
+from brisca.envs.actions import ActionCodec
+from brisca.envs.encode import ObservationEncoder
+from brisca.errors import IllegalActionError
+from brisca.game import Game
+from brisca.rules import Rules, make_rules, variant_names
+
+_MISSING: ImportError | None = None
+if TYPE_CHECKING:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from numpy.typing import NDArray
+else:
+    try:
+        import gymnasium
+        import numpy as np
+        from gymnasium import spaces
+    except ImportError as _exc:  # the 'rl' extra is missing: importable (for doctest collection), not usable
+        _MISSING = _exc
+        gymnasium = SimpleNamespace(Env=unavailable("Env"))
+
+__all__ = ["ENV_IDS", "BriscaEnv"]
+
+OpponentSpec = str | Agent
+
+
+class BriscaEnv(gymnasium.Env[Any, "np.int64"]):
+    """One learner seat against brisca agents (see the module docs)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 2}  # noqa: RUF012
+
+    def __init__(
+        self,
+        preset: Rules | str = "spanish",
+        players: int | None = None,
+        *,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "random",
+        seat: int | None = None,
+        options: Mapping[str, object] | None = None,
+        reward: str = "win",
+        dealer: int | None = None,
+        illegal: str = "terminate",
+        illegal_reward: float = -1.0,
+        mask_in_observation: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        if _MISSING is not None:
+            raise ImportError(f"brisca.envs.gymnasium needs the 'rl' extra: pip install 'brisca[rl]' ({_MISSING})")
+        self.rules = rules = make_rules(preset, options)
+        if players is None:
+            players = min(rules.player_counts)
+        rules.check_players(players)
+        self.players = players
+        for name, value in (("seat", seat), ("dealer", dealer)):
+            if value is not None and not (type(value) is int and 0 <= value < players):
+                raise ValueError(f"{name} must be a seat from 0 to {players - 1}, or None, not {value!r}")
+        if illegal not in ("terminate", "raise"):
+            raise ValueError(f"illegal must be 'terminate' or 'raise', not {illegal!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
+        self.reward = check_reward(reward)
+        self.fixed_seat = seat
+        self.dealer = dealer
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.mask_in_observation = mask_in_observation
+        self.render_mode = render_mode
+        specs = [opponents] * (players - 1) if isinstance(opponents, str | Agent) else list(opponents)
+        if len(specs) != players - 1:
+            raise ValueError(f"give one opponent, or {players - 1} (one per other seat), not {len(specs)}")
+        self._specs: list[OpponentSpec] = specs
+        self.opponents: list[Agent] = [make_agent(s) if isinstance(s, str) else s for s in specs]
+        self.encoder = ObservationEncoder(rules, players)
+        self.codec: ActionCodec = self.encoder.codec
+        vector = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
+        mask = spaces.Box(0, 1, (self.codec.size,), np.int8)
+        self.observation_space: spaces.Space[Any] = (
+            spaces.Dict({"observation": vector, "action_mask": mask}) if mask_in_observation else vector
+        )
+        self.action_space: spaces.Space[np.int64] = spaces.Discrete(self.codec.size)
+        self.game: Game | None = None
+        self.seat = 0
+        self._by_seat: dict[int, Agent] = {}
+
+    # ------------------------------------------------------------------ cycle
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        n = self.players
+        if seed is not None:
+            # The opponents named by string are made again from the new seed, so a seeded episode replays.
+            self.opponents = [
+                make_agent(s, seed=int(rng.integers(2**31))) if isinstance(s, str) else s for s in self._specs
+            ]
+        opts = options or {}
+        seat = opts.get("seat", self.fixed_seat)
+        self.seat = int(rng.integers(n)) if seat is None else seat
+        dealer = opts.get("dealer", self.dealer)
+        if dealer is None:
+            dealer = int(rng.integers(n))
+        deck = opts.get("deck")
+        shuffle = None if deck is not None else random.Random(int(rng.integers(2**63)))
+        self.game = Game(self.rules, n, dealer=dealer, deck=deck, seed=shuffle)
+        others = [s for s in range(n) if s != self.seat]
+        self._by_seat = dict(zip(others, self.opponents, strict=True))
+        self._advance()
+        return self._observe(), self._info()
+
+    def _advance(self) -> float:
+        """Let the opponents play until the learner's turn or the end; the learner's rewards meanwhile."""
+        game = self.game
+        assert game is not None
+        paid = 0.0
+        seat = self.seat
+        dense = self.reward == "dense"
+        while not game.is_over() and game.turn != seat:
+            turn = game.turn
+            assert turn is not None
+            before = game.side_points
+            game.apply(self._by_seat[turn].act(game.view(turn)))
+            if dense:
+                step = step_rewards(game, "dense", before)
+                if step is not None:
+                    paid += step[seat]
+        if not dense and game.is_over():
+            paid += hand_returns(game, self.reward)[seat]
+        return paid
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        game = self.game
+        if game is None:
+            raise RuntimeError("call reset() before step()")
+        if game.is_over():
+            raise RuntimeError("the hand is over: call reset()")
+        index = int(action)
+        act: Action | None = self.codec.actions[index] if 0 <= index < self.codec.size else None
+        before = game.side_points
+        try:
+            if act is None:
+                raise IllegalActionError(f"action {index} is outside 0..{self.codec.size - 1}")
+            game.apply(act)
+        except IllegalActionError as exc:
+            if self.illegal == "raise":
+                raise ValueError(f"illegal action {index} ({act}): {exc}") from None
+            info = self._info()
+            info["illegal"] = True
+            return self._observe(), self.illegal_reward, True, False, info
+        reward = 0.0
+        if self.reward == "dense":
+            step = step_rewards(game, "dense", before)
+            if step is not None:
+                reward += step[self.seat]
+        reward += self._advance()
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, game.is_over(), False, self._info()
+
+    # ---------------------------------------------------------- observations
+
+    def _observe(self) -> Any:
+        game = self.game
+        assert game is not None
+        view = game.view(self.seat)
+        vector = self.encoder.encode(view)
+        if self.mask_in_observation:
+            return {"observation": vector, "action_mask": self.encoder.mask(view)}
+        return vector
+
+    def _mask(self) -> NDArray[np.int8]:
+        game = self.game
+        mask = np.zeros(self.codec.size, np.int8)
+        if game is not None and not game.is_over() and game.turn == self.seat:
+            ids = self.codec.ids
+            mask[[ids[a] for a in game.legal_actions()]] = 1
+        return mask
+
+    def _info(self) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        info: dict[str, Any] = {"action_mask": self._mask(), "seat": self.seat}
+        result = game.result()
+        if result is not None:
+            info["winner"] = result.winner
+            info["won"] = result.winner is not None and game.side_of(self.seat) == result.winner
+            info["side_points"] = result.side_points
+        return info
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learner's legal actions now, as booleans (sb3-contrib's ``MaskablePPO`` calls this)."""
+        mask: NDArray[np.bool_] = self._mask().astype(bool)
+        return mask
+
+    def render(self) -> str | None:  # type: ignore[override]
+        if self.render_mode is None:
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text = render_table(self.game) if self.game is not None else "(no hand dealt: call reset())"
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+
+#: The ids registered with Gymnasium: the generic one (``preset=`` keyword) and one per preset.
+ENV_IDS: tuple[str, ...] = ("brisca/brisca-v0", *(f"brisca/{name}-v0" for name in variant_names()))
+
+
+def _register() -> None:
+    for env_id in ENV_IDS:
+        if env_id in gymnasium.registry:
+            continue
+        name = env_id.split("/")[1][:-3]
+        kwargs = {} if name == "brisca" else {"preset": name}
+        gymnasium.register(env_id, entry_point="brisca.envs.gymnasium:BriscaEnv", kwargs=kwargs)
+
+
+if _MISSING is None:
+    _register()
