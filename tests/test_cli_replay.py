@@ -167,3 +167,13 @@ def test_bad_action_names_its_index() -> None:
     assert proc.returncode != 0
     assert len(err.strip().splitlines()) == 1
     assert "action 7" in err
+
+
+def test_every_command_has_working_help() -> None:
+    import subprocess
+    import sys
+
+    for command in ([], ["play"], ["replay"], ["bench"], ["variants"], ["rules"], ["arena"], ["serve"]):
+        out = subprocess.run([sys.executable, "-m", "brisca", *command, "--help"], capture_output=True, text=True,
+                             timeout=60)
+        assert out.returncode == 0 and "usage:" in out.stdout, (command, out.stderr)

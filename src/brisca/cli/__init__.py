@@ -53,7 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true", help="print the results as JSON")
     bench.add_argument("--seed", type=int, default=1)
 
-    arena = sub.add_parser("arena", help="agents play duplicate deals; results with 95% intervals")
+    arena = sub.add_parser("arena", help="agents play duplicate deals; results with 95%% intervals")
     arena.add_argument("agents", nargs="+", help="two or more agents: random, greedy, heuristic, expert, module:Class")
     arena.add_argument("--variant", default="spanish")
     arena.add_argument("--players", "-p", type=int, default=2)
@@ -63,6 +63,13 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1; 0: every core)")
     arena.add_argument("--seed", type=int, default=0)
     arena.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    serve = sub.add_parser("serve", help="the web table: play in the browser, against people and bots")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--db", metavar="URL", help="database: a SQLite file or URL, or postgresql://... "
+                       "(default: SQLite in the user's data directory)")
+    serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
 
     sub.add_parser("variants", help="list the rule presets")
     rules = sub.add_parser("rules", help="print the rules of a preset")
@@ -89,6 +96,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from brisca.cli.arena import run_arena_cli
 
             return run_arena_cli(args, _rule_options(args.rule))
+        if args.command == "serve":
+            from brisca.cli.serve import run_serve_cli
+
+            return run_serve_cli(args)
         if args.command == "variants":
             from brisca.rules import find_variant, variant_names
 

@@ -1,0 +1,310 @@
+"""The FastAPI application: HTTP API, the WebSocket of each table, and the static front end."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from brisca.agents import LEVELS
+from brisca.errors import BriscaError
+from brisca.rules import find_variant, make_rules, variant_names
+from brisca.server.store import SeatInfo, Store, TableState
+from brisca.server.table import (
+    CLOSE,
+    Act,
+    Chat,
+    Connection,
+    Hello,
+    Leave,
+    Ping,
+    StartIfFull,
+    TableActor,
+    TableError,
+    error,
+)
+
+log = logging.getLogger("brisca.server")
+STATIC = Path(__file__).parent / "static"
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
+MESSAGE_TYPES = ("hello", "play", "chat", "ping")
+
+
+class CreateTable(BaseModel):
+    preset: str = "spanish"
+    players: int = 2
+    options: dict[str, Any] = Field(default_factory=dict)
+    #: Seat number -> bot level (easy, normal, hard, expert).
+    bots: dict[int, str] = Field(default_factory=dict)
+    bot_delay: float = Field(default=0.6, ge=0, le=10)
+    seed: int | None = None
+    #: When given, the creator takes the first free seat with this name.
+    name: str | None = Field(default=None, min_length=1, max_length=40)
+
+
+class JoinSeat(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+    seat: int | None = None
+
+
+class Manager:
+    """The live tables of this process, each run by its own actor."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.actors: dict[str, TableActor] = {}
+
+    def resume(self) -> None:
+        for table_id in self.store.table_ids(["waiting", "playing"]):
+            try:
+                self.get(table_id)
+            except Exception:  # one broken table must not keep the others down
+                log.exception("table %s could not be resumed", table_id)
+
+    def get(self, table_id: str) -> TableActor | None:
+        actor = self.actors.get(table_id)
+        if actor is None and TABLE_ID.match(table_id):
+            state = self.store.load(table_id)
+            if state is not None:
+                actor = TableActor(self.store, state)
+                self.actors[table_id] = actor
+                actor.start()
+        return actor
+
+    def create(self, spec: CreateTable) -> TableActor:
+        try:
+            rules = make_rules(spec.preset, spec.options)
+            rules.check_players(spec.players)
+        except BriscaError as exc:
+            raise HTTPException(400, str(exc)) from None
+        for seat, level in spec.bots.items():
+            if not 0 <= seat < spec.players:
+                raise HTTPException(400, f"no seat {seat} at a {spec.players}-player table")
+            if level not in LEVELS:
+                raise HTTPException(400, f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+        seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
+                 for s in range(spec.players)]
+        state = TableState(
+            id=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"),
+            preset=rules.variant, options=rules.overrides(), players=spec.players,
+            seed=spec.seed if spec.seed is not None else secrets.randbits(31),
+            bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats,
+        )
+        self.store.create_table(state)
+        actor = TableActor(self.store, state)
+        self.actors[state.id] = actor
+        actor.start()
+        actor.submit(StartIfFull())
+        return actor
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(a.stop() for a in self.actors.values()))
+        self.actors.clear()
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
+               burst: int = 40) -> FastAPI:
+    """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir)."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db_url)
+        manager = Manager(store)
+        app.state.manager = manager
+        manager.resume()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            store.dispose()
+
+    app = FastAPI(title="brisca", lifespan=lifespan)
+
+    def manager() -> Manager:
+        m: Manager = app.state.manager
+        return m
+
+    def actor_or_404(table_id: str) -> TableActor:
+        actor = manager().get(table_id)
+        if actor is None:
+            raise HTTPException(404, "no such table")
+        return actor
+
+    @app.get("/api/presets")
+    def presets() -> list[dict[str, Any]]:
+        out = []
+        for name in variant_names():
+            rules = find_variant(name)
+            out.append({"name": name, "title": rules.title, "players": list(rules.player_counts)})
+        return out
+
+    @app.post("/api/tables")
+    async def create_table(spec: CreateTable) -> dict[str, Any]:
+        actor = manager().create(spec)
+        out: dict[str, Any] = {"table_id": actor.id, "url": f"/t/{actor.id}"}
+        if spec.name is not None:
+            seat, token = await _join(actor, spec.name, None)
+            out |= {"seat": seat, "token": token}
+        return out
+
+    async def _join(actor: TableActor, name: str, seat: int | None) -> tuple[int, str]:
+        try:
+            return await actor.join(name, seat)
+        except TableError as exc:
+            raise HTTPException(409, exc.message) from None
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        table: dict[str, Any] = actor_or_404(table_id).snapshot(None)["table"]
+        return table
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join(table_id: str, body: JoinSeat) -> dict[str, Any]:
+        seat, token = await _join(actor_or_404(table_id), body.name, body.seat)
+        return {"table_id": table_id, "seat": seat, "token": token}
+
+    @app.get("/api/games")
+    def games(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
+        return manager().store.games(max(1, min(limit, 500)), max(0, offset))
+
+    @app.get("/api/games/{table_id}/record")
+    def record(table_id: str) -> Response:
+        text = manager().store.record(table_id) if TABLE_ID.match(table_id) else None
+        if text is None:
+            raise HTTPException(404, "no finished game with this id")
+        return Response(text, media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="brisca-{table_id}.json"'})
+
+    @app.get("/api/ratings/{preset}")
+    def ratings(preset: str, limit: int = 100) -> list[dict[str, Any]]:
+        return manager().store.leaderboard(preset, max(1, min(limit, 1000)))
+
+    @app.websocket("/ws/{table_id}")
+    async def websocket(ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        actor = manager().get(table_id)
+        if actor is None:
+            await ws.send_json(error("not_found", "no such table"))
+            await ws.close(code=4404)
+            return
+        conn = Connection()
+        pump = asyncio.create_task(_pump(ws, conn))
+        bucket = RateLimit(rate, burst)
+        try:
+            while True:
+                raw = await ws.receive()
+                if raw["type"] == "websocket.disconnect":
+                    break
+                data = raw.get("text")
+                if data is None:
+                    data = raw.get("bytes") or b""
+                if len(data) > max_message:
+                    conn.send(error("too_large", f"messages are at most {max_message} bytes"))
+                    continue
+                if not bucket.allow():
+                    conn.send(error("rate", "too many messages; slow down"))
+                    continue
+                _dispatch(actor, conn, data)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            actor.submit(Leave(conn))
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pump
+
+    @app.get("/")
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/t/{table_id}")
+    def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+async def _pump(ws: WebSocket, conn: Connection) -> None:
+    while True:
+        message = await conn.outbox.get()
+        if message is CLOSE:
+            with contextlib.suppress(Exception):
+                await ws.close(code=1013)
+            return
+        try:
+            await ws.send_text(json.dumps(message, ensure_ascii=False))
+        except (WebSocketDisconnect, RuntimeError):
+            return
+
+
+def _dispatch(actor: TableActor, conn: Connection, data: str | bytes) -> None:
+    """Check one client message and hand it to the table's actor; a bad one gets a typed error."""
+    try:
+        message = json.loads(data)
+    except (ValueError, RecursionError):
+        conn.send(error("malformed", "not JSON"))
+        return
+    if not isinstance(message, dict):
+        conn.send(error("malformed", "a message is a JSON object"))
+        return
+    msg_id = message.get("id")
+    if msg_id is not None and not ((isinstance(msg_id, str) and len(msg_id) <= 64)
+                                   or (type(msg_id) is int and abs(msg_id) < 2**53)):
+        conn.send(error("malformed", "'id' is a short string or an integer"))
+        return
+    kind = message.get("type")
+    if kind not in MESSAGE_TYPES:
+        conn.send(error("malformed", f"unknown message type; types: {', '.join(MESSAGE_TYPES)}", msg_id))
+        return
+    if kind == "ping":
+        actor.submit(Ping(conn, msg_id))
+    elif kind == "hello":
+        token, last = message.get("token"), message.get("last")
+        if (token is not None and not isinstance(token, str)) or (isinstance(token, str) and len(token) > 128):
+            conn.send(error("bad_token", "'token' is the seat token string", msg_id))
+        elif last is not None and (type(last) is not int or last < 0):
+            conn.send(error("malformed", "'last' is the number of the last event seen", msg_id))
+        else:
+            actor.submit(Hello(conn, token, last))
+    elif kind == "play":
+        if "action" not in message:
+            conn.send(error("malformed", "a play message names its 'action'", msg_id))
+        else:
+            actor.submit(Act(conn, message["action"], msg_id))
+    elif kind == "chat":
+        text = message.get("text")
+        if not isinstance(text, str) or not 0 < len(text.strip()) <= 500:
+            conn.send(error("malformed", "'text' is 1 to 500 characters", msg_id))
+        else:
+            actor.submit(Chat(conn, text.strip(), msg_id))

@@ -1,0 +1,137 @@
+"""Persistence: SQLAlchemy models, the engine for a URL, and the Alembic upgrade run at startup.
+
+SQLite by default (a file in the user's data directory), PostgreSQL by URL. Every accepted
+action is written, keyed by ``(table_id, action_number)``, before it is broadcast; the stored
+decks and actions rebuild any table after a restart.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    __tablename__ = "brisca_tables"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    preset: Mapped[str] = mapped_column(sa.String(64))
+    options: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    players: Mapped[int] = mapped_column(sa.Integer)
+    seed: Mapped[int] = mapped_column(sa.BigInteger)
+    bot_delay: Mapped[float] = mapped_column(sa.Float, default=0.0)
+    status: Mapped[str] = mapped_column(sa.String(16), default="waiting")
+    version: Mapped[int] = mapped_column(sa.Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+
+
+class SeatRow(Base):
+    __tablename__ = "brisca_seats"
+
+    table_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    name: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    bot: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+
+
+class HandRow(Base):
+    __tablename__ = "brisca_hands"
+
+    table_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_tables.id"), primary_key=True)
+    hand_number: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    deck: Mapped[list[str]] = mapped_column(sa.JSON)
+
+
+class ActionRow(Base):
+    __tablename__ = "brisca_actions"
+    __table_args__ = (sa.UniqueConstraint("table_id", "action_number", name="uq_brisca_actions_number"),)
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_tables.id"), index=True)
+    action_number: Mapped[int] = mapped_column(sa.Integer)
+    hand_number: Mapped[int] = mapped_column(sa.Integer)
+    seat: Mapped[int] = mapped_column(sa.Integer)
+    action: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+
+
+class GameRow(Base):
+    __tablename__ = "brisca_games"
+
+    table_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_tables.id"), primary_key=True)
+    preset: Mapped[str] = mapped_column(sa.String(64), index=True)
+    players: Mapped[int] = mapped_column(sa.Integer)
+    names: Mapped[list[str]] = mapped_column(sa.JSON)
+    winner: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    record: Mapped[str] = mapped_column(sa.Text)
+    finished_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+
+
+class RatingRow(Base):
+    __tablename__ = "brisca_ratings"
+
+    preset: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    mu: Mapped[float] = mapped_column(sa.Float)
+    sigma: Mapped[float] = mapped_column(sa.Float)
+    games: Mapped[int] = mapped_column(sa.Integer, default=0)
+
+
+def default_url() -> str:
+    """SQLite in the user's data directory."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("brisca", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'brisca.sqlite3'}"
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` means psycopg 3 here; a bare path means a SQLite file."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    return url
+
+
+def make_engine(url: str | None) -> sa.Engine:
+    url = normalize_url(url or default_url())
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def upgrade(engine: sa.Engine) -> None:
+    """Bring the database to the newest schema with Alembic (the migrations ship in the package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")

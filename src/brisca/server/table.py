@@ -1,0 +1,491 @@
+"""One asyncio actor per table: it alone changes the match, and it numbers every event.
+
+Commands (joins, hellos, actions, chat, bot moves) go through the actor's queue in order.
+An action is checked by the engine, written to the database, then broadcast; each
+connection receives each event built from its own :meth:`~brisca.game.Game.view`
+(spectators: ``view(None)``), or a stub ``{"v": n}`` when the event is not for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from brisca.actions import Action, Signal
+from brisca.agents import Agent, make_agent
+from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
+from brisca.game import Match, shuffled
+from brisca.record import MatchRecord
+from brisca.rules import Rules, make_rules
+from brisca.server.db import GameRow
+from brisca.server.serialize import action_json, view_json
+from brisca.server.store import SeatInfo, Store, TableState, hash_token
+
+log = logging.getLogger("brisca.server")
+
+#: Events kept in memory for reconnection; an older last-seen number gets a full snapshot.
+HISTORY_LIMIT = 2000
+#: Levels whose moves take long enough to run off the event loop.
+SLOW_BOTS = {"expert", "hard", "heuristic"}
+Message = dict[str, Any]
+
+
+class TableError(Exception):
+    """A refused command, with its typed code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+#: Messages waiting for one connection beyond which it is too slow and is closed.
+OUTBOX_LIMIT = 5000
+#: Put in an outbox to close the connection.
+CLOSE: Message = {"type": "close"}
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client connection: what the actor sends it goes through ``outbox`` in order."""
+
+    outbox: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
+    seat: int | None = None
+    subscribed: bool = False
+    overflowed: bool = False
+
+    def send(self, message: Message) -> None:
+        if self.overflowed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            # A client that does not read: drop what waits and close it; it reconnects with its last number.
+            self.overflowed, self.subscribed = True, False
+            while not self.outbox.empty():
+                self.outbox.get_nowait()
+            self.outbox.put_nowait(CLOSE)
+            return
+        self.outbox.put_nowait(message)
+
+
+@dataclass
+class Join:
+    name: str
+    seat: int | None
+    reply: asyncio.Future[tuple[int, str]]
+
+
+@dataclass
+class Hello:
+    conn: Connection
+    token: str | None
+    last: int | None
+
+
+@dataclass
+class Leave:
+    conn: Connection
+
+
+@dataclass
+class Act:
+    conn: Connection
+    action: object
+    id: object = None
+
+
+@dataclass
+class Chat:
+    conn: Connection
+    text: str
+    id: object = None
+
+
+@dataclass
+class Ping:
+    """Answered by the actor, so its pong follows every answer to the commands sent before it."""
+
+    conn: Connection
+    id: object = None
+
+
+@dataclass
+class BotTick:
+    action_number: int
+
+
+@dataclass
+class Stop:
+    pass
+
+
+@dataclass
+class StartIfFull:
+    pass
+
+
+Command = Join | Hello | Leave | Act | Chat | Ping | BotTick | Stop | StartIfFull
+
+
+def error(code: str, message: str, msg_id: object = None) -> Message:
+    out: Message = {"type": "error", "code": code, "message": message}
+    if msg_id is not None:
+        out["id"] = msg_id
+    return out
+
+
+class TableActor:
+    def __init__(self, store: Store, state: TableState) -> None:
+        self.store = store
+        self.id = state.id
+        self.preset = state.preset
+        self.options = state.options
+        self.rules: Rules = make_rules(state.preset, state.options)
+        self.players = state.players
+        self.seed = state.seed
+        self.bot_delay = state.bot_delay
+        self.status = state.status
+        self.version = state.version
+        self.seats = state.seats
+        self.commands: asyncio.Queue[Command] = asyncio.Queue()
+        self.conns: set[Connection] = set()
+        #: ``(v, message for each audience)``; audience ``None`` is the spectators'.
+        self.events: list[tuple[int, dict[int | None, Message]]] = []
+        self.agents: dict[int, Agent] = {
+            s.seat: make_agent(s.bot, seed=(state.seed + s.seat) % 2**32) for s in self.seats if s.bot
+        }
+        self.match: Match | None = None
+        self.action_count = 0
+        self.decks = [list(d) for d in state.decks]
+        self._task: asyncio.Task[None] | None = None
+        self._replay(state)
+
+    # ------------------------------------------------------------------ rebuilding
+
+    def _replay(self, state: TableState) -> None:
+        """Rebuild the match from the stored decks and actions (a restart loses nothing)."""
+        if not state.decks:
+            return
+        match = Match(self.rules, self.players, deck=state.decks[0])
+        for hand_number, seat, data in state.actions:
+            while hand_number > len(match.games) - 1:
+                match.next_hand(deck=state.decks[len(match.games)])
+            if match.game.turn != seat:
+                raise BriscaError(f"table {self.id}: stored action {self.action_count} is out of turn")
+            match.game.apply(Action.from_json(data))
+            self.action_count += 1
+        while len(match.games) < len(state.decks):
+            match.next_hand(deck=state.decks[len(match.games)])
+        self.match = match
+
+    # ------------------------------------------------------------------ running
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self.commands.put_nowait(Stop())
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def submit(self, command: Command) -> None:
+        self.commands.put_nowait(command)
+
+    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+        reply: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
+        self.submit(Join(name, seat, reply))
+        return await reply
+
+    async def _recover(self) -> None:
+        """Finish what a crash (or a failed write) cut short: the start, a deal after a hand, the end of the match."""
+        match = self.match
+        if self.status == "waiting":
+            await self._start_if_full()
+        elif self.status == "playing" and match is not None and match.game.is_over():
+            if match.is_over():
+                await self._finish()
+            else:
+                await self._deal()
+
+    async def _write(self, fn: Callable[..., None], *args: Any) -> None:
+        """One database write, off the event loop; the actor waits for it (its commands stay in order)."""
+        await asyncio.to_thread(fn, *args)
+
+    async def run(self) -> None:
+        try:
+            await self._recover()
+        except Exception:
+            log.exception("table %s: could not recover", self.id)
+        self._schedule_bot()
+        while True:
+            command = await self.commands.get()
+            if isinstance(command, Stop):
+                return
+            try:
+                await self._handle(command)
+            except TableError as exc:
+                self._refuse(command, exc)
+            except Exception as exc:  # the actor must outlive any one command
+                log.exception("table %s: command %r failed", self.id, command)
+                self._refuse(command, TableError("internal", f"internal error: {type(exc).__name__}"))
+                with contextlib.suppress(Exception):
+                    await self._recover()
+            self._schedule_bot()
+
+    def _refuse(self, command: Command, exc: TableError) -> None:
+        if isinstance(command, Join):
+            if not command.reply.done():
+                command.reply.set_exception(exc)
+        elif isinstance(command, Hello | Act | Chat):
+            command.conn.send(error(exc.code, exc.message, getattr(command, "id", None)))
+
+    async def _handle(self, command: Command) -> None:
+        if isinstance(command, Join):
+            await self._join(command)
+        elif isinstance(command, Hello):
+            self._hello(command)
+        elif isinstance(command, Leave):
+            self.conns.discard(command.conn)
+        elif isinstance(command, Act):
+            await self._act(command)
+        elif isinstance(command, Chat):
+            await self._chat(command)
+        elif isinstance(command, Ping):
+            command.conn.send({"type": "pong"} | ({"id": command.id} if command.id is not None else {}))
+        elif isinstance(command, BotTick):
+            await self._bot(command)
+        elif isinstance(command, StartIfFull):
+            await self._start_if_full()
+
+    # ------------------------------------------------------------------ events
+
+    def snapshot(self, audience: int | None) -> Message:
+        """The table and the viewer's view of the current hand."""
+        match = self.match
+        table: Message = {
+            "id": self.id,
+            "preset": self.preset,
+            "options": self.options,
+            "players": self.players,
+            "sides": self.rules.sides(self.players),
+            "status": self.status,
+            "version": self.version,
+            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in self.seats],
+            "hand_number": None if match is None else len(match.games) - 1,
+            "target_hands": self.rules.target_hands,
+            "hands_won": None if match is None else list(match.hands_won),
+            "match_points": None if match is None else list(match.points),
+            "match_over": False if match is None else match.is_over(),
+            "match_winner": None if match is None else match.winner,
+        }
+        view = None if match is None else view_json(match.game.view(audience))
+        return {"table": table, "view": view}
+
+    def _audiences(self) -> list[int | None]:
+        return [*range(self.players), None]
+
+    def _emit(self, kind: str, public: Message, visible: Callable[[int | None], bool] | None = None) -> None:
+        """Number one event (the version is already stored) and send it to every subscribed connection."""
+        v = self.version
+        messages: dict[int | None, Message] = {}
+        for audience in self._audiences():
+            if visible is not None and not visible(audience):
+                messages[audience] = {"type": "event", "v": v, "kind": "stub"}
+            else:
+                messages[audience] = {"type": "event", "v": v, "kind": kind, **public,
+                                      "state": self.snapshot(audience)}
+        self.events.append((v, messages))
+        if len(self.events) > HISTORY_LIMIT:
+            del self.events[: len(self.events) - HISTORY_LIMIT]
+        for conn in self.conns:
+            if conn.subscribed:
+                conn.send(messages[conn.seat])
+
+    # ------------------------------------------------------------------ commands
+
+    async def _join(self, command: Join) -> None:
+        if self.status != "waiting":
+            raise TableError("illegal", "the table is full")
+        free = [s for s in self.seats if s.bot is None and s.token_hash is None]
+        if command.seat is not None:
+            free = [s for s in free if s.seat == command.seat]
+        if not free:
+            raise TableError("illegal", "no free seat" if command.seat is None else f"seat {command.seat} is taken")
+        info = free[0]
+        token = secrets.token_urlsafe(24)
+        await self._write(self.store.write_join, self.id,
+                          SeatInfo(info.seat, command.name, None, hash_token(token)), self.version + 1)
+        self.version += 1
+        info.name, info.token_hash = command.name, hash_token(token)
+        if not command.reply.done():
+            command.reply.set_result((info.seat, token))
+        self._emit("joined", {"seat": info.seat, "name": command.name})
+        await self._start_if_full()
+
+    async def _start_if_full(self) -> None:
+        if self.status == "waiting" and all(s.bot is not None or s.token_hash is not None for s in self.seats):
+            await self._deal()
+
+    def _hello(self, command: Hello) -> None:
+        conn = command.conn
+        seat: int | None = None
+        if command.token is not None:
+            wanted = hash_token(command.token)
+            for info in self.seats:
+                if info.token_hash is not None and hmac.compare_digest(info.token_hash, wanted):
+                    seat = info.seat
+            if seat is None:
+                raise TableError("bad_token", "this token holds no seat at this table")
+        conn.seat, conn.subscribed = seat, True
+        self.conns.add(conn)
+        conn.send({"type": "welcome", "table_id": self.id, "seat": seat, "v": self.version})
+        last = command.last
+        first = self.events[0][0] if self.events else self.version + 1
+        if last is not None and last == self.version:
+            return
+        if last is not None and first - 1 <= last < self.version:
+            for v, messages in self.events:
+                if v > last:
+                    conn.send(messages[seat])
+            return
+        conn.send({"type": "sync", "v": self.version, "state": self.snapshot(seat)})
+
+    async def _act(self, command: Act) -> None:
+        conn = command.conn
+        if not conn.subscribed:
+            raise TableError("malformed", "say hello first")
+        if conn.seat is None:
+            raise TableError("not_your_turn", "spectators do not play")
+        if self.status != "playing" or self.match is None:
+            why = "the match is over" if self.status == "finished" else "the match has not started"
+            raise TableError("illegal", why)
+        game = self.match.game
+        if game.turn != conn.seat:
+            raise TableError("not_your_turn", f"it is seat {game.turn}'s turn, not seat {conn.seat}'s")
+        raw = command.action
+        try:
+            if isinstance(raw, str):
+                if len(raw) > 40:
+                    raise InvalidActionError("not an action")
+                action = Action.parse(raw)
+            elif isinstance(raw, dict):
+                action = Action.from_json(raw)
+            else:
+                raise InvalidActionError("an action is its notation (\"3O\") or an object ({\"play\": \"3O\"})")
+        except InvalidActionError as exc:
+            raise TableError("malformed", str(exc)) from None
+        except (BriscaError, TypeError, KeyError) as exc:
+            raise TableError("malformed", f"not an action: {exc}") from None
+        await self._commit(conn.seat, action)
+        ack: Message = {"type": "ack", "v": self.version}
+        if command.id is not None:
+            ack["id"] = command.id
+        conn.send(ack)
+
+    async def _chat(self, command: Chat) -> None:
+        conn = command.conn
+        if not conn.subscribed:
+            raise TableError("malformed", "say hello first")
+        name = "spectator" if conn.seat is None else (self.seats[conn.seat].name or f"seat {conn.seat}")
+        await self._write(self.store.set_version, self.id, self.version + 1)
+        self.version += 1
+        self._emit("chat", {"seat": conn.seat, "name": name, "text": command.text})
+        ack: Message = {"type": "ack", "v": self.version}
+        if command.id is not None:
+            ack["id"] = command.id
+        conn.send(ack)
+
+    async def _bot(self, command: BotTick) -> None:
+        match = self.match
+        if self.status != "playing" or match is None or command.action_number != self.action_count:
+            return
+        seat = match.game.turn
+        if seat is None or seat not in self.agents:
+            return
+        agent = self.agents[seat]
+        view = match.game.view(seat)
+        level = self.seats[seat].bot or ""
+        action = await asyncio.to_thread(agent.act, view) if level in SLOW_BOTS else agent.act(view)
+        if command.action_number == self.action_count:
+            await self._commit(seat, action)
+
+    def _schedule_bot(self) -> None:
+        match = self.match
+        if self.status != "playing" or match is None or match.game.turn not in self.agents:
+            return
+        tick = BotTick(self.action_count)
+        asyncio.get_running_loop().call_later(self.bot_delay, self.commands.put_nowait, tick)
+
+    # ------------------------------------------------------------------ the match
+
+    async def _commit(self, seat: int, action: Action) -> None:
+        """Check (the engine, on a copy), write, apply, then broadcast; the next hand is dealt when one ends.
+
+        Nobody, not even an HTTP read of the table, sees a move before it is in the database.
+        """
+        assert self.match is not None
+        match, game = self.match, self.match.game
+        try:
+            game.clone().apply(action)
+        except InvalidActionError as exc:
+            raise TableError("malformed", str(exc)) from None
+        except IllegalActionError as exc:
+            raise TableError("illegal", str(exc)) from None
+        number, hand = self.action_count, len(match.games) - 1
+        await self._write(self.store.write_action, self.id, number, hand, seat, action.to_json(), self.version + 1)
+        game.apply(action)
+        self.version += 1
+        self.action_count += 1
+
+        def visible(audience: int | None) -> bool:
+            if type(action) is not Signal:
+                return True
+            seen = game.view(audience).history
+            return bool(seen) and seen[-1] == (seat, action)
+
+        self._emit("action", {"action": action_json(seat, action), "hand_over": game.is_over()}, visible)
+        if game.is_over():
+            if match.is_over():
+                await self._finish()
+            else:
+                await self._deal()
+
+    async def _deal(self) -> None:
+        hand_number = 0 if self.match is None else len(self.match.games)
+        rng = random.Random(f"{self.seed}:{hand_number}")
+        deck = [str(c) for c in shuffled(self.rules.deck_cards(self.players), rng)]
+        await self._write(self.store.write_hand, self.id, hand_number, deck, self.version + 1)
+        self.version += 1
+        self.decks.append(deck)
+        if self.match is None:
+            self.match = Match(self.rules, self.players, deck=deck)
+        else:
+            self.match.next_hand(deck=deck)
+        self.status = "playing"
+        self._emit("deal", {"hand_number": hand_number})
+
+    async def _finish(self) -> None:
+        from brisca.server.ratings import rate
+
+        assert self.match is not None
+        match = self.match
+        record = MatchRecord.from_match(match).dumps()
+        names = [f"bot:{s.bot}" if s.bot else (s.name or f"seat {s.seat}") for s in self.seats]
+        sides = self.rules.sides(self.players)
+        teams = [[names[seat] for seat in range(self.players) if seat % sides == side] for side in range(sides)]
+        current = await asyncio.to_thread(self.store.ratings, self.preset, names)
+        ratings = rate(current, teams, match.winner)
+        row = GameRow(table_id=self.id, preset=self.preset, players=self.players, names=names,
+                      winner=match.winner, record=record)
+        await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1)
+        self.version += 1
+        self.status = "finished"
+        self._emit("match_over", {"winner": match.winner, "record": f"/api/games/{self.id}/record"})

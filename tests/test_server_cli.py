@@ -1,0 +1,78 @@
+"""``brisca serve`` starts uvicorn on loopback; bad arguments are one-line errors."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from brisca.cli import build_parser, main
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+
+def test_serve_arguments() -> None:
+    args = build_parser().parse_args(["serve"])
+    assert (args.host, args.port, args.db) == ("127.0.0.1", 8000, None)
+    args = build_parser().parse_args(["serve", "--port", "9000", "--db", "postgresql://u@h/db"])
+    assert (args.port, args.db) == (9000, "postgresql://u@h/db")
+
+
+def test_bad_port_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "port" in capsys.readouterr().err
+
+
+def test_serve_answers_on_loopback(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", str(tmp_path / "db.sqlite3"),
+         "--log-level", "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                with urllib.request.urlopen(f"{base}/api/presets", timeout=2) as r:
+                    presets = json.load(r)
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail(proc.stderr.read().decode() if proc.stderr else "server exited")
+                time.sleep(0.1)
+        else:
+            pytest.fail("the server did not answer")
+        assert any(p["name"] == "spanish" for p in presets)
+        with urllib.request.urlopen(f"{base}/", timeout=2) as r:
+            assert b"app.js" in r.read()
+        req = urllib.request.Request(f"{base}/api/tables", data=json.dumps({"bots": {"1": "easy"}}).encode(),
+                                     headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            made = json.load(r)
+        assert made["url"].startswith("/t/")
+        # A real WebSocket through uvicorn: hello, then the snapshot of the table.
+        from websockets.sync.client import connect
+
+        with connect(f"ws://127.0.0.1:{port}/ws/{made['table_id']}", open_timeout=5) as ws:
+            ws.send(json.dumps({"type": "hello"}))
+            assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+            assert json.loads(ws.recv(timeout=5))["type"] == "sync"
+            ws.send("garbage")
+            assert json.loads(ws.recv(timeout=5))["code"] == "malformed"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -1,0 +1,103 @@
+"""Whole matches through the web table: bots against bots, and a person against bots."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from brisca import record as brisca_record
+from brisca.game import Match
+from test_server_common import Conn, create, deadline, serve
+
+
+@pytest.mark.parametrize(("preset", "players"), [("spanish", 2), ("spanish", 4), ("briscola", 3)])
+def test_bots_play_a_match_and_the_record_replays(tmp_path: Path, preset: str, players: int) -> None:
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        bots = {str(s): ("easy", "normal")[s % 2] for s in range(players)}
+        table_id = create(client, preset=preset, players=players, bots=bots, seed=5)
+        spectator = Conn(client, table_id)
+        spectator.until(lambda m: m.get("kind") == "match_over" or (
+            m.get("type") == "sync" and m["state"]["table"]["status"] == "finished"))
+        info = client.get(f"/api/tables/{table_id}").json()
+        assert info["status"] == "finished" and info["match_over"]
+        games = client.get("/api/games").json()
+        assert [g["table_id"] for g in games] == [table_id]
+        download = client.get(f"/api/games/{table_id}/record")
+        assert download.status_code == 200
+        assert "attachment" in download.headers["content-disposition"]
+        rec = brisca_record.loads(download.text)
+        assert isinstance(rec, brisca_record.MatchRecord)
+        replayed = Match.of_games(rec.make_rules(), rec.players, rec.replay())
+        assert replayed.is_over() and replayed.winner == info["match_winner"] == games[0]["winner"]
+        board = client.get(f"/api/ratings/{preset}").json()
+        assert {r["name"] for r in board} == {f"bot:{b}" for b in bots.values()}
+        assert all(r["games"] == 1 for r in board)
+        assert client.get("/api/games/nosuchgame/record").status_code == 404
+        spectator.close()
+
+
+def _play_as_person(conn: Conn, seat: int) -> dict[str, Any]:
+    """Play the first legal action whenever it is our turn, until the match ends."""
+    while True:
+        state = conn.state
+        if state is not None and state["table"]["status"] == "finished":
+            return state
+        view = None if state is None else state["view"]
+        if state is not None and state["table"]["status"] == "playing" and view and view["turn"] == seat \
+                and view["legal"]:
+            legal = view["legal"][0]
+            answer = conn.request({"type": "play", "action": {k: v for k, v in legal.items() if k != "text"}})
+            assert answer["type"] == "ack", answer
+            continue
+        conn.recv()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_person_plays_against_bots_to_the_end(tmp_path: Path, players: int) -> None:
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        bots = {str(s): "normal" for s in range(1, players)}
+        r = client.post("/api/tables", json={"players": players, "bots": bots, "bot_delay": 0, "seed": 11,
+                                             "name": "Ana"})
+        body = r.json()
+        assert body["seat"] == 0
+        conn = Conn(client, body["table_id"], token=body["token"])
+        assert conn.seat == 0
+        end = _play_as_person(conn, 0)
+        assert end["table"]["match_over"] and end["table"]["status"] == "finished"
+        rec = json.loads(client.get(f"/api/games/{body['table_id']}/record").text)
+        assert rec["format"] == "brisca-record/1"
+        assert client.get("/api/games").json()[0]["names"][0] == "Ana"
+        assert any(row["name"] == "Ana" for row in client.get("/api/ratings/spanish").json())
+        conn.close()
+
+
+def test_the_front_end_is_served(tmp_path: Path) -> None:
+    with serve(str(tmp_path / "db.sqlite3")) as client:
+        page = client.get("/t/abcdef")
+        assert page.status_code == 200 and "app.js" in page.text
+        for name in ("app.js", "style.css"):
+            assert client.get(f"/static/{name}").status_code == 200
+        assert any(p["name"] == "spanish" for p in client.get("/api/presets").json())
+        assert client.post("/api/tables", json={"preset": "nosuch"}).status_code == 400
+        assert client.post("/api/tables", json={"players": 5}).status_code == 400
+        assert client.post("/api/tables", json={"bots": {"1": "godlike"}}).status_code == 400
+        assert client.get("/api/tables/nosuchtable").status_code == 404
+
+
+def test_rule_options_reach_the_match_and_the_record(tmp_path: Path) -> None:
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = create(client, players=2, options={"target_hands": 1, "deck": 48},
+                          bots={"0": "easy", "1": "easy"}, seed=2)
+        spectator = Conn(client, table_id)
+        spectator.until(lambda m: m.get("kind") == "match_over" or (
+            m.get("type") == "sync" and m["state"]["table"]["status"] == "finished"))
+        info = client.get(f"/api/tables/{table_id}").json()
+        assert info["options"] == {"target_hands": 1, "deck": 48}
+        rec = brisca_record.loads(client.get(f"/api/games/{table_id}/record").text)
+        assert rec.rules == {"target_hands": 1, "deck": 48}
+        assert len(rec.replay()[0].deck) == 48
+        assert client.post("/api/tables", json={"options": {"target_hands": "many"}}).status_code == 400
+        assert client.post("/api/tables", json={"options": {"nosuch": 1}}).status_code == 400

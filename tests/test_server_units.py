@@ -1,0 +1,59 @@
+"""Small parts of the web table: database URLs, ratings, the JSON of a view."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("openskill")
+
+from brisca.game import Game
+from brisca.server.db import default_url, normalize_url
+from brisca.server.ratings import rate
+from brisca.server.serialize import view_json
+
+
+def test_database_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert normalize_url("postgresql://postgres@127.0.0.1/test") == "postgresql+psycopg://postgres@127.0.0.1/test"
+    assert normalize_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalize_url("/tmp/x.sqlite3") == "sqlite:////tmp/x.sqlite3"
+    assert normalize_url("sqlite:///a.db") == "sqlite:///a.db"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    url = default_url()
+    assert url.startswith("sqlite:///") and url.endswith("brisca.sqlite3") and str(tmp_path) in url
+    assert (tmp_path / "brisca").is_dir()
+
+
+def test_team_ratings_move_the_winners_up() -> None:
+    first = rate({}, [["ana", "bea"], ["carl", "dan"]], 0)
+    assert first["ana"][0] > 25 > first["carl"][0]
+    assert first["ana"] == first["bea"] and first["ana"][1] < 25 / 3
+    draw = rate(first, [["ana", "bea"], ["carl", "dan"]], None)
+    assert draw["ana"][0] < first["ana"][0] and draw["carl"][0] > first["carl"][0]
+    three = rate({}, [["a"], ["b"], ["c"]], 2)
+    assert three["c"][0] > three["a"][0]
+
+
+def test_a_view_as_json_has_only_the_seat_s_hand() -> None:
+    game = Game("spanish", 2, seed=3)
+    mine, theirs = view_json(game.view(0)), view_json(game.view(1))
+    assert mine["hand"] == [str(c) for c in game.hand(0)]
+    assert not set(mine["hand"]) & set(theirs["hand"])
+    assert view_json(game.view(None))["hand"] == [] and view_json(game.view(None))["legal"] == []
+    assert [a["text"] for a in mine["legal"]] == [str(a) for a in game.legal_actions()]
+
+
+def test_the_migration_builds_exactly_the_models(tmp_path: Path) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from brisca.server.db import Base
+    from brisca.server.store import Store
+
+    store = Store(str(tmp_path / "db.sqlite3"))
+    Store(str(tmp_path / "db.sqlite3")).dispose()  # a second upgrade finds nothing to do
+    with store.engine.connect() as conn:
+        assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    store.dispose()
