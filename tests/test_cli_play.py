@@ -208,6 +208,9 @@ def test_interrupt_saves_and_exits_130(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "brisca", "play", "--no-cut", "--seed", "1", "--lang", "en", "--save", str(record)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env(),
+        # A runner started in the background may ignore SIGINT, and children inherit that: give the
+        # game the default disposition a terminal would, so Ctrl-C reaches it as KeyboardInterrupt.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdout is not None
     seen = b""
