@@ -11,6 +11,16 @@ Each action has a text notation, a parser and a pasteable ``repr``::
     >>> Action.from_json({"play": "1o", "arrastro": True}).to_json()
     {'play': '1O', 'arrastro': True}
 
+The games with an auction add bids, passes, calls, discards, trump choices and
+declarations::
+
+    >>> [Action.parse(t) for t in ("bid 110", "bid rank 3", "pass", "call 3O", "trump b")]
+    [Bid(110), RankBid(3), Pass(), Call(Card.parse('3O')), TrumpChoice(Suit.BASTOS)]
+    >>> Action.parse("discard 6c 5o")
+    Discard(Card.parse('5O'), Card.parse('6C'))
+    >>> Action.from_json({"bid": "3"}), Action.from_json({"declare": "O"}).to_json()
+    (RankBid(3), {'declare': 'O'})
+
 Actions are interned (``Play(card) is Play(card)``), so the engine can hand
 them out and compare them without allocating.
 """
@@ -20,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from brisca.cards import ALL_CARDS, Card
+from brisca.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
 from brisca.errors import InvalidActionError, InvalidCardError
 
 #: Partner signals (señas) of sources 001 and 004, and what each one truthfully says.
@@ -55,7 +65,8 @@ class Action:
 
     @staticmethod
     def parse(text: str) -> Action:
-        """Read an action's notation: ``3O`` play, ``x7B`` exchange, ``1O!`` arrastro, ``claim``, ``signal NAME``."""
+        """Read an action's notation: ``3O`` play, ``x7B`` exchange, ``1O!`` arrastro, ``claim``, ``signal NAME``,
+        ``bid 110``, ``bid rank 3``, ``pass``, ``call 3O``, ``trump O``, ``discard 5O 6C``, ``declare O``."""
         if not isinstance(text, str):
             raise InvalidActionError(f"not an action: {text!r}")
         t = text.strip()
@@ -63,14 +74,22 @@ class Action:
         try:
             if low == "claim":
                 return CLAIM
+            if low == "pass":
+                return PASS
             if low.startswith("signal"):
                 return Signal(low[6:].strip(" :"))
+            word, _sep, rest = low.partition(" ")
+            reader = _WORD_READERS.get(word)
+            if reader is not None:
+                return reader(rest.strip())  # type: ignore[no-any-return]
             if low[:1] == "x":
                 return Exchange(Card.parse(t[1:]))
             if low.endswith("!"):
                 return Arrastro(Card.parse(t[:-1]))
             return Play(Card.parse(t))
-        except InvalidCardError as exc:
+        except (InvalidCardError, ValueError) as exc:
+            if isinstance(exc, InvalidActionError):
+                raise
             raise InvalidActionError(f"not an action: {text!r} ({exc})") from None
 
     @staticmethod
@@ -90,7 +109,9 @@ class Action:
         try:
             action: Action = _READERS[kind](data)
             return action
-        except InvalidCardError as exc:
+        except InvalidActionError:
+            raise
+        except (InvalidCardError, ValueError, TypeError) as exc:
             raise InvalidActionError(str(exc)) from None
 
     def to_json(self) -> dict[str, Any]:  # pragma: no cover - every subclass overrides
@@ -205,6 +226,214 @@ class Signal(Action):
         return f"Signal({self.name!r})"
 
 
+class Bid(Action):
+    """Bid a number of points in an auction (the contract the bidder's side must reach)."""
+
+    __slots__ = ("points",)
+    kind = "bid"
+    points: int
+
+    def __new__(cls, points: int) -> Bid:
+        if isinstance(points, bool) or not isinstance(points, int) or not 0 < points <= 1000:
+            raise InvalidActionError(f"a bid is a number of points from 1 to 1000, not {points!r}")
+        bid = _BIDS.get(points)
+        if bid is None:
+            bid = _BIDS[points] = object.__new__(cls)
+            object.__setattr__(bid, "points", points)
+        return bid
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (Bid, (self.points,))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bid": self.points}
+
+    def __str__(self) -> str:
+        return f"bid {self.points}"
+
+    def __repr__(self) -> str:
+        return f"Bid({self.points})"
+
+
+class RankBid(Action):
+    """Name a rank in a low-card auction (``bidding: low_card``): the lowest rank named wins."""
+
+    __slots__ = ("rank",)
+    kind = "bid"
+    rank: int
+
+    def __new__(cls, rank: int) -> RankBid:
+        try:
+            return _RANK_BIDS[rank]
+        except (KeyError, TypeError):
+            raise InvalidActionError(f"a rank bid names a rank (1-7, 10-12), not {rank!r}") from None
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return (RankBid, (self.rank,))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bid": str(self.rank)}
+
+    def __str__(self) -> str:
+        return f"bid rank {self.rank}"
+
+    def __repr__(self) -> str:
+        return f"RankBid({self.rank})"
+
+
+class Pass(Action):
+    """Pass in an auction; a pass is final."""
+
+    __slots__ = ()
+    kind = "pass"
+
+    def __new__(cls) -> Pass:
+        return PASS
+
+    def __reduce__(self) -> tuple[object, tuple[()]]:
+        return (Pass, ())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pass": True}
+
+    def __str__(self) -> str:
+        return "pass"
+
+    def __repr__(self) -> str:
+        return "Pass()"
+
+
+class Call(CardAction):
+    """Call a card (Briscola Chiamata): its suit is trump and its holder the bidder's hidden partner."""
+
+    __slots__ = ()
+    kind = "call"
+    prefix = "call "
+
+
+class SuitAction(Action):
+    """An action that names one suit; interned per suit and per class."""
+
+    __slots__ = ("suit",)
+    suit: Suit
+    _interned: ClassVar[dict[Suit, SuitAction]]
+
+    def __new__(cls, suit: Suit) -> SuitAction:
+        if not isinstance(suit, Suit):
+            raise InvalidActionError(f"{cls.__name__} takes a Suit, not {suit!r}")
+        return cls._interned[suit]
+
+    @classmethod
+    def _make(cls, suit: Suit) -> SuitAction:
+        self = object.__new__(cls)
+        object.__setattr__(self, "suit", suit)
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[Suit]]:
+        return (type(self), (self.suit,))
+
+    def to_json(self) -> dict[str, Any]:
+        return {self.kind: self.suit.letter}
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.suit.letter}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(Suit.{self.suit.name})"
+
+
+class TrumpChoice(SuitAction):
+    """Name the trump suit (the auction's winner in Rematada, the low-card bidder in Chiamata)."""
+
+    __slots__ = ()
+    kind = "trump"
+
+
+class Declare(SuitAction):
+    """Declare a king-knight pair of a suit: vales (latas) in the Chilean game, a declaration in Rematada."""
+
+    __slots__ = ()
+    kind = "declare"
+
+
+class Discard(Action):
+    """Lay cards face down into the seat's own scoring pile (Rematada, after taking the talon)."""
+
+    __slots__ = ("cards",)
+    kind = "discard"
+    cards: tuple[Card, ...]
+
+    def __new__(cls, *cards: Card) -> Discard:
+        if not cards or not all(isinstance(c, Card) for c in cards):
+            raise InvalidActionError(f"a discard names one or more cards, not {cards!r}")
+        if len(set(cards)) != len(cards):
+            raise InvalidActionError("a discard names each card once")
+        self = object.__new__(cls)
+        object.__setattr__(self, "cards", tuple(sorted(cards)))
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Discard and other.cards == self.cards
+
+    def __hash__(self) -> int:
+        return hash(("discard", self.cards))
+
+    def __reduce__(self) -> tuple[object, tuple[Card, ...]]:
+        return (Discard, self.cards)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"discard": [str(c) for c in self.cards]}
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(map(str, self.cards))
+
+    def __repr__(self) -> str:
+        return f"Discard({', '.join(map(repr, self.cards))})"
+
+
+def _read_bid(data: Mapping[str, Any]) -> Action:
+    value = data["bid"]
+    if isinstance(value, str):
+        return RankBid(_rank_of(value))
+    return Bid(value)
+
+
+def _rank_of(text: str) -> int:
+    try:
+        return int(Rank.parse(text))
+    except InvalidCardError:
+        raise InvalidActionError(f"a rank bid names a rank (1-12), not {text!r}") from None
+
+
+def _read_pass(data: Mapping[str, Any]) -> Action:
+    if data["pass"] is not True:
+        raise InvalidActionError("a pass is written {\"pass\": true}")
+    return PASS
+
+
+def _read_discard(data: Mapping[str, Any]) -> Action:
+    cards = data["discard"]
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise InvalidActionError("a discard is a list of cards, like {\"discard\": [\"5O\", \"6C\"]}")
+    return Discard(*(Card.parse(c) for c in cards))
+
+
+def _read_suit(cls: type[SuitAction], value: object) -> Action:
+    if not isinstance(value, str):
+        raise InvalidActionError(f"{cls.kind!r} names a suit letter (O, C, E, B), not {value!r}")
+    return cls(Suit.parse(value))
+
+
+def _parse_bid(rest: str) -> Action:
+    word, _sep, value = rest.partition(" ")
+    if word == "rank":
+        return RankBid(_rank_of(value))
+    try:
+        return Bid(int(rest))
+    except ValueError:
+        raise InvalidActionError(f"a bid is 'bid 110' or 'bid rank 3', not 'bid {rest}'") from None
+
+
 def _read_play(data: Mapping[str, Any]) -> Action:
     card = Card.parse(data["play"])
     flag = data.get("arrastro", False)
@@ -233,11 +462,35 @@ for _name in SIGNALS:
     object.__setattr__(_sig, "name", _name)
     _SIGNAL_ACTIONS[_name] = _sig
 
+Call._interned = [Call._make(c) for c in ALL_CARDS]
+TrumpChoice._interned = {s: TrumpChoice._make(s) for s in Suit}
+Declare._interned = {s: Declare._make(s) for s in Suit}
+PASS: Pass = object.__new__(Pass)
+_BIDS: dict[int, Bid] = {}
+_RANK_BIDS: dict[object, RankBid] = {}
+for _rank in Rank:
+    _rb = object.__new__(RankBid)
+    object.__setattr__(_rb, "rank", int(_rank))
+    _RANK_BIDS[int(_rank)] = _rb
+
 _READERS: dict[str, Any] = {
     "play": _read_play,
     "exchange": lambda d: Exchange(Card.parse(d["exchange"])),
     "claim": _read_claim,
     "signal": _read_signal,
+    "bid": _read_bid,
+    "pass": _read_pass,
+    "call": lambda d: Call(Card.parse(d["call"])),
+    "trump": lambda d: _read_suit(TrumpChoice, d["trump"]),
+    "discard": _read_discard,
+    "declare": lambda d: _read_suit(Declare, d["declare"]),
+}
+_WORD_READERS: dict[str, Any] = {
+    "bid": _parse_bid,
+    "call": lambda rest: Call(Card.parse(rest)),
+    "trump": lambda rest: TrumpChoice(Suit.parse(rest)),
+    "declare": lambda rest: Declare(Suit.parse(rest)),
+    "discard": lambda rest: Discard(*parse_cards(rest)),
 }
 _EXTRA_KEYS: dict[str, set[str]] = {"play": {"arrastro"}}
 
@@ -247,3 +500,5 @@ PLAYS: tuple[Play, ...] = tuple(Play._interned)  # type: ignore[arg-type]
 EXCHANGES: tuple[Exchange, ...] = tuple(Exchange._interned)  # type: ignore[arg-type]
 #: Every arrastro action, indexed by card index.
 ARRASTROS: tuple[Arrastro, ...] = tuple(Arrastro._interned)  # type: ignore[arg-type]
+#: Every call action, indexed by card index.
+CALLS: tuple[Call, ...] = tuple(Call._interned)  # type: ignore[arg-type]

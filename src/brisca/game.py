@@ -23,12 +23,34 @@ the engine itself: it never holds another seat's hand or the order of the stock.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from brisca.actions import ARRASTROS, CLAIM, EXCHANGES, PLAYS, Action, Arrastro, Claim, Exchange, Play, Signal
+from brisca.actions import (
+    ARRASTROS,
+    CALLS,
+    CLAIM,
+    EXCHANGES,
+    PASS,
+    PLAYS,
+    Action,
+    Arrastro,
+    Bid,
+    Call,
+    Claim,
+    Declare,
+    Discard,
+    Exchange,
+    Pass,
+    Play,
+    RankBid,
+    Signal,
+    TrumpChoice,
+)
 from brisca.cards import Card, Rank, Suit
 from brisca.errors import IllegalActionError, InvalidActionError, InvalidCardError, RulesError
 from brisca.rules import Rules, make_rules
@@ -78,6 +100,10 @@ class HandResult:
     reason: str = "points"
     #: A tie under ``tie: replay``: the same dealer deals a replacement hand.
     replay: bool = False
+    #: Games with a contract: the match points each seat scores for this hand.
+    scores: tuple[int, ...] | None = None
+    #: Games with a contract: the contract played (``None`` when everybody passed).
+    contract: Contract | None = None
 
     @property
     def margin(self) -> int:
@@ -90,6 +116,36 @@ class HandResult:
         mine = self.side_points[self.winner]
         return min((abs(mine - p) for i, p in enumerate(self.side_points) if i != self.winner), default=0)
 
+
+@dataclass(frozen=True)
+class Contract:
+    """What the auction decided: who plays against whom, for how many points, in which trump."""
+
+    #: The seat that won the auction.
+    declarer: int
+    #: The winning bid (:class:`~brisca.actions.Bid` or :class:`~brisca.actions.RankBid`).
+    bid: Action
+    #: The card points (with bonuses) the declarer's side must take.
+    points: int
+    trump: Suit
+    #: The called card (Briscola Chiamata).
+    called: Card | None = None
+    #: The called card's holder (the declarer himself when he plays alone). In views it stays ``None``
+    #: until the called card is played.
+    partner: int | None = None
+
+    @property
+    def alone(self) -> bool:
+        """Whether the declarer called his own card (known once the partner is revealed)."""
+        return self.partner == self.declarer
+
+    def side(self) -> frozenset[int]:
+        """The seats that play the contract (as far as this object knows)."""
+        return frozenset(s for s in (self.declarer, self.partner) if s is not None)
+
+
+#: Phases of a hand with an auction, in order.
+PHASES = ("bid", "discard", "trump", "call", "play")
 
 _NO_SIGNALS: tuple[()] = ()
 
@@ -176,25 +232,11 @@ class Game:
         return tuple(a.card for a in self._order)
 
     def _deal(self) -> None:
-        n, order = self.players, self._order
-        dealt = self.rules.hand_size * n
-        # Hands and stock hold the interned Play action of each card: legal_actions is then a list copy.
-        hands: list[list[Play]] = [[] for _ in range(n)]
-        for k in range(n):
-            hands[(self.dealer + 1 + k) % n] = list(order[k:dealt:n])
-        # The stock is kept bottom first, so drawing is list.pop() and a face-up card is _stock[0].
-        if self.rules.trump_rotation:
-            self.turned = None
-            self.trump = Suit(self.deal_number % 4)
-            self._stock = list(order[:dealt - 1:-1])
-        else:
-            self.turned = order[dealt].card
-            self.trump = self.turned.suit
-            self._stock = [order[dealt], *order[:dealt:-1]]
-        self._hands = hands
+        self._deal_cards()
+        n = self.players
         self._trick: list[Card] = []
         self._leader = self._turn = (self.dealer + 1) % n
-        self._best: Card = order[0].card
+        self._best: Card = self._order[0].card
         self._best_seat = -1
         self._points = [0] * n
         # after_win and before_penultimate: a seat may exchange once it has won a trick.
@@ -212,6 +254,25 @@ class Game:
         self._killer: int | None = None
         self._three_out = False
         self._set_face_up(exchanged=False)
+
+    def _deal_cards(self) -> None:
+        """Deal the hands one card at a time and set up the stock and the trump."""
+        n, order = self.players, self._order
+        dealt = self.rules.hand_size * n
+        # Hands and stock hold the interned Play action of each card: legal_actions is then a list copy.
+        hands: list[list[Play]] = [[] for _ in range(n)]
+        for k in range(n):
+            hands[(self.dealer + 1 + k) % n] = list(order[k:dealt:n])
+        # The stock is kept bottom first, so drawing is list.pop() and a face-up card is _stock[0].
+        if self.rules.trump_rotation:
+            self.turned = None
+            self.trump = Suit(self.deal_number % 4)
+            self._stock = list(order[:dealt - 1:-1])
+        else:
+            self.turned = order[dealt].card
+            self.trump = self.turned.suit
+            self._stock = [order[dealt], *order[:dealt:-1]]
+        self._hands = hands
 
     def _set_face_up(self, exchanged: bool) -> None:
         """Note which trump may be given for the face-up card (the exchange's only lookup)."""
@@ -548,7 +609,6 @@ class Game:
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players):
             raise RulesError(f"no seat {seat!r} in a {self.players}-player game")
         mine = seat is not None and not self._over and self._turn == seat
-        visible = self._visible_signals(seat)
         return View(
             seat=seat,
             rules=self.rules,
@@ -565,9 +625,7 @@ class Game:
             trick=tuple(self._trick),
             tricks=self.tricks,
             seat_points=tuple(self._points),
-            history=tuple(
-                (s, a) for i, (s, a) in enumerate(self._history) if type(a) is not Signal or i in visible
-            ),
+            history=tuple((s, a) for s, a in self._history if not self._hidden_from(seat, s, a)),
             exchanges=tuple(self._exchanges),
             known=self._known_cards(seat),
             signals=tuple((s, n) for s, n, _t in self._visible_signal_list(seat)),
@@ -577,7 +635,18 @@ class Game:
             deal_number=self.deal_number,
             received=self.received(seat) if seat is not None else (),
             seen_dealt=self._seen_dealt(seat),
+            **self._view_extras(seat),
         )
+
+    def _view_extras(self, seat: int | None) -> dict[str, Any]:
+        """View fields only some rules fill in (auctions, declarations)."""
+        return {}
+
+    def _hidden_from(self, viewer: int | None, seat: int, action: Action) -> bool:
+        """Whether an action in the history is hidden from ``viewer`` (signals not meant for it, others' discards)."""
+        if type(action) is Signal:
+            return not self._can_see_signal(viewer, seat)
+        return type(action) is Discard and viewer != seat
 
     def _seen_dealt(self, viewer: int | None) -> tuple[tuple[int, Card], ...]:
         """Under ``deal_look``, every card dealt to the viewer's partners (those since played included)."""
@@ -632,9 +701,10 @@ class Game:
 
     def __repr__(self) -> str:
         state = "over" if self._over else f"turn {self._turn}"
+        trump = self.trump.letter if self.trump is not None else "-"
         return (
             f"<Game {self.rules.variant} players={self.players} dealer={self.dealer} "
-            f"trump={self.trump.letter} trick {len(self._tricks) + 1}, {state}>"
+            f"trump={trump} trick {len(self._tricks) + 1}, {state}>"
         )
 
 
@@ -645,21 +715,138 @@ class RuledGame(Game):
     through the plain game's path, so tricks, draws and scoring have one implementation.
     """
 
-    __slots__ = ()
+    __slots__ = (
+        "_phase", "_bids", "_passed", "_high", "_contract", "_talon", "_discards", "_shown", "_declared",
+        "_pending", "_dealt",
+    )
 
     def _deal(self) -> None:
+        n = self.players
+        self._phase = "bid" if self.rules.auction else "play"
+        self._bids: list[tuple[int, Action]] = []
+        self._passed = [False] * n
+        self._high: tuple[int, int] | None = None
+        self._contract: Contract | None = None
+        self._talon: tuple[Card, ...] = ()
+        self._discards: tuple[Card, ...] = ()
+        self._shown: tuple[tuple[int, Card], ...] = ()
+        self._declared: list[tuple[int, Suit, int]] = []
+        self._pending: Suit | None = None
+        self._dealt: tuple[tuple[Card, ...], ...] = ()
         super()._deal()
         self._signals = []
         self._turn_signals = []
 
+    def _deal_cards(self) -> None:
+        rules = self.rules
+        if not rules.dealt_out:
+            super()._deal_cards()
+            return
+        n, order, d, hs = self.players, self._order, self.dealer, rules.hand_size
+        hands: list[list[Play]] = [[] for _ in range(n)]
+        seats = [(d + 1 + k) % n for k in range(n)]  # the dealer last
+        opponents = {s for s in range(n) if self.side_of(s) != self.side_of(d)}
+        shown: list[tuple[int, Card]] = []
+        trump_card: Play | None = order[n * hs - 1] if rules.trump_from == "dealer" else None
+        if rules.deal == "alce":  # packets of 5 round the table, the dealer's last card turned (source 003)
+            for i, start in enumerate(range(0, n * hs, 5)):
+                hands[seats[i % n]].extend(order[start:start + 5])
+        elif rules.deal == "golpe":  # 10 in a row to each; the last card of each opponent's packet shown
+            for k, seat in enumerate(seats):
+                hands[seat] = list(order[k * hs:(k + 1) * hs])
+                if seat in opponents:
+                    shown.append((seat, order[(k + 1) * hs - 1].card))
+        elif rules.deal == "pelada":  # the top card is trump; opponents' first cards shown while trumps
+            trump_card = order[0]
+            for k, seat in enumerate(seats):
+                hands[seat] = list(order[1 + k * hs:1 + (k + 1) * hs])
+            hands[d].append(trump_card)
+            for seat in seats:
+                if seat in opponents:
+                    for a in hands[seat]:
+                        shown.append((seat, a.card))
+                        if a.card.suit is not trump_card.card.suit:
+                            break
+        else:
+            for k in range(n):
+                hands[seats[k]] = list(order[k:n * hs:n])
+        self._hands = hands
+        self._dealt = tuple(tuple(a.card for a in h) for h in hands)
+        self._talon = tuple(a.card for a in order[n * hs:])
+        self._shown = tuple(shown)
+        self._stock = []
+        if trump_card is not None:
+            self.turned = trump_card.card
+            self.trump = trump_card.card.suit
+        else:  # named or called after the auction
+            self.turned = None
+            self.trump = None  # type: ignore[assignment]
+
+    # ------------------------------------------------------------ dealt-out hands
+
+    def dealt_hand(self, seat: int) -> tuple[Card, ...]:
+        if self._dealt:
+            return self._dealt[seat]
+        return super().dealt_hand(seat)
+
+    def received(self, seat: int) -> tuple[Card, ...]:
+        if not self.rules.dealt_out:
+            return super().received(seat)
+        mine = self._dealt[seat]
+        if self._contract is not None and self._contract.declarer == seat and self.rules.talon:
+            mine = (*mine, *self._talon)
+        return mine
+
+    @property
+    def phase(self) -> str:
+        """``bid``, ``discard``, ``trump``, ``call`` (the auction and what follows it) or ``play``."""
+        return self._phase
+
+    @property
+    def contract(self) -> Contract | None:
+        """The contract once the auction is over (engine-level: the partner is always filled in)."""
+        return self._contract
+
+    @property
+    def talon(self) -> tuple[Card, ...]:
+        """The talon as dealt. Engine-level access: views show it once the auction's winner has taken it."""
+        return self._talon
+
+    @property
+    def discards(self) -> tuple[Card, ...]:
+        """The cards the declarer laid into his scoring pile. Engine-level access."""
+        return self._discards
+
+    def _view_extras(self, seat: int | None) -> dict[str, Any]:
+        contract = self._contract
+        if contract is not None and contract.called is not None:
+            played = {c for t in self._tricks for c in t[1]}
+            played.update(self._trick)
+            if contract.called not in played:
+                contract = dataclasses.replace(contract, partner=None)
+        return {
+            "phase": self._phase,
+            "bids": tuple(self._bids),
+            "contract": contract,
+            "talon": self._talon if self._phase != "bid" else (),
+            "discards": self._discards if seat is not None and contract is not None and seat == contract.declarer
+            else (),
+            "declarations": tuple((s, suit) for s, suit, _t in self._declared),
+            "shown": self._shown,
+        }
+
     def legal_actions(self) -> list[Action]:
         if self._over:
             return []
+        if self._phase != "play":
+            return self._auction_actions()
         seat = self._turn
         hand = self._hands[seat]
         plays = self._playable(hand)
         actions: list[Action] = list(plays)
         rules = self.rules
+        if rules.declarations != "off":
+            actions.extend(self._declarable(seat, hand, plays))
         if rules.arrastro and not self._trick:
             ace = PLAYS[Card(Rank.ACE, self.trump).index]
             if ace in plays:
@@ -695,12 +882,95 @@ class RuledGame(Game):
                     cands = beaters or same
             elif rules.follow in ("suit_trump", "suit_beat_trump"):
                 cands = [a for a in hand if a.card.suit is self.trump] or hand
+        elif not trick and (rules.deal == "pelada" or rules.lead_two == "guarded"):
+            cands = self._lead_duties(hand)
+        if self._pending is not None:  # a pair was declared: one of its cards is played now
+            pair = (Card(Rank.KING, self._pending), Card(Rank.KNIGHT, self._pending))
+            cands = [a for a in cands if a.card in pair]
         if rules.kill_three and not self._three_out and len(hand) > 1:
             ace = PLAYS[Card(Rank.ACE, self.trump).index]
             if ace in cands:
                 # The ace of trumps is a prisoner: this comes before any duty of play.
                 cands = [a for a in cands if a is not ace] or [a for a in hand if a is not ace]
         return cands if cands is not hand else hand[:]
+
+    def _lead_duties(self, hand: list[Play]) -> list[Play]:
+        """Source 003: the cutter leads a trump in pelada, and a 2 is led only in the cases it lists."""
+        seat, trump, rules = self._turn, self.trump, self.rules
+        first = not self._tricks and seat == (self.dealer + 1) % self.players
+        cands = hand
+        if rules.deal == "pelada" and first:
+            cands = [a for a in hand if a.card.suit is trump] or hand
+        if rules.lead_two != "guarded":
+            return cands
+        ok = [a for a in cands if a.card.rank != Rank.TWO or self._may_lead_two(seat, a.card, cands, first)]
+        return ok or cands  # nothing else to lead (the last trick, or only 2s)
+
+    def _may_lead_two(self, seat: int, two: Card, cands: list[Play], first: bool) -> bool:
+        suit = two.suit
+        ace = Card(Rank.ACE, suit)
+        if PLAYS[ace.index] in self._hands[seat]:
+            return True
+        n = self.players
+        for leader, cards, _w, _p in self._tricks:
+            if ace in cards:
+                return True
+            if cards[0].suit is suit:
+                for i, c in enumerate(cards):
+                    s = (leader + i) % n
+                    if s != seat and self.side_of(s) == self.side_of(seat) and c.suit is not suit:
+                        return True  # the partner has shown he lacks the suit
+        # The cutter's only trump, which pelada makes him lead.
+        return self.rules.deal == "pelada" and first and suit is self.trump and len(cands) == 1
+
+    def _declarable(self, seat: int, hand: list[Play], plays: list[Play]) -> list[Action]:
+        """The king-knight pairs ``seat`` may declare now."""
+        done = {suit for _s, suit, _t in self._declared}
+        held = {a.card for a in hand}
+        out: list[Action] = []
+        if self.rules.declarations == "on_lead":
+            if self._trick or self._pending is not None or not any(t[2] == seat for t in self._tricks):
+                return out
+            for suit in Suit:
+                if suit not in done and Card(Rank.KING, suit) in held and Card(Rank.KNIGHT, suit) in held:
+                    out.append(Declare(suit))
+            return out
+        n, leader = self.players, self._leader
+        mine = self.side_of(seat)
+        ours = {c for i, c in enumerate(self._trick) if self.side_of((leader + i) % n) == mine}
+        playable = {a.card for a in plays}
+        for suit in Suit:
+            if suit in done:
+                continue
+            king, knight = Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)
+            if (king in ours and knight in held) or (knight in ours and king in held) or (self._pending is None and king in held and knight in held
+                  and (king in playable or knight in playable)):
+                out.append(Declare(suit))
+        return out
+
+    def _auction_actions(self) -> list[Action]:
+        rules, phase, seat = self.rules, self._phase, self._turn
+        if phase == "bid":
+            if rules.bidding == "low_card":
+                strength = self.rules.strength_table
+                ranks = [r for r in rules.strength_order()]
+                if self._high is not None:
+                    low = strength[Card(self._high[1], Suit.OROS).index]
+                    ranks = [r for r in ranks if strength[Card(r, Suit.OROS).index] < low]
+                return [PASS, *(RankBid(r) for r in ranks)]
+            out: list[Action] = []
+            left = self._passed.count(False)
+            if not (rules.all_pass == "last_must_bid" and self._high is None and left == 1):
+                out.append(PASS)
+            low = rules.min_bid if self._high is None else self._high[1] + rules.bid_step
+            out.extend(Bid(v) for v in range(low, rules.max_bid + 1, rules.bid_step))
+            return out
+        if phase == "discard":
+            hand = sorted(a.card for a in self._hands[seat])
+            return [Discard(*combo) for combo in itertools.combinations(hand, len(self._talon))]
+        if phase == "trump":
+            return [TrumpChoice(suit) for suit in Suit]
+        return [CALLS[c.index] for c in self._layout.cards]  # call
 
     def _claim_holds(self, seat: int) -> bool:
         """Whether ``seat`` can show its side holds the best trumps still out, one for every trick left.
@@ -753,6 +1023,7 @@ class RuledGame(Game):
                 self._history[-1] = (seat, action)
                 self._arrastro_on = True
             self._turn_signals.clear()
+            self._pending = None
             if card.suit is self.trump and card.rank == Rank.THREE:
                 self._three_out = True
             if len(self._tricks) > tricks_before:
@@ -766,6 +1037,166 @@ class RuledGame(Game):
             self._signals.append((seat, name, len(self._tricks)))
             self._turn_signals.append(name)
             self._history.append((seat, action))
+        elif kind is Declare:
+            suit = action.suit  # type: ignore[attr-defined]
+            in_trick = {c for c in self._trick if c.suit is suit and c.rank in (Rank.KING, Rank.KNIGHT)}
+            self._declared.append((seat, suit, len(self._tricks)))
+            if not in_trick:
+                self._pending = suit
+            self._history.append((seat, action))
+        else:
+            self._history.append((seat, action))
+            self._auction_step(seat, action)
+
+    def _auction_step(self, seat: int, action: Action) -> None:
+        rules, n = self.rules, self.players
+        kind = type(action)
+        if kind is Pass or kind is Bid or kind is RankBid:
+            self._bids.append((seat, action))
+            if kind is Pass:
+                self._passed[seat] = True
+            else:
+                value = action.points if kind is Bid else action.rank  # type: ignore[attr-defined]
+                self._high = (seat, value)
+            if rules.bidding == "low_card":
+                if len(self._bids) < n:
+                    self._turn = (seat + 1) % n
+                    return
+                winner = None if self._high is None else self._high[0]
+            else:
+                left = [s for s in range(n) if not self._passed[s]]
+                high = self._high
+                if left and not (len(left) == 1 and high is not None and high[0] == left[0]):
+                    nxt = (seat + 1) % n
+                    while self._passed[nxt]:
+                        nxt = (nxt + 1) % n
+                    self._turn = nxt
+                    return
+                winner = left[0] if left else None
+            if winner is None:  # everybody passed: the hand is void
+                self._over = True
+                return
+            self._turn = winner
+            if rules.talon:
+                self._phase = "discard"
+                self._hands[winner].extend(PLAYS[c.index] for c in self._talon)
+            elif rules.trump_from == "named" or rules.bidding == "low_card":
+                self._phase = "trump"
+            else:
+                self._phase = "call"
+        elif kind is Discard:
+            cards = action.cards  # type: ignore[attr-defined]
+            hand = self._hands[seat]
+            for c in cards:
+                hand.remove(PLAYS[c.index])
+            self._discards = cards
+            self._points[seat] += sum(self._ptable[c.index] for c in cards)
+            self._phase = "trump"
+        elif kind is TrumpChoice:
+            suit = action.suit  # type: ignore[attr-defined]
+            called = Card(self._high[1], suit) if rules.bidding == "low_card" else None  # type: ignore[index]
+            self._start_play(seat, suit, called)
+        elif kind is Call:
+            card = action.card  # type: ignore[attr-defined]
+            self._start_play(seat, card.suit, card)
+
+    def _start_play(self, declarer: int, trump: Suit, called: Card | None) -> None:
+        rules = self.rules
+        self.trump = trump
+        partner = None
+        if called is not None:
+            partner = next(s for s in range(self.players) if PLAYS[called.index] in self._hands[s])
+        bid = next(a for s, a in reversed(self._bids) if s == declarer and type(a) is not Pass)
+        points = bid.points if type(bid) is Bid else rules.min_bid  # type: ignore[attr-defined]
+        self._contract = Contract(declarer, bid, points, trump, called, partner)
+        self._phase = "play"
+        self._leader = self._turn = declarer
+
+    def clone(self) -> Game:
+        g = super().clone()
+        assert isinstance(g, RuledGame)
+        g._phase = self._phase
+        g._bids = self._bids[:]
+        g._passed = self._passed[:]
+        g._high = self._high
+        g._contract = self._contract
+        g._talon = self._talon
+        g._discards = self._discards
+        g._shown = self._shown
+        g._declared = self._declared[:]
+        g._pending = self._pending
+        g._dealt = self._dealt
+        return g
+
+    __copy__ = clone
+
+    def result(self) -> HandResult | None:
+        if not self._over:
+            return None
+        rules = self.rules
+        if rules.contract != "off":
+            return self._contract_result()
+        out = super().result()
+        if out is not None and rules.capote and len(self._tricks) * self.players == len(self._order) - len(self._talon):
+            sides = {t[2] % self._layout.sides for t in self._tricks}
+            if len(sides) == 1:
+                out = dataclasses.replace(out, winner=sides.pop(), reason="capote")
+        return out
+
+    def _contract_result(self) -> HandResult:
+        n = self.players
+        bonuses = self._bonuses()
+        totals = list(self._points)
+        for b in bonuses:
+            totals[b.side] += b.points
+        seat_points = tuple(self._points)
+        c = self._contract
+        if c is None:
+            return HandResult(seat_points, tuple(totals), None, bonuses, "all-passed", scores=(0,) * n)
+        side = c.side()
+        made = sum(totals[s] for s in side) >= c.points
+        scores = [0] * n
+        if self.rules.contract == "solo":
+            for s in range(n):
+                if made:
+                    scores[s] = c.points if s == c.declarer else 0
+                else:
+                    scores[s] = 0 if s == c.declarer else c.points // 2
+        else:
+            for s in range(n):
+                value = (4 if c.alone else 2) if s == c.declarer else 1 if s == c.partner else -1
+                scores[s] = value if made else -value
+        return HandResult(
+            seat_points, tuple(totals), c.declarer if made else None, bonuses, "made" if made else "set",
+            scores=tuple(scores), contract=c,
+        )
+
+    def _bonuses(self) -> tuple[Bonus, ...]:
+        out = list(super()._bonuses())
+        sides = self._layout.sides
+        for seat, suit, t in self._declared:
+            points = 40 if suit is self.trump else 20
+            if self.rules.declarations == "vales":
+                if t >= len(self._tricks):
+                    continue  # the trick was never finished (a claim ended the hand)
+                side = self._tricks[t][2] % sides
+            else:
+                side = seat % sides
+            out.append(Bonus(side, points, f"king and knight of {suit.name_in('en')} declared"))
+        return tuple(out)
+
+    def _known_cards(self, viewer: int | None) -> tuple[tuple[int, Card], ...]:
+        known = super()._known_cards(viewer)
+        extra = list(self._shown)
+        if self.rules.trump_from == "dealer" and self.turned is not None:
+            extra.append((self.dealer, self.turned))
+        if not extra:
+            return known
+        out = list(known)
+        for s, c in extra:
+            if s != viewer and PLAYS[c.index] in self._hands[s] and (s, c) not in out:
+                out.append((s, c))
+        return tuple(out)
 
     def _after_trick(self, drew: bool) -> None:
         self._arrastro_on = False
@@ -794,6 +1225,21 @@ class RuledGame(Game):
         """A precise reason why ``action`` is not legal now (for messages and records)."""
         seat, rules = self._turn, self.rules
         hand = self._hands[seat]
+        auction_kinds = (Bid, RankBid, Pass, Discard, TrumpChoice, Call)
+        if self._phase != "play":
+            return self._why_illegal_in_auction(action)
+        if isinstance(action, auction_kinds):
+            return f"the auction is over: seat {seat} plays a card"
+        if isinstance(action, Declare):
+            if rules.declarations == "off":
+                return "declarations are not played in these rules"
+            if action.suit in {suit for _s, suit, _t in self._declared}:
+                return f"the king and knight of {action.suit.name_in('en')} have already been declared"
+            if rules.declarations == "on_lead":
+                return ("a pair is declared by its holder when he leads one of its cards, after winning a trick,"
+                        " holding the king and the knight")
+            return ("a pair is declared in the trick where one of its cards is played, by a seat holding the other"
+                    " (or both, playing one of them now)")
         if isinstance(action, Exchange):
             try:
                 self.clone()._exchange(action)
@@ -830,6 +1276,32 @@ class RuledGame(Game):
             return f"seat {seat} may not signal {action.name}: signals must be truthful"
         return f"{action} is not an action of these rules"
 
+    def _why_illegal_in_auction(self, action: Action) -> str:
+        seat, rules, phase = self._turn, self.rules, self._phase
+        if phase == "bid":
+            if isinstance(action, Bid | RankBid | Pass):
+                if rules.bidding == "low_card" and isinstance(action, Bid):
+                    return "in this auction a bid names a rank, like 'bid rank 3'"
+                if rules.bidding == "points" and isinstance(action, RankBid):
+                    return "in this auction a bid is a number of points, like 'bid 110'"
+                if isinstance(action, Pass):
+                    return f"seat {seat} is the last one left and must bid at least {rules.min_bid}"
+                if isinstance(action, RankBid):
+                    return f"rank {action.rank} is not lower than every rank named so far"
+                low = rules.min_bid if self._high is None else self._high[1] + rules.bid_step
+                return (f"a bid must be from {low} to {rules.max_bid}"
+                        + (f" in steps of {rules.bid_step}" if rules.bid_step > 1 else "") + f", not {action.points}")
+            return f"it is the auction: seat {seat} bids or passes"
+        if phase == "discard":
+            if isinstance(action, Discard):
+                return f"seat {seat} discards exactly {len(self._talon)} cards it holds, not {action}"
+            return f"seat {seat} has taken the talon and discards {len(self._talon)} cards now"
+        if phase == "trump":
+            return f"seat {seat} names the trump suit now, like 'trump O'"
+        if isinstance(action, Call):
+            return f"{action.card} is not in this deck"
+        return f"seat {seat} calls a card now, like 'call 3O'"
+
 
 @dataclass(frozen=True)
 class View:
@@ -844,7 +1316,8 @@ class View:
     rules: Rules
     players: int
     dealer: int
-    trump: Suit
+    #: The trump suit (``None`` while an auction has not decided it).
+    trump: Suit | None
     #: The card turned up at the deal (``None`` when no card is turned).
     turned: Card | None
     #: The face-up trump card while it is still in the stock.
@@ -874,6 +1347,20 @@ class View:
     received: tuple[Card, ...] = ()
     #: ``(seat, card)``: partners' dealt cards this seat was shown (``deal_look``), played or not.
     seen_dealt: tuple[tuple[int, Card], ...] = ()
+    #: ``bid``, ``discard``, ``trump``, ``call`` or ``play``.
+    phase: str = "play"
+    #: The auction so far: ``(seat, bid or pass)``.
+    bids: tuple[tuple[int, Action], ...] = ()
+    #: The contract once decided; its ``partner`` is ``None`` until the called card is played.
+    contract: Contract | None = None
+    #: The talon, once the auction's winner has shown it.
+    talon: tuple[Card, ...] = ()
+    #: The cards this seat discarded into its own pile (only the declarer's own view).
+    discards: tuple[Card, ...] = ()
+    #: ``(seat, suit)``: the king-knight pairs declared so far.
+    declarations: tuple[tuple[int, Suit], ...] = ()
+    #: ``(seat, card)``: cards shown face up at the deal (golpe, pelada), played since or not.
+    shown: tuple[tuple[int, Card], ...] = ()
 
     @property
     def side_points(self) -> tuple[int, ...]:
@@ -897,7 +1384,7 @@ class View:
 
     def trick_winner(self) -> int | None:
         """The seat winning the current trick so far, or ``None`` when the table is empty."""
-        if not self.trick:
+        if not self.trick or self.trump is None:
             return None
         return self.trick_seats()[winning_index(self.trick, self.trump, self.rules.strength_table)]
 
@@ -1081,10 +1568,10 @@ class Match:
 
     @property
     def points(self) -> tuple[int, ...]:
-        """Each side's points added up over the finished hands."""
+        """Each side's points added up over the finished hands (match points under a contract)."""
         total = [0] * self.rules.sides(self.players)
         for r in self.results:
-            for side, p in enumerate(r.side_points):
+            for side, p in enumerate(r.scores if r.scores is not None else r.side_points):
                 total[side] += p
         return tuple(total)
 

@@ -35,6 +35,15 @@ MATCH_MODES = ("target_hands", "target_points")
 SIGNAL_MODES = ("off", "partner", "open")
 HAND_WINNER = ("most", "least")
 CARD_NAMES = ("spanish", "italian")
+#: How the cards reach the hands: one at a time, or the three Chilean ways of source 003.
+DEAL_MODES = ("one_by_one", "alce", "golpe", "pelada")
+#: Where the trump suit comes from.
+TRUMP_FROM = ("turned", "dealer", "named", "called")
+BIDDING_MODES = ("off", "points", "low_card")
+ALL_PASS = ("redeal", "last_must_bid")
+CONTRACT_MODES = ("off", "solo", "called")
+DECLARATIONS = ("off", "vales", "on_lead")
+LEAD_TWO = ("any", "guarded")
 
 
 def _int(name: str, value: object, allowed: tuple[int, ...] | None = None, minimum: int | None = None) -> int:
@@ -178,6 +187,41 @@ OPTIONS: dict[str, Option] = {
         Option("kill_three", lambda v: _bool("kill_three", v),
                "muerte al tres: the ace of trumps may not be played before the three of trumps except in the last"
                " trick; when it takes the three the hand ends, won by its side"),
+        Option("deal", lambda v: _choice("deal", v, DEAL_MODES, {}),
+               "how the cards are dealt: one_by_one; or, with every card dealt (source 003), alce (packets of 5),"
+               " golpe (10 in a row; the last card of each opponent's hand shown) or pelada (the top card is"
+               " trump; opponents' first cards shown face up while they are trumps; the cutter leads a trump)"),
+        Option("trump_from", lambda v: _choice("trump_from", v, TRUMP_FROM, {}),
+               "turned (the card after the deal is turned up); dealer (every card is dealt and the trump card is the"
+               " dealer's, seen by all until he plays it); named (the auction's winner names it); called (the suit"
+               " of the card the bidder calls)"),
+        Option("talon", lambda v: _int("talon", v, minimum=0),
+               "cards dealt face down to the table; the auction's winner shows them, takes them and discards as"
+               " many into his own scoring pile"),
+        Option("bidding", lambda v: _choice("bidding", v, BIDDING_MODES, {False: "off"}),
+               "off; points (each bid is a number of points higher than the last, a pass is final); low_card (each"
+               " seat names a rank once, lower than any named before, or passes; the lowest rank wins and its"
+               " bidder names the suit)"),
+        Option("min_bid", lambda v: _int("min_bid", v, minimum=1),
+               "the lowest bid in points; under low_card, the points the bidder's side must take"),
+        Option("bid_step", lambda v: _int("bid_step", v, minimum=1), "how much each bid must raise the last"),
+        Option("max_bid", lambda v: _int("max_bid", v, minimum=1), "the highest bid"),
+        Option("all_pass", lambda v: _choice("all_pass", v, ALL_PASS, {}),
+               "when nobody has bid: redeal (the hand is void and the next dealer deals) or last_must_bid (the last"
+               " seat left must bid at least the minimum)"),
+        Option("contract", lambda v: _choice("contract", v, CONTRACT_MODES, {False: "off"}),
+               "off; solo (the bidder alone against the others: made, he scores his bid; set, each other seat scores"
+               " half of it); called (the bidder and the holder of the called card: made, +2 and +1, set, -2 and"
+               " -1, the others the opposite 1; alone, +4 or -4)"),
+        Option("declarations", lambda v: _choice("declarations", v, DECLARATIONS, {False: "off"}),
+               "king-knight pairs, 40 in trumps and 20 otherwise: off; vales (a side declares in the trick where one"
+               " of them is played, the trick's winner scores it); on_lead (the holder declares when he leads one"
+               " of them after winning a trick, and scores it)"),
+        Option("lead_two", lambda v: _choice("lead_two", v, LEAD_TWO, {}),
+               "any; guarded (source 003: a 2 is led only with the ace of its suit in hand or played, after the"
+               " partner showed he lacks the suit, as the cutter's only trump in pelada, or with nothing else)"),
+        Option("capote", lambda v: _bool("capote", v),
+               "a side that takes every trick wins the hand outright (capote)"),
         Option("card_names", lambda v: _choice("card_names", v, CARD_NAMES, {}),
                "how cards are named: spanish (in the player's language) or italian (asso, tre, re, cavallo, fante;"
                " denari, coppe, spade, bastoni)"),
@@ -238,6 +282,18 @@ class Rules:
     pair_bonus: bool = False
     hand_winner: str = "most"
     kill_three: bool = False
+    deal: str = "one_by_one"
+    trump_from: str = "turned"
+    talon: int = 0
+    bidding: str = "off"
+    min_bid: int = 61
+    bid_step: int = 1
+    max_bid: int = 120
+    all_pass: str = "redeal"
+    contract: str = "off"
+    declarations: str = "off"
+    lead_two: str = "any"
+    capote: bool = False
     card_names: str = "spanish"
     #: Which seed documents this preset, and the reading it chose where the sources disagree.
     sources: tuple[str, ...] = field(default=(), compare=False, repr=False)
@@ -254,8 +310,19 @@ class Rules:
         """No rule beyond the basic game: the engine takes its allocation-free fast path."""
         return (
             self.follow == "none" and not self.arrastro and not self.claim and self.signals == "off"
-            and not self.kill_three
+            and not self.kill_three and not self.dealt_out and self.declarations == "off"
+            and self.lead_two == "any"
         )
+
+    @property
+    def dealt_out(self) -> bool:
+        """Every card is dealt (to the hands and the talon): no stock, no drawing."""
+        return self.trump_from != "turned" or self.talon > 0 or self.deal != "one_by_one"
+
+    @property
+    def auction(self) -> bool:
+        """Whether hands begin with an auction."""
+        return self.bidding != "off"
 
     @property
     def partnerships(self) -> tuple[int, ...]:
@@ -304,8 +371,34 @@ class Rules:
         for given, _taken in self.exchange_with:
             if given in (8, 9) and self.deck == 40:
                 raise RulesError("option 'exchange_with' gives an 8 or 9, which a 40-card deck lacks")
+        if self.trump_from in ("named", "called") and self.bidding == "off":
+            raise RulesError(f"option 'trump_from: {self.trump_from}' needs an auction ('bidding')")
+        if self.bidding != "off" and self.trump_from not in ("named", "called"):
+            raise RulesError("an auction ('bidding') decides the trump: set 'trump_from' to named or called")
+        if self.bidding == "low_card" and self.trump_from != "called":
+            raise RulesError("'bidding: low_card' names the rank of a called card: it needs 'trump_from: called'")
+        if (self.contract == "off") != (self.bidding == "off"):
+            raise RulesError("an auction and a 'contract' go together: set both or neither")
+        if self.contract == "called" and self.trump_from != "called":
+            raise RulesError("'contract: called' needs 'trump_from: called'")
+        if self.talon and self.bidding == "off":
+            raise RulesError("a talon goes to the auction's winner: it needs 'bidding'")
+        if self.deal != "one_by_one" and self.trump_from != "dealer":
+            raise RulesError(f"'deal: {self.deal}' deals every card with the trump card to the dealer:"
+                             " it needs 'trump_from: dealer'")
+        if self.trump_rotation and self.dealt_out:
+            raise RulesError("'trump_rotation' plays with a stock; it does not go with dealt-out games")
+        if self.min_bid > self.max_bid:
+            raise RulesError(f"option 'min_bid' ({self.min_bid}) is above 'max_bid' ({self.max_bid})")
         for n in self.player_counts:
             cards = len(self.deck_cards(n))
+            if self.dealt_out:
+                if cards != n * self.hand_size + self.talon:
+                    raise RulesError(
+                        f"with every card dealt, {cards} cards must be {self.hand_size} each for {n} players"
+                        f" and a talon of {self.talon}"
+                    )
+                continue
             if cards % n:
                 raise RulesError(f"{cards} cards cannot be dealt evenly to {n} players")
             if cards < n * self.hand_size + 1:

@@ -207,3 +207,148 @@ SCOPERTA = register_variant(
     ),
     "briscola-scoperta", "open",
 )
+
+CHILEAN = register_variant(
+    dataclasses.replace(
+        SPANISH,
+        variant="chilean",
+        title="Brisca porteña (Chile)",
+        player_counts=(4,),
+        rank_order=(1, 2, 12, 11, 10, 7, 6, 5, 4, 3),
+        points=((1, 11), (2, 10), (12, 4), (11, 3), (10, 2)),
+        hand_size=10,
+        deal="alce",
+        trump_from="dealer",
+        trump_exchange="off",
+        follow="suit_beat_trump",
+        lead_two="guarded",
+        declarations="vales",
+        last_trick_bonus=10,
+        capote=True,
+        tie="replay",
+        target_hands=1,
+        sources=("003 (Chilean brisca porteña)",),
+        readings=(
+            "Every card is dealt, 10 each to 4 players in pairs; the trump card is the dealer's and everybody"
+            " sees it until he plays it.",
+            "The cutter may cut and deal three ways (003): `deal: alce` (the preset: packets of 5, the dealer's"
+            " last card turned), `golpe` (10 in a row to each seat; the last card of each opponent's packet is"
+            " shown and the bottom card is the trump) or `pelada` (the top card is the trump; each opponent's"
+            " first card is shown, and the next while they are trumps; the cutter must lead a trump to the first"
+            " trick). The table agrees the way before the match.",
+            "Duties (cargar, fallar): follow the suit led and beat the best card of it if you can; the suit led is"
+            " followed even after a trump; with none of it, play a trump; else any card (`follow:"
+            " suit_beat_trump`). There is no duty to overtrump.",
+            "A 2 may be led only with the ace of its suit in hand, once that ace has been played, once the"
+            " partner has failed to follow that suit, as the cutter's only trump in the first trick of a pelada,"
+            " or when nothing else can be led (`lead_two: guarded`).",
+            "Vales (latas): a side that holds the king and knight of a suit declares them in the trick where one"
+            " of them is played, 40 in trumps and 20 otherwise, and the side that wins that trick scores them"
+            " (`declarations: vales`). In a program the declaration is made by a seat on its own turn in that"
+            " trick: before playing one of the pair while holding the other, or after its partner played one of"
+            " them; a partner whose turn in the trick has passed can no longer declare.",
+            "The last trick scores 10 (`last_trick_bonus: 10`); taking all ten tricks is capote and wins outright"
+            " (`capote: true`).",
+            "The side with more points wins. Source 003 claims no tie is possible after its quick count, but a"
+            " level final count can happen (say 65-65); the source then has each of the four draw a card from the"
+            " spread deck and the pair with the higher total wins. A program has no spread deck to draw from, so"
+            " the preset deals the hand again (`tie: replay`), which is as much a matter of luck.",
+            "A game is one hand, as in the source's 'salida' play where the losing pair makes way"
+            " (`target_hands: 1`); raise `target_hands` for a longer match.",
+        ),
+        doc="Chilean brisca porteña (source 003): four players in pairs, every card dealt, the 2 as the second"
+            " brisca, duties to follow, beat and trump, guarded leads of a 2, vales for king-knight pairs, 10 for"
+            " the last trick and capote.",
+    ),
+    "porteña", "portena", "brisca-portena",
+)
+
+REMATADA = register_variant(
+    dataclasses.replace(
+        SPANISH,
+        variant="rematada",
+        title="Brisca rematada (Chile)",
+        player_counts=(3,),
+        teams=False,
+        removed=((3, ("2O", "2C", "2E", "2B", "4O", "4C", "4E", "4B")),),
+        hand_size=10,
+        talon=2,
+        trump_from="named",
+        trump_exchange="off",
+        bidding="points",
+        min_bid=100,
+        bid_step=10,
+        max_bid=230,
+        all_pass="last_must_bid",
+        contract="solo",
+        declarations="on_lead",
+        last_trick_bonus=10,
+        match="target_points",
+        target_points=500,
+        sources=("000 (encyclopedia articles: Brisca Rematada)",),
+        readings=(
+            "32 cards (no 2s, no 4s), 10 each to 3 players and 2 face down as the talon.",
+            "The auction starts after the dealer: bids from 100 in steps of 10 (the sources give the minimum;"
+            " the step is the usual one), or pass, which is final. Once two have passed the third wins; if he had"
+            " not bid, he must bid at least 100 (`all_pass: last_must_bid`). The highest bid is 230, every point"
+            " there is (120 in cards, 10 for the last trick, 100 in declarations).",
+            "The winner shows the talon, takes it, lays 2 cards face down into his own scoring pile (their points"
+            " are his), then names the trump suit and leads.",
+            "No duty to follow (000, second article).",
+            "A king-knight pair scores 20, 40 in trumps, for its holder, declared when he leads one of them after"
+            " winning a trick (`declarations: on_lead`). The last trick scores 10.",
+            "Scoring (`contract: solo`): the first article of 000 (the declarer scores his bid when he makes it;"
+            " otherwise each defender scores half of it) over the second (one game point to the declarer or to"
+            " each defender, to three).",
+            "The match is won by the first to reach 500 points (`target_points: 500`): the sources name no"
+            " target for the points reading; level leaders play on.",
+        ),
+        doc="Brisca rematada (source 000): three players each for himself, 32 cards, an auction from 100, the"
+            " talon to the winner who discards 2 and names the trump, declarations of king-knight pairs, and the"
+            " bid scored by the declarer or split by the defenders.",
+    ),
+    "brisca-rematada",
+)
+
+CHIAMATA = register_variant(
+    dataclasses.replace(
+        BRISCOLA,
+        variant="chiamata",
+        title="Briscola chiamata (Italy)",
+        player_counts=(5,),
+        teams=False,
+        hand_size=8,
+        trump_from="called",
+        tie="draw",
+        partners_look=False,
+        bidding="points",
+        min_bid=61,
+        bid_step=1,
+        max_bid=120,
+        all_pass="redeal",
+        contract="called",
+        match="target_points",
+        target_points=11,
+        sources=("002 (Briscola Chiamata, low-card bidding)", "000 (encyclopedia articles)"),
+        readings=(
+            "Five players, 8 cards each, every card dealt, no card turned.",
+            "The auction starts after the dealer; each bid is a number of card points higher than the last, from"
+            " 61 (more than half of the 120; the sources give no minimum) to 120; a pass is final; it ends when"
+            " one bidder is left. If everybody passes the hand is void and the next dealer deals"
+            " (`all_pass: redeal`).",
+            "The bidder calls a card: its suit is trump and its holder the hidden partner; calling his own card,"
+            " he plays alone. No view shows the partner until the called card is played. The bidder leads.",
+            "No duty to follow, as in Briscola.",
+            "Scoring (`contract: called`): made, the bidder +2, the partner +1, each other seat -1; set, the"
+            " opposite; alone, +4 or -4 and each other seat -1 or +1.",
+            "The first to 11 match points wins; if several reach it in one hand, the higher; level leaders play"
+            " on (002).",
+            "`bidding: low_card` (002): each seat in turn names a rank once, lower than any named before, or"
+            " passes; the lowest rank named wins, and its bidder names the suit of the called card"
+            " (`trump O`). The bidder's side must then take 61 points (`min_bid`).",
+        ),
+        doc="Briscola chiamata (sources 002 and 000): five players, an auction for points, the called card"
+            " makes the trump and the hidden partner, and match points to 11.",
+    ),
+    "briscola-chiamata", "call-briscola",
+)

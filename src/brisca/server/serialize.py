@@ -32,7 +32,7 @@ def view_json(view: View) -> dict[str, Any]:
         "players": view.players,
         "dealer": view.dealer,
         "deal_number": view.deal_number,
-        "trump": view.trump.letter,
+        "trump": None if view.trump is None else view.trump.letter,
         "turned": None if view.turned is None else str(view.turned),
         "face_up": None if view.face_up is None else str(view.face_up),
         "stock_count": view.stock_count,
