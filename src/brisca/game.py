@@ -943,8 +943,9 @@ class RuledGame(Game):
             if suit in done:
                 continue
             king, knight = Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)
-            if (king in ours and knight in held) or (knight in ours and king in held) or (self._pending is None and king in held and knight in held
-                  and (king in playable or knight in playable)):
+            shown_by_side = (king in ours and knight in held) or (knight in ours and king in held)
+            both = king in held and knight in held and (king in playable or knight in playable)
+            if shown_by_side or (both and self._pending is None):
                 out.append(Declare(suit))
         return out
 
