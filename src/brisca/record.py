@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from brisca.actions import Action, Signal
+from brisca.actions import Action, Bid, Declare, Pass, RankBid, Signal
 from brisca.cards import Card
 from brisca.errors import BriscaError, RecordError
 from brisca.game import Game, Match
@@ -290,8 +290,9 @@ def summary(game: Game) -> dict[str, Any]:
         "players": game.players,
         "dealer": game.dealer,
         "deal": game.deal_number,
-        "trump": game.trump.letter,
+        "trump": None if game.trump is None else game.trump.letter,
         "turned": None if game.turned is None else str(game.turned),
+        **_auction_summary(game),
         "tricks": [
             {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner, "points": t.points}
             for t in game.tricks
@@ -309,7 +310,33 @@ def summary(game: Game) -> dict[str, Any]:
         "turn": game.turn,
         "winner": result.winner if result else None,
         "reason": result.reason if result else None,
+        **({"scores": list(result.scores)} if result is not None and result.scores is not None else {}),
     }
+
+
+def _auction_summary(game: Game) -> dict[str, Any]:
+    """The auction, the contract, the talon and the declarations, for the games that have them."""
+    rules = game.rules
+    out: dict[str, Any] = {}
+    if rules.auction:
+        bids = [(s, a) for s, a in game.history if isinstance(a, Bid | RankBid | Pass)]
+        out["auction"] = [{"seat": s, **a.to_json()} for s, a in bids]
+        contract = getattr(game, "contract", None)
+        out["contract"] = None if contract is None else {
+            "declarer": contract.declarer,
+            "bid": contract.bid.to_json()["bid"],
+            "points": contract.points,
+            "trump": contract.trump.letter,
+            "called": None if contract.called is None else str(contract.called),
+            "partner": contract.partner,
+            "alone": contract.called is not None and contract.alone,
+        }
+        if rules.talon:
+            out["talon"] = [str(c) for c in getattr(game, "talon", ())]
+            out["discards"] = [str(c) for c in getattr(game, "discards", ())]
+    if rules.declarations != "off":
+        out["declarations"] = [{"seat": s, "declare": a.suit.letter} for s, a in game.history if isinstance(a, Declare)]
+    return out
 
 
 def match_summary(record: MatchRecord, games: Sequence[Game]) -> dict[str, Any]:

@@ -261,6 +261,182 @@ T: dict[str, dict[str, str]] = {
     "and": {"en": "and", "es": "y", "it": "e"},
     "or": {"en": "or", "es": "o", "it": "o"},
     "sources": {"en": "Sources", "es": "Fuentes", "it": "Fonti"},
+    # ---- the dealt-out games: deals, auctions, contracts, declarations
+    "deal_all": {
+        "en": "Every card is dealt, one at a time from the seat after the dealer, {k} each.",
+        "es": "Se reparten todas las cartas, de una en una desde el siguiente al que da, {k} a cada uno.",
+        "it": "Si distribuiscono tutte le carte, una alla volta dal giocatore dopo il mazziere, {k} a testa.",
+    },
+    "deal_talon": {
+        "en": "The last {t} cards go face down to the table: the talon.",
+        "es": "Las {t} últimas quedan boca abajo en la mesa: el talón.",
+        "it": "Le ultime {t} restano coperte sul tavolo: il monte.",
+    },
+    "deal_alce": {
+        "en": "Alce: the dealer's opponent cuts; every card is dealt in packets of 5 from the seat after the"
+              " dealer, {k} each.",
+        "es": "Alce: corta el contrario del que da; se reparten todas las cartas de 5 en 5 desde el siguiente al"
+              " que da, {k} a cada uno.",
+        "it": "Alce: taglia l'avversario del mazziere; si distribuiscono tutte le carte a pacchetti di 5 dal"
+              " giocatore dopo il mazziere, {k} a testa.",
+    },
+    "deal_golpe": {
+        "en": "Golpe: the cutter knocks; each seat gets {k} cards in a row from the seat after the dealer, and"
+              " the last card of each opponent's packet is shown to all.",
+        "es": "Golpe: el alzador golpea el mazo; cada uno recibe {k} cartas seguidas desde el siguiente al que da,"
+              " y la última de cada contrario se enseña a todos.",
+        "it": "Golpe: chi taglia bussa sul mazzo; ognuno riceve {k} carte di fila dal giocatore dopo il mazziere,"
+              " e l'ultima di ogni avversario si mostra a tutti.",
+    },
+    "deal_pelada": {
+        "en": "Pelada: the cutter turns the top card, the trump card, which is the dealer's; each seat gets {k}"
+              " cards in a row; each opponent's first card is shown, and the next while they are trumps. The"
+              " cutter must lead a trump to the first trick.",
+        "es": "Pelada: el alzador da vuelta la primera carta, el triunfo, que es del que da; cada uno recibe {k}"
+              " cartas seguidas; la primera de cada contrario se enseña, y la siguiente mientras sean triunfo. El"
+              " alzador debe salir con triunfo en la primera jugada.",
+        "it": "Pelada: chi taglia scopre la prima carta, la briscola, che è del mazziere; ognuno riceve {k} carte"
+              " di fila; la prima di ogni avversario si mostra, e la seguente finché sono briscole. Chi ha"
+              " tagliato apre la prima presa con una briscola.",
+    },
+    "trump_dealer": {
+        "en": "The last card dealt is the trump card: it belongs to the dealer and everybody sees it until he"
+              " plays it.",
+        "es": "La última carta repartida es la muestra del triunfo: es del que da y todos la ven hasta que la"
+              " juega.",
+        "it": "L'ultima carta distribuita indica la briscola: è del mazziere e tutti la vedono finché non la"
+              " gioca.",
+    },
+    "trump_dealer_pelada": {
+        "en": "The trump card belongs to the dealer and everybody sees it until he plays it.",
+        "es": "La muestra del triunfo es del que da y todos la ven hasta que la juega.",
+        "it": "La carta di briscola è del mazziere e tutti la vedono finché non la gioca.",
+    },
+    "bid_points": {
+        "en": "Auction: from the seat after the dealer, each in turn bids a number of points from {lo} to {hi},"
+              " at least {step} above the last bid, or passes; a pass is final. It ends when one bidder is left.",
+        "es": "Subasta: desde el siguiente al que da, cada uno puja un número de puntos de {lo} a {hi}, al menos"
+              " {step} más que la última puja, o pasa; quien pasa ya no puja. Termina cuando queda uno.",
+        "it": "Asta: dal giocatore dopo il mazziere, ognuno offre un numero di punti da {lo} a {hi}, almeno {step}"
+              " più dell'ultima offerta, o passa; chi passa non rientra. Finisce quando ne resta uno.",
+    },
+    "bid_low_card": {
+        "en": "Auction: from the seat after the dealer, each seat once names a rank lower than any named before,"
+              " or passes; the lowest rank wins, and its bidder's side must take {lo} points.",
+        "es": "Subasta: desde el siguiente al que da, cada uno nombra una vez un valor más bajo que los ya"
+              " nombrados, o pasa; gana el más bajo, y su bando debe hacer {lo} puntos.",
+        "it": "Asta: dal giocatore dopo il mazziere, ognuno chiama una volta un valore più basso di quelli già"
+              " chiamati, o passa; vince il più basso, e la sua squadra deve fare {lo} punti.",
+    },
+    "all_pass_redeal": {
+        "en": "If everybody passes, the hand is void and the next dealer deals.",
+        "es": "Si todos pasan, la mano no vale y da el siguiente.",
+        "it": "Se tutti passano, la mano non vale e distribuisce il successivo.",
+    },
+    "all_pass_last_must_bid": {
+        "en": "If the others all pass before the last one has bid, he must bid at least {lo}.",
+        "es": "Si los demás pasan antes de que el último haya pujado, este debe pujar al menos {lo}.",
+        "it": "Se gli altri passano prima che l'ultimo abbia offerto, questi deve offrire almeno {lo}.",
+    },
+    "talon_take": {
+        "en": "The auction's winner shows the talon to all, takes it and lays {t} cards face down into his own"
+              " scoring pile; their points are his.",
+        "es": "El que gana la subasta enseña el talón a todos, lo toma y deja {t} cartas boca abajo en su propio"
+              " montón de bazas; sus puntos son suyos.",
+        "it": "Chi vince l'asta mostra il monte a tutti, lo prende e scarta {t} carte coperte tra le sue prese;"
+              " i loro punti sono suoi.",
+    },
+    "trump_named": {
+        "en": "The auction's winner names the trump suit and leads the first trick.",
+        "es": "El que gana la subasta elige el palo de triunfo y sale en la primera baza.",
+        "it": "Chi vince l'asta sceglie il seme di briscola e apre la prima presa.",
+    },
+    "trump_called": {
+        "en": "The bidder calls a card: its suit is trump and its holder is his hidden partner (calling his own"
+              " card, he plays alone). Nobody knows the partner until the called card is played. The bidder"
+              " leads.",
+        "es": "El que gana la subasta llama una carta: su palo es el triunfo y quien la tiene es su compañero"
+              " oculto (si llama una suya, juega solo). Nadie sabe quién es hasta que se juega la carta llamada."
+              " Sale el que ganó la subasta.",
+        "it": "Chi vince l'asta chiama una carta: il suo seme è la briscola e chi la tiene è il suo socio segreto"
+              " (chiamando una carta sua, gioca da solo). Nessuno sa chi è finché la carta chiamata non viene"
+              " giocata. Apre chi ha vinto l'asta.",
+    },
+    "trump_called_low": {
+        "en": "The bidder names a suit: the card of his rank in that suit is called; its suit is trump and its"
+              " holder is his hidden partner (alone if he holds it). Nobody knows the partner until it is played."
+              " The bidder leads.",
+        "es": "El que gana nombra un palo: se llama la carta de su valor en ese palo; su palo es el triunfo y"
+              " quien la tiene es su compañero oculto (solo si la tiene él). Nadie lo sabe hasta que se juega."
+              " Sale el que ganó.",
+        "it": "Chi vince nomina un seme: è chiamata la carta del suo valore in quel seme; il suo seme è la"
+              " briscola e chi la tiene è il socio segreto (da solo se è sua). Nessuno lo sa finché non viene"
+              " giocata. Apre chi ha vinto.",
+    },
+    "lead_two": {
+        "en": "A 2 may be led only with the ace of its suit in hand or already played, after the partner has"
+              " shown he lacks that suit, as the cutter's only trump in the first trick of a pelada, or when"
+              " nothing else can be led.",
+        "es": "Solo se sale con un dos teniendo el as de su palo o habiendo salido ya, cuando el compañero ha"
+              " fallado ese palo, cuando es el único triunfo del alzador en la primera jugada de una pelada, o"
+              " cuando no se tiene otra carta.",
+        "it": "Si apre con un 2 solo avendo l'asso del suo seme o se è già uscito, dopo che il compagno ha"
+              " mostrato di non avere quel seme, come unica briscola di chi ha tagliato nella prima presa di una"
+              " pelada, o quando non si ha altro.",
+    },
+    "declare_vales": {
+        "en": "Vales: a side holding the king and the knight of a suit may declare them in the trick where one"
+              " of them is played (on the declaring seat's turn): 40 in trumps, 20 otherwise, to the side that"
+              " wins that trick.",
+        "es": "Vales (latas): el bando que tiene rey y caballo de un palo puede marcarlos en la jugada en que se"
+              " juega uno de ellos (en el turno de quien marca): 40 en triunfo, 20 en otro palo, para quien gana"
+              " esa jugada.",
+        "it": "Vales: la squadra che ha re e cavallo di un seme può dichiararli nella presa in cui se ne gioca uno"
+              " (al turno di chi dichiara): 40 in briscola, 20 altrimenti, a chi vince quella presa.",
+    },
+    "declare_on_lead": {
+        "en": "A player holding the king and the knight of a suit may declare them when he leads one of them"
+              " after winning a trick: 40 in trumps, 20 otherwise, for him.",
+        "es": "Quien tiene rey y caballo de un palo puede cantarlos al salir con uno de ellos después de ganar"
+              " una baza: 40 en triunfo, 20 en otro palo, para él.",
+        "it": "Chi ha re e cavallo di un seme può dichiararli aprendo con uno dei due dopo aver vinto una presa:"
+              " 40 in briscola, 20 altrimenti, per lui.",
+    },
+    "capote": {
+        "en": "A side that takes every trick wins the hand outright (capote).",
+        "es": "El bando que gana todas las jugadas gana la mano sin más (capote).",
+        "it": "Chi vince tutte le prese vince la mano senz'altro (cappotto).",
+    },
+    "contract_solo": {
+        "en": "The declarer makes his bid if his points (cards taken, discards, last trick, declarations) reach"
+              " it, and then scores the bid; otherwise each other player scores half of it.",
+        "es": "El que subastó cumple si sus puntos (bazas, descartes, última baza, cantes) llegan a la puja, y"
+              " suma la puja; si no, cada uno de los otros suma la mitad.",
+        "it": "Il dichiarante mantiene se i suoi punti (prese, scarti, ultima presa, dichiarazioni) arrivano"
+              " all'offerta, e la segna; altrimenti ogni altro giocatore ne segna la metà.",
+    },
+    "contract_called": {
+        "en": "The bidder and his partner make the contract if together they take the points bid: the bidder"
+              " scores 2, the partner 1, each other player -1; otherwise the opposite. Alone: 4, or -4, and each"
+              " other player -1, or 1.",
+        "es": "El que subastó y su compañero cumplen si juntos hacen los puntos pujados: él suma 2, el"
+              " compañero 1, cada uno de los otros -1; si no, al revés. Solo: 4, o -4, y cada otro -1, o 1.",
+        "it": "Chi ha vinto l'asta e il socio vincono se insieme fanno i punti offerti: lui segna 2, il socio 1,"
+              " ogni altro -1; altrimenti il contrario. Da solo: 4, o -4, e ogni altro -1, o 1.",
+    },
+    "match_one": {
+        "en": "Match: a single hand; the side that wins it wins the match.",
+        "es": "Partida: una sola mano; el bando que la gana gana la partida.",
+        "it": "Partita: una sola mano; la squadra che la vince vince la partita.",
+    },
+    "match_score": {
+        "en": "Match: the first to reach {n} match points; if several reach it in the same hand, the higher;"
+              " level leaders play on. The deal passes to the next seat.",
+        "es": "Partida: gana el primero que llegue a {n} puntos de partida; si llegan varios en la misma mano, el"
+              " que más tenga; si empatan, se sigue. Da el siguiente jugador.",
+        "it": "Partita: vince il primo che arriva a {n} punti partita; se ci arrivano in più nella stessa mano,"
+              " chi ne ha di più; a parità si continua. Distribuisce il successivo.",
+    },
 }
 
 SIGNAL_NAMES: dict[str, dict[str, str]] = {
@@ -315,15 +491,24 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     total = sum(rules.card_points(c) for c in rules.deck_cards(rules.player_counts[0])) if rules.player_counts else 0
     pts = ", ".join(f"{rank_name[r]} {p}" for r, p in sorted(rules.points, key=lambda rp: -rp[1]) if p)
     out.append(_t("points", lang, points=pts, total=total))
-    out.append(_t("deal", lang, k=rules.hand_size))
-    out.append(_t("rotation" if rules.trump_rotation else "turn_up", lang))
-    out.append(_t("lead", lang))
+    if rules.dealt_out:
+        out += _dealt_out_lines(rules, lang)
+    else:
+        out.append(_t("deal", lang, k=rules.hand_size))
+        out.append(_t("rotation" if rules.trump_rotation else "turn_up", lang))
+    if not rules.auction:
+        out.append(_t("lead", lang))
     out.append(_t(f"follow_{rules.follow}", lang))
-    if rules.follow != "none" and rules.follow_from == "empty_stock":
+    if rules.follow != "none" and rules.follow_from == "empty_stock" and not rules.dealt_out:
         out.append(_t("follow_empty", lang))
+    if rules.lead_two == "guarded":
+        out.append(_t("lead_two", lang))
     out.append(_t("wins", lang))
-    out.append(_t("draw", lang))
-    if rules.trump_exchange == "off" or rules.trump_rotation:
+    if not rules.dealt_out:
+        out.append(_t("draw", lang))
+    if rules.dealt_out:
+        pass
+    elif rules.trump_exchange == "off" or rules.trump_rotation:
         out.append(_t("exchange_off", lang))
     else:
         by_given = dict(rules.exchange_with)
@@ -347,21 +532,56 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
         out.append(_t("partners_look", lang))
     if rules.open_hands:
         out.append(_t("open_hands", lang))
-    out.append(_t(rules.hand_winner, lang))
+    if rules.declarations != "off":
+        out.append(_t(f"declare_{rules.declarations}", lang))
+    if rules.contract == "off":
+        out.append(_t(rules.hand_winner, lang))
     if rules.last_trick_bonus:
         out.append(_t("last_trick", lang, n=rules.last_trick_bonus))
     if rules.pair_bonus:
         out.append(_t("pairs", lang))
-    out.append(_t(f"tie_{rules.tie}", lang))
-    if rules.trump_rotation:
+    if rules.capote:
+        out.append(_t("capote", lang))
+    if rules.contract != "off":
+        out.append(_t(f"contract_{rules.contract}", lang))
+    else:
+        out.append(_t(f"tie_{rules.tie}", lang))
+    if rules.contract != "off":
+        out.append(_t("match_score", lang, n=rules.target_points))
+    elif rules.trump_rotation:
         what = _t("points_word" if rules.match == "target_points" else "hands_word", lang)
         out.append(_t("match_rotation", lang, what=what))
     elif rules.match == "target_points":
         out.append(_t("match_points", lang, n=rules.target_points))
+    elif rules.target_hands == 1:
+        out.append(_t("match_one", lang))
     else:
         out.append(_t("match_hands", lang, n=rules.target_hands))
     if rules.big_win and rules.match == "target_hands":
         out.append(_t("big_win", lang))
+    return out
+
+
+def _dealt_out_lines(rules: Rules, lang: Lang) -> list[str]:
+    """The deal, the trump and the auction of the games that deal every card."""
+    k = rules.hand_size
+    out = [_t("deal_all" if rules.deal == "one_by_one" else f"deal_{rules.deal}", lang, k=k)]
+    if rules.talon:
+        out.append(_t("deal_talon", lang, t=rules.talon))
+    if rules.trump_from == "dealer":
+        out.append(_t("trump_dealer_pelada" if rules.deal == "pelada" else "trump_dealer", lang))
+    if rules.bidding == "points":
+        out.append(_t("bid_points", lang, lo=rules.min_bid, hi=rules.max_bid, step=rules.bid_step))
+    elif rules.bidding == "low_card":
+        out.append(_t("bid_low_card", lang, lo=rules.min_bid))
+    if rules.auction:
+        out.append(_t(f"all_pass_{rules.all_pass}", lang, lo=rules.min_bid))
+    if rules.talon:
+        out.append(_t("talon_take", lang, t=rules.talon))
+    if rules.trump_from == "named":
+        out.append(_t("trump_named", lang))
+    elif rules.trump_from == "called":
+        out.append(_t("trump_called_low" if rules.bidding == "low_card" else "trump_called", lang))
     return out
 
 
@@ -398,6 +618,14 @@ def docs_index() -> str:
               " `{\"seat\": s, \"play\": \"1O\", \"arrastro\": true}` | `1O!` |",
               "| claim the rest | `{\"seat\": s, \"claim\": true}` | `claim` |",
               "| signal | `{\"seat\": s, \"signal\": \"briscas\"}` | `signal briscas` |",
+              "| bid points | `{\"seat\": s, \"bid\": 110}` | `bid 110` |",
+              "| bid a rank (`bidding: low_card`) | `{\"seat\": s, \"bid\": \"3\"}` | `bid rank 3` |",
+              "| pass in the auction | `{\"seat\": s, \"pass\": true}` | `pass` |",
+              "| call a card (chiamata) | `{\"seat\": s, \"call\": \"3O\"}` | `call 3O` |",
+              "| name the trump suit | `{\"seat\": s, \"trump\": \"O\"}` | `trump O` |",
+              "| discard into the own pile | `{\"seat\": s, \"discard\": [\"5O\", \"6C\"]}` |"
+              " `discard 5O 6C` |",
+              "| declare a king-knight pair | `{\"seat\": s, \"declare\": \"O\"}` | `declare O` |",
               "", "Hand records may carry `\"deal\": k`, the deal's number in its match (it picks the trump under"
               " `trump_rotation`).", "", "## Options", "", "| option | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {opt.help} |" for name, opt in OPTIONS.items()]
