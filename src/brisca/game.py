@@ -1108,7 +1108,7 @@ class RuledGame(Game):
         if called is not None:
             partner = next(s for s in range(self.players) if PLAYS[called.index] in self._hands[s])
         bid = next(a for s, a in reversed(self._bids) if s == declarer and type(a) is not Pass)
-        points = bid.points if type(bid) is Bid else rules.min_bid  # type: ignore[attr-defined]
+        points = bid.points if type(bid) is Bid else rules.min_bid
         self._contract = Contract(declarer, bid, points, trump, called, partner)
         self._phase = "play"
         self._leader = self._turn = declarer

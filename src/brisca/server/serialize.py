@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from brisca.actions import Action
-from brisca.game import HandResult, View
+from brisca.game import Contract, HandResult, View
 
 
 def action_json(seat: int, action: Action) -> dict[str, Any]:
@@ -22,6 +22,21 @@ def result_json(result: HandResult | None) -> dict[str, Any] | None:
         "bonuses": [{"side": b.side, "points": b.points, "why": b.why} for b in result.bonuses],
         "reason": result.reason,
         "replay": result.replay,
+        "scores": None if result.scores is None else list(result.scores),
+        "contract": contract_json(result.contract),
+    }
+
+
+def contract_json(contract: Contract | None) -> dict[str, Any] | None:
+    if contract is None:
+        return None
+    return {
+        "declarer": contract.declarer,
+        "bid": contract.bid.to_json()["bid"],
+        "points": contract.points,
+        "trump": contract.trump.letter,
+        "called": None if contract.called is None else str(contract.called),
+        "partner": contract.partner,
     }
 
 
@@ -55,5 +70,12 @@ def view_json(view: View) -> dict[str, Any]:
         "signals": [{"seat": s, "signal": n} for s, n in view.signals],
         "arrastro": view.arrastro,
         "seen_dealt": [{"seat": s, "card": str(c)} for s, c in view.seen_dealt],
+        "phase": view.phase,
+        "bids": [action_json(s, a) for s, a in view.bids],
+        "contract": contract_json(view.contract),
+        "talon": [str(c) for c in view.talon],
+        "discards": [str(c) for c in view.discards],
+        "declarations": [{"seat": s, "suit": suit.letter} for s, suit in view.declarations],
+        "shown": [{"seat": s, "card": str(c)} for s, c in view.shown],
         "result": result_json(view.result),
     }

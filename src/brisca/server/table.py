@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from brisca.actions import Action, Signal
+from brisca.actions import Action, Discard, Signal
 from brisca.agents import Agent, make_agent
 from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
 from brisca.game import Match, shuffled
@@ -446,7 +446,7 @@ class TableActor:
         self.action_count += 1
 
         def visible(audience: int | None) -> bool:
-            if type(action) is not Signal:
+            if type(action) is not Signal and type(action) is not Discard:
                 return True
             seen = game.view(audience).history
             return bool(seen) and seen[-1] == (seat, action)
