@@ -25,6 +25,23 @@ def test_serve_arguments() -> None:
     assert (args.port, args.db) == (9000, "postgresql://u@h/db")
 
 
+def test_takeover_after_option() -> None:
+    import argparse
+
+    from brisca.cli.serve import add_serve_options, takeover_after
+    from brisca.errors import BriscaError
+
+    parser = argparse.ArgumentParser()
+    add_serve_options(parser)
+    assert takeover_after(parser.parse_args([])) == 60.0
+    assert takeover_after(parser.parse_args(["--takeover-after", "2.5"])) == 2.5
+    assert takeover_after(parser.parse_args(["--takeover-after", "-1"])) is None
+    with pytest.raises(BriscaError, match="takeover-after"):
+        takeover_after(parser.parse_args(["--takeover-after", "-3"]))
+    # Without the option on the command line (an older parser): the default.
+    assert takeover_after(argparse.Namespace()) == 60.0
+
+
 def test_bad_port_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert "port" in capsys.readouterr().err

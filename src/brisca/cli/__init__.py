@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from brisca import __version__
+from brisca.cli.serve import add_serve_options
 from brisca.errors import BriscaError
 from brisca.rules import parse_option_text
 
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--db", metavar="URL", help="database: a SQLite file or URL, or postgresql://... "
                        "(default: SQLite in the user's data directory)")
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
+    add_serve_options(serve)
 
     sub.add_parser("variants", help="list the rule presets")
     rules = sub.add_parser("rules", help="print the rules of a preset")

@@ -63,8 +63,9 @@ class JoinSeat(BaseModel):
 class Manager:
     """The live tables of this process, each run by its own actor."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, takeover_after: float | None = None) -> None:
         self.store = store
+        self.takeover_after = takeover_after
         self.actors: dict[str, TableActor] = {}
 
     def resume(self) -> None:
@@ -79,7 +80,7 @@ class Manager:
         if actor is None and TABLE_ID.match(table_id):
             state = self.store.load(table_id)
             if state is not None:
-                actor = TableActor(self.store, state)
+                actor = TableActor(self.store, state, self.takeover_after)
                 self.actors[table_id] = actor
                 actor.start()
         return actor
@@ -104,7 +105,7 @@ class Manager:
             bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats,
         )
         self.store.create_table(state)
-        actor = TableActor(self.store, state)
+        actor = TableActor(self.store, state, self.takeover_after)
         self.actors[state.id] = actor
         actor.start()
         actor.submit(StartIfFull())
@@ -132,14 +133,24 @@ class RateLimit:
         return False
 
 
+#: Seconds a seated person may be gone, mid-match, before a bot plays their seat (``brisca serve``'s default).
+TAKEOVER_AFTER = 60.0
+
+
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
-               burst: int = 40) -> FastAPI:
-    """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir)."""
+               burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER) -> FastAPI:
+    """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
+
+    ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
+    plays the seat, until they reconnect with their seat token; ``None``: seats wait for their people.
+    """
+    if takeover_after is not None and not 0 <= takeover_after <= 86400:
+        raise ValueError("takeover_after is from 0 to 86400 seconds")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        manager = Manager(store)
+        manager = Manager(store, takeover_after)
         app.state.manager = manager
         manager.resume()
         try:

@@ -34,6 +34,8 @@ log = logging.getLogger("brisca.server")
 HISTORY_LIMIT = 2000
 #: Levels whose moves take long enough to run off the event loop.
 SLOW_BOTS = {"expert", "hard", "heuristic"}
+#: The level of the bot that plays for an absent player.
+STANDIN_LEVEL = "normal"
 Message = dict[str, Any]
 
 
@@ -121,6 +123,19 @@ class BotTick:
 
 
 @dataclass
+class TakeOver:
+    """The grace period of an absent seat ran out: a bot plays it (unless ``epoch`` is stale)."""
+
+    seat: int
+    epoch: int
+
+
+@dataclass
+class CheckPresence:
+    """Start the countdown of every seat nobody is connected to (after a start or a restart)."""
+
+
+@dataclass
 class Stop:
     pass
 
@@ -130,7 +145,7 @@ class StartIfFull:
     pass
 
 
-Command = Join | Hello | Leave | Act | Chat | Ping | BotTick | Stop | StartIfFull
+Command = Join | Hello | Leave | Act | Chat | Ping | BotTick | TakeOver | CheckPresence | Stop | StartIfFull
 
 
 def error(code: str, message: str, msg_id: object = None) -> Message:
@@ -141,7 +156,10 @@ def error(code: str, message: str, msg_id: object = None) -> Message:
 
 
 class TableActor:
-    def __init__(self, store: Store, state: TableState) -> None:
+    """One table. ``takeover_after``: seconds a seated person may be without a connection, while the
+    match is on, before a bot plays the seat until they come back (``None``: never)."""
+
+    def __init__(self, store: Store, state: TableState, takeover_after: float | None = None) -> None:
         self.store = store
         self.id = state.id
         self.preset = state.preset
@@ -160,6 +178,12 @@ class TableActor:
         self.agents: dict[int, Agent] = {
             s.seat: make_agent(s.bot, seed=(state.seed + s.seat) % 2**32) for s in self.seats if s.bot
         }
+        self.takeover_after = takeover_after
+        #: Absent seats whose grace period runs: seat -> (epoch of its TakeOver, loop time it ends).
+        self.away: dict[int, tuple[int, float]] = {}
+        #: Seats of absent people played by a bot: seat -> agent.
+        self.standins: dict[int, Agent] = {}
+        self._epoch = 0
         self.match: Match | None = None
         self.action_count = 0
         self.decks = [list(d) for d in state.decks]
@@ -222,6 +246,7 @@ class TableActor:
     async def run(self) -> None:
         try:
             await self._recover()
+            self._check_presence_later()
         except Exception:
             log.exception("table %s: could not recover", self.id)
         self._schedule_bot()
@@ -251,9 +276,12 @@ class TableActor:
         if isinstance(command, Join):
             await self._join(command)
         elif isinstance(command, Hello):
+            before = command.conn.seat
             self._hello(command)
+            await self._presence({before, command.conn.seat})
         elif isinstance(command, Leave):
             self.conns.discard(command.conn)
+            await self._presence({command.conn.seat})
         elif isinstance(command, Act):
             await self._act(command)
         elif isinstance(command, Chat):
@@ -262,6 +290,10 @@ class TableActor:
             command.conn.send({"type": "pong"} | ({"id": command.id} if command.id is not None else {}))
         elif isinstance(command, BotTick):
             await self._bot(command)
+        elif isinstance(command, TakeOver):
+            await self._take_over(command)
+        elif isinstance(command, CheckPresence):
+            await self._presence({s.seat for s in self.seats})
         elif isinstance(command, StartIfFull):
             await self._start_if_full()
 
@@ -278,9 +310,13 @@ class TableActor:
             "sides": self.rules.sides(self.players),
             "status": self.status,
             "version": self.version,
-            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot} for s in self.seats],
+            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "away": s.seat in self.away,
+                       "standin": STANDIN_LEVEL if s.seat in self.standins else None} for s in self.seats],
+            "takeover_after": self.takeover_after,
             "hand_number": None if match is None else len(match.games) - 1,
+            "match": self.rules.match,
             "target_hands": self.rules.target_hands,
+            "target_points": self.rules.target_points,
             "hands_won": None if match is None else list(match.hands_won),
             "match_points": None if match is None else list(match.points),
             "match_over": False if match is None else match.is_over(),
@@ -408,21 +444,77 @@ class TableActor:
         if self.status != "playing" or match is None or command.action_number != self.action_count:
             return
         seat = match.game.turn
-        if seat is None or seat not in self.agents:
+        agent = self._agent(seat)
+        if seat is None or agent is None:
             return
-        agent = self.agents[seat]
         view = match.game.view(seat)
-        level = self.seats[seat].bot or ""
+        level = self.seats[seat].bot or (STANDIN_LEVEL if seat in self.standins else "")
         action = await asyncio.to_thread(agent.act, view) if level in SLOW_BOTS else agent.act(view)
-        if command.action_number == self.action_count:
+        if command.action_number == self.action_count and self._agent(seat) is agent:
             await self._commit(seat, action)
+
+    def _agent(self, seat: int | None) -> Agent | None:
+        """The bot that plays ``seat``: its own, or the stand-in of an absent person."""
+        if seat is None:
+            return None
+        return self.agents.get(seat) or self.standins.get(seat)
 
     def _schedule_bot(self) -> None:
         match = self.match
-        if self.status != "playing" or match is None or match.game.turn not in self.agents:
+        if self.status != "playing" or match is None or self._agent(match.game.turn) is None:
             return
         tick = BotTick(self.action_count)
         asyncio.get_running_loop().call_later(self.bot_delay, self.commands.put_nowait, tick)
+
+    # ------------------------------------------------------------------ absent players
+
+    def _connected(self, seat: int) -> bool:
+        return any(c.seat == seat and c.subscribed for c in self.conns)
+
+    async def _event(self, kind: str, public: Message) -> None:
+        """A numbered event that changes nothing in the match (its number is stored first)."""
+        await self._write(self.store.set_version, self.id, self.version + 1)
+        self.version += 1
+        self._emit(kind, public)
+
+    def _check_presence_later(self) -> None:
+        """After a start or a restart, people get one grace period to connect before their countdown starts."""
+        if self.takeover_after is not None and self.status == "playing":
+            asyncio.get_running_loop().call_later(self.takeover_after, self.commands.put_nowait, CheckPresence())
+
+    async def _presence(self, seats: set[int | None]) -> None:
+        """Start the countdown of these seats if their people are all gone; give a seat back to whoever returns.
+
+        Announced to the table: ``away`` (with the seconds before a bot plays the seat), ``takeover``
+        when the bot takes it, ``back`` when its person returns (with their seat token).
+        """
+        if self.takeover_after is None:
+            return
+        playing = self.status == "playing" and self.match is not None
+        for info in self.seats:
+            seat = info.seat
+            if seat not in seats or info.bot is not None or info.token_hash is None:
+                continue
+            here = self._connected(seat)
+            if here or not playing:
+                was_away, was_standin = self.away.pop(seat, None), self.standins.pop(seat, None)
+                if playing and (was_away is not None or was_standin is not None):
+                    await self._event("back", {"seat": seat, "standin": was_standin is not None})
+            elif seat not in self.away and seat not in self.standins:
+                self._epoch += 1
+                loop = asyncio.get_running_loop()
+                self.away[seat] = (self._epoch, loop.time() + self.takeover_after)
+                loop.call_later(self.takeover_after, self.commands.put_nowait, TakeOver(seat, self._epoch))
+                await self._event("away", {"seat": seat, "seconds": self.takeover_after})
+
+    async def _take_over(self, command: TakeOver) -> None:
+        seat = command.seat
+        pending = self.away.get(seat)
+        if pending is None or pending[0] != command.epoch or self._connected(seat) or self.status != "playing":
+            return
+        del self.away[seat]
+        self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
+        await self._event("takeover", {"seat": seat, "bot": STANDIN_LEVEL})
 
     # ------------------------------------------------------------------ the match
 
@@ -471,6 +563,8 @@ class TableActor:
             self.match.next_hand(deck=deck)
         self.status = "playing"
         self._emit("deal", {"hand_number": hand_number})
+        if hand_number == 0:
+            self._check_presence_later()
 
     async def _finish(self) -> None:
         from brisca.server.ratings import rate
@@ -488,4 +582,6 @@ class TableActor:
         await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1)
         self.version += 1
         self.status = "finished"
+        self.away.clear()
+        self.standins.clear()
         self._emit("match_over", {"winner": match.winner, "record": f"/api/games/{self.id}/record"})

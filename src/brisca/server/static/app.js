@@ -7,25 +7,62 @@ const STRINGS = {
        create: "Create table", history: "Finished games", join: "Take a seat", invite: "Invite link:", trump: "Trump",
        send: "Send", human: "person", stock: "stock", yourTurn: "Your turn", turnOf: "Turn: ", waiting: "Waiting for players",
        spectating: "Watching", matchOver: "Match over. Winner: side ", draw: "Match drawn", record: "Download record",
-       handOver: "Hand over. Points: ", exchange: "Exchange ", disconnected: "Reconnecting…", points: "pts"},
+       handOver: "Hand over. Points: ", exchange: "Exchange ", disconnected: "Reconnecting…", points: "pts",
+       botSpeed: "Bot speed", fast: "fast", normalSpeed: "normal", slow: "slow", lastTrick: "Last trick",
+       options: "Rule options (name=value, …)", bid: "Bid", pass: "Pass", bidRank: "Bid rank ", auction: "Auction",
+       talon: "Talon", yourDiscards: "Your discards", discardHint: "Choose {n} cards to discard", confirm: "Confirm",
+       nameTrump: "Name the trump suit:", callHint: "Call a card: its holder is your secret partner",
+       declare: "Declare ", declared: "declared", contract: "Contract", by: "by", called: "called", partner: "partner",
+       scores: "Scores: ", match: "Match", away: "away: a bot plays in {n} s", standin: "a bot plays for them",
+       awayNote: "{name} is away: a bot plays for them in {n} s", takeoverNote: "A bot now plays for {name}",
+       backNote: "{name} is back", passed: "pass", shown: "Shown: ", replay: "Replay", prev: "◀", next: "▶",
+       close: "Close", step: "Step", phase_bid: "Auction", phase_discard: "Discard", phase_trump: "Naming trump",
+       phase_call: "Calling a card", phase_play: "",
+       suit_O: "Coins", suit_C: "Cups", suit_E: "Swords", suit_B: "Clubs"},
   es: {newTable: "Mesa nueva", preset: "Reglas", players: "Jugadores", yourName: "Tu nombre", otherSeats: "Otros asientos",
        create: "Crear mesa", history: "Partidas terminadas", join: "Sentarse", invite: "Enlace de invitación:", trump: "Triunfo",
        send: "Enviar", human: "persona", stock: "mazo", yourTurn: "Te toca", turnOf: "Turno: ", waiting: "Esperando jugadores",
        spectating: "Mirando", matchOver: "Partida terminada. Gana el equipo ", draw: "Partida empatada",
        record: "Descargar registro", handOver: "Mano terminada. Puntos: ", exchange: "Cambiar ",
-       disconnected: "Reconectando…", points: "ptos"},
+       disconnected: "Reconectando…", points: "ptos",
+       botSpeed: "Velocidad de los bots", fast: "rápida", normalSpeed: "normal", slow: "lenta", lastTrick: "Última baza",
+       options: "Opciones de reglas (nombre=valor, …)", bid: "Pujar", pass: "Paso", bidRank: "Pujar el ", auction: "Subasta",
+       talon: "Monte", yourDiscards: "Tus descartes", discardHint: "Elige {n} cartas para descartar", confirm: "Confirmar",
+       nameTrump: "Elige el palo de triunfo:", callHint: "Llama una carta: quien la tenga es tu compañero secreto",
+       declare: "Cantar ", declared: "cantó", contract: "Contrato", by: "de", called: "llamada", partner: "compañero",
+       scores: "Tantos: ", match: "Partida", away: "ausente: juega un bot en {n} s", standin: "juega un bot por él",
+       awayNote: "{name} se ha ido: un bot jugará por él en {n} s", takeoverNote: "Un bot juega ahora por {name}",
+       backNote: "{name} ha vuelto", passed: "paso", shown: "Enseñadas: ", replay: "Repetición", prev: "◀", next: "▶",
+       close: "Cerrar", step: "Paso", phase_bid: "Subasta", phase_discard: "Descarte", phase_trump: "Elección del triunfo",
+       phase_call: "Llamada de carta", phase_play: "",
+       suit_O: "Oros", suit_C: "Copas", suit_E: "Espadas", suit_B: "Bastos"},
   it: {newTable: "Nuovo tavolo", preset: "Regole", players: "Giocatori", yourName: "Il tuo nome", otherSeats: "Altri posti",
        create: "Crea tavolo", history: "Partite finite", join: "Siediti", invite: "Link di invito:", trump: "Briscola",
        send: "Invia", human: "persona", stock: "mazzo", yourTurn: "Tocca a te", turnOf: "Turno: ", waiting: "In attesa di giocatori",
        spectating: "Spettatore", matchOver: "Partita finita. Vince la squadra ", draw: "Partita pari",
        record: "Scarica la registrazione", handOver: "Mano finita. Punti: ", exchange: "Scambia ",
-       disconnected: "Riconnessione…", points: "punti"},
+       disconnected: "Riconnessione…", points: "punti",
+       botSpeed: "Velocità dei bot", fast: "veloce", normalSpeed: "normale", slow: "lenta", lastTrick: "Ultima presa",
+       options: "Opzioni delle regole (nome=valore, …)", bid: "Chiama", pass: "Passo", bidRank: "Chiama il ", auction: "Asta",
+       talon: "Monte", yourDiscards: "I tuoi scarti", discardHint: "Scegli {n} carte da scartare", confirm: "Conferma",
+       nameTrump: "Scegli il seme di briscola:", callHint: "Chiama una carta: chi la ha è il tuo compagno segreto",
+       declare: "Accusa ", declared: "ha accusato", contract: "Contratto", by: "di", called: "chiamata", partner: "compagno",
+       scores: "Punteggio: ", match: "Partita", away: "assente: gioca un bot tra {n} s", standin: "gioca un bot al suo posto",
+       awayNote: "{name} è assente: un bot giocherà per lui tra {n} s", takeoverNote: "Un bot gioca ora per {name}",
+       backNote: "{name} è tornato", passed: "passo", shown: "Mostrate: ", replay: "Rivedi", prev: "◀", next: "▶",
+       close: "Chiudi", step: "Mossa", phase_bid: "Asta", phase_discard: "Scarto", phase_trump: "Scelta della briscola",
+       phase_call: "Chiamata della carta", phase_play: "",
+       suit_O: "Denari", suit_C: "Coppe", suit_E: "Spade", suit_B: "Bastoni"},
 };
 const LEVELS = ["easy", "normal", "hard", "expert"];
 const SUIT_COLOURS = {O: "#c99a06", C: "#c0392b", E: "#2563eb", B: "#15803d"};
 let lang = localStorage.getItem("brisca:lang") || (navigator.language || "en").slice(0, 2);
 if (!STRINGS[lang]) lang = "en";
-const t = (key) => STRINGS[lang][key] || STRINGS.en[key] || key;
+const t = (key, args) => {
+  let text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  for (const [k, v] of Object.entries(args || {})) text = text.replace(`{${k}}`, v);
+  return text;
+};
 const $ = (sel) => document.querySelector(sel);
 
 function translate() {
@@ -83,6 +120,19 @@ async function api(path, body) {
 
 // ------------------------------------------------------------------ lobby
 
+// "target_hands=1, bidding=low_card" -> {target_hands: 1, bidding: "low_card"}; the server checks them.
+function parseOptions(text) {
+  const options = {};
+  for (const part of text.split(/[,;\n]/)) {
+    if (!part.trim()) continue;
+    const at = part.indexOf("=");
+    if (at < 1) throw new Error(`${part.trim()}: name=value`);
+    const name = part.slice(0, at).trim(), raw = part.slice(at + 1).trim();
+    try { options[name] = JSON.parse(raw); } catch { options[name] = raw; }
+  }
+  return options;
+}
+
 async function lobby() {
   $("#lobby").hidden = false;
   const presets = await api("/api/presets");
@@ -117,7 +167,8 @@ async function lobby() {
     try {
       localStorage.setItem("brisca:name", form.name.value);
       const made = await api("/api/tables", {preset: form.preset.value, players: Number(form.players.value),
-                                             bots, name: form.name.value});
+                                             bots, name: form.name.value, bot_delay: Number(form.speed.value),
+                                             options: parseOptions(form.options.value)});
       localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
       location.href = made.url;
     } catch (e) { showError(e.message); }
@@ -129,7 +180,8 @@ async function lobby() {
 
 // ------------------------------------------------------------------ the table
 
-const table = {id: null, ws: null, v: null, state: null, seat: null, token: null, retry: 500};
+const table = {id: null, ws: null, v: null, state: null, seat: null, token: null, retry: 500,
+               away: {}, picked: new Set(), timer: null};
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -164,7 +216,19 @@ function receive(m) {
     }
     table.v = m.v;
     if (m.kind === "chat") addChat(m.name, m.text);
-    if (m.state) { table.state = m.state; render(); }
+    if (m.state) {
+      const name = seatName(m.state.table, m.seat);
+      if (m.kind === "away") {
+        table.away[m.seat] = Date.now() + m.seconds * 1000;
+        addNote(t("awayNote", {name, n: Math.round(m.seconds)}));
+      } else if (m.kind === "takeover") {
+        addNote(t("takeoverNote", {name}));
+      } else if (m.kind === "back") {
+        addNote(t("backNote", {name}));
+      }
+      table.state = m.state;
+      render();
+    }
   } else if (m.type === "error") {
     if (m.code === "bad_token") { table.token = null; localStorage.removeItem(`brisca:seat:${table.id}`); }
     showError(m.message);
@@ -174,6 +238,12 @@ function receive(m) {
 function addChat(name, text) {
   const log = $("#chatlog");
   log.insertAdjacentHTML("beforeend", `<div><b>${esc(name)}:</b> ${esc(text)}</div>`);
+  log.scrollTop = log.scrollHeight;
+}
+
+function addNote(text) {
+  const log = $("#chatlog");
+  log.insertAdjacentHTML("beforeend", `<div class="note">${esc(text)}</div>`);
   log.scrollTop = log.scrollHeight;
 }
 
@@ -188,42 +258,201 @@ function seatName(info, seat) {
   return s && s.name ? s.name : `#${seat}`;
 }
 
+const suitName = (letter) => t(`suit_${letter}`);
+const strip = (a) => { const out = {...a}; delete out.text; return out; };
+
+// What the history, the auction and the contract say in words.
+function actionText(info, a) {
+  if (a.pass) return t("passed");
+  if (a.bid !== undefined) return typeof a.bid === "string" ? t("bidRank") + a.bid : String(a.bid);
+  if (a.trump) return `${t("trump")}: ${suitName(a.trump)}`;
+  if (a.declare) return `${t("declared")} ${suitName(a.declare)}`;
+  if (a.call) return `${t("called")} ${a.call}`;
+  return a.text;
+}
+
+function renderSeats(info, view, mine) {
+  const now = Date.now();
+  let ticking = false;
+  $("#seats").innerHTML = info.seats.map((s, i) => {
+    let extra = "";
+    if (s.standin) extra = ` · 🤖 ${t("standin")}`;
+    else if (s.away) {
+      const left = table.away[i] ? Math.max(0, Math.ceil((table.away[i] - now) / 1000)) : null;
+      extra = ` · ⏳ ${left === null ? "…" : t("away", {n: left})}`;
+      ticking = ticking || left > 0;
+    }
+    const points = view ? ` · ${view.seat_points[i]} ${t("points")} · 🂠${view.hand_sizes[i]}` : "";
+    const cls = `seat${view && i === view.turn ? " turn" : ""}${i === mine ? " me" : ""}${s.away || s.standin ? " away" : ""}`;
+    return `<span class="${cls}" data-seat="${i}">${esc(view ? seatName(info, i) : (s.name || "…"))}${points}${esc(extra)}</span>`;
+  }).join("") + (matchScore(info) ? `<span class="seat score">${esc(matchScore(info))}</span>` : "");
+  clearTimeout(table.timer);
+  if (ticking) table.timer = setTimeout(() => renderSeats(table.state.table, table.state.view, table.seat), 1000);
+}
+
+function matchScore(info) {
+  if (info.match === "target_points" && info.match_points) {
+    return `${t("match")}: ${info.match_points.join(" – ")} / ${info.target_points}`;
+  }
+  return info.hands_won ? info.hands_won.join(" – ") : "";
+}
+
+function renderContract(info, view) {
+  const c = view.contract || (view.result && view.result.contract);
+  const parts = [];
+  if (c) {
+    let text = `${t("contract")}: ${c.bid} ${t("by")} ${seatName(info, c.declarer)} · ${t("trump")} ${suitName(c.trump)}`;
+    if (c.called) text += ` · ${t("called")} ${c.called}`;
+    if (c.partner !== null && c.partner !== undefined) text += ` · ${t("partner")} ${seatName(info, c.partner)}`;
+    parts.push(esc(text));
+  }
+  if (view.declarations.length) {
+    parts.push(view.declarations.map((d) =>
+      esc(`${seatName(info, d.seat)} ${t("declared")} ${suitName(d.suit)}`)).join(" · "));
+  }
+  if (view.shown.length) {
+    parts.push(esc(t("shown")) + view.shown.map((s) => esc(`${seatName(info, s.seat)} ${s.card}`)).join(", "));
+  }
+  $("#contract").innerHTML = parts.map((p) => `<div>${p}</div>`).join("");
+}
+
+function renderAuction(info, view) {
+  const box = $("#auction");
+  if (!view.bids.length && view.phase !== "bid") { box.innerHTML = ""; return; }
+  box.innerHTML = `<b>${t("auction")}:</b> ` + view.bids.map((b) =>
+    `<span class="bid">${esc(seatName(info, b.seat))}: ${esc(actionText(info, b))}</span>`).join(" ");
+}
+
 function render() {
   const {table: info, view} = table.state;
   const mine = table.seat;
+  // For tests and styles: the last event seen, the table's status, the hand number and the phase.
+  document.body.dataset.v = String(table.v);
+  document.body.dataset.status = info.status;
+  document.body.dataset.hand = String(info.hand_number);
+  document.body.dataset.phase = view ? view.phase : "";
   $("#join").hidden = !(info.status === "waiting" && mine === null);
   $("#invite").value = `${location.origin}/t/${info.id}`;
+  renderSeats(info, view, mine);
   if (!view) {
     $("#status").textContent = t("waiting");
-    $("#seats").innerHTML = info.seats.map((s) => `<span class="seat">${esc(s.name || "…")}</span>`).join("");
     return;
   }
   let status = view.turn === null ? "" : (view.turn === mine ? t("yourTurn") : t("turnOf") + seatName(info, view.turn));
+  if (view.phase !== "play" && view.turn !== null) status += ` · ${t(`phase_${view.phase}`)}`;
   if (mine === null) status = `${t("spectating")} · ${status}`;
   $("#status").textContent = status;
-  $("#seats").innerHTML = info.seats.map((s, i) =>
-    `<span class="seat${i === view.turn ? " turn" : ""}${i === mine ? " me" : ""}">${esc(seatName(info, i))}` +
-    ` · ${view.seat_points[i]} ${t("points")} · 🂠${view.hand_sizes[i]}</span>`).join("") +
-    (info.hands_won ? `<span class="seat">${info.hands_won.join(" – ")}</span>` : "");
-  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up) : `<b>${view.trump}</b>`;
+  renderContract(info, view);
+  renderAuction(info, view);
+  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up)
+    : `<b class="suit">${view.trump ? esc(suitName(view.trump)) : "?"}</b>`;
   $("#stock").textContent = `${view.stock_count} ${t("stock")}`;
+  $("#stock").hidden = !view.face_up && view.stock_count === 0;
+  // The talon once it is shown; the declarer's own discards.
+  const talonCards = view.talon.length ? view.talon : view.discards;
+  $("#talon").hidden = !talonCards.length;
+  $("#talonlabel").textContent = view.talon.length ? t("talon") : t("yourDiscards");
+  $("#taloncards").innerHTML = talonCards.map(cardSVG).join("");
+  if (view.talon.length && view.discards.length) {
+    $("#taloncards").insertAdjacentHTML("beforeend",
+      `<div class="discards"><div>${t("yourDiscards")}</div>${view.discards.map(cardSVG).join("")}</div>`);
+  }
   $("#trick").innerHTML = view.trick.map((c, i) =>
     `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, view.trick_seats[i]))}</figcaption></figure>`).join("");
-  const legalPlays = new Set(view.legal.filter((a) => a.play && !a.arrastro).map((a) => a.play));
-  $("#hand").innerHTML = mine === null
-    ? view.hand_sizes.map(() => "").join("")
-    : view.hand.map((c) => cardSVG(c).replace('class="card"', `class="card${legalPlays.has(c) ? " legal" : ""}"`)).join("");
-  document.querySelectorAll("#hand .card.legal").forEach((el) => { el.onclick = () => play(el.dataset.card); });
-  const others = view.legal.filter((a) => !(a.play && !a.arrastro));
-  $("#actions").innerHTML = others.map((a, i) =>
-    `<button data-i="${i}">${a.exchange ? t("exchange") + a.exchange : esc(a.text)}</button>`).join("");
-  document.querySelectorAll("#actions button").forEach((el) => {
-    el.onclick = () => { const a = {...others[Number(el.dataset.i)]}; delete a.text; play(a); };
+  const last = view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
+  $("#lasttrick").innerHTML = last ? last.cards.map((c, i) =>
+    `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, (last.leader + i) % view.players))}</figcaption></figure>`).join("") : "";
+  renderHandAndActions(info, view, mine);
+  renderResult(info, view);
+}
+
+function renderHandAndActions(info, view, mine) {
+  const legal = mine === null || view.turn !== mine ? [] : view.legal;
+  const plays = new Set(legal.filter((a) => a.play && !a.arrastro).map((a) => a.play));
+  const discards = legal.filter((a) => a.discard);
+  const need = discards.length ? discards[0].discard.length : 0;
+  if (!need) table.picked.clear();
+  for (const c of [...table.picked]) if (!view.hand.includes(c)) table.picked.delete(c);
+  const hand = mine === null ? [] : view.hand;
+  $("#hand").innerHTML = hand.map((c) => {
+    const cls = plays.has(c) || need ? " legal" : "";
+    return cardSVG(c).replace('class="card"', `class="card${cls}${table.picked.has(c) ? " picked" : ""}"`);
+  }).join("");
+  document.querySelectorAll("#hand .card.legal").forEach((el) => {
+    el.onclick = need ? () => {
+      const card = el.dataset.card;
+      if (table.picked.has(card)) table.picked.delete(card);
+      else if (table.picked.size < need) table.picked.add(card);
+      renderHandAndActions(info, view, mine);
+    } : () => play(el.dataset.card);
   });
+
+  const buttons = [];  // [label, action, class]
+  let prompt = "";
+  let grid = "";
+  const pointBids = legal.filter((a) => a.bid !== undefined && typeof a.bid === "number").map((a) => a.bid);
+  if (need) {
+    prompt = t("discardHint", {n: need});
+    const key = [...table.picked].sort().join(" ");
+    const match = discards.find((a) => [...a.discard].sort().join(" ") === key);
+    buttons.push([`${t("confirm")} (${table.picked.size}/${need})`, match ? strip(match) : null, "confirm"]);
+  }
+  if (legal.some((a) => a.trump)) prompt = t("nameTrump");
+  const calls = legal.filter((a) => a.call);
+  if (calls.length) {
+    prompt = t("callHint");
+    grid = calls.map((a) => `<button class="callcard" data-call="${a.call}">${cardSVG(a.call)}</button>`).join("");
+  }
+  let bidInput = "";
+  if (pointBids.length > 6) {
+    const lo = Math.min(...pointBids), hi = Math.max(...pointBids);
+    const step = pointBids.length > 1 ? Math.min(...pointBids.slice(1).map((b, i) => b - pointBids[i]).filter((d) => d > 0)) : 1;
+    bidInput = `<input id="bidvalue" type="number" min="${lo}" max="${hi}" step="${step}" value="${lo}">` +
+      `<button id="bidbutton">${t("bid")}</button>`;
+  }
+  for (const a of legal) {
+    if ((a.play && !a.arrastro) || a.discard || a.call) continue;
+    if (a.bid !== undefined && typeof a.bid === "number" && bidInput) continue;
+    let label = a.text;
+    if (a.pass) label = t("pass");
+    else if (a.bid !== undefined) label = typeof a.bid === "string" ? t("bidRank") + a.bid : `${t("bid")} ${a.bid}`;
+    else if (a.trump) label = suitName(a.trump);
+    else if (a.declare) label = t("declare") + suitName(a.declare);
+    else if (a.exchange) label = t("exchange") + a.exchange;
+    buttons.push([label, strip(a), a.pass ? "pass" : (a.bid !== undefined ? "bid" : "")]);
+  }
+  $("#prompt").textContent = prompt;
+  $("#actions").innerHTML = bidInput + buttons.map(([label, a, cls], i) =>
+    `<button data-i="${i}" class="${cls}"${a ? "" : " disabled"}>${esc(label)}</button>`).join("");
+  document.querySelectorAll("#actions button[data-i]").forEach((el) => {
+    el.onclick = () => {
+      const a = buttons[Number(el.dataset.i)][1];
+      if (a) { table.picked.clear(); play(a); }
+    };
+  });
+  if (bidInput) {
+    $("#bidbutton").onclick = () => {
+      const value = Number($("#bidvalue").value);
+      if (pointBids.includes(value)) play({bid: value});
+      else showError(`${t("bid")}: ${pointBids[0]}…${pointBids[pointBids.length - 1]}`);
+    };
+  }
+  $("#callgrid").innerHTML = grid;
+  document.querySelectorAll("#callgrid .callcard").forEach((el) => { el.onclick = () => play({call: el.dataset.call}); });
+}
+
+function renderResult(info, view) {
   let result = "";
-  if (view.result) result = t("handOver") + view.result.side_points.join(" – ");
+  if (view.result) {
+    result = esc(t("handOver") + view.result.side_points.join(" – "));
+    if (view.result.scores) {
+      result += " · " + esc(t("scores") + view.result.scores.map((s, i) =>
+        `${seatName(info, i)} ${s > 0 ? "+" : ""}${s}`).join(", "));
+    }
+  }
   if (info.status === "finished") {
-    result = (info.match_winner === null ? t("draw") : t("matchOver") + info.match_winner) +
+    result = esc(info.match_winner === null ? t("draw") : t("matchOver") + info.match_winner) +
+      (info.match === "target_points" && info.match_points ? esc(` (${info.match_points.join(" – ")})`) : "") +
       ` · <a href="/api/games/${info.id}/record">${t("record")}</a>`;
   }
   $("#result").innerHTML = result;
