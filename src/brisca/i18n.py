@@ -183,12 +183,180 @@ _EN: dict[str, str] = {
         "  q             leave the match (also quit, salir, esci); --save keeps the record\n"
         "Rules\n"
         "  A trick goes to the highest trump played, else to the highest card of the suit led.\n"
-        "  {follow}. The trick's winner draws first and leads the next trick.\n"
+        "  {follow}. {next_trick}\n"
         "  Cards from high to low: {order}.\n"
         "  Points: {points}; {hand_goal}.\n"
         "  Trump exchange: {exchange}\n"
         "  Match: {goal} ({label}).{special}"
     ),
+    # The dealt-out games: the deal, the auction, the talon, the contract, declarations.
+    "new_hand_auction": "Hand {hand}. Dealer: {who}. The trump is decided after the auction.",
+    "new_hand_dealer_card": "Hand {hand}. Dealer: {who}. Trump: {suit}, by the dealer's card {card}, face up until he"
+                            " plays it.",
+    "deal_way": "Cut and deal: {way}.",
+    "deal_alce": "alce (packets of 5, the dealer's last card turned)",
+    "deal_golpe": "golpe (10 in a row to each player; the last card of each of the dealer's opponents shown)",
+    "deal_pelada": "pelada (the top card is the trump; the first cards of the dealer's opponents shown)",
+    "shown_at_deal": "Shown face up at the deal: {who}: {cards}.",
+    "talon_face_down": "Talon: {n} cards face down.",
+    "auction_starts": "Auction, first to speak: {who}. Bids {range}, or pass (a pass is final).",
+    "auction_starts_low": (
+        "Auction, first to speak: {who}. Each player names a rank once, lower than any named before, or passes;"
+        " the lowest rank wins, and its bidder's side must take {points} points."
+    ),
+    "header_auction": "Hand {hand} · auction",
+    "talon_row": "Talon",
+    "trump_pending": "decided after the auction",
+    "trump_card_dealer": "{card}, the card of {who} (dealer), face up until played",
+    "trump_card_yours": "{card}, your card (you deal), face up until you play it",
+    "err_auction_over": "The auction is over: play a card.",
+    "err_no_auction": "There is no auction in these rules: play a card.",
+    "talon_down": "{n} cards face down",
+    "talon_up": "{cards} (shown and taken by {who})",
+    "auction_row": "Auction",
+    "high_bid_row": "Highest bid",
+    "lowest_rank_row": "Lowest rank",
+    "high_bid_value": "{bid} ({who})",
+    "contract_row": "Contract",
+    "contract_value": "{who}, bid {bid}: must take {points} points",
+    "called_row": "Called card",
+    "partner_alone": "alone: {who}",
+    "partner_known": "partner: {who}",
+    "partner_you_alone": "yours: you play alone (nobody else knows it)",
+    "partner_you_secret": "yours: you are the hidden partner (nobody else knows it)",
+    "partner_hidden": "its holder, the partner, stays hidden until it is played",
+    "declarations_row": "Declarations",
+    "declare_option": "declare the king and knight of {suit} ({points} points)",
+    "prompt_declare": ", {keys}",
+    "pass_word": "pass",
+    "bid_range": "from {low} to {max}",
+    "bid_range_step": "from {low} to {max} in steps of {step}",
+    "prompt_bid": "Your bid ({range}) or pass (? help, q quit): ",
+    "prompt_bid_must": "You are the last one left and nobody has bid: your bid ({range}) (? help, q quit): ",
+    "prompt_bid_none": "Nobody can bid more than {max}: type pass (? help, q quit): ",
+    "prompt_rank": "Name a rank lower than every rank named ({ranks}) or pass (? help, q quit): ",
+    "prompt_rank_none": "No rank is lower than the one named: type pass (? help, q quit): ",
+    "prompt_discard": (
+        "Lay {n} cards face down in your pile (positions like 1 2, or cards like {example}; ? help, q quit): "
+    ),
+    "prompt_trump": "Name the trump suit ({suits}; ? help, q quit): ",
+    "prompt_trump_rank": "Name the suit of the called card, the {rank}: it is trumps ({suits}; ? help, q quit): ",
+    "prompt_call": (
+        "Call a card, like {example}: its suit is trumps and its holder your hidden partner; calling your own,"
+        " you play alone (? help, q quit): "
+    ),
+    "err_must_bid": "You are the last one left and nobody has bid: you must bid at least {low}.",
+    "err_not_bid": "\"{text}\" is not a bid: type a number {range}, or pass.",
+    "err_bid_none": "Nobody can bid more than {max}: you can only pass.",
+    "err_bid_low": "Too low: a bid must be at least {low} now, not {n}.",
+    "err_bid_high": "Too high: the highest bid is {max}, not {n}.",
+    "err_bid_step": "Bids go up in steps of {step} from {low}: {n} is not one of them.",
+    "err_not_rank": "\"{text}\" is not a rank you may name: name one of {ranks}.",
+    "err_rank_none": "No rank is lower than the {low} already named: you can only pass.",
+    "err_rank_high": "The {rank} is not lower than the {low} already named: name one of {ranks}, or pass.",
+    "err_discard_unknown": "\"{text}\" is not a card of your hand: type positions like 1 2 or cards like {example}.",
+    "err_discard_twice": "Name each card once.",
+    "err_discard_count": "Lay exactly {n} cards, not {k}.",
+    "err_not_suit": "\"{text}\" is not a suit: type one of {suits}.",
+    "err_call_unknown": "\"{text}\" is not a card: call one like {example}.",
+    "err_call_deck": "{card} is not in this deck.",
+    "err_declare_off": "Declarations are not played in these rules.",
+    "err_declare_done": "The king and knight of {suit} have already been declared.",
+    "err_declare_vales": (
+        "Vales are declared in the trick where the king or the knight is played: holding both and playing one"
+        " now, or holding the other once your partner has played one."
+    ),
+    "err_declare_on_lead": "A pair is declared when you lead one of its cards after winning a trick, holding both.",
+    "err_pelada_lead": "In a pelada the cutter leads a trump to the first trick: play one of {cards}.",
+    "err_lead_two": (
+        "You may not lead {card} now: a 2 is led only with the ace of its suit in hand or already played, once"
+        " your partner has shown he lacks the suit, or when nothing else can be led."
+    ),
+    "auction_won": "{who} wins the auction with {bid}.",
+    "you_win_auction": "You win the auction with {bid}.",
+    "contract_line_you": "Contract: you must take {points} points. Trump: {suit}.",
+    "contract_called_you": "Called card: {card}. Its holder is your hidden partner.",
+    "talon_shown": "{who} shows the talon: {cards}, and takes it.",
+    "you_take_talon": "The talon is {cards}: you show it and take it.",
+    "discards_hidden": "{who} lays {n} cards face down in his pile.",
+    "contract_line": "Contract: {who} must take {points} points. Trump: {suit}.",
+    "contract_called": "Called card: {card}. Its holder is the hidden partner of {who}.",
+    "you_alone": "{card} is yours: you play alone, and nobody else knows it until you play it.",
+    "you_are_partner": "You hold {card}: you are the hidden partner of {who}, and nobody knows it until you play it.",
+    "alone_revealed": "{card} has been played: {who} called his own card and plays alone.",
+    "alone_revealed_you": "{card} has been played: everybody knows now that you play alone.",
+    "partner_revealed": "{card} has been played: {who} is the partner of {declarer}.",
+    "partner_revealed_you": "{card} has been played: everybody knows now that you are the partner of {who}.",
+    "partner_revealed_yours": "{card} has been played: {who} is your partner.",
+    "you_bid": "You bid {points}.",
+    "bids": "{who} bids {points}.",
+    "you_name_rank": "You name the {rank}.",
+    "names_rank": "{who} names the {rank}.",
+    "you_pass": "You pass.",
+    "passes": "{who} passes.",
+    "you_discard": "You lay {cards} face down in your pile ({points} points).",
+    "discards": "{who} lays {cards} face down ({points} points).",
+    "you_name_trump": "You name the trump: {suit}.",
+    "names_trump": "{who} names the trump: {suit}.",
+    "you_call": "You call {card}.",
+    "calls": "{who} calls {card}.",
+    "you_declare": "You declare the king and knight of {suit}: {points} points.",
+    "declares": "{who} declares the king and knight of {suit}: {points} points.",
+    "you_declare_vales": "You declare vales, king and knight of {suit}: {points} points for the side that wins this"
+                         " trick.",
+    "declares_vales": "{who} declares vales, king and knight of {suit}: {points} points for the side that wins this"
+                      " trick.",
+    "hand_void": "Hand {hand}: everybody passed, the hand is void. Next dealer: {who}.",
+    "contract_made": "Contract made: {who}, {took} points of the {points} bid.",
+    "contract_set": "Contract set: {who}, {took} points of the {points} bid.",
+    "hand_scores": "Match points for this hand: {scores}.",
+    "capote": "Capote: {who} took every trick and wins the hand outright.",
+    "bonus_declared": "declaring {king} and {knight}",
+    "rule_trump_dealer": "Every card is dealt; the last one is the dealer's trump card, seen by all until he plays it.",
+    "rule_pelada": "Pelada: the cutter must lead a trump to the first trick.",
+    "rule_lead_two": (
+        "A 2 may be led only with the ace of its suit in hand or already played, once your partner has shown he"
+        " lacks the suit, or when nothing else can be led."
+    ),
+    "bid_step_text": " in steps of {step}",
+    "rule_auction_points": (
+        "Auction: from the player after the dealer, bid from {min} to {max} points{step} (type 110, or bid 110),"
+        " higher than the last bid, or pass (a pass is final)."
+    ),
+    "rule_auction_low": (
+        "Auction: each player names a rank once (type 3, or bid rank 3), lower than any named before, or passes;"
+        " the lowest rank wins, its bidder names the suit of the called card (trump O), and his side must take"
+        " {min} points."
+    ),
+    "rule_last_must_bid": "If the others pass and nobody has bid, the last one must bid at least {min}.",
+    "rule_all_pass_void": "If everybody passes, the hand is void and the next player deals (minimum bid {min}).",
+    "rule_talon": (
+        "The auction's winner shows the talon ({n} cards), takes it, lays {n} cards face down in his pile"
+        " (discard 5O 6C, or positions like 1 2) and names the trump (trump O); he leads."
+    ),
+    "rule_called": (
+        "The auction's winner calls a card (call 3O): its suit is trumps and its holder his hidden partner, known"
+        " only when it is played; calling his own card, he plays alone. He leads."
+    ),
+    "rule_contract_solo": (
+        "The declarer who reaches his bid scores it; otherwise each other player scores half of it. The last"
+        " trick and declarations count for the bid."
+    ),
+    "rule_contract_called": (
+        "Made: the bidder +2, the partner +1, each other player -1 (alone: +4); set: the opposite."
+    ),
+    "rule_declarations_vales": (
+        "Vales: a side holding the king and knight of a suit declares them (declare O) in the trick where one of"
+        " them is played: 40 in trumps, 20 otherwise, for the side that wins that trick."
+    ),
+    "rule_declarations_on_lead": (
+        "Declarations: holding the king and knight of a suit, after winning a trick, declare them (declare O) as"
+        " you lead one of them: 40 in trumps, 20 otherwise."
+    ),
+    "rule_capote": "Taking every trick (capote) wins the hand outright.",
+    "next_trick_draw": "The trick's winner draws first and leads the next trick.",
+    "next_trick_lead": "The trick's winner leads the next trick.",
+    "hand_goal_contract": "the declarer's side must reach the bid",
 }
 
 _ES: dict[str, str] = {
@@ -357,12 +525,181 @@ _ES: dict[str, str] = {
         "  q             deja la partida (también quit, salir, esci); --save guarda la partida\n"
         "Reglas\n"
         "  Gana la baza el triunfo más alto jugado; si no hay, la carta más alta del palo de salida.\n"
-        "  {follow}. Quien gana la baza roba primero y sale en la siguiente.\n"
+        "  {follow}. {next_trick}\n"
         "  Orden de las cartas, de mayor a menor: {order}.\n"
         "  Puntos: {points}; {hand_goal}.\n"
         "  Cambio del triunfo: {exchange}\n"
         "  Partida: {goal} ({label}).{special}"
     ),
+    # Los juegos en que se reparten todas las cartas: el reparto, la subasta, el talón, el contrato, los cantes.
+    "new_hand_auction": "Mano {hand}. Reparte: {who}. El triunfo se decide tras la subasta.",
+    "new_hand_dealer_card": "Mano {hand}. Reparte: {who}. Triunfo: {suit}, por la carta del que reparte, {card}, a la"
+                            " vista hasta que la juegue.",
+    "deal_way": "Corte y reparto: {way}.",
+    "deal_alce": "alce (de cinco en cinco; se vuelve la última carta del que reparte)",
+    "deal_golpe": "golpe (diez seguidas a cada jugador; se muestra la última de cada rival del que reparte)",
+    "deal_pelada": "pelada (la carta de arriba es el triunfo; se muestran las primeras de los rivales del que reparte)",
+    "shown_at_deal": "Vistas en el reparto: {who}: {cards}.",
+    "talon_face_down": "Talón: {n} cartas boca abajo.",
+    "auction_starts": "Subasta; habla primero: {who}. Pujas {range}, o paso (quien pasa ya no vuelve a pujar).",
+    "auction_starts_low": (
+        "Subasta; habla primero: {who}. Cada jugador nombra un número una vez, más bajo que los ya nombrados, o"
+        " pasa; gana el más bajo, y su bando debe hacer {points} puntos."
+    ),
+    "header_auction": "Mano {hand} · subasta",
+    "talon_row": "Talón",
+    "trump_pending": "se decide tras la subasta",
+    "trump_card_dealer": "{card}, carta de {who} (reparte), a la vista hasta que la juegue",
+    "trump_card_yours": "{card}, tu carta (repartes), a la vista hasta que la juegues",
+    "err_auction_over": "La subasta ha terminado: juega una carta.",
+    "err_no_auction": "En estas reglas no hay subasta: juega una carta.",
+    "talon_down": "{n} cartas boca abajo",
+    "talon_up": "{cards} (mostradas y tomadas por {who})",
+    "auction_row": "Subasta",
+    "high_bid_row": "Puja más alta",
+    "lowest_rank_row": "Número más bajo",
+    "high_bid_value": "{bid} ({who})",
+    "contract_row": "Contrato",
+    "contract_value": "{who}, puja {bid}: debe hacer {points} puntos",
+    "called_row": "Carta llamada",
+    "partner_alone": "solo: {who}",
+    "partner_known": "compañero: {who}",
+    "partner_you_alone": "es tuya: juegas solo (nadie más lo sabe)",
+    "partner_you_secret": "es tuya: eres el compañero oculto (nadie más lo sabe)",
+    "partner_hidden": "quien la tiene, el compañero, sigue oculto hasta que se juegue",
+    "declarations_row": "Cantes",
+    "declare_option": "cantar el rey y el caballo de {suit} ({points} puntos)",
+    "prompt_declare": ", {keys}",
+    "pass_word": "paso",
+    "bid_range": "de {low} a {max}",
+    "bid_range_step": "de {low} a {max} de {step} en {step}",
+    "prompt_bid": "Tu puja ({range}) o paso (? ayuda, q salir): ",
+    "prompt_bid_must": "Eres el último y nadie ha pujado: tu puja ({range}) (? ayuda, q salir): ",
+    "prompt_bid_none": "Nadie puede pujar más de {max}: escribe paso (? ayuda, q salir): ",
+    "prompt_rank": "Nombra un número más bajo que los nombrados ({ranks}) o paso (? ayuda, q salir): ",
+    "prompt_rank_none": "No hay número más bajo que el nombrado: escribe paso (? ayuda, q salir): ",
+    "prompt_discard": (
+        "Deja {n} cartas boca abajo en tu montón (posiciones como 1 2, o cartas como {example}; ? ayuda, q salir): "
+    ),
+    "prompt_trump": "Nombra el palo del triunfo ({suits}; ? ayuda, q salir): ",
+    "prompt_trump_rank": "Nombra el palo de la carta llamada, el {rank}: será el triunfo ({suits}; ? ayuda, q salir): ",
+    "prompt_call": (
+        "Llama una carta, como {example}: su palo es el triunfo y quien la tenga tu compañero oculto; si llamas"
+        " una tuya, juegas solo (? ayuda, q salir): "
+    ),
+    "err_must_bid": "Eres el último y nadie ha pujado: debes pujar al menos {low}.",
+    "err_not_bid": "\"{text}\" no es una puja: escribe un número {range}, o paso.",
+    "err_bid_none": "Nadie puede pujar más de {max}: solo puedes pasar.",
+    "err_bid_low": "Demasiado baja: ahora la puja debe ser de al menos {low}, no {n}.",
+    "err_bid_high": "Demasiado alta: la puja más alta posible es {max}, no {n}.",
+    "err_bid_step": "Las pujas suben de {step} en {step} desde {low}: {n} no es una de ellas.",
+    "err_not_rank": "\"{text}\" no es un número que puedas nombrar: nombra uno de {ranks}.",
+    "err_rank_none": "No hay número más bajo que el {low} ya nombrado: solo puedes pasar.",
+    "err_rank_high": "El {rank} no es más bajo que el {low} ya nombrado: nombra uno de {ranks}, o paso.",
+    "err_discard_unknown": "\"{text}\" no es una carta de tu mano: escribe posiciones como 1 2 o cartas como"
+                           " {example}.",
+    "err_discard_twice": "Nombra cada carta una sola vez.",
+    "err_discard_count": "Deja exactamente {n} cartas, no {k}.",
+    "err_not_suit": "\"{text}\" no es un palo: escribe uno de {suits}.",
+    "err_call_unknown": "\"{text}\" no es una carta: llama una como {example}.",
+    "err_call_deck": "{card} no está en esta baraja.",
+    "err_declare_off": "En estas reglas no se canta.",
+    "err_declare_done": "El rey y el caballo de {suit} ya se han cantado.",
+    "err_declare_vales": (
+        "Los vales se cantan en la baza en que se juega el rey o el caballo: teniendo los dos y jugando uno"
+        " ahora, o teniendo el otro cuando tu compañero ya ha jugado uno."
+    ),
+    "err_declare_on_lead": "Se canta al salir con una de las dos cartas, después de ganar una baza, teniendo ambas.",
+    "err_pelada_lead": "En la pelada el que corta sale con triunfo en la primera baza: juega una de {cards}.",
+    "err_lead_two": (
+        "Ahora no puedes salir con {card}: se sale con un 2 solo teniendo el as de su palo o ya jugado, cuando tu"
+        " compañero ha mostrado que no tiene el palo, o si no queda otra carta."
+    ),
+    "auction_won": "{who} gana la subasta con {bid}.",
+    "you_win_auction": "Ganas la subasta con {bid}.",
+    "contract_line_you": "Contrato: debes hacer {points} puntos. Triunfo: {suit}.",
+    "contract_called_you": "Carta llamada: {card}. Quien la tenga es tu compañero oculto.",
+    "talon_shown": "{who} muestra el talón: {cards}, y se lo lleva.",
+    "you_take_talon": "El talón es {cards}: lo muestras y te lo llevas.",
+    "discards_hidden": "{who} deja {n} cartas boca abajo en su montón.",
+    "contract_line": "Contrato: {who} debe hacer {points} puntos. Triunfo: {suit}.",
+    "contract_called": "Carta llamada: {card}. Quien la tenga es el compañero oculto de {who}.",
+    "you_alone": "{card} es tuya: juegas solo, y nadie más lo sabe hasta que la juegues.",
+    "you_are_partner": "Tienes {card}: eres el compañero oculto de {who}, y nadie lo sabe hasta que la juegues.",
+    "alone_revealed": "Se ha jugado {card}: era de {who}, que juega solo.",
+    "alone_revealed_you": "Se ha jugado {card}: ahora todos saben que juegas solo.",
+    "partner_revealed": "Se ha jugado {card}: {who} es el compañero de {declarer}.",
+    "partner_revealed_you": "Se ha jugado {card}: ahora todos saben que eres el compañero de {who}.",
+    "partner_revealed_yours": "Se ha jugado {card}: {who} es tu compañero.",
+    "you_bid": "Pujas {points}.",
+    "bids": "{who} puja {points}.",
+    "you_name_rank": "Nombras el {rank}.",
+    "names_rank": "{who} nombra el {rank}.",
+    "you_pass": "Pasas.",
+    "passes": "{who} pasa.",
+    "you_discard": "Dejas {cards} boca abajo en tu montón ({points} puntos).",
+    "discards": "{who} deja {cards} boca abajo ({points} puntos).",
+    "you_name_trump": "Nombras el triunfo: {suit}.",
+    "names_trump": "{who} nombra el triunfo: {suit}.",
+    "you_call": "Llamas {card}.",
+    "calls": "{who} llama {card}.",
+    "you_declare": "Cantas el rey y el caballo de {suit}: {points} puntos.",
+    "declares": "{who} canta el rey y el caballo de {suit}: {points} puntos.",
+    "you_declare_vales": "Cantas vales, rey y caballo de {suit}: {points} puntos para el equipo que gane esta baza.",
+    "declares_vales": "{who} canta vales, rey y caballo de {suit}: {points} puntos para el equipo que gane esta"
+                      " baza.",
+    "hand_void": "Mano {hand}: todos pasan, la mano no vale. Reparte ahora: {who}.",
+    "contract_made": "Contrato cumplido: {who}, {took} puntos de los {points} pujados.",
+    "contract_set": "Contrato fallado: {who}, {took} puntos de los {points} pujados.",
+    "hand_scores": "Puntos de la partida en esta mano: {scores}.",
+    "capote": "Capote: {who} gana todas las bazas y la mano sin más.",
+    "bonus_declared": "cantar {king} y {knight}",
+    "rule_trump_dealer": "Se reparten todas las cartas; la última es el triunfo del que reparte, a la vista hasta que"
+                         " la juegue.",
+    "rule_pelada": "Pelada: el que corta debe salir con triunfo en la primera baza.",
+    "rule_lead_two": (
+        "Solo se sale con un 2 teniendo el as de su palo o ya jugado, cuando el compañero ha mostrado que no tiene"
+        " el palo, o si no queda otra carta."
+    ),
+    "bid_step_text": " de {step} en {step}",
+    "rule_auction_points": (
+        "Subasta: desde el jugador después del que reparte, puja de {min} a {max} puntos{step} (escribe 110, o"
+        " bid 110), más que la última puja, o pasa (quien pasa ya no puja)."
+    ),
+    "rule_auction_low": (
+        "Subasta: cada jugador nombra un número una vez (escribe 3, o bid rank 3), más bajo que los ya nombrados,"
+        " o pasa; gana el más bajo, que nombra el palo de la carta llamada (trump O), y su bando debe hacer {min}"
+        " puntos."
+    ),
+    "rule_last_must_bid": "Si los demás pasan y nadie ha pujado, el último debe pujar al menos {min}.",
+    "rule_all_pass_void": "Si todos pasan, la mano no vale y reparte el siguiente (puja mínima {min}).",
+    "rule_talon": (
+        "El ganador de la subasta muestra el talón ({n} cartas), se lo lleva, deja {n} cartas boca abajo en su"
+        " montón (discard 5O 6C, o posiciones como 1 2) y nombra el triunfo (trump O); sale él."
+    ),
+    "rule_called": (
+        "El ganador de la subasta llama una carta (call 3O): su palo es el triunfo y quien la tenga su compañero"
+        " oculto, que se sabe cuando se juega; si llama una suya, juega solo. Sale él."
+    ),
+    "rule_contract_solo": (
+        "Si el que puja llega a su puja, se la apunta; si no, cada uno de los otros se apunta la mitad. La última"
+        " baza y los cantes cuentan para la puja."
+    ),
+    "rule_contract_called": (
+        "Cumplido: el que puja +2, el compañero +1, cada uno de los otros -1 (solo: +4); fallado: al revés."
+    ),
+    "rule_declarations_vales": (
+        "Vales: un equipo con el rey y el caballo de un palo los canta (declare O) en la baza en que se juega uno"
+        " de ellos: 40 en triunfo, 20 en otro palo, para el equipo que gana esa baza."
+    ),
+    "rule_declarations_on_lead": (
+        "Cantes: con el rey y el caballo de un palo, después de ganar una baza, cántalos (declare O) al salir con"
+        " uno de ellos: 40 en triunfo, 20 en otro palo."
+    ),
+    "rule_capote": "Quien gana todas las bazas (capote) gana la mano sin más.",
+    "next_trick_draw": "Quien gana la baza roba primero y sale en la siguiente.",
+    "next_trick_lead": "Quien gana la baza sale en la siguiente.",
+    "hand_goal_contract": "el bando del que gana la subasta debe llegar a su puja",
 }
 
 _IT: dict[str, str] = {
@@ -537,12 +874,180 @@ _IT: dict[str, str] = {
         "  q             lascia la partita (anche quit, salir, esci); --save conserva la partita\n"
         "Regole\n"
         "  La presa va alla briscola più alta giocata, altrimenti alla carta più alta del seme di uscita.\n"
-        "  {follow}. Chi vince la presa pesca per primo ed esce alla successiva.\n"
+        "  {follow}. {next_trick}\n"
         "  Carte dalla più alta alla più bassa: {order}.\n"
         "  Punti: {points}; {hand_goal}.\n"
         "  Scambio della briscola: {exchange}\n"
         "  Partita: {goal} ({label}).{special}"
     ),
+    # I giochi in cui si distribuiscono tutte le carte: la distribuzione, l'asta, il monte, il contratto, le accuse.
+    "new_hand_auction": "Mano {hand}. Distribuisce: {who}. La briscola si decide dopo l'asta.",
+    "new_hand_dealer_card": "Mano {hand}. Distribuisce: {who}. Briscola: {suit}, dalla carta del mazziere, {card},"
+                            " scoperta finché non la gioca.",
+    "deal_way": "Taglio e distribuzione: {way}.",
+    "deal_alce": "alce (a pacchetti di cinque; si scopre l'ultima carta del mazziere)",
+    "deal_golpe": "golpe (dieci di fila a ciascuno; si mostra l'ultima di ogni avversario del mazziere)",
+    "deal_pelada": "pelada (la prima carta è la briscola; si mostrano le prime carte degli avversari del mazziere)",
+    "shown_at_deal": "Scoperte nella distribuzione: {who}: {cards}.",
+    "talon_face_down": "Monte: {n} carte coperte.",
+    "auction_starts": "Asta; parla per primo: {who}. Offerte {range}, o passo (chi passa non rientra).",
+    "auction_starts_low": (
+        "Asta; parla per primo: {who}. Ognuno nomina un valore una volta, più basso di quelli già nominati, o"
+        " passa; vince il più basso, e la sua squadra deve fare {points} punti."
+    ),
+    "header_auction": "Mano {hand} · asta",
+    "talon_row": "Monte",
+    "trump_pending": "si decide dopo l'asta",
+    "trump_card_dealer": "{card}, carta di {who} (mazziere), scoperta finché non la gioca",
+    "trump_card_yours": "{card}, la tua carta (sei il mazziere), scoperta finché non la giochi",
+    "err_auction_over": "L'asta è finita: gioca una carta.",
+    "err_no_auction": "In queste regole non c'è asta: gioca una carta.",
+    "talon_down": "{n} carte coperte",
+    "talon_up": "{cards} (mostrate e prese da {who})",
+    "auction_row": "Asta",
+    "high_bid_row": "Offerta più alta",
+    "lowest_rank_row": "Valore più basso",
+    "high_bid_value": "{bid} ({who})",
+    "contract_row": "Contratto",
+    "contract_value": "{who}, offerta {bid}: deve fare {points} punti",
+    "called_row": "Carta chiamata",
+    "partner_alone": "da solo: {who}",
+    "partner_known": "compagno: {who}",
+    "partner_you_alone": "è tua: giochi da solo (nessun altro lo sa)",
+    "partner_you_secret": "è tua: sei il compagno nascosto (nessun altro lo sa)",
+    "partner_hidden": "chi la tiene, il compagno, resta nascosto finché non viene giocata",
+    "declarations_row": "Accuse",
+    "declare_option": "accusare il re e il cavallo di {suit} ({points} punti)",
+    "prompt_declare": ", {keys}",
+    "pass_word": "passo",
+    "bid_range": "da {low} a {max}",
+    "bid_range_step": "da {low} a {max} di {step} in {step}",
+    "prompt_bid": "La tua offerta ({range}) o passo (? aiuto, q esci): ",
+    "prompt_bid_must": "Sei l'ultimo e nessuno ha offerto: la tua offerta ({range}) (? aiuto, q esci): ",
+    "prompt_bid_none": "Nessuno può offrire più di {max}: scrivi passo (? aiuto, q esci): ",
+    "prompt_rank": "Nomina un valore più basso di quelli nominati ({ranks}) o passo (? aiuto, q esci): ",
+    "prompt_rank_none": "Non c'è valore più basso di quello nominato: scrivi passo (? aiuto, q esci): ",
+    "prompt_discard": (
+        "Metti {n} carte coperte nel tuo mucchio (posizioni come 1 2, o carte come {example}; ? aiuto, q esci): "
+    ),
+    "prompt_trump": "Nomina il seme di briscola ({suits}; ? aiuto, q esci): ",
+    "prompt_trump_rank": "Nomina il seme della carta chiamata, il {rank}: sarà briscola ({suits}; ? aiuto, q esci): ",
+    "prompt_call": (
+        "Chiama una carta, come {example}: il suo seme è briscola e chi la tiene il tuo compagno nascosto; se"
+        " chiami una tua, giochi da solo (? aiuto, q esci): "
+    ),
+    "err_must_bid": "Sei l'ultimo e nessuno ha offerto: devi offrire almeno {low}.",
+    "err_not_bid": "\"{text}\" non è un'offerta: scrivi un numero {range}, o passo.",
+    "err_bid_none": "Nessuno può offrire più di {max}: puoi solo passare.",
+    "err_bid_low": "Troppo bassa: ora l'offerta dev'essere almeno {low}, non {n}.",
+    "err_bid_high": "Troppo alta: l'offerta massima è {max}, non {n}.",
+    "err_bid_step": "Le offerte salgono di {step} in {step} da {low}: {n} non è una di queste.",
+    "err_not_rank": "\"{text}\" non è un valore che puoi nominare: nomina uno di {ranks}.",
+    "err_rank_none": "Non c'è valore più basso del {low} già nominato: puoi solo passare.",
+    "err_rank_high": "Il {rank} non è più basso del {low} già nominato: nomina uno di {ranks}, o passo.",
+    "err_discard_unknown": "\"{text}\" non è una carta della tua mano: scrivi posizioni come 1 2 o carte come"
+                           " {example}.",
+    "err_discard_twice": "Nomina ogni carta una volta sola.",
+    "err_discard_count": "Metti esattamente {n} carte, non {k}.",
+    "err_not_suit": "\"{text}\" non è un seme: scrivi uno di {suits}.",
+    "err_call_unknown": "\"{text}\" non è una carta: chiamane una come {example}.",
+    "err_call_deck": "{card} non è in questo mazzo.",
+    "err_declare_off": "In queste regole non si accusa.",
+    "err_declare_done": "Il re e il cavallo di {suit} sono già stati accusati.",
+    "err_declare_vales": (
+        "I vales si accusano nella presa in cui si gioca il re o il cavallo: tenendoli entrambi e giocandone uno"
+        " ora, o tenendo l'altro quando il compagno ne ha giocato uno."
+    ),
+    "err_declare_on_lead": "Si accusa uscendo con una delle due carte, dopo aver vinto una presa, tenendole entrambe.",
+    "err_pelada_lead": "Nella pelada chi taglia esce con una briscola alla prima presa: gioca una di {cards}.",
+    "err_lead_two": (
+        "Ora non puoi uscire con {card}: si esce con un 2 solo tenendo l'asso del suo seme o se è già uscito,"
+        " quando il compagno ha mostrato di non avere il seme, o se non resta altro."
+    ),
+    "auction_won": "{who} vince l'asta con {bid}.",
+    "you_win_auction": "Vinci l'asta con {bid}.",
+    "contract_line_you": "Contratto: devi fare {points} punti. Briscola: {suit}.",
+    "contract_called_you": "Carta chiamata: {card}. Chi la tiene è il tuo compagno nascosto.",
+    "talon_shown": "{who} mostra il monte: {cards}, e lo prende.",
+    "you_take_talon": "Il monte è {cards}: lo mostri e lo prendi.",
+    "discards_hidden": "{who} mette {n} carte coperte nel suo mucchio.",
+    "contract_line": "Contratto: {who} deve fare {points} punti. Briscola: {suit}.",
+    "contract_called": "Carta chiamata: {card}. Chi la tiene è il compagno nascosto di {who}.",
+    "you_alone": "{card} è tua: giochi da solo, e nessun altro lo sa finché non la giochi.",
+    "you_are_partner": "Hai {card}: sei il compagno nascosto di {who}, e nessuno lo sa finché non la giochi.",
+    "alone_revealed": "È uscita {card}: era di {who}, che gioca da solo.",
+    "alone_revealed_you": "È uscita {card}: ora tutti sanno che giochi da solo.",
+    "partner_revealed": "È uscita {card}: {who} è il compagno di {declarer}.",
+    "partner_revealed_you": "È uscita {card}: ora tutti sanno che sei il compagno di {who}.",
+    "partner_revealed_yours": "È uscita {card}: {who} è il tuo compagno.",
+    "you_bid": "Offri {points}.",
+    "bids": "{who} offre {points}.",
+    "you_name_rank": "Nomini il {rank}.",
+    "names_rank": "{who} nomina il {rank}.",
+    "you_pass": "Passi.",
+    "passes": "{who} passa.",
+    "you_discard": "Metti {cards} coperte nel tuo mucchio ({points} punti).",
+    "discards": "{who} mette {cards} coperte ({points} punti).",
+    "you_name_trump": "Nomini la briscola: {suit}.",
+    "names_trump": "{who} nomina la briscola: {suit}.",
+    "you_call": "Chiami {card}.",
+    "calls": "{who} chiama {card}.",
+    "you_declare": "Accusi il re e il cavallo di {suit}: {points} punti.",
+    "declares": "{who} accusa il re e il cavallo di {suit}: {points} punti.",
+    "you_declare_vales": "Accusi i vales, re e cavallo di {suit}: {points} punti per chi vince questa presa.",
+    "declares_vales": "{who} accusa i vales, re e cavallo di {suit}: {points} punti per chi vince questa presa.",
+    "hand_void": "Mano {hand}: passano tutti, la mano è nulla. Ora distribuisce: {who}.",
+    "contract_made": "Contratto riuscito: {who}, {took} punti dei {points} offerti.",
+    "contract_set": "Contratto fallito: {who}, {took} punti dei {points} offerti.",
+    "hand_scores": "Punti della partita in questa mano: {scores}.",
+    "capote": "Cappotto: {who} vince tutte le prese e la mano senz'altro.",
+    "bonus_declared": "accusa di {king} e {knight}",
+    "rule_trump_dealer": "Si distribuiscono tutte le carte; l'ultima è la briscola del mazziere, scoperta finché non la"
+                         " gioca.",
+    "rule_pelada": "Pelada: chi taglia deve uscire con una briscola alla prima presa.",
+    "rule_lead_two": (
+        "Si esce con un 2 solo tenendo l'asso del suo seme o se è già uscito, quando il compagno ha mostrato di non"
+        " avere il seme, o se non resta altro."
+    ),
+    "bid_step_text": " di {step} in {step}",
+    "rule_auction_points": (
+        "Asta: dal giocatore dopo il mazziere, offri da {min} a {max} punti{step} (scrivi 110, o bid 110), più"
+        " dell'ultima offerta, o passa (chi passa non rientra)."
+    ),
+    "rule_auction_low": (
+        "Asta: ognuno nomina un valore una volta (scrivi 3, o bid rank 3), più basso di quelli già nominati, o"
+        " passa; vince il più basso, che nomina il seme della carta chiamata (trump O), e la sua squadra deve fare"
+        " {min} punti."
+    ),
+    "rule_last_must_bid": "Se gli altri passano e nessuno ha offerto, l'ultimo deve offrire almeno {min}.",
+    "rule_all_pass_void": "Se passano tutti, la mano è nulla e distribuisce il successivo (offerta minima {min}).",
+    "rule_talon": (
+        "Chi vince l'asta mostra il monte ({n} carte), lo prende, mette {n} carte coperte nel suo mucchio"
+        " (discard 5O 6C, o posizioni come 1 2) e nomina la briscola (trump O); esce lui."
+    ),
+    "rule_called": (
+        "Chi vince l'asta chiama una carta (call 3O): il suo seme è briscola e chi la tiene il suo compagno"
+        " nascosto, che si scopre quando esce; se chiama una sua, gioca da solo. Esce lui."
+    ),
+    "rule_contract_solo": (
+        "Se chi ha vinto l'asta arriva alla sua offerta, la segna; se no, ognuno degli altri ne segna la metà."
+        " L'ultima presa e le accuse contano per l'offerta."
+    ),
+    "rule_contract_called": (
+        "Riuscito: chi chiama +2, il compagno +1, ognuno degli altri -1 (da solo: +4); fallito: il contrario."
+    ),
+    "rule_declarations_vales": (
+        "Vales: una squadra con il re e il cavallo di un seme li accusa (declare O) nella presa in cui se ne gioca"
+        " uno: 40 in briscola, 20 altrimenti, per chi vince quella presa."
+    ),
+    "rule_declarations_on_lead": (
+        "Accuse: con il re e il cavallo di un seme, dopo aver vinto una presa, accusali (declare O) uscendo con"
+        " uno dei due: 40 in briscola, 20 altrimenti."
+    ),
+    "rule_capote": "Chi vince tutte le prese (cappotto) vince la mano senz'altro.",
+    "next_trick_draw": "Chi vince la presa pesca per primo ed esce alla successiva.",
+    "next_trick_lead": "Chi vince la presa esce alla successiva.",
+    "hand_goal_contract": "la squadra di chi ha vinto l'asta deve arrivare alla sua offerta",
 }
 
 #: The catalogue: language -> message key -> template.

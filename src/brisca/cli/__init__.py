@@ -31,7 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play a match in the terminal against computer players")
     play.add_argument("--variant", default="spanish", help="preset to play (default: spanish)")
-    play.add_argument("--players", "-p", type=int, default=2, help="number of players: 2, 3, 4 or 6 (default 2)")
+    play.add_argument("--players", "-p", type=int, default=None,
+                      help="number of players (default 2, or the preset's only count: 4 chilean, 3 rematada,"
+                           " 5 chiamata)")
     play.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
     play.add_argument("--ai", default="greedy",
                       help="computer players: easy, normal, hard, expert (or random, greedy, heuristic, module:Class)")

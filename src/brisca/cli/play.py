@@ -27,11 +27,27 @@ from dataclasses import dataclass
 from rich.console import Console
 from rich.text import Text
 
-from brisca.actions import SIGNALS, Action, Arrastro, Claim, Exchange, Play, Signal
+from brisca.actions import (
+    PASS,
+    SIGNALS,
+    Action,
+    Arrastro,
+    Bid,
+    Call,
+    Claim,
+    Declare,
+    Discard,
+    Exchange,
+    Pass,
+    Play,
+    RankBid,
+    Signal,
+    TrumpChoice,
+)
 from brisca.agents import Agent, make_agent
 from brisca.cards import LANGS, Card, Lang, Rank, Suit
-from brisca.errors import BriscaError, RulesError
-from brisca.game import MIN_CUT, Match, Trick, View, cut, draw_for_dealer, shuffled
+from brisca.errors import BriscaError, InvalidCardError, RulesError
+from brisca.game import MIN_CUT, Contract, HandResult, Match, Trick, View, cut, draw_for_dealer, shuffled
 from brisca.i18n import Messages, default_lang
 from brisca.record import MatchRecord, dump
 from brisca.rulebook import SIGNAL_NAMES, card_lang
@@ -47,6 +63,15 @@ CLAIM_WORDS = frozenset({"r", "claim", "reclamar", "reclamo", "rivendica"})
 #: Words that may stand before a signal's name: ``signal trump-ace``, ``seña as de triunfo``.
 SIGNAL_WORDS = ("signal", "seña", "sena", "segnale")
 _SIGNAL_KEY = re.compile(r"s(\d+)")
+#: The games with an auction: words for a pass, and words that may stand before a bid, a rank, a discard,
+#: a trump, a call or a declaration (``bid 110``, ``puja 110``, ``descarto 1 2``, ``chiamo 3O``, ``canto O``).
+PASS_WORDS = frozenset({"p", "pass", "paso", "pasar", "passo"})
+BID_WORDS = ("bid", "puja", "pujo", "apuesto", "offro", "offerta")
+RANK_WORDS = ("rank", "rango", "valore")
+DISCARD_WORDS = ("discard", "descarto", "descartar", "scarto", "scarta")
+TRUMP_WORDS = ("trump", "triunfo", "pinta", "briscola")
+CALL_WORDS = ("call", "llamo", "llamar", "chiamo", "chiama")
+DECLARE_WORDS = ("declare", "canto", "cantar", "accuso", "accusa", "dichiaro")
 #: The signals in a fixed order: ``s1`` is always the first (``trump-ace``), whatever is offered.
 SIGNAL_ORDER: tuple[str, ...] = tuple(SIGNALS)
 
@@ -75,7 +100,10 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
     lang: Lang = args.lang or default_lang()
     msg = Messages(lang)
     rules = make_rules(args.variant, options)
-    players: int = args.players
+    # No --players given: two where the preset allows it, else the one count it is played by.
+    players: int = args.players if args.players is not None else (
+        2 if 2 in rules.player_counts else rules.player_counts[0]
+    )
     rules.check_players(players)
     seat: int = args.seat
     if not 0 <= seat < players:
@@ -256,11 +284,15 @@ class TerminalGame:
         self.my_side = rules.side_of(seat, players)
         self._rng = self.table.rng() if self.table is not None else random.Random()
         # Per-hand narration state: how much of the view's public history has been told.
-        self._trump: Suit = self._match.game.trump if self._match is not None else Suit.OROS
+        self._trump: Suit | None = None
         self._told_actions = 0
         self._told_exchanges = 0
         self._told_tricks = 0
         self._hand_seen: frozenset[Card] = frozenset()
+        # Games with an auction: the phase last told, and whether the contract and the partner have been told.
+        self._phase = "play"
+        self._contract_told = False
+        self._partner_told = False
 
     @property
     def match(self) -> Match:
@@ -415,12 +447,14 @@ class TerminalGame:
                 except BriscaError as exc:
                     self._error(self.msg("err_illegal", reason=exc))
                     continue
-                if isinstance(move, Signal):
+                if isinstance(move, Signal | Declare):  # said before playing: the turn goes on
                     self._narrate()
                     continue
                 return None
 
     def _ask(self, view: View) -> str | None:
+        if view.phase != "play":
+            return self._read(self.auction_prompt(view))
         legal = view.legal_actions
         extra = self.msg("prompt_exchange") if any(isinstance(a, Exchange) for a in legal) else ""
         if any(isinstance(a, Arrastro) for a in legal):
@@ -430,6 +464,9 @@ class TerminalGame:
         signals = [signal_key(a.name) for a in legal if isinstance(a, Signal)]
         if signals:
             extra += self.msg("prompt_signal", keys="/".join(signals))
+        declares = [str(a) for a in legal if isinstance(a, Declare)]
+        if declares:
+            extra += self.msg("prompt_declare", keys=" / ".join(declares))
         example = str(view.hand[0]) if view.hand else "3O"
         return self._read(self.msg("prompt", n=len(view.hand), example=example, exchange=extra))
 
@@ -454,9 +491,14 @@ class TerminalGame:
         signal, arrastro, a claim, a duty of play) is checked here; anything else is
         left to the engine, whose refusal is shown.
         """
+        if view.phase != "play":
+            return self.parse_auction(text, view)
         hand = view.hand
         key = text.lower()
         action: Action
+        declared = _after_word(" ".join(key.split()), DECLARE_WORDS)
+        if declared is not None:
+            return self.declare_move(declared, text, view)
         if key.isascii() and key.isdecimal():
             n = int(key)
             if not 1 <= n <= len(hand):
@@ -476,6 +518,8 @@ class TerminalGame:
                 action = Action.parse(text)
             except BriscaError:
                 return self.msg("err_unknown", text=text, max=len(hand))
+        if isinstance(action, Bid | RankBid | Pass | Discard | TrumpChoice | Call):
+            return self.msg("err_auction_over" if view.rules.auction else "err_no_auction")
         if isinstance(action, Exchange):
             legal = self.exchange_move(view)
             if isinstance(legal, Exchange) and legal is not action:
@@ -494,10 +538,15 @@ class TerminalGame:
     def duty_message(self, card: Card, plays: Sequence[Card], view: View) -> str:
         """Why ``card`` may not be played now though it is held: arrastro, the prisoner ace, or the duty to follow."""
         cards = ", ".join(map(str, plays))
+        rules = view.rules
         if view.arrastro and view.trick:
             return self.msg("err_arrastro", cards=cards)
-        if view.rules.kill_three and card == Card(Rank.ACE, view.trump):
+        if rules.kill_three and view.trump is not None and card == Card(Rank.ACE, view.trump):
             return self.msg("err_ace_prisoner")
+        if not view.trick and rules.deal == "pelada" and not view.tricks and card.suit is not view.trump:
+            return self.msg("err_pelada_lead", cards=cards)
+        if not view.trick and rules.lead_two == "guarded" and card.rank == Rank.TWO:
+            return self.msg("err_lead_two", card=self.card_str(card))
         return self.msg("err_must_play", card=self.card_str(card), cards=cards)
 
     def exchange_move(self, view: View) -> Action | str:
@@ -525,7 +574,7 @@ class TerminalGame:
         for action in view.legal_actions:
             if isinstance(action, Arrastro):
                 return action
-        if not view.rules.arrastro:
+        if not view.rules.arrastro or view.trump is None:
             return self.msg("err_arrastro_off")
         ace = Card(Rank.ACE, view.trump)
         if view.trick or ace not in view.hand:
@@ -579,6 +628,195 @@ class TerminalGame:
             return self.msg("err_signal_done", signal=self.signal_name(name))
         return self.msg("err_signal_untrue", signal=self.signal_name(name))
 
+    # ------------------------------------------------------------------ the auction and what follows it
+
+    def auction_prompt(self, view: View) -> str:
+        """What the person may do now in the auction, the discard, the naming of trumps or the call."""
+        rules, msg, legal = view.rules, self.msg, view.legal_actions
+        if view.phase == "bid":
+            if rules.bidding == "low_card":
+                ranks = self._rank_bids(view)
+                if not ranks:
+                    return msg("prompt_rank_none")
+                return msg("prompt_rank", ranks=", ".join(self._rank_text(r) for r in ranks))
+            if not any(isinstance(a, Bid) for a in legal):
+                return msg("prompt_bid_none", max=rules.max_bid)
+            return msg("prompt_bid" if PASS in legal else "prompt_bid_must", range=self._bid_range(view))
+        if view.phase == "discard":
+            n = len(view.talon)
+            return msg("prompt_discard", n=n, example=" ".join(str(c) for c in view.hand[:n]))
+        suits = self._suit_choices()
+        if view.phase == "trump":
+            high = self._high_bid(view)
+            if isinstance(high, RankBid):
+                return msg("prompt_trump_rank", rank=self._rank_text(high.rank), suits=suits)
+            return msg("prompt_trump", suits=suits)
+        return msg("prompt_call", example=self._call_example(view))
+
+    def parse_auction(self, text: str, view: View) -> Action | str:
+        """The bid, pass, discard, trump or call ``text`` asks for, or why it cannot be one."""
+        key = " ".join(text.lower().split())
+        msg, legal = self.msg, view.legal_actions
+        if view.phase == "bid":
+            return self.bid_move(key, text, view)
+        if view.phase == "discard":
+            rest = _after_word(key, DISCARD_WORDS)
+            return self.discard_move(key if rest is None else rest, view)
+        if view.phase == "trump":
+            rest = _after_word(key, TRUMP_WORDS)
+            try:
+                suit = Suit.parse(key if rest is None else rest)
+            except InvalidCardError:
+                return msg("err_not_suit", text=text, suits=self._suit_choices())
+            return TrumpChoice(suit)
+        rest = _after_word(key, CALL_WORDS)
+        try:
+            card = Card.parse(key if rest is None else rest)
+        except InvalidCardError:
+            return msg("err_call_unknown", text=text, example=self._call_example(view))
+        if Call(card) not in legal:
+            return msg("err_call_deck", card=card)
+        return Call(card)
+
+    def bid_move(self, key: str, text: str, view: View) -> Action | str:
+        """A bid (a number of points, or a rank under ``bidding: low_card``) or a pass, or why it cannot be made."""
+        rules, msg, legal = view.rules, self.msg, view.legal_actions
+        if key in PASS_WORDS:
+            return PASS if PASS in legal else msg("err_must_bid", low=rules.min_bid)
+        rest = _after_word(key, BID_WORDS)
+        rest = key if rest is None else rest
+        if rules.bidding == "low_card":
+            ranked = _after_word(rest, RANK_WORDS)
+            return self.rank_bid_move(rest if ranked is None else ranked, text, view)
+        if not (rest.isascii() and rest.isdecimal()):
+            return msg("err_not_bid", text=text, range=self._bid_range(view))
+        n = int(rest)
+        low = self._lowest_bid(view)
+        if low > rules.max_bid:
+            return msg("err_bid_none", max=rules.max_bid)
+        if n < low:
+            return msg("err_bid_low", low=low, n=n)
+        if n > rules.max_bid:
+            return msg("err_bid_high", max=rules.max_bid, n=n)
+        if (n - low) % rules.bid_step:
+            return msg("err_bid_step", step=rules.bid_step, low=low, n=n)
+        return Bid(n)
+
+    def rank_bid_move(self, rest: str, text: str, view: View) -> Action | str:
+        """A rank named in a low-card auction, or why it cannot be named now."""
+        msg = self.msg
+        allowed = self._rank_bids(view)
+        ranks = ", ".join(self._rank_text(r) for r in allowed)
+        try:
+            action = RankBid(int(Rank.parse(rest)))
+        except BriscaError:
+            return msg("err_not_rank", text=text, ranks=ranks or msg("pass_word"))
+        if action in view.legal_actions:
+            return action
+        if action.rank not in view.rules.strength_order():
+            return msg("err_not_rank", text=text, ranks=ranks or msg("pass_word"))
+        high = self._high_bid(view)
+        low = self._rank_text(high.rank) if isinstance(high, RankBid) else "-"
+        if not allowed:
+            return msg("err_rank_none", low=low)
+        return msg("err_rank_high", rank=self._rank_text(action.rank), low=low, ranks=ranks)
+
+    def discard_move(self, rest: str, view: View) -> Action | str:
+        """The cards laid into the person's pile, by position or notation (``1 5``, ``5O 6C``)."""
+        msg, hand, n = self.msg, view.hand, len(view.talon)
+        example = " ".join(str(c) for c in hand[:n])
+        cards: list[Card] = []
+        for token in rest.replace(",", " ").split():
+            if token.isascii() and token.isdecimal():
+                i = int(token)
+                if not 1 <= i <= len(hand):
+                    return msg("err_position", n=token, max=len(hand))
+                card = hand[i - 1]
+            else:
+                try:
+                    card = Card.parse(token)
+                except InvalidCardError:
+                    return msg("err_discard_unknown", text=token, example=example)
+                if card not in hand:
+                    return msg("err_not_held", card=self.card_str(card))
+            cards.append(card)
+        if len(set(cards)) != len(cards):
+            return msg("err_discard_twice")
+        if len(cards) != n:
+            return msg("err_discard_count", n=n, k=len(cards))
+        return Discard(*cards)
+
+    def declare_move(self, rest: str, text: str, view: View) -> Action | str:
+        """A declaration of a king-knight pair (``declare O``), or why it cannot be made now."""
+        msg, rules = self.msg, view.rules
+        offered = [a for a in view.legal_actions if isinstance(a, Declare)]
+        if not rest and len(offered) == 1:
+            return offered[0]
+        try:
+            suit = Suit.parse(rest)
+        except InvalidCardError:
+            return msg("err_not_suit", text=rest or text, suits=self._suit_choices())
+        action = Declare(suit)
+        if action in offered:
+            return action
+        if rules.declarations == "off":
+            return msg("err_declare_off")
+        if any(s is suit for _seat, s in view.declarations):
+            return msg("err_declare_done", suit=suit.name_in(self.card_lang))
+        return msg(f"err_declare_{rules.declarations}")
+
+    def _high_bid(self, view: View) -> Action | None:
+        """The bid that stands: the last one that was not a pass (bids only ever go up, or down in rank)."""
+        return next((a for _s, a in reversed(view.bids) if not isinstance(a, Pass)), None)
+
+    def _lowest_bid(self, view: View) -> int:
+        rules = view.rules
+        high = self._high_bid(view)
+        return high.points + rules.bid_step if isinstance(high, Bid) else rules.min_bid
+
+    def _bid_range(self, view: View) -> str:
+        rules = view.rules
+        low = self._lowest_bid(view)
+        if rules.bid_step > 1:
+            return self.msg("bid_range_step", low=low, max=rules.max_bid, step=rules.bid_step)
+        return self.msg("bid_range", low=low, max=rules.max_bid)
+
+    @staticmethod
+    def _rank_bids(view: View) -> list[int]:
+        return [a.rank for a in view.legal_actions if isinstance(a, RankBid)]
+
+    def _rank_text(self, rank: int) -> str:
+        return f"{rank} ({Rank(rank).name_in(self.card_lang)})"
+
+    def _suit_choices(self) -> str:
+        return ", ".join(f"{s.letter} {s.name_in(self.card_lang)}" for s in Suit)
+
+    @staticmethod
+    def _call_example(view: View) -> str:
+        """A card to show in the call prompt: the first the person does not hold (calling one's own is allowed)."""
+        mine = set(view.hand)
+        return str(next((c for c in view.rules.deck_cards(view.players) if c not in mine), Card(Rank.THREE, Suit.OROS)))
+
+    def bid_text(self, action: Action) -> str:
+        """A bid as the auction shows it: ``110``, ``3 (tres)`` or the word for a pass."""
+        if isinstance(action, Bid):
+            return str(action.points)
+        if isinstance(action, RankBid):
+            return self._rank_text(action.rank)
+        return self.msg("pass_word")
+
+    def cards_text(self, cards: Sequence[Card], *, mark: bool = True) -> Text:
+        line = Text()
+        for k, card in enumerate(cards):
+            if k:
+                line.append(", ")
+            line.append(self.card_text(card, mark=mark))
+        return line
+
+    def declare_points(self, suit: Suit, view: View) -> int:
+        """What a declared king-knight pair scores: 40 in trumps, 20 otherwise."""
+        return 40 if suit is view.trump else 20
+
     # ------------------------------------------------------------------ names
 
     def label(self, seat: int) -> str:
@@ -624,9 +862,11 @@ class TerminalGame:
         if why == "last trick":
             return self.msg("bonus_last_trick")
         for suit in Suit:
+            king, knight = Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)
             if why == f"king and knight of {suit.name_in('en')}":
-                king, knight = Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)
                 return self.msg("bonus_pair", king=self.card_str(king), knight=self.card_str(knight))
+            if why == f"king and knight of {suit.name_in('en')} declared":
+                return self.msg("bonus_declared", king=self.card_str(king), knight=self.card_str(knight))
         return why
 
     def _points_text(self, points: Sequence[int]) -> str:
@@ -666,34 +906,112 @@ class TerminalGame:
 
     def _start_hand(self) -> None:
         view = self.view()
+        rules = view.rules
         self._trump = view.trump
         self._told_actions = self._told_exchanges = self._told_tricks = 0
         self._hand_seen = frozenset(view.hand)
+        self._phase = view.phase
+        self._contract_told = self._partner_told = False
         self.console.print()
-        suit = self.suit_text(view.trump)
         hand, dealer = len(self.match.games), self.label(view.dealer)
-        if view.turned is None:  # trumps chosen without turning a card (trump rotation)
-            self.say("new_hand_no_turn", style="bold", hand=hand, who=dealer, suit=suit)
-        else:
-            self.say("new_hand", style="bold", hand=hand, who=dealer, suit=suit,
+        if view.trump is None:  # named or called after the auction
+            self.say("new_hand_auction", style="bold", hand=hand, who=dealer)
+        elif view.turned is None:  # trumps chosen without turning a card (trump rotation)
+            self.say("new_hand_no_turn", style="bold", hand=hand, who=dealer, suit=self.suit_text(view.trump))
+        elif rules.trump_from == "dealer":
+            self.say("new_hand_dealer_card", style="bold", hand=hand, who=dealer, suit=self.suit_text(view.trump),
                      card=self.card_text(view.turned, mark=False))
+        else:
+            self.say("new_hand", style="bold", hand=hand, who=dealer, suit=self.suit_text(view.trump),
+                     card=self.card_text(view.turned, mark=False))
+        if rules.deal in ("alce", "golpe", "pelada"):
+            self.say("deal_way", way=self.msg(f"deal_{rules.deal}"))
+        shown: dict[int, list[Card]] = {}
+        for seat, card in view.shown:
+            shown.setdefault(seat, []).append(card)
+        for seat, cards in sorted(shown.items()):
+            self.say("shown_at_deal", who=self.label(seat), cards=self.cards_text(cards))
+        if rules.talon:
+            self.say("talon_face_down", n=rules.talon)
+        if rules.auction and view.phase == "bid" and view.turn is not None:
+            if rules.bidding == "low_card":
+                self.say("auction_starts_low", who=self.label(view.turn), points=rules.min_bid)
+            else:
+                self.say("auction_starts", who=self.label(view.turn), range=self._bid_range(view))
 
     def show_table(self) -> None:
         """Draw the person's side of the table, from their view only."""
         view = self.view()
         msg = self.msg
+        rules = view.rules
+        auction = view.phase != "play"
         self.console.print()
-        self.console.rule(Text(msg("header", hand=len(self.match.games), trick=len(view.tricks) + 1), style="bold"))
-        rows: list[tuple[str, Text | str]] = [(msg("trump"), self.suit_text(view.trump))]
-        if view.face_up is not None:
+        hand = len(self.match.games)
+        title = msg("header_auction", hand=hand) if auction else msg("header", hand=hand, trick=len(view.tricks) + 1)
+        self.console.rule(Text(title, style="bold"))
+        rows: list[tuple[str, Text | str]] = [(msg("trump"), self._trump_value(view))]
+        if rules.dealt_out:
+            if rules.talon:
+                rows.append((msg("talon_row"), self._talon_value(view)))
+        elif view.face_up is not None:
             face_up = self.card_text(view.face_up, mark=False)
             rows.append((msg("stock"), self.styled("stock_face_up", count=view.stock_count, card=face_up)))
         elif view.stock_count:
             rows.append((msg("stock"), msg("stock_count", count=view.stock_count)))
         else:
             rows.append((msg("stock"), msg("stock_empty")))
-        rows.append((msg("points"), self._points_text(view.side_points)))
+        if rules.auction:
+            rows.extend(self._auction_rows(view))
+        if not auction:
+            rows.append((msg("points"), self._points_text(view.side_points)))
         rows.append(self.match_score())
+        if not auction:
+            rows.extend(self._trick_rows(view))
+        partners = view.partners()
+        if partners:
+            rows.append((msg("partners_row"), ", ".join(self.label(s) for s in partners)))
+        rows.extend(self._signal_rows(view))
+        rows.extend(self._declaration_rows(view))
+        rows.extend(self._known_rows(view))
+        rows.append((msg("turn"), self.label(view.turn) if view.turn is not None else "-"))
+        width = max(len(name) for name, _value in rows) + 2
+        for name, value in rows:
+            self.console.print(Text().append(name.ljust(width), style="bold").append(value))
+        self.console.print(Text(f"{msg('your_hand')}:", style="bold"))
+        plays = {a.card for a in view.legal_actions if isinstance(a, Play)}
+        for i, card in enumerate(view.hand, 1):
+            line = Text(f"  [{i}] ").append(self.card_text(card))
+            if view.legal_actions and not auction and card not in plays:
+                line.append(f" ({msg('not_playable')})", style="dim")
+            self.console.print(line)
+        if auction:  # the prompt says what may be done: a list of every legal bid or discard would be long
+            return
+        for action in view.legal_actions:
+            if isinstance(action, Exchange) and view.face_up is not None:
+                option = self.styled(
+                    "exchange_option", give=self.card_text(action.card, mark=False),
+                    take=self.card_text(view.face_up, mark=False),
+                )
+                self.console.print(Text("  [x] ").append(option))
+            elif isinstance(action, Arrastro):
+                option = self.styled("arrastro_option", card=self.card_text(action.card))
+                self.console.print(Text("  [a] ").append(option))
+            elif isinstance(action, Claim):
+                self.console.print(Text(f"  [r] {msg('claim_option')}"))
+            elif isinstance(action, Signal):
+                said = msg("signal_option", signal=self.signal_name(action.name))
+                self.console.print(Text(f"  [{signal_key(action.name)}] {said}"))
+            elif isinstance(action, Declare):
+                option = self.styled("declare_option", suit=self.suit_text(action.suit),
+                                     points=self.declare_points(action.suit, view))
+                self.console.print(Text(f"  [{action}] ").append(option))
+            elif not isinstance(action, Play):
+                self.console.print(Text(f"  [{action}]"))
+
+    def _trick_rows(self, view: View) -> list[tuple[str, Text | str]]:
+        """The last finished trick and the cards on the table."""
+        msg = self.msg
+        rows: list[tuple[str, Text | str]] = []
         if view.tricks:
             last = view.tricks[-1]
             won_with = self.card_text(self._winning_card(last, view))
@@ -710,39 +1028,76 @@ class TerminalGame:
                 rows.append((msg("arrastro_row"), msg("arrastro_on")))
         else:
             rows.append((msg("on_table"), msg("empty_table")))
-        partners = view.partners()
-        if partners:
-            rows.append((msg("partners_row"), ", ".join(self.label(s) for s in partners)))
-        rows.extend(self._signal_rows(view))
-        rows.extend(self._known_rows(view))
-        rows.append((msg("turn"), self.label(view.turn) if view.turn is not None else "-"))
-        width = max(len(name) for name, _value in rows) + 2
-        for name, value in rows:
-            self.console.print(Text().append(name.ljust(width), style="bold").append(value))
-        self.console.print(Text(f"{msg('your_hand')}:", style="bold"))
-        plays = {a.card for a in view.legal_actions if isinstance(a, Play)}
-        for i, card in enumerate(view.hand, 1):
-            line = Text(f"  [{i}] ").append(self.card_text(card))
-            if view.legal_actions and card not in plays:
-                line.append(f" ({msg('not_playable')})", style="dim")
-            self.console.print(line)
-        for action in view.legal_actions:
-            if isinstance(action, Exchange) and view.face_up is not None:
-                option = self.styled(
-                    "exchange_option", give=self.card_text(action.card, mark=False),
-                    take=self.card_text(view.face_up, mark=False),
-                )
-                self.console.print(Text("  [x] ").append(option))
-            elif isinstance(action, Arrastro):
-                option = self.styled("arrastro_option", card=self.card_text(action.card))
-                self.console.print(Text("  [a] ").append(option))
-            elif isinstance(action, Claim):
-                self.console.print(Text(f"  [r] {msg('claim_option')}"))
-            elif isinstance(action, Signal):
-                said = msg("signal_option", signal=self.signal_name(action.name))
-                self.console.print(Text(f"  [{signal_key(action.name)}] {said}"))
-            elif not isinstance(action, Play):
-                self.console.print(Text(f"  [{action}]"))
+        return rows
+
+    def _trump_value(self, view: View) -> Text:
+        """The trump suit, or that the auction decides it; with the dealer's trump card while he holds it."""
+        if view.trump is None:
+            return Text(self.msg("trump_pending"))
+        out = self.suit_text(view.trump)
+        turned = view.turned
+        if view.rules.trump_from == "dealer" and turned is not None and turned not in view.played_cards():
+            card = self.card_text(turned, mark=False)
+            if view.dealer == self.seat:
+                out.append(" · ").append(self.styled("trump_card_yours", card=card))
+            else:
+                out.append(" · ").append(self.styled("trump_card_dealer", card=card, who=self.label(view.dealer)))
+        return out
+
+    def _talon_value(self, view: View) -> Text:
+        """The talon: face down during the auction, then the cards the auction's winner showed and took."""
+        if not view.talon:
+            return Text(self.msg("talon_down", n=view.rules.talon))
+        high = next((s for s, a in reversed(view.bids) if not isinstance(a, Pass)), None)
+        who = self.label(high) if high is not None else "-"
+        return self.styled("talon_up", cards=self.cards_text(view.talon), who=who)
+
+    def _auction_rows(self, view: View) -> list[tuple[str, Text | str]]:
+        """The auction while it lasts (each seat's bids and the bid that stands), then the contract."""
+        msg = self.msg
+        rows: list[tuple[str, Text | str]] = []
+        contract = view.contract
+        if view.phase == "bid":
+            said = " · ".join(f"{self.label(s)}: {self.bid_text(a)}" for s, a in view.bids)
+            rows.append((msg("auction_row"), said or msg("none_yet")))
+            high = next(((s, a) for s, a in reversed(view.bids) if not isinstance(a, Pass)), None)
+            key = "lowest_rank_row" if view.rules.bidding == "low_card" else "high_bid_row"
+            value = msg("high_bid_value", bid=self.bid_text(high[1]), who=self.label(high[0])) if high else msg(
+                "none_yet")
+            rows.append((msg(key), value))
+        elif contract is None:  # won, the talon or the trump or the call still to come
+            high = next(((s, a) for s, a in reversed(view.bids) if not isinstance(a, Pass)), None)
+            if high is not None:
+                rows.append((msg("auction_row"), msg("high_bid_value", bid=self.bid_text(high[1]),
+                                                      who=self.label(high[0]))))
+        else:
+            rows.append((msg("contract_row"), self.styled(
+                "contract_value", who=self.label(contract.declarer), bid=self.bid_text(contract.bid),
+                points=contract.points)))
+            if contract.called is not None:
+                rows.append((msg("called_row"), self.card_text(contract.called).append(" · ").append(
+                    self._partner_text(contract, view))))
+        return rows
+
+    def _partner_text(self, contract: Contract, view: View) -> str:
+        """Who holds the called card, as far as the person knows: the view's partner, or their own hand."""
+        msg = self.msg
+        if contract.partner is not None:
+            if contract.partner == contract.declarer:
+                return msg("partner_alone", who=self.label(contract.declarer))
+            return msg("partner_known", who=self.label(contract.partner))
+        if contract.called is not None and contract.called in view.hand:
+            return msg("partner_you_alone" if contract.declarer == self.seat else "partner_you_secret")
+        return msg("partner_hidden")
+
+    def _declaration_rows(self, view: View) -> list[tuple[str, Text | str]]:
+        """The king-knight pairs declared so far in this hand, with what each scores."""
+        rows: list[tuple[str, Text | str]] = []
+        for i, (seat, suit) in enumerate(view.declarations):
+            line = Text(f"{self.label(seat)}: ").append(self.suit_text(suit)).append(
+                f" ({self.declare_points(suit, view)})")
+            rows.append((self.msg("declarations_row") if i == 0 else "", line))
+        return rows
 
     def _signal_rows(self, view: View) -> list[tuple[str, Text | str]]:
         """The signals this seat may see in this hand (View.signals), grouped by who made them."""
@@ -801,10 +1156,11 @@ class TerminalGame:
         if rules.follow != "none" and rules.follow_from == "empty_stock":
             follow = msg("follow_empty_stock", rule=follow)
         special = "".join(f"\n  {line}" for line in self._special_rules())
+        hand_goal = msg("hand_goal_contract" if rules.contract != "off" else f"hand_goal_{rules.hand_winner}")
         self.console.print(msg(
             "help", suits=suits, order=" ".join(map(str, order)), points=points, follow=follow,
-            exchange=exchange, goal=goal, label=label.lower(), hand_goal=msg(f"hand_goal_{rules.hand_winner}"),
-            special=special,
+            next_trick=msg("next_trick_lead" if rules.dealt_out else "next_trick_draw"),
+            exchange=exchange, goal=goal, label=label.lower(), hand_goal=hand_goal, special=special,
         ))
 
     def _special_rules(self) -> list[str]:
@@ -832,6 +1188,37 @@ class TerminalGame:
             lines.append(msg("rule_last_trick_bonus", points=rules.last_trick_bonus))
         if rules.tie == "replay":
             lines.append(msg("rule_tie_replay"))
+        lines.extend(self._dealt_out_rules())
+        return lines
+
+    def _dealt_out_rules(self) -> list[str]:
+        """Lines for the games that deal every card: the trump card, the auction, the contract, declarations."""
+        rules, msg = self.rules, self.msg
+        lines: list[str] = []
+        if rules.trump_from == "dealer":
+            lines.append(msg("rule_trump_dealer"))
+        if rules.deal == "pelada":
+            lines.append(msg("rule_pelada"))
+        if rules.lead_two == "guarded":
+            lines.append(msg("rule_lead_two"))
+        if rules.bidding == "points":
+            step = msg("bid_step_text", step=rules.bid_step) if rules.bid_step > 1 else ""
+            lines.append(msg("rule_auction_points", min=rules.min_bid, max=rules.max_bid, step=step))
+        elif rules.bidding == "low_card":
+            lines.append(msg("rule_auction_low", min=rules.min_bid))
+        if rules.auction:
+            lines.append(msg("rule_last_must_bid" if rules.all_pass == "last_must_bid" else "rule_all_pass_void",
+                             min=rules.min_bid))
+        if rules.talon:
+            lines.append(msg("rule_talon", n=rules.talon))
+        if rules.auction and rules.trump_from == "called" and rules.bidding != "low_card":
+            lines.append(msg("rule_called"))
+        if rules.contract in ("solo", "called"):
+            lines.append(msg(f"rule_contract_{rules.contract}"))
+        if rules.declarations in ("vales", "on_lead"):
+            lines.append(msg(f"rule_declarations_{rules.declarations}"))
+        if rules.capote:
+            lines.append(msg("rule_capote"))
         return lines
 
     def show_last_trick(self, view: View) -> None:
@@ -852,9 +1239,12 @@ class TerminalGame:
     def _narrate(self) -> None:
         """Tell what happened since the last call, from the person's view: moves, then a finished trick."""
         view = self.view()
+        self._trump = view.trump
         for seat, action in view.history[self._told_actions:]:
             self._tell_action(seat, action, view)
         self._told_actions = len(view.history)
+        if view.rules.auction:
+            self._tell_auction_events(view)
         finished = view.tricks[self._told_tricks:]
         for trick in finished:
             self._tell_trick(trick, view)
@@ -865,9 +1255,82 @@ class TerminalGame:
                     self.say("you_draw", card=self.card_text(card))
         self._hand_seen = frozenset(view.hand)
 
+    def _tell_auction_events(self, view: View) -> None:
+        """What the view shows has changed beyond the actions told: the auction won, the talon shown, another
+        seat's discard (face down), the contract, and the partner once the called card is played."""
+        before, phase = self._phase, view.phase
+        self._phase = phase
+        if before == "bid" and phase != "bid" and view.turn is not None:
+            # The auction is over and its winner acts next: he takes the talon, names the trump or calls.
+            high = self._high_bid(view)
+            winner = view.turn
+            if high is not None:
+                self.say("you_win_auction" if winner == self.seat else "auction_won", style="bold",
+                         who=self.label(winner), bid=self.bid_text(high))
+            if view.talon:
+                key = "you_take_talon" if winner == self.seat else "talon_shown"
+                self.say(key, who=self.label(winner), cards=self.cards_text(view.talon, mark=False))
+        if before == "discard" and phase != "discard" and view.turn != self.seat:
+            self.say("discards_hidden", who=self.label(view.turn) if view.turn is not None else "-",
+                     n=len(view.talon))
+        contract = view.contract
+        if contract is None:
+            return
+        if not self._contract_told:
+            self._contract_told = True
+            who, mine = self.label(contract.declarer), contract.declarer == self.seat
+            self.say("contract_line_you" if mine else "contract_line", style="bold", who=who,
+                     points=contract.points, suit=self.suit_text(contract.trump))
+            if contract.called is not None:
+                self.say("contract_called_you" if mine else "contract_called", card=self.card_text(contract.called),
+                         who=who)
+                if contract.called in view.hand:  # the person knows from their own hand, and only they do
+                    if contract.declarer == self.seat:
+                        self.say("you_alone", card=self.card_text(contract.called))
+                    else:
+                        self.say("you_are_partner", card=self.card_text(contract.called), who=who)
+        if contract.called is not None and contract.partner is not None and not self._partner_told:
+            self._partner_told = True
+            card, declarer, partner = self.card_text(contract.called), contract.declarer, contract.partner
+            if partner == declarer:
+                key = "alone_revealed_you" if declarer == self.seat else "alone_revealed"
+                self.say(key, style="bold", card=card, who=self.label(declarer))
+            elif partner == self.seat:
+                self.say("partner_revealed_you", style="bold", card=card, who=self.label(declarer))
+            elif declarer == self.seat:
+                self.say("partner_revealed_yours", style="bold", card=card, who=self.label(partner))
+            else:
+                self.say("partner_revealed", style="bold", card=card, who=self.label(partner),
+                         declarer=self.label(declarer))
+
     def _tell_action(self, seat: int, action: Action, view: View) -> None:
         you = seat == self.seat
         who = self.label(seat)
+        if isinstance(action, Bid):
+            self.say("you_bid" if you else "bids", who=who, points=action.points)
+            return
+        if isinstance(action, RankBid):
+            self.say("you_name_rank" if you else "names_rank", who=who, rank=self._rank_text(action.rank))
+            return
+        if isinstance(action, Pass):
+            self.say("you_pass" if you else "passes", who=who)
+            return
+        if isinstance(action, Discard):  # the view holds only the person's own discard
+            points = sum(view.rules.card_points(c) for c in action.cards)
+            self.say("you_discard" if you else "discards", who=who, cards=self.cards_text(action.cards, mark=False),
+                     points=points)
+            return
+        if isinstance(action, TrumpChoice):
+            self.say("you_name_trump" if you else "names_trump", who=who, suit=self.suit_text(action.suit))
+            return
+        if isinstance(action, Call):
+            self.say("you_call" if you else "calls", who=who, card=self.card_text(action.card, mark=False))
+            return
+        if isinstance(action, Declare):
+            key = ("you_declare" if you else "declares") + ("_vales" if view.rules.declarations == "vales" else "")
+            self.say(key, style="bold", who=who, suit=self.suit_text(action.suit),
+                     points=self.declare_points(action.suit, view))
+            return
         if isinstance(action, Exchange):
             event = view.exchanges[self._told_exchanges]
             self._told_exchanges += 1
@@ -917,6 +1380,9 @@ class TerminalGame:
         view = self.view()
         result = view.result
         assert result is not None
+        if result.scores is not None:
+            self._end_contract_hand(view, result)
+            return
         self.console.rule()
         if result.reason == "three-killed":
             self._tell_three_killed(view)
@@ -927,6 +1393,8 @@ class TerminalGame:
             self.say("bonus_line", who=self.side_label(bonus.side), why=self.bonus_why(bonus.why), points=bonus.points)
         if view.rules.hand_winner == "least":
             self.say("goal_least")
+        if result.reason == "capote" and result.winner is not None:
+            self.say("capote", style="bold", who=self.side_label(result.winner))
         if result.winner is None:
             self.say("hand_replay" if result.replay else "hand_draw", style="bold")
         elif result.winner == self.my_side:
@@ -937,8 +1405,38 @@ class TerminalGame:
         self.console.print(f"{label}: {score}.")
         self.console.print()
 
+    def _end_contract_hand(self, view: View, result: HandResult) -> None:
+        """A hand with a contract: void when everybody passed; else made or set, and the match points it gives."""
+        self.console.rule()
+        hand = len(self.match.games)
+        contract = view.contract
+        if result.reason == "all-passed" or contract is None:
+            self.say("hand_void", style="bold", hand=hand, who=self.label(self.match.next_dealer))
+        else:
+            self.say("hand_over", style="bold", hand=hand, points=self._points_text(result.side_points))
+            for bonus in result.bonuses:
+                self.say("bonus_line", who=self.side_label(bonus.side), why=self.bonus_why(bonus.why),
+                         points=bonus.points)
+            side = [contract.declarer] + [s for s in contract.side() if s != contract.declarer]
+            took = sum(result.side_points[s] for s in side)
+            who = " + ".join(self.label(s) for s in side)
+            made = result.reason == "made"
+            self.say("contract_made" if made else "contract_set", style="bold", who=who, points=contract.points,
+                     took=took)
+            signed = view.rules.contract == "called"
+            scores = " · ".join(
+                f"{self.label(s)} {v:+d}" if signed else f"{self.label(s)} {v}"
+                for s, v in enumerate(result.scores or ())
+            )
+            self.say("hand_scores", scores=scores)
+        label, score = self.match_score()
+        self.console.print(f"{label}: {score}.")
+        self.console.print()
+
     def _tell_three_killed(self, view: View) -> None:
         """Muerte al tres: the ace of trumps took the three of trumps, which ended the hand."""
+        if view.trump is None:
+            return
         ace = Card(Rank.ACE, view.trump)
         for trick in reversed(view.tricks):
             if ace in trick.cards:
@@ -993,6 +1491,16 @@ class TerminalGame:
 def signal_key(name: str) -> str:
     """The key that makes a signal at the prompt: ``s1`` for ``trump-ace``, in :data:`SIGNAL_ORDER`."""
     return f"s{SIGNAL_ORDER.index(name) + 1}"
+
+
+def _after_word(key: str, words: Sequence[str]) -> str | None:
+    """What follows one of ``words`` at the start of ``key`` (``""`` for the word alone), or ``None``."""
+    for word in words:
+        if key == word:
+            return ""
+        if key.startswith(word + " "):
+            return key[len(word) + 1:].strip()
+    return None
 
 
 def _signal_named(text: str) -> str | None:
