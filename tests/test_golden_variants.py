@@ -71,7 +71,13 @@ def test_there_is_a_golden_record_of_every_kind() -> None:
         "pair_bonus", "hand_winner_least", "kill_three",
     }
     assert presets | options <= names
-    assert len(BAD_SPECS) >= 6
+    dealt_out = {
+        "preset_chilean", "preset_rematada", "preset_chiamata", "chilean_golpe", "chilean_pelada", "chilean_vales",
+        "chilean_capote", "chiamata_low_card", "chiamata_alone", "chiamata_all_passed", "rematada_last_must_bid",
+        "rematada_made", "match_chiamata", "match_rematada",
+    }
+    assert dealt_out <= names
+    assert len(BAD_SPECS) >= 11
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=name_of)
@@ -85,8 +91,16 @@ def test_golden_replay(path: Path) -> None:
     wanted = want.get("hands", [want])
     assert len(hands) == len(wanted)
     for i, (got, exp) in enumerate(zip(hands, wanted, strict=True)):
+        if "scores" in exp:  # a game with an auction: the bids, the contract and the match points it scored
+            assert got["scores"] == exp["scores"], f"hand {i}: scores"
+            assert got["auction"] == exp["auction"], f"hand {i}: auction"
+            contract = got["contract"]
+            if exp["contract"] is None:
+                assert contract is None, f"hand {i}: contract"
+            else:
+                assert {k: contract[k] for k in exp["contract"]} == exp["contract"], f"hand {i}: contract"
         got = sorted_bonuses({k: got[k] for k in KEYS})
-        exp = sorted_bonuses(exp)
+        exp = sorted_bonuses({k: exp[k] for k in KEYS})
         for k in KEYS:
             if k == "tricks":
                 for t_got, t_exp in zip(got[k], exp[k], strict=False):
@@ -171,6 +185,35 @@ def test_golden_records_show_what_they_claim() -> None:
     points = exp["match_target_points"]
     assert max(points["match_points"]) >= 200 and points["match_winner"] is not None
     assert any(h["bonuses"] for h in points["hands"])
+    # The dealt-out games.
+    assert any("declare" in a for a in _actions(rec["preset_chilean"]))
+    assert any("declare" in a for a in _actions(rec["preset_rematada"]))
+    assert any("discard" in a for a in _actions(rec["preset_rematada"]))
+    assert exp["preset_chiamata"]["reason"] == "made"
+    assert exp["chilean_capote"]["reason"] == "capote" and len({t["winner"] % 2 for t in exp["chilean_capote"][
+        "tricks"]}) == 1
+    assert any("declared" in b["why"] for b in exp["chilean_vales"]["bonuses"])
+    alone = exp["chiamata_alone"]["contract"]
+    assert alone["partner"] == alone["declarer"]
+    assert sorted(map(abs, exp["chiamata_alone"]["scores"])) == [1, 1, 1, 1, 4]
+    void = exp["chiamata_all_passed"]
+    assert void["reason"] == "all-passed" and void["tricks"] == [] and void["scores"] == [0] * 5
+    assert all("pass" in a for a in _actions(rec["chiamata_all_passed"]))
+    low = [a for a in _actions(rec["chiamata_low_card"]) if "bid" in a]
+    assert low and all(isinstance(a["bid"], str) for a in low) and len(low) >= 3
+    assert exp["chiamata_low_card"]["contract"]["points"] == 61
+    must = exp["rematada_last_must_bid"]["auction"]
+    assert [("pass" in b) for b in must] == [True, True, False] and must[2]["bid"] == 100
+    made = exp["rematada_made"]
+    assert made["reason"] == "made" and made["scores"][made["contract"]["declarer"]] == made["contract"]["points"]
+    assert sum(exp["preset_rematada"]["scores"]) in (exp["preset_rematada"]["contract"]["points"],
+                                                     exp["preset_rematada"]["contract"]["points"] // 2 * 2)
+    for name in ("match_chiamata", "match_rematada"):
+        match = exp[name]
+        assert match["match_over"] and match["match_winner"] is not None
+        assert match["match_points"] == [sum(h["scores"][s] for h in match["hands"]) for s in range(len(
+            match["match_points"]))]
+    assert max(exp["match_chiamata"]["match_points"]) >= 11
 
 
 def test_hands_checked_by_reasoning() -> None:
@@ -186,6 +229,31 @@ def test_hands_checked_by_reasoning() -> None:
     # Trump rotation: no card is turned, so the 40 cards are all dealt or drawn and all 20 tricks are played.
     for h in expected_for(HERE / "match_trump_rotation.record.json")["hands"]:
         assert len(h["tricks"]) == 20 and sum(h["seat_points"]) == 120
+    # Golpe: 10 cards in a row to each seat from the dealer's right; the last of each opponent's packet is shown
+    # (so the cutter's and the dealer's left-hand opponent's tenth cards are played by them), and the bottom card
+    # is the dealer's trump.
+    golpe = rec["chilean_golpe"]
+    deck, dealer = golpe["deck"], golpe["dealer"]
+    assert expected_for(HERE / "chilean_golpe.record.json")["trump"] == deck[39][-1]
+    seats = [(dealer + 1 + k) % 4 for k in range(4)]
+    for k, seat in enumerate(seats):
+        played = {a["play"] for a in golpe["actions"] if a["seat"] == seat and "play" in a}
+        assert played == set(deck[10 * k:10 * k + 10])
+    # Pelada: the top card is the trump and the dealer plays it; the cutter leads a trump to the first trick.
+    pelada = rec["chilean_pelada"]
+    top = pelada["deck"][0]
+    assert [a["seat"] for a in pelada["actions"] if a.get("play") == top] == [pelada["dealer"]]
+    first = next(a for a in pelada["actions"] if "play" in a)
+    assert first["seat"] == (pelada["dealer"] + 1) % 4 and first["play"][-1] == top[-1]
+    # Rematada: the talon is the last two cards; the declarer's discards score for him (card points and the
+    # declarations make up the difference between his tricks and his total).
+    made = load(HERE / "rematada_made.record.json")
+    exp = expected_for(HERE / "rematada_made.record.json")
+    declarer = exp["contract"]["declarer"]
+    discards = next(a["discard"] for a in made["actions"] if "discard" in a)
+    points = {"1": 11, "3": 10, "12": 4, "11": 3, "10": 2}
+    tricks = sum(t["points"] for t in exp["tricks"] if t["winner"] == declarer)
+    assert exp["seat_points"][declarer] == tricks + sum(points.get(c[:-1], 0) for c in discards)
 
 
 @pytest.mark.parametrize("spec_path", BAD_SPECS, ids=name_of)

@@ -8,6 +8,7 @@ internals) leaves its view unchanged, and partner signals stay on their side.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections import Counter
@@ -17,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from brisca import Card, Game, find_variant, parse_cards, variant_names
-from brisca.actions import PLAYS, Action, Signal
+from brisca.actions import PASS, PLAYS, Action, Bid, Discard, Pass, RankBid, Signal
 from variant_referee import Hand, key
 
 #: Option mixtures on spanish beyond the presets: duties, calls, signals and looks.
@@ -32,9 +33,19 @@ MIXTURES: list[tuple[dict[str, Any], tuple[int, ...]]] = [
     ({"trump_rotation": True, "signals": "partner", "deal_look": True}, (2, 4, 6)),
     ({"deck": 48, "follow": "suit", "arrastro": True, "tie": "most_cards"}, (3, 4)),
 ]
+#: Option mixtures on the dealt-out presets: the ways to deal, low-card bidding, other auctions and declarations.
+DEALT_OUT_MIXTURES: list[tuple[str, dict[str, Any], int]] = [
+    ("chilean", {"deal": "golpe"}, 4),
+    ("chilean", {"deal": "pelada"}, 4),
+    ("chilean", {"deal": "one_by_one", "declarations": "on_lead"}, 4),
+    ("chiamata", {"bidding": "low_card"}, 5),
+    ("chiamata", {"declarations": "vales", "last_trick_bonus": 10, "min_bid": 40}, 5),
+    ("rematada", {"all_pass": "redeal", "min_bid": 50}, 3),
+    ("rematada", {"follow": "suit_beat_trump", "lead_two": "guarded", "declarations": "vales"}, 3),
+]
 CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     (name, {}, n) for name in variant_names() for n in find_variant(name).player_counts
-] + [("spanish", overrides, n) for overrides, counts in MIXTURES for n in counts]
+] + [("spanish", overrides, n) for overrides, counts in MIXTURES for n in counts] + DEALT_OUT_MIXTURES
 CONFIG = st.sampled_from(CONFIGS)
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -48,13 +59,19 @@ def new_game(config: tuple[str, dict[str, Any], int], seed: int) -> tuple[Game, 
 
 
 def referee_for(game: Game) -> Hand:
-    options = json.loads(json.dumps(game.rules.options()))
+    rules = game.rules
+    options = json.loads(json.dumps(rules.options())) | {"removed": {str(n): list(c) for n, c in rules.removed}}
     return Hand(options, game.players, game.dealer, [str(c) for c in game.deck], game.deal_number)
 
 
 def pick(game: Game, rng: random.Random) -> Action:
     legal = game.legal_actions()
-    rare = [a for a in legal if type(a).__name__ in ("Exchange", "Arrastro", "Claim")]
+    if any(type(a) in (Bid, RankBid, Pass) for a in legal):  # pass half the time, else bid low
+        bids = [a for a in legal if type(a) is not Pass]
+        if not bids or (PASS in legal and rng.random() < 0.45):
+            return PASS
+        return bids[min(len(bids) - 1, int(rng.expovariate(0.5)))] if rng.random() < 0.8 else rng.choice(bids)
+    rare = [a for a in legal if type(a).__name__ in ("Exchange", "Arrastro", "Claim", "Declare")]
     if rare and rng.random() < 0.5:
         return rng.choice(rare)
     plays = [a for a in legal if type(a) is not Signal]
@@ -71,7 +88,14 @@ def all_cards_now(game: Game) -> list[Card]:
         cards.extend(trick.cards)
     if game.claim is not None:
         cards.extend(game.claim[1])
+    if getattr(game, "phase", "play") == "bid":  # the talon, face down until the auction's winner takes it
+        cards.extend(game.talon)  # type: ignore[attr-defined]
+    cards.extend(getattr(game, "discards", ()))
     return cards
+
+
+def discard_points(game: Game) -> int:
+    return sum(game.rules.card_points(c) for c in getattr(game, "discards", ()))
 
 
 @settings(max_examples=400, deadline=None)
@@ -96,21 +120,28 @@ def test_random_games_keep_the_rules(config: tuple[str, dict[str, Any], int], se
     assert result is not None
     killed = result.reason == "three-killed"
     card_points = sum(game.seat_points)
-    assert card_points == sum(t.points for t in game.tricks) + (game.claim[2] if game.claim else 0)
-    if killed:
+    assert card_points == sum(t.points for t in game.tricks) + (game.claim[2] if game.claim else 0) + discard_points(
+        game)
+    if result.reason == "all-passed":  # a void hand: nothing played, nobody scores
+        assert game.rules.all_pass == "redeal" and card_points == 0 and not game.tricks
+        assert result.scores == (0,) * game.players and result.winner is None
+        assert all(a == PASS for _s, a in game.history) and len(game.history) == game.players
+    elif killed:
         assert card_points <= 120 and game.rules.kill_three
         trump = game.trump
         last = game.tricks[-1].cards
         assert Card(1, trump) in last and Card(3, trump) in last
     else:
         assert card_points == 120
-        assert len(game.tricks) * game.players + (len(game.claim[1]) if game.claim else 0) == len(game.deck)
+        assert len(game.tricks) * game.players + (len(game.claim[1]) if game.claim else 0) + len(
+            getattr(game, "discards", ())) == len(game.deck)
     sides = game.rules.sides(game.players)
     for side in range(sides):
         own = sum(p for s, p in enumerate(game.seat_points) if s % sides == side)
         extra = sum(b.points for b in result.bonuses if b.side == side)
         assert result.side_points[side] == own + extra
     assert ref.summary()["team_points"] == list(result.side_points)
+    assert ref.scores() == (None if result.scores is None else list(result.scores))
 
 
 # ---------------------------------------------------------------- no leaks
@@ -133,8 +164,17 @@ def hidden_twin(game: Game, seat: int | None, rng: random.Random) -> Game:
             hand = twin._hands[s]
             slots.extend((hand, i) for i, a in enumerate(hand) if (s, a.card) not in known)
     stock = twin._stock
-    first = 0 if game.turned is None else 1
+    first = 0 if game.turned is None or not stock else 1
     slots.extend((stock, i) for i in range(first, len(stock)))
+    # Dealt-out games: the talon before the auction's winner shows it, and the discards of another seat.
+    hidden: dict[str, list[Any]] = {}
+    if getattr(game, "phase", "play") == "bid" and game.talon:  # type: ignore[attr-defined]
+        hidden["_talon"] = [PLAYS[c.index] for c in game.talon]  # type: ignore[attr-defined]
+    discarder = next((s for s, a in game.history if type(a) is Discard), None)
+    if discarder is not None and seat != discarder:
+        hidden["_discards"] = [PLAYS[c.index] for c in game.discards]  # type: ignore[attr-defined]
+    for lst in hidden.values():
+        slots.extend((lst, i) for i in range(len(lst)))
     before = [where[i] for where, i in slots]
     after = before[:]
     rng.shuffle(after)
@@ -144,12 +184,23 @@ def hidden_twin(game: Game, seat: int | None, rng: random.Random) -> Game:
     moved = {a.card: b.card for a, b in zip(before, after, strict=True)}
 
     def follow(a: Any) -> Any:
+        if isinstance(a, Card):  # (the dealt hands of dealt-out games are kept as cards)
+            return moved.get(a, a)
         return PLAYS[moved.get(a.card, a.card).index]
 
     twin._order = tuple(follow(a) for a in twin._order)
     dealt = getattr(twin, "_dealt", None)  # where the engine keeps the dealt hands apart from the deck
     if dealt is not None:
         twin._dealt = tuple(tuple(follow(a) for a in h) for h in dealt)
+    for name, lst in hidden.items():
+        setattr(twin, name, tuple(sorted(a.card for a in lst)))
+    if "_discards" in hidden:  # the discards score for the declarer: his points follow them
+        twin._points[discarder] += discard_points(twin) - discard_points(game)  # type: ignore[index]
+    contract = getattr(game, "contract", None)
+    if contract is not None and contract.called is not None:  # the called card's holder is the partner
+        holder = [s for s in range(game.players) if PLAYS[contract.called.index] in twin._hands[s]]
+        if holder:
+            twin._contract = dataclasses.replace(contract, partner=holder[0])
     return twin
 
 

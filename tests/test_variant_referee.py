@@ -62,7 +62,20 @@ SPANISH_COMBOS: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
     ("hand-size-4", {"hand_size": 4, "claim": True, "follow": "suit_trump"}, (2,)),
     ("match-options", {"big_win": True, "match": "target_points", "target_points": 200}, (2,)),
 ]
-GAMES = {2: 200, 3: 160, 4: 130, 6: 100}
+#: Option mixtures on the dealt-out presets: (id, variant, overrides, player count).
+DEALT_OUT_COMBOS: list[tuple[str, str, dict[str, Any], int]] = [
+    ("golpe", "chilean", {"deal": "golpe"}, 4),
+    ("pelada", "chilean", {"deal": "pelada"}, 4),
+    ("one-by-one", "chilean", {"deal": "one_by_one", "declarations": "on_lead", "lead_two": "any"}, 4),
+    ("pelada-no-guard", "chilean", {"deal": "pelada", "lead_two": "any", "follow": "suit"}, 4),
+    ("golpe-no-teams", "chilean", {"deal": "golpe", "teams": False, "capote": False}, 4),
+    ("low-card", "chiamata", {"bidding": "low_card"}, 5),
+    ("chiamata-vales", "chiamata", {"declarations": "vales", "follow": "suit_trump", "last_trick_bonus": 10}, 5),
+    ("rematada-redeal", "rematada", {"all_pass": "redeal", "bid_step": 5, "max_bid": 150}, 3),
+    ("rematada-follow", "rematada", {"follow": "suit_beat_trump", "lead_two": "guarded",
+                                     "declarations": "vales"}, 3),
+]
+GAMES = {2: 200, 3: 160, 4: 130, 5: 110, 6: 100}
 
 CONFIGS = [
     pytest.param(name, {}, n, id=f"{name}-{n}p")
@@ -70,12 +83,17 @@ CONFIGS = [
 ] + [
     pytest.param("spanish", overrides, n, id=f"spanish-{cid}-{n}p")
     for cid, overrides, counts in SPANISH_COMBOS for n in counts
+] + [
+    pytest.param(variant, overrides, n, id=f"{variant}-{cid}-{n}p")
+    for cid, variant, overrides, n in DEALT_OUT_COMBOS
 ]
 
 
 def preset_options(variant: str) -> dict[str, Any]:
-    """The preset's option values as plain JSON: all the referee is told of the engine's rules."""
-    return json.loads(json.dumps(find_variant(variant).options()))
+    """The preset's option values as plain JSON, and the cards it removes per player count: all the referee is
+    told of the engine's rules."""
+    rules = find_variant(variant)
+    return json.loads(json.dumps(rules.options())) | {"removed": {str(n): list(c) for n, c in rules.removed}}
 
 
 def every_action(cards: list[str]) -> list[dict[str, Any]]:
@@ -83,12 +101,26 @@ def every_action(cards: list[str]) -> list[dict[str, Any]]:
     out += [{"exchange": c} for c in cards if c[:-1] in ("7", "2")]
     out += [{"play": c, "arrastro": True} for c in cards if c[:-1] == "1"]
     out += [{"claim": True}] + [{"signal": s} for s in SIGNALS]
+    # The auction and what follows it: bids of every kind, calls, trumps, discards, declarations.
+    out += [{"pass": True}] + [{"bid": v} for v in (1, 55, 60, 61, 62, 95, 100, 105, 110, 120, 125, 230, 240)]
+    out += [{"bid": str(r)} for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
+    out += [{"call": c} for c in cards[::3]] + [{"trump": s} for s in "OCEB"] + [{"declare": s} for s in "OCEB"]
+    out += [{"discard": [a, b]} for a, b in zip(cards[::4], cards[1::4], strict=False)]
+    out += [{"discard": [c]} for c in cards[::9]] + [{"discard": cards[:3]}]
     return out
 
 
 def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A random legal action, taking the rare ones (exchange, arrastro, claim) often and signals now and then."""
-    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro")]
+    """A random legal action, taking the rare ones (exchange, arrastro, claim, declarations) often and signals now
+    and then; in an auction, passing half the time and bidding low, so that auctions last and sometimes all pass."""
+    if any("bid" in a or "pass" in a for a in legal):
+        bids = [a for a in legal if "bid" in a]
+        if not bids or (len(bids) < len(legal) and rng.random() < 0.45):
+            return {"pass": True}
+        if isinstance(bids[0]["bid"], int) and rng.random() < 0.8:
+            return bids[min(len(bids) - 1, int(rng.expovariate(0.4)))]
+        return rng.choice(bids)
+    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro") or "declare" in a]
     if special and rng.random() < 0.5:
         return rng.choice(special)
     signals = [a for a in legal if "signal" in a]
@@ -120,8 +152,8 @@ def compare_one(variant: str, overrides: dict[str, Any], players: int, seed: int
                 f"Game({variant!r}, {players}, dealer={dealer}, deal_number={deal}, options={overrides!r}, "
                 f"deck={' '.join(deck)!r}.split()); actions = {done}")
 
-    if game.trump.letter != ref.trump:
-        return fail(f"trump {game.trump.letter} != referee {ref.trump}")
+    if letter(game.trump) != ref.trump or str_or_none(game.turned) != ref.turned:
+        return fail(f"trump {game.trump} {game.turned} != referee {ref.trump} {ref.turned}")
     for seat in range(players):
         if sorted(str(c) for c in game.hand(seat)) != sorted(ref.hands[seat]):
             return fail(f"seat {seat} dealt {game.hand(seat)} != referee {ref.hands[seat]}")
@@ -140,6 +172,8 @@ def compare_one(variant: str, overrides: dict[str, Any], players: int, seed: int
                     return fail(f"view of {viewer}: known {sorted(view.known)} != referee {sorted(ref.known(viewer))}")
                 if list(view.signals) != ref.visible_signals(viewer):
                     return fail(f"view of {viewer}: signals {view.signals} != referee {ref.visible_signals(viewer)}")
+                if ref.dealt_out and (msg := auction_view_differs(view, ref, viewer)):
+                    return fail(msg)
         if game.is_over():
             break
         seat = game.turn
@@ -165,16 +199,87 @@ def compare_one(variant: str, overrides: dict[str, Any], players: int, seed: int
         ref.act(seat, action)
         done.append({"seat": seat, **action})
 
-    mine, theirs = normal(summary(game)), normal(ref.summary())
-    for k in (*KEYS, "bonuses"):
-        if mine[k] != theirs[k]:
-            return fail(f"{k}: engine {mine[k]!r} != referee {theirs[k]!r}")
+    theirs = normal(ref.summary())
     result = game.result()
     assert result is not None
+    if game.trump is not None:  # (a void hand has no trump for the record summary to print)
+        mine = normal(summary(game))
+        for k in (*KEYS, "bonuses"):
+            if mine[k] != theirs[k]:
+                return fail(f"{k}: engine {mine[k]!r} != referee {theirs[k]!r}")
+    elif theirs["trump"] is not None or game.tricks or (result.winner, result.reason) != (None, theirs["reason"]):
+        return fail(f"void hand: engine {result} != referee {theirs}")
+    if ref.dealt_out and (msg := contract_differs(game, ref)):
+        return fail(msg)
     if result.replay != theirs["replay"]:
         return fail(f"replay: engine {result.replay} != referee {theirs['replay']}")
     if sum(result.side_points) != sum(theirs["team_points"]):
         return fail("side points")
+    return None
+
+
+def letter(suit: Any) -> str | None:
+    return None if suit is None else suit.letter
+
+
+def str_or_none(card: Any) -> str | None:
+    return None if card is None else str(card)
+
+
+def contract_of(c: Any, hide_partner: bool = False) -> dict[str, Any] | None:
+    """An engine contract in the referee's form."""
+    if c is None:
+        return None
+    return {"declarer": c.declarer, "bid": c.bid.to_json()["bid"], "points": c.points, "trump": c.trump.letter,
+            "called": str_or_none(c.called), "partner": c.partner}
+
+
+def auction_view_differs(view: Any, ref: Hand, viewer: int | None) -> str | None:
+    """The auction, contract, talon, discards, declarations and shown cards one seat sees, against the referee."""
+    want = ref.summary()
+    if view.phase != ref.phase or letter(view.trump) != ref.trump:
+        return f"view of {viewer}: phase {view.phase} trump {view.trump} != referee {ref.phase} {ref.trump}"
+    if [{"seat": s, **a.to_json()} for s, a in view.bids] != want["bids"]:
+        return f"view of {viewer}: bids {view.bids} != referee {want['bids']}"
+    contract = want["contract"]
+    if contract is not None and contract["called"] is not None:
+        played = {c for t in ref.tricks for c in t["cards"]} | {c for _s, c in ref.table}
+        if contract["called"] not in played:  # the hidden partner
+            contract = dict(contract, partner=None)
+    if contract_of(view.contract) != contract:
+        return f"view of {viewer}: contract {view.contract} != referee {contract}"
+    talon = ref.talon if ref.phase != "bid" else []
+    if [str(c) for c in view.talon] != talon:
+        return f"view of {viewer}: talon {view.talon} != referee {talon}"
+    discarder = next((s for s, a in ref.history if "discard" in a), None)
+    discards = ref.discards if viewer is not None and viewer == discarder else []
+    if sorted(str(c) for c in view.discards) != sorted(discards):
+        return f"view of {viewer}: discards {view.discards} != referee {discards}"
+    if [{"seat": s, "declare": x.letter} for s, x in view.declarations] != want["declarations"]:
+        return f"view of {viewer}: declarations {view.declarations} != referee {want['declarations']}"
+    if {(s, str(c)) for s, c in view.shown} != set(ref.shown):
+        return f"view of {viewer}: shown {view.shown} != referee {ref.shown}"
+    if any("discard" in a.to_json() for s, a in view.history if s != viewer):
+        return f"view of {viewer}: another seat's discard in the history"
+    return None
+
+
+def contract_differs(game: Game, ref: Hand) -> str | None:
+    """The contract, discards and match points of a finished hand, against the referee."""
+    result = game.result()
+    assert result is not None
+    want = ref.summary()
+    contract = getattr(game, "contract", None)
+    if contract_of(contract) != want["contract"]:
+        return f"contract: engine {contract} != referee {want['contract']}"
+    if contract_of(result.contract) != want["contract"]:
+        return f"result contract: engine {result.contract} != referee {want['contract']}"
+    scores = None if result.scores is None else list(result.scores)
+    if scores != want["scores"]:
+        return f"scores: engine {scores} != referee {want['scores']}"
+    discards = sorted(str(c) for c in getattr(game, "discards", ()))
+    if discards != sorted(want["discards"]):
+        return f"discards: engine {discards} != referee {want['discards']}"
     return None
 
 

@@ -61,6 +61,43 @@ The rules, as this referee reads them:
   the target wins; several in one hand: the highest; level: play on.  Under
   ``trump_rotation`` the match is the four deals (0 to 3; a replayed deal does
   not count twice), won by the most hands (or points); level: no winner.
+* Dealt-out games (``trump_from`` other than ``turned``, a ``talon``, or a ``deal``
+  other than ``one_by_one``): every card is dealt, ``hand_size`` to each seat from
+  the dealer's right and the rest to the talon.  ``alce``: packets of 5 round the
+  table; ``golpe``: ``hand_size`` in a row to each, the last card of each
+  opponent's packet shown; ``pelada``: the top card is the dealer's trump, the rest
+  in rows (the dealer one fewer), each opponent's first card shown and the next
+  while they are trumps.  Under ``trump_from: dealer`` the dealer's last dealt card
+  (pelada: the top card) is the trump card, seen by all while he holds it; under
+  ``named``/``called`` there is no trump until the auction decides it.
+* Auction (``bidding: points``): from the seat after the dealer, a pass (final)
+  or a bid from ``min_bid`` (then the last bid plus ``bid_step``) to ``max_bid`` in
+  steps; it ends when one seat is left holding the best bid, or nobody is left (a
+  void hand).  Under ``all_pass: last_must_bid`` the last seat left with no bid made
+  may not pass.  ``low_card``: each seat once, from the seat after the dealer,
+  names a rank weaker than every rank named so far, or passes; the weakest named
+  wins.  The winner takes the ``talon`` and discards as many cards (their points
+  are his), then names the trump (``named``; under ``low_card`` the suit of the
+  called card of the rank he named) or calls any card (``called``: its suit is
+  trump, its holder the partner, himself if he holds it).  He leads.
+* Lead duties: in a ``pelada`` the cutter leads a trump to the first trick if he
+  can; under ``lead_two: guarded`` a 2 is led only with the ace of its suit in hand,
+  once that ace has been played, once a partner has played another suit to a trick
+  led in it, as the cutter's only trump in a pelada's first trick, or when nothing
+  else may be led.
+* Declarations (the king and knight of a suit, 40 in trumps, 20 otherwise, once a
+  suit): ``vales`` on the seat's turn in a trick, holding both with one of them
+  playable (and then one of them must be played), or holding one after a seat of
+  its side played the other in this trick; the points go to the side that wins
+  that trick.  ``on_lead``: leading, after having won a trick, holding both (one
+  must be led); the points go to the holder.
+* Contracts: the declarer's side (with the partner) makes the contract when its
+  totals (cards with the discards, bonuses) reach the bid (under ``low_card``,
+  ``min_bid``).  ``solo``: made, the bid to the declarer; set, half of it to each
+  other seat.  ``called``: made, +2 declarer, +1 partner, -1 each other seat
+  (alone: +4, -1 each); set, the opposite.  The winner is the declarer (made) or
+  none; the reason ``made``, ``set`` or ``all-passed``.  A match under a contract
+  adds these scores.  ``capote``: a side that took every trick wins (``capote``).
 * Views: a viewer knows the cards of another hand that were face up (taken in an
   exchange, the face-up card drawn last), its partners' dealt cards under
   ``deal_look``, its partners' hands once the stock is empty under
@@ -85,6 +122,7 @@ The rules, as this referee reads them:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
 SUITS = "OCEB"
@@ -103,7 +141,14 @@ SPANISH_DEFAULTS: dict[str, Any] = {
     "claim": False, "last_trick_bonus": 0, "big_win": False, "tie": "draw", "trump_rotation": False,
     "match": "target_hands", "target_points": 121, "signals": "off", "deal_look": False, "partners_look": False,
     "open_hands": False, "pair_bonus": False, "hand_winner": "most", "kill_three": False, "card_names": "spanish",
+    "deal": "one_by_one", "trump_from": "turned", "talon": 0, "bidding": "off", "min_bid": 61, "bid_step": 1,
+    "max_bid": 120, "all_pass": "redeal", "contract": "off", "declarations": "off", "lead_two": "any",
+    "capote": False,
 }
+
+
+#: The cards a 40-card deck loses per player count, unless the rules name others (``removed``).
+DEFAULT_REMOVED: dict[str, list[str]] = {"3": ["2O"], "6": ["2O", "2C", "2E", "2B"]}
 
 
 class RefereeError(ValueError):
@@ -124,7 +169,14 @@ def key(action: Mapping[str, Any]) -> str:
     >>> key({"play": "1O", "arrastro": True}), key({"signal": "briscas"})
     ('arrastro=True play=1O', 'signal=briscas')
     """
-    return " ".join(f"{k}={action[k]}" for k in sorted(action))
+    def show(k: str, v: Any) -> str:
+        if k == "discard":
+            return " ".join(sorted(str(c).upper() for c in v))
+        if k == "bid" and isinstance(v, str):
+            return f"rank {v}"
+        return str(v)
+
+    return " ".join(f"{k}={show(k, action[k])}" for k in sorted(action))
 
 
 def deck_cards(options: Mapping[str, Any], players: int) -> list[str]:
@@ -132,7 +184,7 @@ def deck_cards(options: Mapping[str, Any], players: int) -> list[str]:
     ranks = range(1, 13) if options["deck"] == 48 else (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
     cards = [f"{r}{s}" for s in SUITS for r in ranks]
     if options["deck"] == 40:
-        gone = {3: ["2O"], 6: ["2O", "2C", "2E", "2B"]}.get(players, [])
+        gone = options.get("removed", DEFAULT_REMOVED).get(str(players), [])
         cards = [c for c in cards if c not in gone]
     return cards
 
@@ -181,13 +233,37 @@ class Hand:
                         self.exchange_for[int(r)] = int(given)
         size = o["hand_size"]
         self.hands: list[list[str]] = [[] for _ in range(n)]
-        top = 0
-        for _round in range(size):
-            for k in range(n):
-                self.hands[(dealer + 1 + k) % n].append(deck[top])
-                top += 1
-        self.dealt = [list(h) for h in self.hands]
-        if o["trump_rotation"]:
+        #: Dealt-out games: the talon, the cards shown at the deal, the auction and what it decided.
+        self.dealt_out = (o.get("trump_from", "turned") != "turned" or o.get("talon", 0) > 0
+                          or o.get("deal", "one_by_one") != "one_by_one")
+        self.phase = "bid" if o.get("bidding", "off") != "off" else "play"
+        self.talon: list[str] = []
+        self.shown: list[tuple[int, str]] = []
+        self.bids: list[tuple[int, dict[str, Any]]] = []
+        self.passed = [False] * n
+        #: (seat, points or rank) of the best bid so far
+        self.high: tuple[int, int] | None = None
+        self.contract: dict[str, Any] | None = None
+        self.discards: list[str] = []
+        #: (seat, suit, index of the trick it was declared in)
+        self.declared: list[tuple[int, str, int]] = []
+        #: A pair declared before playing one of its cards: one of them must be played now.
+        self.pending: str | None = None
+        #: Cards seen face up that a seat then held: (seat, card), kept while the seat holds it.
+        self.public: list[tuple[int, str]] = []
+        if self.dealt_out:
+            self.deal_out(deck)
+            self.dealt = [list(h) for h in self.hands]
+        else:
+            top = 0
+            for _round in range(size):
+                for k in range(n):
+                    self.hands[(dealer + 1 + k) % n].append(deck[top])
+                    top += 1
+            self.dealt = [list(h) for h in self.hands]
+        if self.dealt_out:
+            pass
+        elif o["trump_rotation"]:
             self.turned: str | None = None
             self.trump = SUITS[deal_number % 4]
             #: The stock in drawing order: stock[0] is drawn next; the face-up card (if any) is stock[-1].
@@ -210,9 +286,48 @@ class Hand:
         self.arrastro_on = False
         self.claim: dict[str, Any] | None = None
         self.killer: int | None = None
-        #: Cards seen face up that a seat then held: (seat, card), kept while the seat holds it.
-        self.public: list[tuple[int, str]] = []
         self.history: list[tuple[int, dict[str, Any]]] = []
+
+    def deal_out(self, deck: list[str]) -> None:
+        """Every card dealt: to the hands (the ways of source 003, or one at a time) and the talon."""
+        o, n, dealer, size = self.o, self.players, self.dealer, self.o["hand_size"]
+        seats = [(dealer + 1 + k) % n for k in range(n)]  # from the dealer's right, the dealer last
+        opponents = [s for s in seats if self.side(s) != self.side(dealer)]
+        dealt = n * size
+        trump_card: str | None = deck[dealt - 1] if o["trump_from"] == "dealer" else None
+        way = o.get("deal", "one_by_one")
+        if way == "alce":  # packets of 5 round the table; the dealer's last card is turned
+            for i in range(0, dealt, 5):
+                self.hands[seats[(i // 5) % n]].extend(deck[i:i + 5])
+        elif way == "golpe":  # 10 in a row to each; the last card of an opponent's packet is shown
+            for k, seat in enumerate(seats):
+                self.hands[seat] = deck[k * size:(k + 1) * size]
+                if seat in opponents:
+                    self.shown.append((seat, deck[(k + 1) * size - 1]))
+        elif way == "pelada":  # the top card is the dealer's trump; the rest 10 in a row, the dealer 9
+            trump_card = deck[0]
+            rest = deck[1:]
+            for k, seat in enumerate(seats):
+                self.hands[seat] = rest[k * size:(k + 1) * size]
+            self.hands[dealer].append(trump_card)
+            for seat in opponents:
+                for card in self.hands[seat]:  # the first card shown, and the next while they are trumps
+                    self.shown.append((seat, card))
+                    if suit(card) != suit(trump_card):
+                        break
+        else:  # one at a time
+            for i in range(dealt):
+                self.hands[seats[i % n]].append(deck[i])
+        self.talon = deck[dealt:]
+        self.stock = []
+        self.public.extend(self.shown)
+        if trump_card is not None:
+            self.turned = trump_card
+            self.trump = suit(trump_card)
+            self.public.append((dealer, trump_card))
+        else:  # named or called once the auction is over
+            self.turned = None
+            self.trump = None
 
     # ------------------------------------------------------------- cards
 
@@ -275,9 +390,86 @@ class Hand:
                     cands = [c for c in same if self.beats(c, best)] or same
             elif o["follow"] in ("suit_trump", "suit_beat_trump") and trumps:
                 cands = trumps
+        elif not trick:
+            cands = self.lead_duties(seat, cands)
+        if self.pending is not None:  # a pair declared before playing: one of its cards now
+            cands = [c for c in cands if c in (f"12{self.pending}", f"11{self.pending}")]
         if o["kill_three"] and not self.three_played and len(hand) > 1 and self.ace in cands:
             cands = [c for c in cands if c != self.ace] or [c for c in hand if c != self.ace]
         return cands
+
+    def lead_duties(self, seat: int, hand: list[str]) -> list[str]:
+        """Source 003: in a pelada the cutter leads a trump to the first trick; under ``lead_two: guarded`` a 2
+        is led only with the ace of its suit in hand, once that ace has been played, once the partner has failed
+        to follow the suit, as the cutter's only trump in the first trick of a pelada, or with nothing else."""
+        o = self.o
+        cutter_first = not self.tricks and seat == (self.dealer + 1) % self.players
+        cands = list(hand)
+        if o.get("deal") == "pelada" and cutter_first:
+            cands = [c for c in hand if suit(c) == self.trump] or cands
+        if o.get("lead_two", "any") != "guarded":
+            return cands
+        played = {c for t in self.tricks for c in t["cards"]}
+        partners = self.partners(seat)
+
+        def may_lead(two: str) -> bool:
+            s = suit(two)
+            if f"1{s}" in hand or f"1{s}" in played:
+                return True
+            for t in self.tricks:
+                if suit(t["cards"][0]) == s:
+                    for i, c in enumerate(t["cards"]):
+                        if (t["leader"] + i) % self.players in partners and suit(c) != s:
+                            return True
+            trumps_held = [c for c in hand if suit(c) == self.trump]
+            return o.get("deal") == "pelada" and cutter_first and trumps_held == [two]
+
+        allowed = [c for c in cands if rank(c) != 2 or may_lead(c)]
+        return allowed or cands
+
+    def declarable(self, seat: int, plays: list[str]) -> list[str]:
+        """The suits whose king-knight pair ``seat`` may declare now."""
+        mode = self.o.get("declarations", "off")
+        done = {s for _seat, s, _t in self.declared}
+        hand = self.hands[seat]
+        out: list[str] = []
+        if mode == "on_lead":  # its holder, leading, after having won a trick
+            if self.table or self.pending is not None or not any(t["winner"] == seat for t in self.tricks):
+                return out
+            return [s for s in SUITS if s not in done and f"12{s}" in hand and f"11{s}" in hand]
+        if mode == "vales":  # on its turn in the trick where one of the pair is played
+            ours = {c for p, c in self.table if self.side(p) == self.side(seat)}
+            for s in SUITS:
+                if s in done:
+                    continue
+                king, knight = f"12{s}", f"11{s}"
+                partner_showed = (king in ours and knight in hand) or (knight in ours and king in hand)
+                holds_both = (king in hand and knight in hand and (king in plays or knight in plays)
+                              and self.pending is None)
+                if partner_showed or holds_both:
+                    out.append(s)
+        return out
+
+    def auction_legal(self) -> list[dict[str, Any]]:
+        o, seat = self.o, self.turn
+        assert seat is not None
+        if self.phase == "bid":
+            if o["bidding"] == "low_card":
+                order = strength_order(o)
+                below = order if self.high is None else order[order.index(self.high[1]) + 1:]
+                return [{"pass": True}, *({"bid": str(r)} for r in below)]
+            out: list[dict[str, Any]] = []
+            left = self.passed.count(False)
+            if not (o["all_pass"] == "last_must_bid" and self.high is None and left == 1):
+                out.append({"pass": True})
+            low = o["min_bid"] if self.high is None else self.high[1] + o["bid_step"]
+            out.extend({"bid": v} for v in range(low, o["max_bid"] + 1, o["bid_step"]))
+            return out
+        if self.phase == "discard":
+            return [{"discard": list(c)} for c in combinations(sorted(self.hands[seat]), len(self.talon))]
+        if self.phase == "trump":
+            return [{"trump": s} for s in SUITS]
+        return [{"call": c} for c in deck_cards(o, self.players)]
 
     def exchange_card(self, seat: int) -> str | None:
         """The trump ``seat`` may give for the face-up card now, or ``None``."""
@@ -322,9 +514,12 @@ class Hand:
         """The actions the seat to act may take, in record form without the seat."""
         if self.turn is None:
             return []
+        if self.phase != "play":
+            return self.auction_legal()
         seat, o = self.turn, self.o
         plays = self.playable(seat)
         out: list[dict[str, Any]] = [{"play": c} for c in plays]
+        out.extend({"declare": s} for s in self.declarable(seat, plays))
         if o["arrastro"] and not self.table and self.ace in plays:
             out.append({"play": self.ace, "arrastro": True})
         give = self.exchange_card(seat)
@@ -354,6 +549,11 @@ class Hand:
             action["play"] = str(action["play"]).upper()
         if "exchange" in action:
             action["exchange"] = str(action["exchange"]).upper()
+        for k in ("call", "trump", "declare"):
+            if k in action:
+                action[k] = str(action[k]).upper()
+        if "discard" in action:
+            action["discard"] = sorted(str(c).upper() for c in action["discard"])
         if key(action) not in self.legal_keys():
             raise RefereeError(f"seat {seat} may not {key(action)} now; legal: {sorted(self.legal_keys())}")
         self.history.append((seat, action))
@@ -362,6 +562,7 @@ class Hand:
             card = action["play"]
             hand.remove(card)
             self.turn_signals.clear()
+            self.pending = None
             if action.get("arrastro"):
                 self.arrastro_on = True
             if card == self.three:
@@ -388,9 +589,71 @@ class Hand:
             for h in self.hands:
                 h.clear()
             self.turn = None
-        else:
+        elif "signal" in action:
             self.turn_signals.add(action["signal"])
             self.signals.append((seat, action["signal"]))
+        elif "declare" in action:
+            s = action["declare"]
+            self.declared.append((seat, s, len(self.tricks)))
+            if not any(c in (f"12{s}", f"11{s}") for _p, c in self.table):
+                self.pending = s
+        else:
+            self.auction_act(seat, action)
+
+    def auction_act(self, seat: int, action: dict[str, Any]) -> None:
+        o, n = self.o, self.players
+        if "bid" in action or "pass" in action:
+            self.bids.append((seat, action))
+            if "pass" in action:
+                self.passed[seat] = True
+            else:
+                self.high = (seat, int(action["bid"]))
+            if o["bidding"] == "low_card":  # once round the table
+                if len(self.bids) < n:
+                    self.turn = (seat + 1) % n
+                    return
+                winner = None if self.high is None else self.high[0]
+            else:
+                left = [s for s in range(n) if not self.passed[s]]
+                if left and not (len(left) == 1 and self.high is not None and self.high[0] == left[0]):
+                    nxt = (seat + 1) % n
+                    while self.passed[nxt]:
+                        nxt = (nxt + 1) % n
+                    self.turn = nxt
+                    return
+                winner = left[0] if left else None
+            if winner is None:  # everybody passed: a void hand
+                self.turn = None
+                return
+            self.turn = winner
+            if self.talon:
+                self.phase = "discard"
+                self.hands[winner].extend(self.talon)
+            elif o["trump_from"] == "named" or o["bidding"] == "low_card":
+                self.phase = "trump"
+            else:
+                self.phase = "call"
+        elif "discard" in action:
+            for c in action["discard"]:
+                self.hands[seat].remove(c)
+            self.discards = list(action["discard"])
+            self.seat_points[seat] += sum(self.points(c) for c in self.discards)
+            self.phase = "trump"
+        elif "trump" in action:
+            called = f"{self.high[1]}{action['trump']}" if o["bidding"] == "low_card" else None  # type: ignore
+            self.start_play(seat, action["trump"], called)
+        else:
+            self.start_play(seat, suit(action["call"]), action["call"])
+
+    def start_play(self, declarer: int, trump: str, called: str | None) -> None:
+        self.trump = trump
+        partner = None if called is None else next(s for s in range(self.players) if called in self.hands[s])
+        bid = [a for s, a in self.bids if s == declarer and "bid" in a][-1]
+        points = bid["bid"] if isinstance(bid["bid"], int) else self.o["min_bid"]
+        self.contract = {"declarer": declarer, "bid": bid["bid"], "points": points, "trump": trump,
+                         "called": called, "partner": partner}
+        self.phase = "play"
+        self.leader = self.turn = declarer
 
     def end_trick(self) -> None:
         n = self.players
@@ -434,6 +697,15 @@ class Hand:
                 self.tricks[-1]["winner"] if self.tricks else None)
             if last is not None:
                 out.append({"side": self.side(last), "points": n_bonus, "why": "last trick"})
+        for seat, s, t in self.declared:
+            if self.o["declarations"] == "vales":  # to the side that wins the trick
+                if t >= len(self.tricks):
+                    continue
+                side = self.side(self.tricks[t]["winner"])
+            else:  # to the holder
+                side = self.side(seat)
+            out.append({"side": side, "points": 40 if s == self.trump else 20,
+                        "why": f"king and knight of {SUIT_NAMES[s]} declared"})
         if self.o["pair_bonus"]:
             for side in range(self.sides):
                 taken = set(self.captured(side))
@@ -457,7 +729,15 @@ class Hand:
             return None, None, False
         if self.killer is not None:
             return self.side(self.killer), "three-killed", False
+        if self.o.get("contract", "off") != "off":
+            if self.contract is None:
+                return None, "all-passed", False
+            return (self.contract["declarer"], "made", False) if self.made() else (None, "set", False)
         team = self.team_points()
+        if self.o.get("capote") and len(self.tricks) * self.players == len(self.deck) - len(self.talon):
+            won = {self.side(t["winner"]) for t in self.tricks}
+            if len(won) == 1:
+                return won.pop(), "capote", False
         best = (min if self.o["hand_winner"] == "least" else max)(team)
         tied = [i for i, p in enumerate(team) if p == best]
         if len(tied) == 1:
@@ -469,6 +749,31 @@ class Hand:
             if len(top) == 1:
                 return top[0], "most-cards", False
         return None, "tie", self.o["tie"] == "replay"
+
+    def made(self) -> bool:
+        """Whether the declarer's side took the points it bid (cards, discards, bonuses)."""
+        assert self.contract is not None
+        team = self.team_points()
+        side = {self.contract["declarer"], self.contract["partner"]} - {None}
+        return sum(team[self.side(s)] for s in side) >= self.contract["points"]
+
+    def scores(self) -> list[int] | None:
+        """Games with a contract: the match points each seat scores for the hand."""
+        if self.o.get("contract", "off") == "off" or not self.over:
+            return None
+        n, c = self.players, self.contract
+        if c is None:
+            return [0] * n
+        made, bid = self.made(), c["points"]
+        if self.o["contract"] == "solo":  # the bid to the declarer, or half of it to each defender
+            return [(bid if s == c["declarer"] else 0) if made else (0 if s == c["declarer"] else bid // 2)
+                    for s in range(n)]
+        alone = c["partner"] == c["declarer"]
+        out = []
+        for s in range(n):
+            value = (4 if alone else 2) if s == c["declarer"] else 1 if s == c["partner"] else -1
+            out.append(value if made else -value)
+        return out
 
     def margin(self) -> int:
         """By how much the winner won: its lead over the nearest other side, in the direction that wins
@@ -504,6 +809,12 @@ class Hand:
             "winner": winner,
             "reason": reason,
             "replay": replay,
+            "phase": self.phase,
+            "bids": [{"seat": s, **a} for s, a in self.bids],
+            "contract": None if self.contract is None else dict(self.contract),
+            "discards": list(self.discards),
+            "declarations": [{"seat": s, "declare": x} for s, x, _t in self.declared],
+            "scores": self.scores(),
         }
 
     # ------------------------------------------------------------- views
@@ -540,7 +851,8 @@ class Hand:
 
 def entry_action(entry: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
     """``(seat, action)`` from a record entry such as ``{"seat": 0, "play": "3O"}``."""
-    kinds = [k for k in ("play", "exchange", "claim", "signal") if k in entry]
+    kinds = [k for k in ("play", "exchange", "claim", "signal", "bid", "pass", "call", "trump", "discard", "declare")
+             if k in entry]
     if len(kinds) != 1 or "seat" not in entry:
         raise RefereeError(f"bad action {dict(entry)!r}")
     extra = set(entry) - {"seat", kinds[0]} - ({"arrastro"} if kinds[0] == "play" else set())
@@ -550,6 +862,10 @@ def entry_action(entry: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
         raise RefereeError(f"unknown signal {entry['signal']!r}")
     if kinds[0] == "claim" and entry["claim"] is not True:
         raise RefereeError("a claim is written {\"claim\": true}")
+    if kinds[0] == "pass" and entry["pass"] is not True:
+        raise RefereeError("a pass is written {\"pass\": true}")
+    if kinds[0] == "discard" and not isinstance(entry["discard"], list):
+        raise RefereeError("a discard is a list of cards")
     return entry["seat"], {k: v for k, v in entry.items() if k != "seat"}
 
 
@@ -591,7 +907,8 @@ class MatchScore:
     def points(self) -> list[int]:
         total = [0] * self.sides
         for h in self.hands:
-            for side, p in enumerate(h.team_points()):
+            scores = h.scores()
+            for side, p in enumerate(h.team_points() if scores is None else scores):
                 total[side] += p
         return total
 

@@ -44,17 +44,26 @@ MATCH_KEYS = ("hands_won", "match_points", "match_over", "match_winner")
 
 
 def preset(variant: str) -> dict[str, Any]:
-    """The preset's option values, as plain JSON (the one thing taken from the engine's package)."""
+    """The preset's option values and the cards it removes per player count, as plain JSON (the one thing taken
+    from the engine's package)."""
     from brisca.rules import find_variant
 
-    return json.loads(json.dumps(find_variant(variant).options()))
+    rules = find_variant(variant)
+    return json.loads(json.dumps(rules.options())) | {"removed": {str(n): list(c) for n, c in rules.removed}}
 
 
 # ------------------------------------------------------------------ playing
 
 
 def choose(legal: list[dict[str, Any]], rng: random.Random, signal_rate: float = 0.15) -> dict[str, Any]:
-    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro")]
+    if any("bid" in a or "pass" in a for a in legal):  # an auction: pass half the time, else bid low
+        bids = [a for a in legal if "bid" in a]
+        if not bids or (len(bids) < len(legal) and rng.random() < 0.45):
+            return {"pass": True}
+        if isinstance(bids[0]["bid"], int) and rng.random() < 0.8:
+            return bids[min(len(bids) - 1, int(rng.expovariate(0.4)))]
+        return rng.choice(bids)
+    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro") or "declare" in a]
     if special and rng.random() < 0.5:
         return rng.choice(special)
     signals = [a for a in legal if "signal" in a]
@@ -193,6 +202,50 @@ def finished(h: Hand) -> bool:
     return h.over
 
 
+def first_lead_forced(h: Hand) -> bool:
+    """The cutter led the first trick of a pelada with fewer choices than his hand (he had to lead a trump)."""
+    r = rehearse(h, {})
+    while r.phase != "play" or r.table or r.tricks:  # (no auction in the Chilean game: the first play)
+        seat, action = h.history[len(r.history)]
+        r.act(seat, action)
+    seat = r.turn
+    assert seat is not None
+    return len(r.playable(seat)) < len(r.hands[seat]) and any(c[-1] != r.trump for c in r.hands[seat])
+
+
+def two_held_back(h: Hand) -> bool:
+    """A seat leading held a 2 that the guarded lead kept it from leading."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        if r.phase == "play" and not r.table:
+            twos = [c for c in r.hands[seat] if c.startswith("2") and len(c) == 2]
+            if any(c not in r.playable(seat) for c in twos):
+                return True
+        r.act(seat, action)
+    return False
+
+
+def vale_to_the_other_side(h: Hand) -> bool:
+    """A vale declared in a trick the other side won: its points went to the winners."""
+    return any(t < len(h.tricks) and h.side(h.tricks[t]["winner"]) != h.side(seat) for seat, _s, t in h.declared)
+
+
+def partner_declared(h: Hand) -> bool:
+    """A vale declared by a seat whose partner had played one of the pair in that trick."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        if "declare" in action:
+            s = action["declare"]
+            if any(c in (f"12{s}", f"11{s}") and p != seat for p, c in r.table):
+                return True
+        r.act(seat, action)
+    return False
+
+
+def contract(h: Hand, key: str) -> Any:
+    return None if h.contract is None else h.contract[key]
+
+
 def killed_early(h: Hand) -> bool:
     """The three of trumps killed before the last trick, so the hand ends with cards still out."""
     return outcome(h)[1] == "three-killed" and len(h.tricks) < len(h.deck) // h.players
@@ -221,6 +274,14 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     add("preset_mariaje", "mariaje", {}, 2,
         lambda h: h.over and any(b["points"] == 40 for b in h.bonuses()) and without_bonus_winner(h) != outcome(h)[0])
     add("preset_scoperta", "scoperta", {}, 3, lambda h: h.over)
+    # The dealt-out presets: the Chilean duties, guarded 2s and vales; the Rematada auction, talon and
+    # declarations; the Chiamata auction, call and hidden partner.
+    add("preset_chilean", "chilean", {}, 4,
+        lambda h: h.over and len(h.declared) >= 1 and two_held_back(h) and diverges(h, {"follow": "suit_trump"}))
+    add("preset_rematada", "rematada", {}, 3,
+        lambda h: h.over and len(h.declared) >= 1 and sum(1 for _s, a in h.bids if "bid" in a) >= 2)
+    add("preset_chiamata", "chiamata", {}, 5,
+        lambda h: h.over and outcome(h)[1] == "made" and contract(h, "partner") not in (None, contract(h, "declarer")))
 
     # Duties of play: each restricts a play that the milder duty would have allowed.
     add("follow_suit", "spanish", {"follow": "suit"}, 2, lambda h: h.over and diverges(h, {"follow": "none"}))
@@ -269,6 +330,23 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     add("hand_winner_least", "spanish", {"hand_winner": "least"}, 3, lambda h: h.over and outcome(h)[0] is not None)
     add("kill_three", "spanish", {"kill_three": True}, 4,
         lambda h: killed_early(h) and without_bonus_winner(h) != outcome(h)[0])
+
+    # The ways to deal of source 003, the auctions and contracts, vales and capote.
+    add("chilean_golpe", "chilean", {"deal": "golpe"}, 4, lambda h: h.over and len(h.shown) == 2 and bool(h.declared))
+    add("chilean_pelada", "chilean", {"deal": "pelada"}, 4,
+        lambda h: h.over and first_lead_forced(h) and len(h.shown) >= 3)
+    add("chilean_vales", "chilean", {}, 4,
+        lambda h: h.over and vale_to_the_other_side(h) and partner_declared(h)
+        and {b["points"] for b in h.bonuses()} >= {20})
+    add("chilean_capote", "chilean", {}, 4, lambda h: outcome(h)[1] == "capote")
+    add("chiamata_low_card", "chiamata", {"bidding": "low_card"}, 5,
+        lambda h: h.over and sum(1 for _s, a in h.bids if "bid" in a) >= 3 and contract(h, "partner") is not None)
+    add("chiamata_alone", "chiamata", {}, 5,
+        lambda h: h.over and contract(h, "partner") is not None and contract(h, "partner") == contract(h, "declarer"))
+    add("chiamata_all_passed", "chiamata", {}, 5, lambda h: outcome(h)[1] == "all-passed")
+    add("rematada_last_must_bid", "rematada", {}, 3,
+        lambda h: h.over and [("pass" in a) for _s, a in h.bids] == [True, True, False])
+    add("rematada_made", "rematada", {}, 3, lambda h: outcome(h)[1] == "made")
 
     # What a seat knows (the replay prints the same; the golden test checks the views step by step).
     add("deal_look", "spanish", {"deal_look": True}, 4, lambda h: h.over and diverges(h, {"deal_look": False}, True))
@@ -326,6 +404,9 @@ def craft_matches() -> dict[str, dict[str, Any]]:
         # Points over the hands, bonuses included.
         "match_target_points": craft_match(
             "spanish", {"match": "target_points", "target_points": 200, "last_trick_bonus": 10}, 2, [], 700),
+        # Match points of the contracts: +2/+1/-1 (or the opposite) to 11, and the bid or half of it to 500.
+        "match_chiamata": craft_match("chiamata", {}, 5, [], 800),
+        "match_rematada": craft_match("rematada", {"target_points": 300}, 3, [], 900),
     }
 
 
@@ -462,6 +543,27 @@ def craft_bad() -> dict[str, tuple[dict[str, Any], str | None]]:
         return {"exchange": card} if given and card in h.hands[h.turn] else None  # type: ignore[index]
 
     add("exchange_too_late", "spanish", {"trump_exchange": "before_penultimate"}, 2, late, "exchang|last round")
+
+    # The auction and the dealt-out games.
+    add("bid_too_low", "rematada", {}, 3,
+        lambda h: {"bid": h.high[1]} if h.phase == "bid" and h.high is not None else None, "bid")
+    add("pass_when_last_must_bid", "rematada", {}, 3,
+        lambda h: {"pass": True} if h.phase == "bid" and h.passed.count(False) == 1 and h.high is None else None,
+        "must bid")
+
+    def unguarded_two(h: Hand) -> Any:
+        if h.phase != "play" or h.table:
+            return None
+        held_back = [c for c in h.hands[h.turn] if c[:-1] == "2" and c not in h.playable(h.turn)]  # type: ignore
+        return {"play": held_back[0]} if held_back else None
+
+    add("lead_two_unguarded", "chilean", {}, 4, unguarded_two, "must play")
+    add("discard_not_held", "rematada", {}, 3,
+        lambda h: {"discard": [c for c in deck_cards(h.o, 3) if c not in h.hands[h.turn]][:2]}  # type: ignore
+        if h.phase == "discard" else None, "discard")
+    add("play_during_auction", "chiamata", {}, 5,
+        lambda h: {"play": h.hands[h.turn][0]} if h.phase == "bid" and len(h.bids) == 2 else None,  # type: ignore
+        "auction")
     return bad
 
 
@@ -472,8 +574,16 @@ def expected(data: dict[str, Any]) -> dict[str, Any]:
     """The referee's replay, cut down to what ``brisca replay`` must print."""
     out = replay_record(data, preset(data["variant"]))
     if "hands" in out:
-        return {"hands": [{k: h[k] for k in KEYS} for h in out["hands"]], **{k: out[k] for k in MATCH_KEYS}}
-    return {k: out[k] for k in KEYS}
+        return {"hands": [cut(h) for h in out["hands"]], **{k: out[k] for k in MATCH_KEYS}}
+    return cut(out)
+
+
+def cut(summary: dict[str, Any]) -> dict[str, Any]:
+    """A hand's summary cut down to KEYS, and for a game with an auction its bids, contract and match points."""
+    out = {k: summary[k] for k in KEYS}
+    if summary["scores"] is not None:
+        out.update(auction=summary["bids"], contract=summary["contract"], scores=summary["scores"])
+    return out
 
 
 def bad_index(data: dict[str, Any]) -> int:
