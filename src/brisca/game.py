@@ -624,7 +624,7 @@ class Game:
             turn=self.turn,
             trick=tuple(self._trick),
             tricks=self.tricks,
-            seat_points=tuple(self._points),
+            seat_points=self._view_points(seat),
             history=tuple((s, a) for s, a in self._history if not self._hidden_from(seat, s, a)),
             exchanges=tuple(self._exchanges),
             known=self._known_cards(seat),
@@ -641,6 +641,10 @@ class Game:
     def _view_extras(self, seat: int | None) -> dict[str, Any]:
         """View fields only some rules fill in (auctions, declarations)."""
         return {}
+
+    def _view_points(self, seat: int | None) -> tuple[int, ...]:
+        """The card points each seat has taken, as ``seat`` may know them."""
+        return tuple(self._points)
 
     def _hidden_from(self, viewer: int | None, seat: int, action: Action) -> bool:
         """Whether an action in the history is hidden from ``viewer`` (signals not meant for it, others' discards)."""
@@ -817,6 +821,15 @@ class RuledGame(Game):
         """The cards the declarer laid into his scoring pile. Engine-level access."""
         return self._discards
 
+    def _view_points(self, seat: int | None) -> tuple[int, ...]:
+        points = list(self._points)
+        if self._discards and not self._over:
+            # The discards lie face down in the declarer's pile: others learn their points at the count.
+            declarer = next(s for s, a in self._history if type(a) is Discard)
+            if seat != declarer:
+                points[declarer] -= sum(self._ptable[x.index] for x in self._discards)
+        return tuple(points)
+
     def _view_extras(self, seat: int | None) -> dict[str, Any]:
         contract = self._contract
         if contract is not None and contract.called is not None:
@@ -829,8 +842,9 @@ class RuledGame(Game):
             "bids": tuple(self._bids),
             "contract": contract,
             "talon": self._talon if self._phase != "bid" else (),
-            "discards": self._discards if seat is not None and contract is not None and seat == contract.declarer
-            else (),
+            # The declarer's own, from the moment he lays them down (before the trump and the contract).
+            "discards": self._discards if seat is not None and any(
+                s == seat and type(a) is Discard for s, a in self._history) else (),
             "declarations": tuple((s, suit) for s, suit, _t in self._declared),
             "shown": self._shown,
         }
@@ -1398,6 +1412,8 @@ class View:
     def unseen_cards(self) -> tuple[Card, ...]:
         """The cards this seat has not seen: in other hands or face down in the stock."""
         seen = set(self.hand) | set(self.played_cards()) | {c for _s, c in self.known}
+        seen.update(self.talon)  # shown by the auction's winner
+        seen.update(self.discards)  # the viewer's own, face down in its pile
         if self.face_up is not None:
             seen.add(self.face_up)
         return tuple(c for c in self.rules.layout(self.players).cards if c not in seen)
