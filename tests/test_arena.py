@@ -71,3 +71,24 @@ def test_command_line_json_and_errors() -> None:
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("variant", "players"), [("rematada", 3), ("chiamata", 5)])
+def test_contract_games_score_by_match_points(variant: str, players: int) -> None:
+    """No side wins a contract hand: a seating goes to the agent whose seats took more match points."""
+    for deal in range(3):
+        result = play_deal(("heuristic", "random"), deal, variant, players, {}, 1, None)
+        assert len(result.scores) == len(result.points) == 2 * players  # agent 0 alone at each seat, then agent 1
+        for score, (mine, theirs) in zip(result.scores, result.points, strict=True):
+            assert score == (1.0 if mine > theirs else 0.5 if mine == theirs else 0.0)
+    arena = run_arena(["heuristic", "random"], variant, players, games=8, seed=3)
+    points = arena.match_points()
+    assert set(points) == {"heuristic", "random"} and points["heuristic"] > points["random"]
+    assert arena.pair_table()[0]["score"] > 0.6
+    assert arena.to_json()["match_points"] == points
+
+
+def test_partnership_dealt_out_game_scores_by_winning_side() -> None:
+    result = play_deal(("heuristic", "random"), 1, "chilean", 4, {}, 1, None)
+    assert len(result.scores) == 2 and result.points == []
+    assert run_arena(["greedy", "random"], "chilean", 4, games=2, seed=1).match_points() == {}

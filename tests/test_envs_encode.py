@@ -77,7 +77,12 @@ def test_core_layout_is_fixed() -> None:
 def test_every_legal_action_has_an_id(preset: str, players: int, options: dict[str, Any]) -> None:
     rules = find_variant(preset).with_options(options)
     codec = ActionCodec.for_rules(rules, players)
-    assert codec.size == 111  # the same ids for every configuration
+    # The core ids are the same for every configuration; only auctions and declarations add blocks after them.
+    assert [(b.name, b.start, b.size) for b in codec.blocks[:5]] == [
+        ("play", 0, 48), ("exchange", 48, 48), ("arrastro", 96, 4), ("claim", 100, 1), ("signal", 101, 10)
+    ]
+    extended = rules.auction or rules.declarations != "off"
+    assert (codec.size == 111) != extended
     for game in random_states(preset, players, options, seed=1, hands=2):
         ids = codec.encode_all(game.legal_actions())
         assert ids == sorted(set(ids))
@@ -124,7 +129,19 @@ def test_rewards_are_zero_sum_and_dense_adds_up(preset: str, players: int, optio
         result = game.result()
         assert result is not None
         win = hand_returns(game, "win")
-        if result.winner is None:
+        if result.scores is not None:
+            # A contract: the team that won (made or set it) gains, the other loses.
+            contract = result.contract
+            if contract is None:
+                assert win == (0.0,) * players and set(result.scores) == {0}
+                continue
+            team = contract.side()
+            made = result.reason == "made"
+            assert all((w > 0) == ((s in team) == made) for s, w in enumerate(win))
+            won = [v for w, v in zip(win, result.scores, strict=True) if w > 0]
+            lost = [v for w, v in zip(win, result.scores, strict=True) if w < 0]
+            assert won and lost and min(won) > max(lost)  # the winners scored more match points
+        elif result.winner is None:
             assert win == (0.0,) * players
         else:
             assert all((w == 1.0) == (game.side_of(s) == result.winner) for s, w in enumerate(win))
@@ -218,3 +235,70 @@ def test_shuffle_hidden_keeps_what_the_seat_sees() -> None:
     assert sorted([*other.stock(), *(c for s in (0, 2, 3) for c in other.hand(s))]) == sorted(
         [*game.stock(), *(c for s in (0, 2, 3) for c in game.hand(s))]
     )
+
+
+# ------------------------------------------------------------ dealt-out games
+
+
+def _advance(game: Game, rng: random.Random, until: Any) -> Game:
+    while not game.is_over() and not until(game):
+        legal = game.legal_actions()
+        game.apply(legal[rng.randrange(len(legal))])
+    return game
+
+
+def test_auction_fields_show_what_is_public_and_nothing_more() -> None:
+    enc = ObservationEncoder("rematada", 3)
+    rng = random.Random(1)
+    game = Game("rematada", 3, seed=4)
+    parts = enc.split(enc.encode(game.view(0)))
+    assert parts["phase"].tolist() == [1, 0, 0, 0, 0] and not parts["talon"].any() and not parts["trump"].any()
+    _advance(game, rng, lambda g: g.phase == "discard")
+    declarer = game.turn
+    assert declarer is not None
+    game.apply(game.legal_actions()[0])  # the discard
+    for seat in range(3):
+        parts = enc.split(enc.encode(game.view(seat)))
+        assert parts["phase"].tolist() == [0, 0, 1, 0, 0]
+        assert set(np.flatnonzero(parts["talon"]).tolist()) == {c.index for c in game.talon}  # type: ignore[attr-defined]
+        assert parts["declarer"][(declarer - seat) % 3] == 1 and parts["declarer"].sum() == 1
+        mine = {c.index for c in game.discards} if seat == declarer else set()  # type: ignore[attr-defined]
+        assert set(np.flatnonzero(parts["discards"]).tolist()) == mine
+        assert parts["hand_sizes"].max() <= 1.0
+
+    enc = ObservationEncoder("chiamata", 5)
+    for seed in range(10):
+        game = _advance(Game("chiamata", 5, seed=seed), random.Random(seed), lambda g: g.phase == "play")
+        if game.is_over():
+            continue
+        called = game.contract.called  # type: ignore[attr-defined]
+        partner = game.contract.partner  # type: ignore[attr-defined]
+        for seat in range(5):
+            parts = enc.split(enc.encode(game.view(seat)))
+            assert np.flatnonzero(parts["called"]).tolist() == [called.index]
+            assert not parts["partner"].any()  # hidden until the called card is played
+        _advance(game, random.Random(seed), lambda g, c=called: c in g.view(None).played_cards())
+        if game.is_over():
+            continue
+        parts = enc.split(enc.encode(game.view(0)))
+        assert np.flatnonzero(parts["partner"]).tolist() == [(partner - 0) % 5]
+
+
+def test_shuffle_hidden_moves_the_talon_and_the_discards() -> None:
+    """The leak test's permutations reach the face-down talon (auction) and another seat's discards."""
+    rng = random.Random(3)
+    talon_moved = discards_moved = 0
+    for seed in range(20):
+        game = Game("rematada", 3, seed=seed)
+        other = shuffle_hidden(game, 0, rng)
+        talon_moved += other.talon != game.talon  # type: ignore[attr-defined]
+        _advance(game, random.Random(seed), lambda g: g.phase == "play")
+        declarer = game.contract.declarer  # type: ignore[attr-defined]
+        seat = (declarer + 1) % 3
+        other = shuffle_hidden(game, seat, rng)
+        if other.discards != game.discards:  # type: ignore[attr-defined]
+            discards_moved += 1
+            assert other.view(seat) == game.view(seat)  # the defender's view is the same
+            assert other.view(declarer) != game.view(declarer)
+        assert shuffle_hidden(game, declarer, rng).discards == game.discards  # type: ignore[attr-defined]
+    assert talon_moved >= 15 and discards_moved >= 15

@@ -16,10 +16,14 @@ CONFIGS = [(v, n, {}) for v in variant_names() for n in find_variant(v).player_c
     ("spanish", 2, {"follow": "suit_trump", "follow_from": "empty_stock"}),
     ("spanish", 3, {"follow": "suit", "trump_rotation": True}),
     ("spanish", 6, {"deck": 48, "trump_exchange": "any_time", "deal_look": True}),
+    ("chilean", 4, {"deal": "golpe"}),
+    ("chilean", 4, {"deal": "pelada", "signals": "partner"}),
+    ("chiamata", 5, {"bidding": "low_card"}),
 ]
 
 FIELDS = ("hand", "trick", "tricks", "stock_count", "hand_sizes", "face_up", "seat_points", "exchanges",
-          "legal_actions", "turn", "leader", "received", "arrastro", "turned", "trump")
+          "legal_actions", "turn", "leader", "received", "arrastro", "turned", "trump", "history", "signals",
+          "phase", "bids", "contract", "talon", "discards", "declarations", "shown")
 
 
 def _position(variant: str, players: int, options: dict[str, object], seed: int) -> Game | None:
@@ -147,3 +151,145 @@ def test_a_contradictory_view_is_refused() -> None:
     bad = dataclasses.replace(view, hand_sizes=(3, 9))
     with pytest.raises(WorldError):
         sample_world(bad, seed=0, tries=3)
+
+
+# ----------------------------------------------------------- dealt-out games
+
+
+def _dealt_position(variant: str, players: int, options: dict[str, object], seed: int, left: int) -> Game | None:
+    """A random position of a dealt-out game in the card play, with about ``left`` cards still in the hands."""
+    game = Game(variant, players, seed=seed, options=options, dealer=seed % players)
+    rng = random.Random(seed)
+    while not game.is_over() and (game.phase != "play" or sum(len(game.hand(s)) for s in range(players)) > left):
+        game.apply(rng.choice(game.legal_actions()))
+    return None if game.is_over() else game
+
+
+@pytest.mark.parametrize(("variant", "options"), [
+    ("chilean", {}), ("chilean", {"deal": "golpe"}), ("chilean", {"deal": "pelada"}), ("rematada", {}),
+    ("chiamata", {}),
+])
+def test_dealt_out_worlds_from_every_seat_late_in_the_hand(variant: str, options: dict[str, object]) -> None:
+    """Late positions (tight voids), every seat and a spectator: the world replays to exactly the same view."""
+    players = find_variant(variant).player_counts[0]
+    checked = 0
+    for seed in range(30):
+        game = _dealt_position(variant, players, options, seed, left=random.Random(seed).randrange(2, 14))
+        if game is None:
+            continue
+        for seat in [*range(players), None]:
+            view = game.view(seat)
+            world = sample_world(view, seed=seed)
+            again = world.view(seat)
+            for name in FIELDS:
+                assert getattr(again, name) == getattr(view, name), (seed, seat, name)
+            assert world.stock_count == 0 and sorted(world.deck) == sorted(game.deck)
+            checked += 1
+    assert checked >= 60
+
+
+def _voids(game: Game) -> list[tuple[int, str, object]]:
+    """(seat, what, suit/card) that the duties of play revealed: 'suit' not followed, 'trump' not trumped,
+    'above' a card of the suit led it did not beat (the best card of that suit then)."""
+    out: list[tuple[int, str, object]] = []
+    strength = game.rules.strength_table
+    for trick in game.tricks:
+        led = trick.cards[0].suit
+        best = trick.cards[0]
+        for i, c in enumerate(trick.cards[1:], start=1):
+            seat = trick.seat_of(i, game.players)
+            if c.suit is not led:
+                out.append((seat, "suit", led))
+                if c.suit is not game.trump:
+                    out.append((seat, "trump", game.trump))
+            elif best.suit is led and strength[c.index] < strength[best.index]:
+                out.append((seat, "above", best))
+            if (c.suit is best.suit and strength[c.index] > strength[best.index]) or (
+                c.suit is game.trump and best.suit is not game.trump
+            ):
+                best = c
+    return out
+
+
+def test_chilean_worlds_respect_the_duties_and_the_cards_shown() -> None:
+    """Follow, beat, trump: no world gives a seat a card it showed it lacked; shown cards and the dealer's
+    trump card stay with their holders."""
+    checked = 0
+    for seed in range(40):
+        options = {"deal": ("alce", "golpe", "pelada")[seed % 3]}
+        game = _dealt_position("chilean", 4, options, seed, left=14)
+        if game is None:
+            continue
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        strength = game.rules.strength_table
+        voids = [v for v in _voids(game) if v[0] != seat]
+        for k in range(5):
+            world = sample_world(view, seed=k)
+            for other, what, x in voids:
+                hand = world.hand(other)
+                if what in ("suit", "trump"):
+                    assert not any(c.suit is x for c in hand), (seed, other, what, x, hand)
+                else:
+                    assert not any(c.suit is x.suit and strength[c.index] > strength[x.index]  # type: ignore[attr-defined]
+                                   for c in hand), (seed, other, x, hand)
+            for s, c in view.known:
+                assert c in world.hand(s)
+            assert world.turned == game.turned and world.dealt_hand(game.dealer)[-1] == game.turned
+            assert [(s, c) for s, c in world.view(seat).shown] == list(view.shown)
+        checked += bool(voids)
+    assert checked >= 10
+
+
+def test_rematada_worlds_hide_the_declarers_discards() -> None:
+    """A defender's worlds: the talon went to the declarer (in his hand, his discards or played), his discards
+    are two cards he had and vary between worlds, and the points the defender sees do not depend on them."""
+    varied = 0
+    for seed in range(40):
+        game = _dealt_position("rematada", 3, {}, seed, left=20)
+        if game is None or game.contract is None:
+            continue
+        declarer = game.contract.declarer
+        seat = (declarer + 1) % 3
+        view = game.view(seat)
+        assert view.discards == () and len(view.talon) == 2
+        assert view.seat_points[declarer] == sum(t.points for t in view.tricks if t.winner == declarer)
+        discards = set()
+        for k in range(12):
+            world = sample_world(view, seed=k)
+            assert world.contract == game.contract
+            pile = world.discards  # type: ignore[attr-defined]
+            assert len(pile) == 2 and not set(pile) & set(view.hand)
+            played = {c for s, a in world.history if s == declarer for c in [getattr(a, "card", None)] if c}
+            for c in view.talon:
+                assert c in world.hand(declarer) or c in pile or c in played
+            assert set(pile) <= set(world.dealt_hand(declarer)) | set(view.talon)
+            discards.add(pile)
+        varied += len(discards) > 1
+    assert varied >= 10
+
+
+def test_chiamata_worlds_place_the_called_card_anywhere_hidden() -> None:
+    """The called card's holder is hidden: worlds put it in different hands (never the viewer's, unless the
+    viewer holds it), and once it is played its holder is fixed."""
+    spread = fixed = 0
+    for seed in range(60):
+        game = _dealt_position("chiamata", 5, {}, seed, left=35)
+        if game is None or game.contract is None:
+            continue
+        called = game.contract.called
+        assert called is not None
+        for seat in range(5):
+            view = game.view(seat)
+            holders = set()
+            for k in range(8):
+                world = sample_world(view, seed=k)
+                holders.add(world.contract.partner)  # type: ignore[attr-defined]
+            if called in view.hand or called in view.played_cards():
+                assert holders == {game.contract.partner}
+                fixed += 1
+            else:
+                assert seat not in holders
+                spread += len(holders) > 1
+    assert spread >= 20 and fixed >= 5

@@ -6,6 +6,13 @@ the cards cancels and what is left is skill. A game is one hand; a win scores 1,
 a drawn hand 1/2. Each agent's score comes with a 95% Wilson interval; with more
 than two agents, Bradley-Terry ratings on the Elo scale with bootstrap intervals.
 
+Games with a contract (``rematada``, ``chiamata``) have no winning side: a hand
+gives each seat match points (:attr:`~brisca.game.HandResult.scores`). There a
+seating scores 1 for the first agent when its seats took more match points on
+average than the other agent's seats, 1/2 when as many (a hand everybody passed),
+0 when fewer; and :meth:`ArenaResult.match_points` reports each agent's mean match
+points per seat and hand, the measure that counts in those games' matches.
+
     >>> result = run_arena(["greedy", "random"], games=4, seed=1)
     >>> result.games, sorted(result.scores)
     (8, ['greedy', 'random'])
@@ -35,6 +42,8 @@ class DealResult:
     deal: int
     #: For each seating, the score of ``pair[0]`` (1, 1/2 or 0).
     scores: list[float]
+    #: Games with a contract: for each seating, the mean match points per seat of ``pair[0]`` and of ``pair[1]``.
+    points: list[tuple[float, float]] = field(default_factory=list)
     #: Total seconds and moves per agent name.
     seconds: dict[str, float] = field(default_factory=dict)
     moves: dict[str, int] = field(default_factory=dict)
@@ -79,6 +88,17 @@ class ArenaResult:
             rows.append({"a": pair[0], "b": pair[1], "games": n, "score": p, "low": lo, "high": hi})
         return rows
 
+    def match_points(self) -> dict[str, float]:
+        """Games with a contract: each agent's mean match points per seat and hand (empty otherwise)."""
+        total: dict[str, float] = {}
+        count: dict[str, int] = {}
+        for d in self.deals:
+            for mine, theirs in d.points:
+                for name, value in zip(d.pair, (mine, theirs), strict=True):
+                    total[name] = total.get(name, 0.0) + value
+                    count[name] = count.get(name, 0) + 1
+        return {a: total[a] / count[a] for a in self.agents if count.get(a)}
+
     def move_ms(self) -> dict[str, float]:
         """Mean thinking time per move, per agent, in milliseconds."""
         secs: dict[str, float] = {}
@@ -117,6 +137,9 @@ class ArenaResult:
             "pairs": self.pair_table(),
             "move_ms": self.move_ms(),
         }
+        points = self.match_points()
+        if points:
+            data["match_points"] = points
         if len(self.agents) > 2:
             data["elo"] = {a: {"elo": r, "low": lo, "high": hi} for a, (r, lo, hi) in self.ratings().items()}
         return data
@@ -197,13 +220,18 @@ def play_deal(
             game.apply(action)
         result = game.result()
         assert result is not None
+        if result.scores is not None:
+            # A contract: compare the match points the two agents' seats took, on average per seat.
+            means = [sum(result.scores[s] for s in range(players) if seating[s] == k)
+                     / sum(1 for s in range(players) if seating[s] == k) for k in (0, 1)]
+            out.points.append((means[0], means[1]))
+            out.scores.append(1.0 if means[0] > means[1] else 0.5 if means[0] == means[1] else 0.0)
+            continue
         mine = [game.side_of(s) for s in range(players) if seating[s] == 0]
         if result.winner is None:
             out.scores.append(0.5)
-        elif sides == 2 or len(mine) == 1:
-            out.scores.append(1.0 if result.winner in mine else 0.0)
         else:
-            # Each for himself, agent 0 at several seats: score its share of the win.
+            # Each for himself with agent 0 at several seats: a win by any of them is its win.
             out.scores.append(1.0 if result.winner in mine else 0.0)
     return out
 
@@ -264,6 +292,9 @@ def format_table(result: ArenaResult) -> str:
         lines.append("  Elo (Bradley-Terry, 95% bootstrap):")
         for a, (r, lo, hi) in sorted(result.ratings().items(), key=lambda kv: -kv[1][0]):
             lines.append(f"    {a:12} {r:7.0f}  ({lo:.0f} to {hi:.0f})")
+    points = result.match_points()
+    if points:
+        lines.append("  match points per seat and hand: " + ", ".join(f"{a} {p:+.2f}" for a, p in points.items()))
     for a, ms in result.move_ms().items():
         lines.append(f"  {a}: {ms:.2f} ms a move")
     lines.append(f"  {result.games / result.wall_seconds:.1f} games/s" if result.wall_seconds else "")

@@ -19,6 +19,17 @@ world is an ordinary :class:`~brisca.game.Game` with every rule's state exact.
   signals (about sets of cards) are checked by replaying, and dropped from the
   viewer's reasoning only when they cannot be met after many draws.
 
+Dealt-out games (every card dealt: ``chilean``, ``rematada``, ``chiamata``) have no
+stock, so time plays no part: a hidden card is in some hand from the deal on (or, in
+Rematada, in the hidden talon during the auction, or among the declarer's two face-down
+discards). Cards the rules show (the dealer's trump card, cards shown at the deal, the
+talon once taken) are pinned where they were dealt; a duty of play that a seat did not
+meet, a pair it declared, a guarded 2 it led and a signal it made say what it lacked or
+held; the hidden cards are then matched to the seats at random under those constraints,
+the declarer's discards chosen among his cards so that what he still holds fits them
+(a discard is the one place a card he "lacks" can be). The auction and the play are
+replayed on the world, the declarer's hidden discard inserted where it was made.
+
     >>> from brisca import Game
     >>> game = Game("spanish", 2, seed=5)
     >>> for _ in range(7):
@@ -34,10 +45,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from brisca.actions import Arrastro, Exchange, Signal
+from brisca.actions import Arrastro, Declare, Discard, Exchange, Play, Signal
 from brisca.cards import Card, Rank
 from brisca.errors import BriscaError
-from brisca.game import SIGNAL_RANKS, Game, View
+from brisca.game import SIGNAL_RANKS, Game, RuledGame, View
 
 _INF = float("inf")
 
@@ -52,7 +63,7 @@ class WorldError(BriscaError):
 def sample_world(view: View, seed: int | random.Random | None = None, tries: int = 100) -> Game:
     """A random complete game consistent with everything ``view`` shows."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    plan = _Plan(view)
+    plan = _plan(view)
     last: Exception | None = None
     for attempt in range(tries):
         try:
@@ -67,11 +78,16 @@ def sample_world(view: View, seed: int | random.Random | None = None, tries: int
 def sample_worlds(view: View, count: int, seed: int | random.Random | None = None) -> list[Game]:
     """``count`` independent worlds for ``view``."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    plan = _Plan(view)
+    plan = _plan(view)
     return [_draw_with_retries(plan, rng) for _ in range(count)]
 
 
-def _draw_with_retries(plan: _Plan, rng: random.Random, tries: int = 100) -> Game:
+def _plan(view: View) -> _Plan | _DealtPlan:
+    """What every world for ``view`` shares, by the kind of game."""
+    return _DealtPlan(view) if view.rules.dealt_out else _Plan(view)
+
+
+def _draw_with_retries(plan: _Plan | _DealtPlan, rng: random.Random, tries: int = 100) -> Game:
     last: Exception | None = None
     for attempt in range(tries):
         try:
@@ -160,7 +176,7 @@ class _Plan:
             if not isinstance(action, Signal) or seat == view.seat:
                 continue
             rank = SIGNAL_RANKS.get(action.name)
-            if rank is not None:
+            if rank is not None and trump is not None:
                 named = Card(rank, trump)
                 self.signalled.append((seat, named))
                 self.musts[seat].append((t, _is(named)))
@@ -180,24 +196,7 @@ class _Plan:
 
     def _revealed(self, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool) -> list[Constraint]:
         """What playing ``card`` at time ``t`` shows the seat did not hold then."""
-        rules, trump, strength = self.view.rules, self.view.trump, self.view.rules.strength_table
-        out: list[Constraint] = []
-        if arrastro:
-            if card.suit is trump:
-                out.append((t, lambda c: c.suit is trump and strength[c.index] > strength[card.index]))
-            else:
-                out.append((t, lambda c: c.suit is trump or strength[c.index] > strength[card.index]))
-            return out
-        if not duty_on:
-            return out
-        suit = led.suit
-        if card.suit is not suit:
-            out.append((t, lambda c: c.suit is suit))
-            if rules.follow in ("suit_trump", "suit_beat_trump") and card.suit is not trump:
-                out.append((t, lambda c: c.suit is trump))
-        elif rules.follow == "suit_beat_trump" and best.suit is suit and strength[card.index] < strength[best.index]:
-            out.append((t, lambda c: c.suit is suit and strength[c.index] > strength[best.index]))
-        return out
+        return _revealed(self.view, t, card, led, best, arrastro, duty_on)
 
     def _release(self, seat: int, card: Card, deadline: float) -> float:
         """The latest time ``seat`` was seen not to hold ``card`` while it would have held it: it came after."""
@@ -298,6 +297,349 @@ class _Plan:
 
 def _is(card: Card) -> Callable[[Card], bool]:
     return lambda c: c is card
+
+
+def _revealed(
+    view: View, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool
+) -> list[Constraint]:
+    """What playing ``card`` at time ``t`` (to a trick led with ``led``, won so far by ``best``) shows the seat
+    did not hold then, under the duties in force."""
+    rules, trump, strength = view.rules, view.trump, view.rules.strength_table
+    out: list[Constraint] = []
+    if arrastro:
+        if card.suit is trump:
+            out.append((t, lambda c: c.suit is trump and strength[c.index] > strength[card.index]))
+        else:
+            out.append((t, lambda c: c.suit is trump or strength[c.index] > strength[card.index]))
+        return out
+    if not duty_on:
+        return out
+    suit = led.suit
+    if card.suit is not suit:
+        out.append((t, lambda c: c.suit is suit))
+        if rules.follow in ("suit_trump", "suit_beat_trump") and card.suit is not trump:
+            out.append((t, lambda c: c.suit is trump))
+    elif rules.follow == "suit_beat_trump" and best.suit is suit and strength[card.index] < strength[best.index]:
+        # Followed without beating the best card of the suit led ("cargar"): held nothing above it.
+        out.append((t, lambda c: c.suit is suit and strength[c.index] > strength[best.index]))
+    return out
+
+
+class _DealtPlan:
+    """Worlds for a dealt-out game (no stock): who holds which cards from the deal on, what each seat lacked.
+
+    Sinks take the hidden cards: each other seat's hidden dealt cards, the talon while it is
+    face down (the auction), and, once the declarer of a talon game has discarded without
+    showing it, his face-down discards (split off his hidden cards at draw time).
+    """
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+        rules, n = view.rules, view.players
+        self.n = n
+        viewer = view.seat
+        cards = rules.layout(n).cards
+        self.cards = cards
+        self.size = len(cards)
+        # Where each seat's cards lie in the deck, in the order dealt: a deal of the deck in canonical order.
+        canon = Game(rules, n, dealer=view.dealer, deck=cards)
+        assert isinstance(canon, RuledGame)
+        at = {c: i for i, c in enumerate(cards)}
+        self.positions = [[at[c] for c in canon.dealt_hand(s)] for s in range(n)]
+        self.talon_positions = [at[c] for c in canon.talon]
+        pins: dict[int, Card] = {}
+
+        def pin(pos: int, card: Card) -> None:
+            if pins.get(pos, card) is not card:
+                raise WorldError(f"two cards seen at deck position {pos}: {pins[pos]} and {card}")
+            pins[pos] = card
+
+        if viewer is not None:
+            mine = self.positions[viewer]
+            for pos, card in zip(mine, view.received[:len(mine)], strict=True):
+                pin(pos, card)
+        if view.turned is not None and canon.turned is not None:
+            pin(at[canon.turned], view.turned)  # the dealer's trump card, seen by all
+        shown: dict[int, list[Card]] = {}
+        for s, c in view.shown:
+            shown.setdefault(s, []).append(c)
+        for s, shown_cards in shown.items():
+            where = [self.positions[s][-1]] if rules.deal == "golpe" else self.positions[s][:len(shown_cards)]
+            for pos, card in zip(where, shown_cards, strict=True):
+                pin(pos, card)
+        talon = tuple(view.talon)
+        for pos, card in zip(self.talon_positions, talon, strict=False):
+            pin(pos, card)
+        self.pins = pins
+        self.talon_shown = bool(talon)
+        # The talon's taker: the auction's winner while he discards and names the trump, then the declarer.
+        taker: int | None = None
+        if rules.talon and view.phase in ("discard", "trump", "call"):
+            taker = view.turn
+        elif rules.talon and view.contract is not None:
+            taker = view.contract.declarer
+        self.taker = taker
+        self.discarded = taker is not None and view.phase != "discard" and taker != viewer
+        talon_set = set(talon) if taker is not None else set()
+        self.talon_set = talon_set
+
+        # What the history says about each seat: cards it played, held, lacked.
+        played_by: list[dict[Card, int]] = [{} for _ in range(n)]
+        for t, (seat, action) in enumerate(view.history):
+            if isinstance(action, Play | Arrastro):
+                played_by[seat][action.card] = t
+        self.played_by = played_by
+        self.lacked: list[list[Callable[[Card], bool]]] = [[] for _ in range(n)]
+        self.holds: list[set[Card]] = [set() for _ in range(n)]  # held after the deal (and the discard)
+        #: Guarded leads of a 2: (seat, the ace that would allow it, what the seat lacked if it did not hold it).
+        self.guarded: list[tuple[int, Card, Callable[[Card], bool]]] = []
+        self._read_history(played_by)
+
+        # Each other seat's dealt cards it is known to have had; the rest are hidden.
+        unseen = set(cards) - set(pins.values()) - talon_set
+        if viewer is not None:
+            unseen -= set(view.received)
+        known: list[set[Card]] = [set() for _ in range(n)]
+        for s in range(n):
+            if s == viewer:
+                continue
+            mine_known = set(played_by[s]) | {c for k, c in view.known if k == s} | set(shown.get(s, ()))
+            if s == view.dealer and view.turned is not None:
+                mine_known.add(view.turned)
+            for c in self.holds[s]:
+                if c in unseen or c in mine_known:
+                    mine_known.add(c)
+                elif not (s == taker and c in talon_set):
+                    raise WorldError(f"seat {s} showed it held {c}, which is elsewhere")
+            mine_known -= talon_set if s == taker else set()
+            known[s] = mine_known
+            unseen -= mine_known
+        for s, ace, fallback in self.guarded:
+            if s == taker and ace in talon_set:
+                self.holds[s].add(ace)  # kept, not discarded
+            elif ace in unseen and len(known[s]) < len(self.positions[s]):
+                known[s].add(ace)
+                unseen.discard(ace)
+            elif ace not in known[s]:
+                self.lacked[s].append(fallback)
+        self.known = known
+        self.unseen = sorted(unseen)
+        self.hidden = [0 if s == viewer else len(self.positions[s]) - len(known[s]) for s in range(n)]
+        self.talon_hidden = 0 if self.talon_shown else len(self.talon_positions)
+        if any(h < 0 for h in self.hidden) or sum(self.hidden) + self.talon_hidden != len(self.unseen):
+            raise WorldError(f"{len(self.unseen)} hidden cards do not fit the hands {self.hidden}")
+        self.fits = [frozenset(c for c in self.unseen if not any(lacks(c) for lacks in self.lacked[s]))
+                     for s in range(n)]
+        self.any_card = frozenset(self.unseen)
+
+    def _read_history(self, played_by: list[dict[Card, int]]) -> None:
+        """Fill ``lacked`` and ``holds`` from the duties, declarations, guarded leads and signals of the history."""
+        view, n = self.view, self.n
+        rules, viewer, trump = view.rules, view.seat, view.trump
+        duty_on = rules.follow != "none"
+        trick: list[Card] = []
+        leader = 0
+        best: Card | None = None
+        arrastro = False
+        finished: list[tuple[int, list[Card]]] = []
+        seen_played: set[Card] = set()
+        for t, (seat, action) in enumerate(view.history):
+            kind = type(action)
+            if kind is Declare:
+                suit = action.suit  # type: ignore[attr-defined]
+                pair = {Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)}
+                held = pair - set(trick)
+                self.holds[seat] |= held
+                if trick and len(held) == 2 and suit is not trick[0].suit and best is not None and seat != viewer:
+                    # Both held, and one of them may be played now: what playing one shows.
+                    self.lacked[seat].extend(p for _t, p in _revealed(
+                        view, t, Card(Rank.KING, suit), trick[0], best, arrastro, duty_on))
+                continue
+            if kind is Signal:
+                if seat == viewer or trump is None:
+                    continue
+                name = action.name  # type: ignore[attr-defined]
+                rank = SIGNAL_RANKS.get(name)
+                if rank is not None:
+                    self.holds[seat].add(Card(rank, trump))
+                elif name == "no-trumps":
+                    self.lacked[seat].append(lambda c: c.suit is trump)
+                continue
+            if kind is not Play and kind is not Arrastro:
+                continue
+            card: Card = action.card  # type: ignore[attr-defined]
+            if not trick:
+                if seat != viewer:
+                    self._lead_duties(seat, card, t, finished, seen_played, played_by)
+                leader, best, arrastro = seat, card, kind is Arrastro
+            else:
+                assert best is not None and trump is not None
+                if seat != viewer:
+                    self.lacked[seat].extend(p for _t, p in _revealed(view, t, card, trick[0], best, arrastro, duty_on))
+                if (card.suit is best.suit and rules.strength_table[card.index] > rules.strength_table[best.index]) or (
+                    card.suit is trump and best.suit is not trump
+                ):
+                    best = card
+            trick.append(card)
+            if len(trick) == n:
+                finished.append((leader, trick))
+                seen_played.update(trick)
+                trick = []
+
+    def _lead_duties(
+        self, seat: int, card: Card, t: int, finished: list[tuple[int, list[Card]]], seen_played: set[Card],
+        played_by: list[dict[Card, int]],
+    ) -> None:
+        """What a lead shows under source 003's duties: the cutter's trump in pelada, the guarded 2."""
+        view, rules, trump, n = self.view, self.view.rules, self.view.trump, self.n
+        first = not finished and seat == (view.dealer + 1) % n
+        if rules.deal == "pelada" and first and card.suit is not trump:
+            self.lacked[seat].append(lambda c: c.suit is trump)
+        if rules.lead_two != "guarded" or card.rank != Rank.TWO:
+            return
+        suit = card.suit
+        ace = Card(Rank.ACE, suit)
+        if ace in seen_played or ace in played_by[seat]:
+            return  # the ace is gone, or the seat held it (it played it later)
+        side = seat % rules.sides(self.n)
+        for leader, cards in finished:
+            if cards[0].suit is suit and any(
+                c.suit is not suit and (leader + i) % n != seat and (leader + i) % n % rules.sides(n) == side
+                for i, c in enumerate(cards)
+            ):
+                return  # the partner has shown he lacks the suit
+        only_trump = rules.deal == "pelada" and first and suit is trump
+
+        def fallback(c: Card) -> bool:
+            if only_trump:
+                return c.suit is trump and c is not card  # its only trump
+            return c.rank != Rank.TWO  # nothing else to lead
+        if self._elsewhere(ace, seat, played_by):
+            self.lacked[seat].append(fallback)
+        else:
+            self.guarded.append((seat, ace, fallback))  # the ace of its suit in hand, the usual reason, if it fits
+
+    def _elsewhere(self, card: Card, seat: int, played_by: list[dict[Card, int]]) -> bool:
+        """Whether the viewer knows ``card`` is not (and never was) among ``seat``'s cards."""
+        view = self.view
+        if view.seat is not None and view.seat != seat and card in view.received:
+            return True
+        if card in view.talon and seat != self.taker:
+            return True
+        if view.turned is card and seat != view.dealer:
+            return True
+        return any(card in p for s, p in enumerate(played_by) if s != seat) or any(
+            c is card and s != seat for s, c in (*view.known, *view.shown))
+
+    def draw(self, rng: random.Random, strict: bool = True) -> Game:
+        view, n, viewer = self.view, self.n, self.view.seat
+        sinks: list[tuple[int, frozenset[Card]]] = []  # (owner: a seat, -1 the talon, -2 the discards; cards fit)
+        discards: list[Card] = []
+        taker = self.taker
+        for s in range(n):
+            if s == viewer:
+                continue
+            if s == taker and self.discarded:
+                # The taker's talon cards he did not play: those he cannot hold now were discarded.
+                free = len(self.talon_positions)
+                lacks = self.lacked[s]
+                talon_left = [c for c in view.talon if c not in self.played_by[s]]
+                must = [c for c in talon_left if any(f(c) for f in lacks)]
+                if len(must) > free or set(must) & self.holds[s]:
+                    raise WorldError(f"seat {s} cannot have discarded what it lacks")
+                discards.extend(must)
+                free -= len(must)
+                optional = [c for c in talon_left if c not in must and c not in self.holds[s]]
+                rng.shuffle(optional)
+                pool = self.hidden[s] + len(optional)
+                for c in optional:
+                    if free and rng.random() * pool < free:
+                        discards.append(c)
+                        free -= 1
+                    pool -= 1
+                sinks.extend((s, self.fits[s]) for _ in range(self.hidden[s] - free))
+                sinks.extend((-2, self.any_card) for _ in range(free))
+            else:
+                sinks.extend((s, self.fits[s]) for _ in range(self.hidden[s]))
+        sinks.extend((-1, self.any_card) for _ in range(self.talon_hidden))
+        placed = _match(self.unseen, sinks, rng)
+        if placed is None:
+            raise WorldError("the hidden cards cannot be dealt to fit what the seats showed")
+        got: dict[int, list[Card]] = {}
+        for card, owner in placed:
+            got.setdefault(owner, []).append(card)
+        discards.extend(got.pop(-2, []))
+        deck: list[Card | None] = [None] * self.size
+        for pos, card in self.pins.items():
+            deck[pos] = card
+        pinned = set(self.pins.values())
+        for s in range(n):
+            if s == viewer:
+                continue
+            mine = [c for c in self.known[s] if c not in pinned] + got.get(s, [])
+            if s == taker and self.discarded:
+                mine += [c for c in discards if c not in view.talon]
+            free_pos = [p for p in self.positions[s] if deck[p] is None]
+            if len(mine) != len(free_pos):
+                raise WorldError(f"seat {s}: {len(mine)} cards for {len(free_pos)} places")
+            rng.shuffle(mine)
+            for p, c in zip(free_pos, mine, strict=True):
+                deck[p] = c
+        talon = got.get(-1, [])
+        rng.shuffle(talon)
+        for p, c in zip([p for p in self.talon_positions if deck[p] is None], talon, strict=True):
+            deck[p] = c
+        if any(c is None for c in deck):
+            raise WorldError("a deck position was left empty")
+        world = Game(view.rules, n, dealer=view.dealer, deck=deck, deal_number=view.deal_number)  # type: ignore[arg-type]
+        assert isinstance(world, RuledGame)
+        hidden_discard = Discard(*discards) if discards else None
+        for seat, action in view.history:
+            if world.phase == "discard" and type(action) is not Discard and hidden_discard is not None:
+                world.apply(hidden_discard)
+            if not strict and isinstance(action, Signal) and seat != viewer:
+                continue
+            if world.turn != seat:
+                raise WorldError("the history is out of turn")
+            world.apply(action)
+        if world.phase == "discard" and view.phase != "discard" and hidden_discard is not None:
+            world.apply(hidden_discard)
+        return world
+
+
+def _match(
+    cards: list[Card], sinks: list[tuple[int, frozenset[Card]]], rng: random.Random
+) -> list[tuple[Card, int]] | None:
+    """A random perfect matching of ``cards`` to ``sinks`` (one card each, among those that fit), or ``None``.
+
+    With nothing to respect (every sink takes any card) it is a uniform shuffle; otherwise
+    augmenting paths (Kuhn's algorithm) over random orders find a matching whenever one exists.
+    """
+    if len(cards) != len(sinks):
+        return None
+    order = cards[:]
+    rng.shuffle(order)
+    slots = sinks[:]
+    rng.shuffle(slots)
+    if all(len(fit) == len(cards) for _o, fit in slots):
+        return [(c, slots[i][0]) for i, c in enumerate(order)]
+    holder: list[int] = [-1] * len(slots)  # the card (index in order) in each slot
+
+    def augment(k: int, seen: list[bool]) -> bool:
+        card = order[k]
+        for j, (_owner, fit) in enumerate(slots):
+            if seen[j] or card not in fit:
+                continue
+            seen[j] = True
+            if holder[j] < 0 or augment(holder[j], seen):
+                holder[j] = k
+                return True
+        return False
+
+    for k in range(len(order)):
+        if not augment(k, [False] * len(slots)):
+            return None
+    return [(order[holder[j]], slots[j][0]) for j in range(len(slots))]
 
 
 def _schedule(

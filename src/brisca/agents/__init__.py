@@ -4,6 +4,11 @@ Built-ins are found by name (``random``, ``greedy``, ``heuristic``, ``expert``, 
 levels ``easy``, ``normal``, ``hard``, ``expert``); any other agent class plugs
 in as ``"package.module:ClassName"``::
 
+Every built-in plays every phase of every preset: outside the card play (bids, calls,
+discards, naming the trump, declarations) ``greedy``, ``heuristic`` and ``expert``
+share the judgment of :mod:`brisca.agents.auction`; in the play the expert searches
+worlds sampled from its view (:mod:`brisca.worlds`), dealt-out games included.
+
     >>> from brisca import Game
     >>> agent = make_agent("greedy")
     >>> game = Game("spanish", 2, seed=1)

@@ -7,10 +7,11 @@ sampled worlds without building views.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from brisca.actions import Action, Arrastro, Claim, Exchange, Play, Signal
+from brisca.agents.auction import auction_action, declare_choice
 from brisca.agents.simple import _require_turn
 from brisca.cards import Card, Suit
 from brisca.game import View, winning_index
@@ -107,26 +108,56 @@ def _lead(s: Situation, plain: list[Card], trumps: list[Card], low: object) -> C
     return min(plain, key=lambda c: (points[c.index], strength[c.index]))
 
 
+def allies(view: View) -> Callable[[int], bool]:
+    """Whether a seat is known to play on the viewer's side (the viewer included).
+
+    Under a contract the sides are the declarer's (with the called card's holder in
+    Chiamata) against the others, whatever the seating; a Chiamata partner not yet
+    revealed counts as an opponent for everybody but himself.
+    """
+    me = view.seat if view.seat is not None else 0
+    c = view.contract
+    if c is None or view.rules.contract == "off":
+        mine = view.side_of(me)
+        return lambda s: view.side_of(s) == mine
+    side = {c.declarer}
+    if c.partner is not None:
+        side.add(c.partner)
+    elif c.called is not None and c.called in view.hand:
+        side.add(me)  # the viewer holds the called card: it is the partner
+    if me in side:
+        return lambda s: s in side
+    if c.called is None or c.partner is not None:
+        return lambda s: s not in side
+    return lambda s: s == me  # a defender who does not know the partner yet trusts nobody else
+
+
 def situation(view: View, hand: Sequence[Card]) -> Situation:
     """Summarise a view for :func:`choose`."""
     rules = view.rules
     strength = rules.strength_table
     trick = view.trick
     seat = view.seat if view.seat is not None else 0
+    trump = view.trump
+    assert trump is not None, "the card play has a trump"
+    ally = allies(view)
     winner = view.trick_winner()
-    partner_winning = winner is not None and view.side_of(winner) == view.side_of(seat)
+    partner_winning = winner is not None and ally(winner)
     after = [(seat + i) % view.players for i in range(1, view.players - len(trick))]
-    opponents_after = any(view.side_of(x) != view.side_of(seat) for x in after)
+    opponents_after = any(not ally(x) for x in after)
     unseen = view.unseen_cards()
     known_elsewhere = [c for _s, c in view.known]
     out = [*unseen, *known_elsewhere]
     if view.face_up is not None:
         out.append(view.face_up)
+    if view.talon:  # shown, then taken by the declarer: in his hand unless he laid it down or played it
+        played = set(view.played_cards())
+        out.extend(c for c in view.talon if c not in played and c not in view.hand and c not in view.discards)
     top = [0, 0, 0, 0]
     for c in out:
         top[c.suit] = max(top[c.suit], strength[c.index])
-    trumps_out = sum(1 for c in out if c.suit is view.trump)
-    return Situation(hand, trick, view.trump, strength, rules.point_table, partner_winning, opponents_after,
+    trumps_out = sum(1 for c in out if c.suit is trump)
+    return Situation(hand, trick, trump, strength, rules.point_table, partner_winning, opponents_after,
                      trumps_out, top)
 
 
@@ -165,12 +196,19 @@ class HeuristicAgent:
         legal = _require_turn(view)
         if len(legal) == 1:
             return legal[0]
+        bid = auction_action(view)
+        if bid is not None:
+            return bid
         for action in legal:
             if isinstance(action, Exchange | Claim):
                 return action
         signal = signal_to_make(view)
         if signal is not None:
             return signal
+        if view.rules.declarations == "on_lead":
+            declare = declare_choice(view)
+            if declare is not None:
+                return declare
         from brisca.agents.search import exact_choice  # a cycle-free late import: search uses this module
 
         exact = exact_choice(view)
@@ -178,5 +216,8 @@ class HeuristicAgent:
             return exact
         playable = [a.card for a in legal if isinstance(a, Play)]
         card = choose(situation(view, playable))
+        declare = declare_choice(view, card)
+        if declare is not None:
+            return declare
         arrastro = [a for a in legal if isinstance(a, Arrastro) and a.card is card]
         return arrastro[0] if arrastro else Play(card)

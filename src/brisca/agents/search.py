@@ -17,10 +17,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from brisca.actions import PLAYS, Action, Claim, Exchange, Play, Signal
+from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
+from brisca.agents.auction import auction_action
 from brisca.agents.heuristic import Situation, choose, signal_to_make
 from brisca.agents.simple import _require_turn
-from brisca.cards import Card
+from brisca.cards import Card, Rank
 from brisca.game import Game, View
 from brisca.worlds import WorldError, sample_world
 
@@ -28,14 +29,33 @@ from brisca.worlds import WorldError, sample_world
 EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
 
 
+def team_of(game: Game, seat: int) -> int:
+    """The team ``seat`` plays for in a complete game: its side, or under a contract 0 for the declarer's
+    side (the declarer and the called card's holder) and 1 for the defenders (engine-level: a sampled world
+    knows the hidden partner)."""
+    contract = getattr(game, "contract", None)
+    if contract is not None and game.rules.contract != "off":
+        return 0 if seat in contract.side() else 1
+    return game.side_of(seat)
+
+
 def margin(game: Game, side: int, weight: float = 1 / 600) -> float:
     """A finished hand's value for ``side``: 1 for a win, 0.5 a draw, 0 a loss, plus ``weight`` a point of margin.
 
     The margin term breaks ties between equally winning lines and, weighted up, lowers the
-    variance of a search's estimates (points move far more smoothly than wins).
+    variance of a search's estimates (points move far more smoothly than wins). Under a
+    contract ``side`` is a :func:`team_of` and the margin is the declarer's side's points
+    over (or under) the contract.
     """
     result = game.result()
     assert result is not None
+    if result.scores is not None:
+        c = result.contract
+        if c is None:
+            return 0.5
+        lead = sum(result.side_points[s] for s in c.side()) - c.points
+        made = result.reason == "made"
+        return float(made == (side == 0)) + (lead if side == 0 else -lead) * weight
     pts = result.side_points
     others = max(p for i, p in enumerate(pts) if i != side) if len(pts) > 1 else 0
     lead = pts[side] - others
@@ -47,7 +67,7 @@ def solve(game: Game, side: int, alpha: float = -math.inf, beta: float = math.in
     """The exact value (see :func:`margin`) of a perfect-information position for ``side``, by alpha-beta."""
     if game.is_over():
         return margin(game, side)
-    maximizing = game.side_of(game.turn) == side  # type: ignore[arg-type]
+    maximizing = team_of(game, game.turn) == side  # type: ignore[arg-type]
     best = -math.inf if maximizing else math.inf
     for action in _ordered(game):
         child = game.clone()
@@ -73,7 +93,7 @@ def _ordered(game: Game) -> list[Action]:
 
 def best_exact(game: Game, seat: int) -> tuple[Action, float]:
     """The best action for ``seat`` (to act) in a perfect-information position, and its value."""
-    side = game.side_of(seat)
+    side = team_of(game, seat)
     scored = []
     for action in _ordered(game):
         child = game.clone()
@@ -90,8 +110,10 @@ def _cards_left(game: Game) -> int:
 def exact_choice(view: View) -> Action | None:
     """The exact best action when the view hides nothing that matters (the stock gone and at most one
     hand unknown), and the rest is small enough to search; else ``None``."""
-    if view.stock_count or view.seat is None or not view.legal_actions:
+    if view.stock_count or view.seat is None or not view.legal_actions or view.phase != "play":
         return None
+    if view.rules.talon and not view.discards:
+        return None  # the declarer's face-down discards are hidden: more than one world
     hidden = [s for s in range(view.players) if s != view.seat and view.hand_sizes[s] > sum(
         1 for k, _c in view.known if k == s)]
     if len(hidden) > 1 or sum(view.hand_sizes) > EXACT_CARDS.get(view.players, 6) + 4:
@@ -115,7 +137,7 @@ class _Rollout:
     played is gone, everything else is out (it does not peek at the world's hidden cards).
     """
 
-    __slots__ = ("n", "trump", "strength", "points", "rem", "sides")
+    __slots__ = ("n", "trump", "strength", "points", "rem", "team", "declare")
 
     def __init__(self, game: Game) -> None:
         rules = game.rules
@@ -123,7 +145,8 @@ class _Rollout:
         self.trump = game.trump
         self.strength = rules.strength_table
         self.points = rules.point_table
-        self.sides = rules.sides(self.n)
+        self.team = [team_of(game, s) for s in range(self.n)]
+        self.declare = rules.declarations
         played = {c for t in game.tricks for c in t.cards}
         played.update(game.trick)
         strength = self.strength
@@ -142,21 +165,27 @@ class _Rollout:
         if len(legal) == 1:
             return legal[0]
         cards = []
+        declares = []
         for a in legal:
             if a.__class__ is Play:
                 cards.append(a.card)
             elif isinstance(a, Exchange | Claim):
                 return a
+            elif a.__class__ is Declare:
+                declares.append(a)
         if not cards:
             return legal[0]
         # Engine-level reads: this runs on the policy's own sampled world, thousands of times a move.
         seat = game._turn
-        n, sides, trump, strength = self.n, self.sides, self.trump, self.strength
+        n, team, trump, strength = self.n, self.team, self.trump, self.strength
         trick = game._trick
-        side = seat % sides
+        side = team[seat]
         best = game._best if trick else None
-        partner_winning = bool(trick) and game._best_seat % sides == side
-        opponents_after = any((seat + i) % n % sides != side for i in range(1, n - len(trick)))
+        partner_winning = bool(trick) and team[game._best_seat] == side
+        opponents_after = any(team[(seat + i) % n] != side for i in range(1, n - len(trick)))
+        if declares and (self.declare == "on_lead" or (not opponents_after and self._vale_wins(
+                game, declares[0], cards, partner_winning))):
+            return declares[0]
         top = [0, 0, 0, 0]
         for suit in range(4):
             for c in self.rem[suit]:
@@ -166,6 +195,21 @@ class _Rollout:
         trumps_out = len(self.rem[trump]) - sum(1 for c in cards if c.suit is trump)
         return PLAYS[choose(Situation(cards, trick, trump, strength, self.points, partner_winning,
                                       opponents_after, trumps_out, top, best)).index]
+
+    def _vale_wins(self, game: Game, declare: Declare, cards: list[Card], partner_winning: bool) -> bool:
+        """Vales, last to play for this side: whether declaring leaves the trick (and the pair's points) to it."""
+        pair = (Card(Rank.KING, declare.suit), Card(Rank.KNIGHT, declare.suit))
+        mine = [c for c in pair if c in cards]
+        if len(mine) < 2 or not game._trick:  # only the partner's card is in the trick: this seat plays freely
+            return partner_winning or not game._trick or any(self._beats(game, c) for c in cards)
+        return any(self._beats(game, c) for c in mine) or (partner_winning and not any(
+            self._beats(game, c) for c in cards if c not in mine))
+
+    def _beats(self, game: Game, card: Card) -> bool:
+        best = game._best
+        if card.suit is best.suit:
+            return self.strength[card.index] > self.strength[best.index]
+        return card.suit is self.trump
 
 
 def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600) -> float:
@@ -209,6 +253,9 @@ class ExpertAgent:
 
     def act(self, view: View) -> Action:
         legal = _require_turn(view)
+        bid = auction_action(view)
+        if bid is not None:
+            return bid  # the auction, discard, trump and call: the heuristic's judgment
         candidates = [a for a in legal if not isinstance(a, Signal)]
         for a in candidates:
             if isinstance(a, Claim):
@@ -225,7 +272,6 @@ class ExpertAgent:
 
     def _search(self, view: View, candidates: Sequence[Action]) -> Action:
         assert view.seat is not None
-        side = view.side_of(view.seat)
         k = len(candidates)
         totals = [0.0] * k
         per_world: list[list[float]] = []
@@ -241,6 +287,7 @@ class ExpertAgent:
                 world = sample_world(view, self.rng)
             except WorldError:
                 break
+            side = team_of(world, view.seat)  # under a contract the world knows the viewer's team
             values = []
             for action in candidates:
                 g = world.clone()
@@ -273,4 +320,4 @@ class ExpertAgent:
         return candidates.index(choice) if choice in candidates else None
 
 
-__all__ = ["ExpertAgent", "best_exact", "exact_choice", "margin", "playout", "rollout_action", "solve"]
+__all__ = ["ExpertAgent", "best_exact", "exact_choice", "margin", "playout", "rollout_action", "solve", "team_of"]

@@ -6,6 +6,7 @@ import random
 from collections.abc import Sequence
 
 from brisca.actions import Action, Exchange, Play
+from brisca.agents.auction import auction_action, declare_choice
 from brisca.cards import Card
 from brisca.errors import IllegalActionError
 from brisca.game import View, winning_index
@@ -44,11 +45,16 @@ class GreedyAgent:
 
     def act(self, view: View) -> Action:
         legal = _require_turn(view)
+        bid = auction_action(view)
+        if bid is not None:
+            return bid
         for action in legal:
             if isinstance(action, Exchange):
                 return action
         playable = [a.card for a in legal if isinstance(a, Play)]
-        return Play(self.choose_card(view, playable))
+        card = self.choose_card(view, playable)
+        declare = declare_choice(view, card)
+        return declare if declare is not None else Play(card)
 
     @staticmethod
     def choose_card(view: View, hand: Sequence[Card]) -> Card:
@@ -56,6 +62,7 @@ class GreedyAgent:
         strength = view.rules.strength_table
         points = view.rules.point_table
         trump = view.trump
+        assert trump is not None, "the card play has a trump"
 
         def lowest(cards: Sequence[Card]) -> Card:
             return min(cards, key=lambda c: strength[c.index])  # min keeps the first of equals

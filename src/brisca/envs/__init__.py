@@ -27,6 +27,19 @@ Rewards are shared by all of them (see :func:`hand_returns` and :func:`step_rewa
   bonuses at the end; over a hand it adds up to ``"points"``.
 
 All three are zero-sum over the seats.
+
+Games with a contract (``rematada``, ``chiamata``) score match points
+(:attr:`~brisca.game.HandResult.scores`), and their rewards come from them, paid at
+the end of the hand (``"dense"`` pays nothing before, so it equals ``"points"``):
+
+- ``"win"``: the contract's two teams (the declarer, with the called card's holder,
+  against the others): the team that won (made, or set the contract) shares +1 a seat
+  and the other team pays for it, scaled so that no seat gets more than 1 or less
+  than -1 (in Chiamata, a made contract with a partner: +1, +1, -2/3, -2/3, -2/3).
+  0 for everybody when everybody passed.
+- ``"points"``: the seat's match points minus the mean of the seats', over the
+  largest a seat can score in a hand (``max_bid`` for ``contract: solo``, 4 for
+  ``contract: called``).
 """
 
 from __future__ import annotations
@@ -89,6 +102,8 @@ def hand_returns(game: Game, reward: str) -> tuple[float, ...]:
     players = game.players
     if result is None:
         return (0.0,) * players
+    if result.scores is not None:
+        return _contract_returns(game, reward)
     sides = game.rules.sides(players)
     if reward == "win":
         if result.winner is None:
@@ -99,13 +114,40 @@ def hand_returns(game: Game, reward: str) -> tuple[float, ...]:
     return _per_seat(result.side_points, players, sides, sign / deck_points(game.rules, players))
 
 
+def _contract_returns(game: Game, reward: str) -> tuple[float, ...]:
+    """Returns of a finished hand played for a contract (see the module docs)."""
+    result = game.result()
+    assert result is not None and result.scores is not None
+    n = game.players
+    c = result.contract
+    if c is None:
+        return (0.0,) * n
+    if reward == "win":
+        team = c.side()
+        winners = team if result.reason == "made" else frozenset(range(n)) - team
+        w, lose = len(winners), n - len(winners)
+        up = min(1.0, lose / w)
+        down = -w * up / lose
+        return tuple(up if s in winners else down for s in range(n))
+    scores = result.scores
+    mean = sum(scores) / n
+    scale = 1.0 / _contract_scale(game.rules)
+    return tuple((v - mean) * scale for v in scores)
+
+
+def _contract_scale(rules: Rules) -> float:
+    return float(rules.max_bid) if rules.contract == "solo" else 4.0
+
+
 def step_rewards(game: Game, reward: str, before: Sequence[int]) -> tuple[float, ...] | None:
     """The rewards of the last step, given ``before``: the sides' card points before it.
 
     ``None`` when the step paid nothing (the usual case), so callers can skip work.
     """
-    if reward != "dense":
-        return hand_returns(game, reward) if game.is_over() else None
+    if reward != "dense" or game.rules.contract != "off":
+        if not game.is_over():
+            return None
+        return hand_returns(game, "points" if reward == "dense" else reward)
     if game.is_over():
         now: Sequence[int] = game.result().side_points  # type: ignore[union-attr]
     else:
@@ -122,6 +164,12 @@ def step_rewards(game: Game, reward: str, before: Sequence[int]) -> tuple[float,
 def return_bounds(rules: Rules, players: int, reward: str) -> tuple[float, float]:
     """Lower and upper bounds of a seat's return over a hand."""
     sides = rules.sides(players)
+    if rules.contract != "off":
+        if reward == "win" or rules.contract == "called":
+            return -1.0, 1.0
+        # solo: made, the declarer b(n-1)/n and the others -b/n; set, the declarer -b(n-1)/2n, the others b/2n.
+        n = players
+        return min(-1.0 / n, -(n - 1) / (2 * n)), max((n - 1) / n, 1 / (2 * n))
     if reward == "win":
         return -1.0 / (sides - 1), 1.0
     total = deck_points(rules, players)
@@ -133,7 +181,8 @@ def return_bounds(rules: Rules, players: int, reward: str) -> tuple[float, float
 def render_table(game: Game) -> str:
     """The whole table as text: trump, stock, every hand, the trick and the points."""
     lines = [
-        f"{game.rules.variant}, {game.players} players, dealer {game.dealer}, trump {game.trump.name_in('en')}"
+        f"{game.rules.variant}, {game.players} players, dealer {game.dealer}, trump "
+        + (game.trump.name_in("en") if game.trump is not None else "not decided")
         + (f", face-up {game.face_up}" if game.face_up is not None else "")
         + f", stock {game.stock_count}",
     ]
@@ -146,8 +195,13 @@ def render_table(game: Game) -> str:
     if game.tricks:
         last = game.tricks[-1]
         lines.append(f"last trick: {' '.join(map(str, last.cards))} won by seat {last.winner} ({last.points})")
+    contract = getattr(game, "contract", None)
+    if contract is not None:
+        lines.append(f"contract: seat {contract.declarer} {contract.bid}, {contract.points} points"
+                     + (f", called {contract.called} (seat {contract.partner})" if contract.called else ""))
     result = game.result()
     if result is not None:
         who = "drawn" if result.winner is None else f"side {result.winner} wins"
-        lines.append(f"over: {who}, side points {list(result.side_points)} ({result.reason})")
+        lines.append(f"over: {who}, side points {list(result.side_points)} ({result.reason})"
+                     + (f", match points {list(result.scores)}" if result.scores is not None else ""))
     return "\n".join(lines)

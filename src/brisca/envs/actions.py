@@ -34,14 +34,55 @@ that, given the rules and player count, returns the block's actions (or nothing
 when those rules do not use it). Extension blocks are appended after the core
 blocks in registration order, so the core ids never move; a configuration that
 uses no extension keeps exactly the 111 core ids.
+
+The blocks this module registers, in this order, each present only where the rules use it:
+
+=========  ============================================================================
+block      actions
+=========  ============================================================================
+bid        ``Bid(v)`` for every legal amount, ``min_bid`` to ``max_bid`` in steps of
+           ``bid_step`` (``bidding: points``; 14 ids in Rematada, 60 in Chiamata)
+rank_bid   ``RankBid(r)`` for every rank, strongest first (``bidding: low_card``)
+pass       ``Pass()`` (any auction)
+call       ``Call(card)``, 48 ids, ``start + card.index`` (a called card: Chiamata)
+trump      ``TrumpChoice(suit)``, oros to bastos (a named trump, or low-card bidding)
+discard    ``Discard(...)``: one id per unordered set of ``talon`` cards of the deck,
+           in the order of ``itertools.combinations`` over the deck's cards by index
+           (Rematada: the 496 pairs of its 32 cards). The engine takes a discard as
+           one action, so the space does too: a mask over the pairs the seat holds.
+declare    ``Declare(suit)``, oros to bastos (``declarations``: vales or on_lead)
+=========  ============================================================================
+
+    >>> codec = ActionCodec.for_rules("rematada", 3)
+    >>> [(b.name, b.start, b.size) for b in codec.blocks[5:]]
+    [('bid', 111, 14), ('pass', 125, 1), ('trump', 126, 4), ('discard', 130, 496), ('declare', 626, 4)]
+    >>> from brisca.actions import Discard
+    >>> codec.decode(codec.encode(Discard(Card.parse("5O"), Card.parse("6C"))))
+    Discard(Card.parse('5O'), Card.parse('6C'))
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from brisca.actions import ARRASTROS, CLAIM, EXCHANGES, PLAYS, SIGNALS, Action, Signal
+from brisca.actions import (
+    ARRASTROS,
+    CALLS,
+    CLAIM,
+    EXCHANGES,
+    PASS,
+    PLAYS,
+    SIGNALS,
+    Action,
+    Bid,
+    Declare,
+    Discard,
+    RankBid,
+    Signal,
+    TrumpChoice,
+)
 from brisca.cards import Card, Rank, Suit
 from brisca.rules import Rules, make_rules
 
@@ -150,3 +191,49 @@ class ActionCodec:
 
     def __repr__(self) -> str:
         return f"ActionCodec({', '.join(f'{b.name}={b.start}..{b.stop - 1}' for b in self.blocks)})"
+
+
+# ------------------------------------------------------------ the auction's blocks
+
+
+def _bids(rules: Rules, players: int) -> Sequence[Action] | None:
+    if rules.bidding != "points":
+        return None
+    return [Bid(v) for v in range(rules.min_bid, rules.max_bid + 1, rules.bid_step)]
+
+
+def _rank_bids(rules: Rules, players: int) -> Sequence[Action] | None:
+    return [RankBid(r) for r in rules.strength_order()] if rules.bidding == "low_card" else None
+
+
+def _passes(rules: Rules, players: int) -> Sequence[Action] | None:
+    return [PASS] if rules.auction else None
+
+
+def _calls(rules: Rules, players: int) -> Sequence[Action] | None:
+    return list(CALLS) if rules.trump_from == "called" and rules.bidding == "points" else None
+
+
+def _trumps(rules: Rules, players: int) -> Sequence[Action] | None:
+    named = rules.trump_from == "named" or rules.bidding == "low_card"
+    return [TrumpChoice(s) for s in Suit] if named else None
+
+
+def _discards(rules: Rules, players: int) -> Sequence[Action] | None:
+    if not rules.talon:
+        return None
+    cards = sorted(rules.deck_cards(players))
+    return [Discard(*combo) for combo in itertools.combinations(cards, rules.talon)]
+
+
+def _declares(rules: Rules, players: int) -> Sequence[Action] | None:
+    return [Declare(s) for s in Suit] if rules.declarations != "off" else None
+
+
+register_block("bid", _bids, "bid this many points")
+register_block("rank_bid", _rank_bids, "name this rank (low-card bidding)")
+register_block("pass", _passes, "pass in the auction")
+register_block("call", _calls, "call the card with this index")
+register_block("trump", _trumps, "name this trump suit")
+register_block("discard", _discards, "lay these cards down (one id per set of cards)")
+register_block("declare", _declares, "declare the king-knight pair of this suit")

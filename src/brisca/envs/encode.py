@@ -34,10 +34,30 @@ arrastro        1            the current trick is played under arrastro
 stock           1            cards left in the stock (face-up card included) over the
                              stock after the deal
 points          n            card points each seat has taken, over the deck's points
-hand_sizes      n            cards each seat holds, over the hand size
+hand_sizes      n            cards each seat holds, over the hand size (with the talon)
 order           48           (``history=True`` only) for a played card, its place in the
                              order of play, ``k / deck size`` for the k-th card; else 0
 ==============  ===========  ==========================================================
+
+Rules with an auction, a talon, declarations or cards shown at the deal add fields
+after ``hand_sizes`` (before ``order``), only where the rules use them, so the
+layout of every other configuration is unchanged:
+
+==============  ===========  ==========================================================
+phase           5            (auction) bid, discard, trump, call, play
+bids            n            (auction) each seat's last bid: points over ``max_bid``, or
+                             a rank's strength over the number of ranks (low card)
+passed          n            (auction) the seats that have passed
+declarer        n            (auction) the auction's winner, once the auction is over
+called          48           (a called card) the card called, once called
+partner         n            (a called card) its holder, once it is played (never before)
+talon           48           (a talon) the talon, once the auction's winner has shown it
+discards        48           (a talon) the cards the observer itself laid down
+declarations    (n, 4)       (declarations) the king-knight pairs declared, by seat and suit
+shown           (n, 48)      (``deal: golpe`` or ``pelada``) cards shown at the deal, by seat
+==============  ===========  ==========================================================
+
+The trump field is all zero while the auction has not decided the trump.
 
 Signals are in the order of :data:`brisca.actions.SIGNALS`. With ``history=True``
 the ``order`` plane makes the vector a perfect-recall information state for the
@@ -51,13 +71,15 @@ View only when it is the observer's turn.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from brisca.actions import PLAYS, SIGNALS, Arrastro, Play, Signal
+from brisca.actions import PLAYS, SIGNALS, Arrastro, Bid, Discard, Play, RankBid, Signal
+from brisca.cards import Card, Suit
 from brisca.envs import deck_points
 from brisca.envs.actions import ActionCodec
-from brisca.game import Game, View
+from brisca.game import PHASES, Game, RuledGame, View
 from brisca.rules import Rules, make_rules
 
 if TYPE_CHECKING:
@@ -117,6 +139,16 @@ class ObservationEncoder:
             ("dealer", (n,)), ("partners", (n,)), ("signals_trick", (n, 10)), ("signals_hand", (n, 10)),
             ("arrastro", (1,)), ("stock", (1,)), ("points", (n,)), ("hand_sizes", (n,)),
         ]
+        if rules.auction:
+            shapes += [("phase", (5,)), ("bids", (n,)), ("passed", (n,)), ("declarer", (n,))]
+            if rules.trump_from == "called":
+                shapes += [("called", (48,)), ("partner", (n,))]
+            if rules.talon:
+                shapes += [("talon", (48,)), ("discards", (48,))]
+        if rules.declarations != "off":
+            shapes.append(("declarations", (n, 4)))
+        if rules.deal in ("golpe", "pelada"):
+            shapes.append(("shown", (n, 48)))
         if history:
             shapes.append(("order", (48,)))
         fields: list[Field] = []
@@ -132,7 +164,9 @@ class ObservationEncoder:
         self._cards = len(rules.deck_cards(players))
         self._stock0 = max(1, self._cards - rules.hand_size * players)
         self._points = float(deck_points(rules, players))
-        self._hand_size = float(rules.hand_size)
+        self._hand_size = float(rules.hand_size + rules.talon)  # the declarer holds the talon before he discards
+        self._max_bid = float(rules.max_bid)
+        self._ranks = float(len(rules.strength_order()))
         self._signals = rules.signals != "off" and s < n
         self._side_of = tuple(seat % s for seat in range(n))
 
@@ -190,7 +224,8 @@ class ObservationEncoder:
                 add(won + k)
         if view.face_up is not None:
             add(at["face_up"] + view.face_up.index)
-        add(at["trump"] + int(view.trump))
+        if view.trump is not None:
+            add(at["trump"] + int(view.trump))
         add(at["leader"] + (view.leader - me) % n)
         if view.turn is not None:
             add(at["turn"] + (view.turn - me) % n)
@@ -215,6 +250,16 @@ class ObservationEncoder:
                     add(base + ((s - me) % n) * 10 + _SIGNAL_INDEX[a.name])
         if view.arrastro:
             add(at["arrastro"])
+        if "phase" in at:
+            self._encode_auction(view, me, out, add)
+        if "declarations" in at:
+            base = at["declarations"]
+            for s, suit in view.declarations:
+                add(base + ((s - me) % n) * 4 + int(suit))
+        if "shown" in at:
+            base = at["shown"]
+            for s, c in view.shown:
+                add(base + ((s - me) % n) * 48 + c.index)
         if self.history:
             base = at["order"]
             k = 0
@@ -239,6 +284,35 @@ class ObservationEncoder:
                 out[hbase + r] = sizes[s] * hs
         return out
 
+    def _encode_auction(self, view: View, me: int, out: NDArray[np.float32], add: Callable[[int], None]) -> None:
+        """The auction's fields: phase, bids, passes, declarer, called card and partner, talon, own discards."""
+        at, n = self._at, self.players
+        add(at["phase"] + PHASES.index(view.phase))
+        strength = self.rules.strength_table
+        winner = None
+        for s, a in view.bids:
+            r = (s - me) % n
+            if isinstance(a, Bid):
+                out[at["bids"] + r] = a.points / self._max_bid
+                winner = s
+            elif isinstance(a, RankBid):
+                out[at["bids"] + r] = strength[Card(a.rank, Suit.OROS).index] / self._ranks
+                winner = s
+            else:
+                add(at["passed"] + r)
+        if view.phase != "bid" and winner is not None:
+            add(at["declarer"] + (winner - me) % n)
+        contract = view.contract
+        if "called" in at and contract is not None and contract.called is not None:
+            add(at["called"] + contract.called.index)
+            if contract.partner is not None:
+                add(at["partner"] + (contract.partner - me) % n)
+        if "talon" in at:
+            for c in view.talon:
+                add(at["talon"] + c.index)
+            for c in view.discards:
+                add(at["discards"] + c.index)
+
     def mask(self, view: View, out: NDArray[np.int8] | None = None) -> NDArray[np.int8]:
         """The legal-action mask (``int8``, one per action id) of ``view``'s seat: all zero off its turn."""
         if out is None:
@@ -255,7 +329,9 @@ def hidden_cards(game: Game, seat: int | None) -> list[tuple[list[Play], int]]:
     """Where the cards ``seat`` cannot see lie: ``(list, index)`` slots in the engine's internals.
 
     Another seat's card is hidden unless the seat's view lists it in ``known``; a
-    stock card is hidden unless it is the face-up card. For leak tests.
+    stock card is hidden unless it is the face-up card. For leak tests. (The talon
+    during the auction and another seat's discards are hidden too: :func:`shuffle_hidden`
+    moves them, as they are kept in tuples.)
     """
     known = set(game.view(seat).known)
     slots: list[tuple[list[Play], int]] = []
@@ -271,6 +347,20 @@ def hidden_cards(game: Game, seat: int | None) -> list[tuple[list[Play], int]]:
     return slots
 
 
+def _hidden_piles(game: Game, seat: int | None) -> list[str]:
+    """The engine's card tuples hidden from ``seat``: the talon during the auction, another seat's discards."""
+    if not isinstance(game, RuledGame):
+        return []
+    out = []
+    if game.phase == "bid" and game.talon:
+        out.append("_talon")
+    if game.discards:
+        declarer = next(s for s, a in game.history if isinstance(a, Discard))
+        if seat != declarer:
+            out.append("_discards")
+    return out
+
+
 def shuffle_hidden(game: Game, seat: int | None, rng: random.Random) -> Game:
     """A clone of ``game`` with the cards ``seat`` cannot see dealt among their places at random.
 
@@ -280,8 +370,21 @@ def shuffle_hidden(game: Game, seat: int | None, rng: random.Random) -> Game:
     """
     clone = game.clone()
     slots = hidden_cards(clone, seat)
+    piles = {name: [PLAYS[c.index] for c in getattr(clone, name)] for name in _hidden_piles(clone, seat)}
+    for pile in piles.values():
+        slots.extend((pile, i) for i in range(len(pile)))
     cards: list[Play] = [lst[i] for lst, i in slots]
     rng.shuffle(cards)
     for (lst, i), a in zip(slots, cards, strict=True):
         lst[i] = PLAYS[a.card.index]
+    for name, pile in piles.items():
+        if name == "_talon":
+            clone._talon = tuple(a.card for a in pile)  # type: ignore[attr-defined]
+            continue
+        # The declarer's pile holds other cards now: its points (engine-level) follow them.
+        table = clone.rules.point_table
+        declarer = next(s for s, a in clone.history if isinstance(a, Discard))
+        old = sum(table[c.index] for c in clone._discards)  # type: ignore[attr-defined]
+        clone._discards = tuple(sorted(a.card for a in pile))  # type: ignore[attr-defined]
+        clone._points[declarer] += sum(table[c.index] for c in clone._discards) - old  # type: ignore[attr-defined]
     return clone

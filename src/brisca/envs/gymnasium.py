@@ -223,8 +223,10 @@ class BriscaEnv(gymnasium.Env[Any, "np.int64"]):
         result = game.result()
         if result is not None:
             info["winner"] = result.winner
-            info["won"] = result.winner is not None and game.side_of(self.seat) == result.winner
+            # The learner's side won (under a contract: its team made, or set, the contract).
+            info["won"] = hand_returns(game, "win")[self.seat] > 0
             info["side_points"] = result.side_points
+            info["scores"] = result.scores
         return info
 
     def action_masks(self) -> NDArray[np.bool_]:

@@ -18,7 +18,8 @@ per instance from them.
 - Chance: the shuffle is explicit, one chance node per card of the deck, top card
   first; outcome ``k`` is the card with :attr:`~brisca.cards.Card.index` ``k``, each
   remaining card equally likely. Then the hand is played.
-- Actions: the :class:`~brisca.envs.actions.ActionCodec` ids (111 for every preset today).
+- Actions: the :class:`~brisca.envs.actions.ActionCodec` ids (the 111 core ids, and the auction's,
+  discards' and declarations' blocks for the presets that have them).
 - Observations come from the seat's :class:`~brisca.game.View` only: the tensors are
   :class:`~brisca.envs.encode.ObservationEncoder` encodings (the information state
   adds the ``order`` plane), the strings list the same facts, the information-state
@@ -187,6 +188,20 @@ def _game_type() -> pyspiel.GameType:
     )
 
 
+def _auction_length(rules: Rules, players: int) -> int:
+    """The most actions besides cards and signals: bids and passes, discard, trump or call, declarations."""
+    out = 0
+    if rules.bidding == "points":
+        out += (rules.max_bid - rules.min_bid) // rules.bid_step + 1 + players
+    elif rules.bidding == "low_card":
+        out += players
+    if rules.auction:
+        out += 1 + (1 if rules.talon else 0) + (1 if rules.talon and rules.trump_from == "named" else 0)
+    if rules.declarations != "off":
+        out += 4
+    return out
+
+
 class BriscaGame(pyspiel.Game):
     """The ``brisca`` game for one configuration (see the module docs for the parameters)."""
 
@@ -207,7 +222,7 @@ class BriscaGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=cards * (11 if signals else 1) + exchanges,
+            max_game_length=cards * (11 if signals else 1) + exchanges + _auction_length(rules, n),
         )
         # An empty ``options`` is left out of the parameters (and of the game's string), as older
         # OpenSpiel releases cannot read an empty value back.
@@ -432,7 +447,22 @@ class BriscaObserver:
             if self.recall:
                 parts.append("received " + (" ".join(map(str, view.received)) or "-"))
         parts.append(f"known {_known(view)}")
-        parts.append(f"trump {view.trump.letter} face-up {view.face_up or '-'} stock {view.stock_count}")
+        trump = view.trump.letter if view.trump is not None else "-"
+        parts.append(f"trump {trump} face-up {view.face_up or '-'} stock {view.stock_count}")
+        if view.rules.auction:
+            parts.append(f"phase {view.phase} bids " + (" ".join(f"{s}:{a}" for s, a in view.bids) or "-"))
+            if view.contract is not None:
+                c = view.contract
+                parts.append(f"contract {c.declarer}:{c.points}" + (f" call {c.called}" if c.called else "")
+                             + (f" partner {c.partner}" if c.partner is not None else ""))
+            if view.talon:
+                parts.append(f"talon {_cards(view.talon)}")
+            if view.discards and self.private:
+                parts.append(f"discards {_cards(view.discards)}")
+        if view.shown:
+            parts.append("shown " + " ".join(f"{s}:{c}" for s, c in view.shown))
+        if view.declarations:
+            parts.append("declared " + " ".join(f"{s}:{suit.letter}" for s, suit in view.declarations))
         parts.append(f"dealer {view.dealer} turn {'-' if view.turn is None else view.turn}")
         if self.recall:
             parts.append("history " + (" ".join(f"{s}:{a}" for s, a in view.history) or "-"))

@@ -21,7 +21,8 @@ environment raises ``ValueError`` on an illegal action.
   over the :class:`~brisca.envs.actions.ActionCodec` ids and is all zero off turn.
   The mask is also in ``infos[agent]["action_mask"]``, and :meth:`raw_env.action_masks`
   gives the acting agent's (for maskable PPO).
-- Actions: ``Discrete(codec.size)`` (111 for every preset today).
+- Actions: ``Discrete(codec.size)``: the 111 core ids, and for the presets with an auction, discards or
+  declarations their blocks after them (:mod:`brisca.envs.actions`).
 - Rewards: ``reward="win"`` (default), ``"points"`` or ``"dense"``: see :mod:`brisca.envs`.
 - Seeding: ``reset(seed)`` makes the environment's one ``random.Random``; each later
   ``reset()`` deals from it. ``dealer=None`` draws the dealer from it too; an int fixes it.
@@ -196,6 +197,7 @@ class raw_env(AECEnv[str, Obs, int], EzPickle):
                     "action_mask": self._zeros.copy(),
                     "winner": result.winner,
                     "side_points": result.side_points,
+                    "scores": result.scores,
                 }
             self.agent_selection = agents[(self._seat[agent] + 1) % len(agents)]
         else:
