@@ -59,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena = sub.add_parser("arena", help="agents play duplicate deals; results with 95%% intervals")
     arena.add_argument("agents", nargs="+", help="two or more agents: random, greedy, heuristic, expert, module:Class")
     arena.add_argument("--variant", default="spanish")
-    arena.add_argument("--players", "-p", type=int, default=2)
+    arena.add_argument("--players", "-p", type=int, default=None,
+                       help="number of players (default 2, or the preset's only count)")
     arena.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
     arena.add_argument("--games", "-g", type=int, default=100, help="duplicate deals per pair (default 100)")
     arena.add_argument("--think", type=float, help="seconds a move for searching agents")

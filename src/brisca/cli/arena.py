@@ -9,6 +9,7 @@ import sys
 
 from brisca.arena import format_table, run_arena
 from brisca.errors import BriscaError
+from brisca.rules import make_rules
 
 
 def run_arena_cli(args: argparse.Namespace, options: dict[str, object]) -> int:
@@ -25,7 +26,11 @@ def run_arena_cli(args: argparse.Namespace, options: dict[str, object]) -> int:
         def tick(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
-        result = run_arena(args.agents, args.variant, args.players, args.games, args.think, jobs, args.seed,
+        players = args.players
+        if players is None:  # two where the preset allows it, else the one count it is played by
+            counts = make_rules(args.variant, options).player_counts
+            players = 2 if 2 in counts else counts[0]
+        result = run_arena(args.agents, args.variant, players, args.games, args.think, jobs, args.seed,
                            options, tick)
     print(json.dumps(result.to_json(), indent=1) if args.json else format_table(result))
     return 0

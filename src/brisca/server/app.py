@@ -8,7 +8,9 @@ import json
 import logging
 import re
 import secrets
+import threading
 import time
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,7 +23,10 @@ from pydantic import BaseModel, Field
 
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
-from brisca.rules import find_variant, make_rules, variant_names
+from brisca.record import loads as load_record
+from brisca.rules import Rules, find_variant, make_rules, variant_names
+from brisca.server import store as queries
+from brisca.server.serialize import replay_json
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import (
     CLOSE,
@@ -133,6 +138,24 @@ class RateLimit:
         return False
 
 
+#: Replays of finished games kept in memory.
+REPLAY_CACHE = 32
+
+
+def _rules(preset: str, options: dict[str, Any]) -> Rules | None:
+    try:
+        return make_rules(preset, options)
+    except BriscaError:
+        return None
+
+
+def _title(preset: str) -> str:
+    try:
+        return find_variant(preset).title
+    except BriscaError:
+        return preset
+
+
 #: Seconds a seated person may be gone, mid-match, before a bot plays their seat (``brisca serve``'s default).
 TAKEOVER_AFTER = 60.0
 
@@ -204,9 +227,64 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         seat, token = await _join(actor_or_404(table_id), body.name, body.seat)
         return {"table_id": table_id, "seat": seat, "token": token}
 
+    # ------------------------------------------------------------------ the lobby, the history, the ratings
+
+    def lobby_entry(actor: TableActor, created_at: str) -> dict[str, Any]:
+        info: dict[str, Any] = actor.snapshot(None)["table"]
+        seats = [{"seat": s["seat"], "name": s["name"], "bot": s["bot"]} for s in info["seats"]]
+        return {
+            "table_id": actor.id, "url": f"/t/{actor.id}", "preset": info["preset"],
+            "title": _title(info["preset"]), "options": info["options"], "players": info["players"],
+            "sides": info["sides"], "status": info["status"], "seats": seats,
+            "free": [s["seat"] for s in seats if s["name"] is None and s["bot"] is None],
+            "hand_number": info["hand_number"], "hands_won": info["hands_won"],
+            "match_points": info["match_points"], "created_at": created_at,
+        }
+
+    @app.get("/api/lobby")
+    async def lobby(limit: int = 50) -> dict[str, list[dict[str, Any]]]:
+        """Open tables (waiting, with a free seat) and games in progress (to watch), newest first.
+
+        The database lists them (off the event loop); each table's actor, on the loop, describes it.
+        """
+        limit = max(1, min(limit, 200))
+        out: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
+        for status, key in (("waiting", "open"), ("playing", "playing")):
+            listed = await asyncio.to_thread(queries.live_tables, manager().store, status, limit)
+            for table_id, created_at in listed:
+                actor = manager().actors.get(table_id)
+                if actor is None:
+                    continue  # not live in this process (it could not be resumed)
+                entry = lobby_entry(actor, created_at)
+                if entry["status"] != status or (key == "open" and not entry["free"]):
+                    continue  # it moved on since the query
+                out[key].append(entry)
+        return out
+
+    def game_entry(row: dict[str, Any]) -> dict[str, Any]:
+        rules = _rules(row["preset"], row["options"])
+        sides = rules.sides(row["players"]) if rules is not None else row["players"]
+        winner = row["winner"]
+        winners = [] if winner is None else [n for seat, n in enumerate(row["names"]) if seat % sides == winner]
+        return {**{k: v for k, v in row.items() if k != "record"}, "title": _title(row["preset"]),
+                "sides": sides, "winners": winners, "url": f"/games/{row['table_id']}",
+                "record_url": f"/api/games/{row['table_id']}/record"}
+
     @app.get("/api/games")
-    def games(limit: int = 50, offset: int = 0) -> list[dict[str, Any]]:
-        return manager().store.games(max(1, min(limit, 500)), max(0, offset))
+    def games(limit: int = 50, offset: int = 0, preset: str | None = None) -> list[dict[str, Any]]:
+        """Finished games, newest first: preset, names, the winning side and its names, dates, links."""
+        rows = queries.finished_games(manager().store, max(1, min(limit, 500)), max(0, offset), preset)
+        return [game_entry(row) for row in rows]
+
+    def finished_or_404(table_id: str) -> dict[str, Any]:
+        row = queries.finished_game(manager().store, table_id) if TABLE_ID.match(table_id) else None
+        if row is None:
+            raise HTTPException(404, "no finished game with this id")
+        return row
+
+    @app.get("/api/games/{table_id}")
+    def game(table_id: str) -> dict[str, Any]:
+        return game_entry(finished_or_404(table_id))
 
     @app.get("/api/games/{table_id}/record")
     def record(table_id: str) -> Response:
@@ -216,9 +294,40 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return Response(text, media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="brisca-{table_id}.json"'})
 
+    #: Replays computed lately (a finished game never changes): table id -> replay.
+    replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
+    replays_lock = threading.Lock()  # the sync endpoints run in a thread pool
+
+    @app.get("/api/games/{table_id}/replay")
+    def replay(table_id: str) -> dict[str, Any]:
+        """Every position of a finished game, computed by the engine from its record, all hands shown."""
+        with replays_lock:
+            cached = replays.get(table_id)
+            if cached is not None:
+                replays.move_to_end(table_id)
+                return cached
+        row = finished_or_404(table_id)
+        try:
+            steps = replay_json(load_record(row["record"]))
+        except BriscaError as exc:
+            raise HTTPException(500, f"the stored record does not replay: {exc}") from None
+        cached = {**game_entry(row), **steps}
+        with replays_lock:
+            replays[table_id] = cached
+            while len(replays) > REPLAY_CACHE:
+                replays.popitem(last=False)
+        return cached
+
+    @app.get("/api/ratings")
+    def rated() -> list[dict[str, Any]]:
+        """The presets that have ratings, with how many names each rates."""
+        return [{**r, "title": _title(r["preset"])} for r in queries.rated_presets(manager().store)]
+
     @app.get("/api/ratings/{preset}")
     def ratings(preset: str, limit: int = 100) -> list[dict[str, Any]]:
-        return manager().store.leaderboard(preset, max(1, min(limit, 1000)))
+        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side."""
+        board = manager().store.leaderboard(preset, max(1, min(limit, 1000)))
+        return [{"rank": i + 1, **row} for i, row in enumerate(board)]
 
     @app.websocket("/ws/{table_id}")
     async def websocket(ws: WebSocket, table_id: str) -> None:
@@ -260,6 +369,13 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
 
     @app.get("/t/{table_id}")
     def table_page(table_id: str) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/games")
+    @app.get("/games/{table_id}")
+    @app.get("/leaderboard")
+    @app.get("/leaderboard/{preset}")
+    def other_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from brisca.actions import Action
-from brisca.game import Contract, HandResult, View
+from brisca.actions import Action, Discard
+from brisca.game import Contract, Game, HandResult, Match, View
+from brisca.record import MatchRecord, Record
 
 
 def action_json(seat: int, action: Action) -> dict[str, Any]:
@@ -78,4 +79,63 @@ def view_json(view: View) -> dict[str, Any]:
         "declarations": [{"seat": s, "suit": suit.letter} for s, suit in view.declarations],
         "shown": [{"seat": s, "card": str(c)} for s, c in view.shown],
         "result": result_json(view.result),
+    }
+
+
+#: View fields a replay step leaves out: the whole history and every trick grow with each step.
+_REPLAY_DROP = ("history", "legal", "tricks")
+
+
+def position_json(game: Game) -> dict[str, Any]:
+    """A position of a finished game: the spectators' view, the last trick, and every seat's hand.
+
+    Only for replays of games that are over, where nothing is secret any more.
+    """
+    view = view_json(game.view(None))
+    tricks = view["tricks"]
+    for key in _REPLAY_DROP:
+        del view[key]
+    view["tricks_played"] = len(tricks)
+    view["last_trick"] = tricks[-1] if tricks else None
+    view["hands"] = [[str(c) for c in game.hand(seat)] for seat in range(game.players)]
+    view["over"] = game.is_over()
+    # Nothing is secret any more: the points as they are (a declarer's discards included), and the discards.
+    view["seat_points"], view["side_points"] = list(game.seat_points), list(game.side_points)
+    declarer = next((seat for seat, action in game.history if type(action) is Discard), None)
+    if declarer is not None:
+        view["discards"] = [str(c) for c in game.view(declarer).discards]
+    return view
+
+
+def replay_json(record: Record | MatchRecord) -> dict[str, Any]:
+    """Every position of a recorded match, step by step: step 0 of each hand is its deal, then one step
+    per action. Each step names the hand, the action just taken (``None`` at a deal), the match score
+    so far and the :func:`position_json` after it. The record is checked by the engine first.
+    """
+    match = record if isinstance(record, MatchRecord) else MatchRecord(
+        record.variant, record.players, [record], dict(record.rules))
+    rules = match.make_rules()
+    games = match.replay()  # raises RecordError on a bad record
+    players = match.players
+    steps: list[dict[str, Any]] = []
+    for number, (final, hand) in enumerate(zip(games, match.hands, strict=True)):
+        game = Game(rules, players, dealer=final.dealer, deck=final.deck, deal_number=final.deal_number)
+        done = games[:number]
+        moves: list[tuple[int, Action] | None] = [None, *hand.actions]
+        for index, move in enumerate(moves):
+            if move is not None:
+                game.apply(move[1])
+            so_far = Match.of_games(rules, players, [*done, game])
+            steps.append({
+                "step": len(steps), "hand": number, "index": index,
+                "action": None if move is None else action_json(*move),
+                "hands_won": list(so_far.hands_won), "match_points": list(so_far.points),
+                "position": position_json(game),
+            })
+    last = Match.of_games(rules, players, games)
+    return {
+        "variant": match.variant, "rules": dict(match.rules), "players": players, "sides": rules.sides(players),
+        "hands": len(games), "match": rules.match, "target_hands": rules.target_hands,
+        "target_points": rules.target_points, "winner": last.winner, "hands_won": list(last.hands_won),
+        "match_points": list(last.points), "steps": steps,
     }

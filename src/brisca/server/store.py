@@ -160,3 +160,55 @@ class Store:
                                  .order_by(ActionRow.action_number))]
             return TableState(row.id, row.preset, dict(row.options), row.players, row.seed, row.bot_delay,
                               row.status, row.version, seats, decks, actions)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Reads for the web pages (the lobby, the history, the leaderboard): select only the columns they show.
+
+
+def live_tables(store: Store, status: str, limit: int = 50) -> list[tuple[str, str]]:
+    """``(table_id, created_at)`` (ISO time) of the tables with this status, newest first."""
+    query = (sa.select(_TABLES.c.id, _TABLES.c.created_at).where(_TABLES.c.status == status)
+             .order_by(_TABLES.c.created_at.desc(), _TABLES.c.id).limit(limit))
+    with store.engine.connect() as c:
+        return [(row.id, row.created_at.isoformat()) for row in c.execute(query)]
+
+
+def finished_games(store: Store, limit: int = 50, offset: int = 0,
+                   preset: str | None = None) -> list[dict[str, Any]]:
+    """The finished games, newest first, with their table's rule options and start time (not the records)."""
+    games = cast(sa.Table, GameRow.__table__)
+    query = (sa.select(games.c.table_id, games.c.preset, games.c.players, games.c.names, games.c.winner,
+                       games.c.finished_at, _TABLES.c.options, _TABLES.c.created_at)
+             .join(_TABLES, _TABLES.c.id == games.c.table_id)
+             .order_by(games.c.finished_at.desc(), games.c.table_id).limit(limit).offset(offset))
+    if preset is not None:
+        query = query.where(games.c.preset == preset)
+    with store.engine.connect() as c:
+        return [{"table_id": r.table_id, "preset": r.preset, "players": r.players, "names": list(r.names),
+                 "winner": r.winner, "finished_at": r.finished_at.isoformat(), "options": dict(r.options or {}),
+                 "started_at": r.created_at.isoformat()} for r in c.execute(query)]
+
+
+def finished_game(store: Store, table_id: str) -> dict[str, Any] | None:
+    """One finished game as :func:`finished_games` lists it, with its record text under ``"record"``."""
+    games = cast(sa.Table, GameRow.__table__)
+    query = (sa.select(games.c.table_id, games.c.preset, games.c.players, games.c.names, games.c.winner,
+                       games.c.finished_at, games.c.record, _TABLES.c.options, _TABLES.c.created_at)
+             .join(_TABLES, _TABLES.c.id == games.c.table_id).where(games.c.table_id == table_id))
+    with store.engine.connect() as c:
+        r = c.execute(query).first()
+    if r is None:
+        return None
+    return {"table_id": r.table_id, "preset": r.preset, "players": r.players, "names": list(r.names),
+            "winner": r.winner, "finished_at": r.finished_at.isoformat(), "options": dict(r.options or {}),
+            "started_at": r.created_at.isoformat(), "record": r.record}
+
+
+def rated_presets(store: Store) -> list[dict[str, Any]]:
+    """The presets with ratings: how many names are rated in each, most first."""
+    ratings = cast(sa.Table, RatingRow.__table__)
+    query = (sa.select(ratings.c.preset, sa.func.count().label("rated"))
+             .group_by(ratings.c.preset).order_by(sa.func.count().desc(), ratings.c.preset))
+    with store.engine.connect() as c:
+        return [{"preset": r.preset, "rated": int(r.rated)} for r in c.execute(query)]
