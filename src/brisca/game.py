@@ -143,6 +143,18 @@ class Contract:
         """The seats that play the contract (as far as this object knows)."""
         return frozenset(s for s in (self.declarer, self.partner) if s is not None)
 
+    def to_json(self) -> dict[str, Any]:
+        """The contract as JSON (``bid`` in its record form: points, or a rank as a string)."""
+        return {
+            "declarer": self.declarer,
+            "bid": self.bid.to_json()["bid"],
+            "points": self.points,
+            "trump": self.trump.letter,
+            "called": None if self.called is None else str(self.called),
+            "partner": self.partner,
+            "alone": self.called is not None and self.alone,
+        }
+
 
 #: Phases of a hand with an auction, in order.
 PHASES = ("bid", "discard", "trump", "call", "play")

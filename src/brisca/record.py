@@ -322,15 +322,7 @@ def _auction_summary(game: Game) -> dict[str, Any]:
         bids = [(s, a) for s, a in game.history if isinstance(a, Bid | RankBid | Pass)]
         out["auction"] = [{"seat": s, **a.to_json()} for s, a in bids]
         contract = getattr(game, "contract", None)
-        out["contract"] = None if contract is None else {
-            "declarer": contract.declarer,
-            "bid": contract.bid.to_json()["bid"],
-            "points": contract.points,
-            "trump": contract.trump.letter,
-            "called": None if contract.called is None else str(contract.called),
-            "partner": contract.partner,
-            "alone": contract.called is not None and contract.alone,
-        }
+        out["contract"] = None if contract is None else contract.to_json()
         if rules.talon:
             out["talon"] = [str(c) for c in getattr(game, "talon", ())]
             out["discards"] = [str(c) for c in getattr(game, "discards", ())]

@@ -1,0 +1,88 @@
+"""How far can a Brisca player get against `random` and `greedy` when it sees every card?
+
+An *oracle* is the expert's search run on the true deal instead of sampled worlds: it
+knows every hand and the order of the stock, and plays each candidate out with the same
+heuristic rollouts (exactly once the stock is gone and few cards are left). No fair
+player can see more, so its score is a practical ceiling for the expert's goals.
+
+    python examples/strength_ceiling.py --opponent random --deals 200
+
+Duplicate deals as in the arena: each deal is played twice with the seats swapped; a win
+scores 1, a drawn hand 1/2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+
+from brisca import Game
+from brisca.agents import make_agent
+from brisca.agents.search import EXACT_CARDS, playout, solve, team_of
+
+#: Solve exactly once this many cards are left in the hands and the stock together (the oracle knows the stock).
+SOLVE_AT = 12
+ORACLE = {"solve_at": SOLVE_AT}
+
+
+def oracle_move(game: Game, weight: float = 0.01) -> object:
+    seat = game.turn
+    assert seat is not None
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    side = team_of(game, seat)
+    exact = EXACT_CARDS.get(game.players, 0)
+    left = game.stock_count + sum(len(game.hand(s)) for s in range(game.players))
+    best, best_value = legal[0], -math.inf
+    for action in legal:
+        g = game.clone()
+        g.apply(action)
+        value = solve(g, side) if left <= ORACLE["solve_at"] else playout(g, side, exact, weight)
+        if value > best_value:
+            best, best_value = action, value
+    return best
+
+
+def play(deal_seed: int, oracle_seat: int, opponent: str, variant: str) -> float:
+    game = Game(variant, 2, seed=deal_seed)
+    other = make_agent(opponent, seed=deal_seed * 2 + oracle_seat)
+    while not game.is_over():
+        if game.turn == oracle_seat:
+            game.apply(oracle_move(game))  # type: ignore[arg-type]
+        else:
+            game.apply(other.act(game.view(game.turn)))
+    result = game.result()
+    assert result is not None
+    if result.winner is None:
+        return 0.5
+    return float(result.winner == game.side_of(oracle_seat))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--opponent", default="random")
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--variant", default="spanish")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--solve-at", type=int, default=SOLVE_AT,
+                        help="solve exactly with this many cards left in hands and stock (default %(default)s)")
+    args = parser.parse_args()
+    ORACLE["solve_at"] = args.solve_at
+    rng = random.Random(args.seed)
+    scores = []
+    for _ in range(args.deals):
+        deal = rng.randrange(2**32)
+        scores += [play(deal, 0, args.opponent, args.variant), play(deal, 1, args.opponent, args.variant)]
+    n = len(scores)
+    p = sum(scores) / n
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    print(f"oracle vs {args.opponent} ({args.variant}, 2 players): {p:.3f} over {n} games"
+          f" (95% {centre - half:.3f}-{centre + half:.3f})")
+
+
+if __name__ == "__main__":
+    main()
