@@ -173,3 +173,22 @@ def test_strength_smoke() -> None:
     assert row["a"] == "heuristic" and row["score"] >= 0.57, row
     row = run_arena(["expert[sims=8]", "random"], games=12, seed=3).pair_table()[0]
     assert row["a"] == "expert[sims=8]" and row["score"] >= 0.7, row
+
+
+def test_inference_weighs_worlds_by_how_well_they_explain_the_plays() -> None:
+    from brisca.agents.search import rollout_action, world_likelihood
+    from brisca.worlds import sample_world
+
+    rng = random.Random(3)
+    lower = 0
+    for seed in range(20):
+        game = Game("spanish", 2, seed=seed)
+        # Seat 1 plays as the model says; seat 0 at random.
+        for _ in range(14):
+            action = rollout_action(game) if game.turn == 1 else rng.choice(game.legal_actions())
+            game.apply(action)
+        assert world_likelihood(game, 0, 0.3) == 1.0  # the true deal explains every play
+        weights = [world_likelihood(sample_world(game.view(0), rng), 0, 0.3) for _ in range(10)]
+        assert all(0 < w <= 1 for w in weights)
+        lower += sum(w < 1 for w in weights)
+    assert lower > 0  # some sampled worlds hold cards the model would have played otherwise

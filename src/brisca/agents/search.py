@@ -226,6 +226,24 @@ def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600) -
     return margin(game, side, weight)
 
 
+def world_likelihood(world: Game, viewer: int, miss: float) -> float:
+    """How well a sampled world explains the other seats' plays: the product, over every card another seat
+    played, of 1 when the heuristic holding that world's cards would have played it, else ``miss``.
+
+    Players are not random: a seat that threw a small card on a rich trick probably could not win
+    it. Worlds where the observed plays look sensible count more (inference for determinized search).
+    """
+    history = world.history
+    replay = Game(world.rules, world.players, dealer=world.dealer, deck=world.deck, deal_number=world.deal_number)
+    weight = 1.0
+    for seat, action in history:
+        if seat != viewer and action.__class__ is Play and len(replay.legal_actions()) > 1:
+            if rollout_action(replay) is not action:
+                weight *= miss
+        replay.apply(action)
+    return weight
+
+
 class ExpertAgent:
     """Searches sampled worlds for ``think`` seconds a move (or exactly ``sims`` worlds, for reproducible play).
 
@@ -240,6 +258,7 @@ class ExpertAgent:
         sims: int | None = None,
         weight: float = 0.01,
         anchor: float = 0.0,
+        infer: float = 0.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -249,6 +268,9 @@ class ExpertAgent:
         self.weight = weight
         #: Keep the heuristic's move unless another beats it by this many standard errors.
         self.anchor = anchor
+        #: Inference: weigh each world by how well the other seats' past plays fit a heuristic player holding
+        #: that world's cards; a play the model would not make counts ``infer`` (0: every world counts the same).
+        self.infer = infer
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
@@ -288,13 +310,14 @@ class ExpertAgent:
             except WorldError:
                 break
             side = team_of(world, view.seat)  # under a contract the world knows the viewer's team
+            w = world_likelihood(world, view.seat, self.infer) if self.infer > 0 else 1.0
             values = []
             for action in candidates:
                 g = world.clone()
                 g.apply(action)
                 values.append(playout(g, side, 0, self.weight))
             for i in range(k):
-                totals[i] += values[i]
+                totals[i] += w * values[i]
             per_world.append(values)
             worlds += 1
         self.last_worlds = worlds
