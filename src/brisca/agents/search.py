@@ -237,9 +237,9 @@ def world_likelihood(world: Game, viewer: int, miss: float) -> float:
     replay = Game(world.rules, world.players, dealer=world.dealer, deck=world.deck, deal_number=world.deal_number)
     weight = 1.0
     for seat, action in history:
-        if seat != viewer and action.__class__ is Play and len(replay.legal_actions()) > 1:
-            if rollout_action(replay) is not action:
-                weight *= miss
+        if (seat != viewer and action.__class__ is Play and len(replay.legal_actions()) > 1
+                and rollout_action(replay) is not action):
+            weight *= miss
         replay.apply(action)
     return weight
 
