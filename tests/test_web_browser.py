@@ -233,6 +233,7 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     table_id = page.url.rsplit("/", 1)[1]
     seen: set[str] = set()
+    discarded_in = -1  # the last hand where we won the auction and discarded
     for _ in range(200):
         page.wait_for_function(
             "document.body.dataset.status === 'finished' || (document.querySelector('#status').textContent"
@@ -242,6 +243,8 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
             break
         phase = page.evaluate("document.body.dataset.phase")
         seen.add(phase)
+        if phase == "discard":
+            discarded_in = int(page.evaluate("document.body.dataset.hand"))
         v = int(page.evaluate("document.body.dataset.v"))
         if phase == "bid":
             assert page.locator("#auction").inner_text().startswith("Subasta")
@@ -284,8 +287,9 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
     assert info["match_over"]
     result = page.locator("#result").inner_text()
     assert result.startswith("Partida terminada") or result.startswith("Partida empatada")
-    if "discard" in seen:  # we won the auction: our discards are shown to us, and we named oros
+    if "discard" in seen:
         assert {"trump"} <= seen
+    if discarded_in == info["hand_number"]:  # we won the last hand's auction: our discards shown, oros named
         assert "Oros" in page.locator("#contract").inner_text()
         assert page.locator("#talon").is_visible()
     assert not errors, errors

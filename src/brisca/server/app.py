@@ -390,7 +390,8 @@ async def _pump(ws: WebSocket, conn: Connection) -> None:
                 await ws.close(code=1013)
             return
         try:
-            await ws.send_text(json.dumps(message, ensure_ascii=False))
+            # Events come as JSON already (made once for every connection of an audience).
+            await ws.send_text(message if isinstance(message, str) else json.dumps(message, ensure_ascii=False))
         except (WebSocketDisconnect, RuntimeError):
             return
 

@@ -117,7 +117,13 @@ def make_engine(url: str | None) -> sa.Engine:
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
+            # NORMAL: a commit survives the server's crash (kill -9), not a power cut; no fsync at each commit.
             cursor.execute("PRAGMA synchronous=NORMAL")
+            # No checkpoint inside a commit (it copies the log into the database and syncs it, which can
+            # take a while): the store checkpoints from a thread of its own (see Store), and the last
+            # connection to close does too.
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
+            cursor.execute(f"PRAGMA journal_size_limit={64 * 2**20}")  # the log file's size after a checkpoint
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
 

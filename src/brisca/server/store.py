@@ -1,9 +1,19 @@
-"""The database side of the tables: small synchronous writes, each one committed before a broadcast."""
+"""The database side of the tables: small synchronous writes, each one committed before a broadcast.
+
+The tables' writes go through :meth:`Store.write`: every write that came in while the previous batch was
+being committed goes in the next batch, in one transaction, its rows sent with one ``executemany`` a
+statement (a group commit). Each table still waits for its own write to be committed before it
+broadcasts, and a batch that fails is tried again one write at a time, so one bad write fails alone.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -26,6 +36,14 @@ _TABLES = cast(sa.Table, TableRow.__table__)
 _SEATS = cast(sa.Table, SeatRow.__table__)
 _HANDS = cast(sa.Table, HandRow.__table__)
 _ACTIONS = cast(sa.Table, ActionRow.__table__)
+_SET_VERSION = _TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id")).values(version=sa.bindparam("b_version"))
+_SET_VERSION_STATUS = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
+                       .values(version=sa.bindparam("b_version"), status=sa.bindparam("b_status")))
+_SET_SEAT = (_SEATS.update()
+             .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
+             .values(name=sa.bindparam("b_name"), token_hash=sa.bindparam("b_hash")))
+_INSERT_HAND = _HANDS.insert()
+_INSERT_ACTION = _ACTIONS.insert()
 
 
 def hash_token(token: str) -> str:
@@ -62,9 +80,141 @@ class Store:
     def __init__(self, url: str | None) -> None:
         self.engine = make_engine(url)
         upgrade(self.engine)
+        #: Inside a batch: its connection, and the rows waiting for each statement (run with executemany).
+        self._batch = threading.local()
+        #: SQLite commits on the event loop: a batch is a few executemany calls and a WAL append, and a writer
+        #: thread would wait for the GIL after every row (sqlite3 releases it around each step). PostgreSQL
+        #: waits on the network and on its disk: that is done in a writer thread.
+        self.inline = self.engine.dialect.name == "sqlite"
+        self._writer: ThreadPoolExecutor | None = None
+        self._queue: list[tuple[Callable[..., None], tuple[Any, ...], asyncio.Future[None]]] = []
+        self._draining = False
+        self._drainer: asyncio.Task[None] | None = None
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        if self.inline:
+            self._checkpointer = threading.Thread(target=self._checkpoints, name="brisca-checkpoint", daemon=True)
+            self._checkpointer.start()
 
     def dispose(self) -> None:
+        self._stop.set()
+        if self._checkpointer is not None:
+            self._checkpointer.join()
+            self._checkpointer = None
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
         self.engine.dispose()
+
+    #: Seconds between two checkpoints of SQLite's write-ahead log.
+    CHECKPOINT_EVERY = 1.0
+
+    def _checkpoints(self) -> None:
+        """SQLite: copy the write-ahead log into the database now and then, off the event loop.
+
+        A passive checkpoint waits for no one: the commits on the event loop go on meanwhile.
+        """
+        while not self._stop.wait(self.CHECKPOINT_EVERY):
+            try:
+                with self.engine.connect() as c:
+                    c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception:  # a busy or closed database: try again later
+                continue
+
+    # ------------------------------------------------------------------ group commit
+
+    async def write(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run ``fn(*args)`` (one of the ``write_*`` methods) in a batch; return once the batch is committed.
+
+        Writes that arrive while a batch commits (or in the same turn of the event loop) go together in the
+        next batch, in one transaction.
+        """
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        self._queue.append((fn, args, future))
+        if not self._draining:
+            self._draining = True
+            self._drainer = loop.create_task(self._drain())
+        await future
+
+    async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._queue:
+                batch, self._queue = self._queue, []
+                work = [(fn, args) for fn, args, _ in batch]
+                try:
+                    if self.inline:
+                        errors = self._commit_batch(work)
+                    else:
+                        if self._writer is None:
+                            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brisca-writer")
+                        errors = await loop.run_in_executor(self._writer, self._commit_batch, work)
+                except BaseException as exc:  # the loop is going away: fail what waits
+                    for _, _, future in batch:
+                        if not future.done():
+                            future.set_exception(exc if isinstance(exc, Exception) else RuntimeError("stopped"))
+                    raise
+                for (_, _, future), err in zip(batch, errors, strict=True):
+                    if not future.done():
+                        if err is None:
+                            future.set_result(None)
+                        else:
+                            future.set_exception(err)
+                if self.inline:
+                    await asyncio.sleep(0)  # let the tables run before the next batch
+        finally:
+            self._draining = False
+
+    def _commit_batch(self, batch: list[tuple[Callable[..., None], tuple[Any, ...]]]) -> list[Exception | None]:
+        """The whole batch in one transaction, or, if that fails, each write alone."""
+        if len(batch) > 1:
+            try:
+                with self.engine.begin() as c:
+                    self._batch.connection, self._batch.rows, self._batch.versions = c, {}, {}
+                    try:
+                        for fn, args in batch:
+                            fn(*args)
+                        for statement, rows in self._batch.rows.items():
+                            c.execute(statement, rows)
+                        plain = [{"b_id": t, "b_version": v} for t, (v, st) in self._batch.versions.items() if not st]
+                        with_status = [{"b_id": t, "b_version": v, "b_status": st}
+                                       for t, (v, st) in self._batch.versions.items() if st]
+                        if plain:
+                            c.execute(_SET_VERSION, plain)
+                        if with_status:
+                            c.execute(_SET_VERSION_STATUS, with_status)
+                    finally:
+                        self._batch.connection = self._batch.rows = self._batch.versions = None
+                return [None] * len(batch)
+            except Exception:
+                pass
+        errors: list[Exception | None] = []
+        for fn, args in batch:
+            try:
+                fn(*args)
+                errors.append(None)
+            except Exception as exc:
+                errors.append(exc)
+        return errors
+
+    @contextlib.contextmanager
+    def _begin(self) -> Iterator[sa.Connection]:
+        """The batch's connection inside a batch; else a transaction of its own."""
+        c = getattr(self._batch, "connection", None)
+        if c is not None:
+            yield c
+        else:
+            with self.engine.begin() as c:
+                yield c
+
+    def _run(self, c: sa.Connection, statement: sa.Executable, row: dict[str, Any]) -> None:
+        """Execute now, or, inside a batch, with the batch's other rows for the same statement."""
+        rows: dict[sa.Executable, list[dict[str, Any]]] | None = getattr(self._batch, "rows", None)
+        if rows is None:
+            c.execute(statement, row)
+        else:
+            rows.setdefault(statement, []).append(row)
 
     def create_table(self, state: TableState) -> None:
         with Session(self.engine) as s, s.begin():
@@ -76,38 +226,42 @@ class Store:
                               token_hash=info.token_hash))
 
     def _version(self, c: sa.Connection, table_id: str, version: int, status: str | None = None) -> None:
-        values: dict[str, Any] = {"version": version}
-        if status is not None:
-            values["status"] = status
-        c.execute(_TABLES.update().where(_TABLES.c.id == table_id).values(**values))
+        versions: dict[str, tuple[int, str | None]] | None = getattr(self._batch, "versions", None)
+        if versions is not None:  # in a batch: the table's last version (and status) wins
+            status = status or versions.get(table_id, (0, None))[1]
+            versions[table_id] = (version, status)
+        elif status is None:
+            c.execute(_SET_VERSION, {"b_id": table_id, "b_version": version})
+        else:
+            c.execute(_SET_VERSION_STATUS, {"b_id": table_id, "b_version": version, "b_status": status})
 
     # The writes on the path of every move use SQLAlchemy Core: the ORM's bookkeeping costs more than SQLite.
 
     def set_version(self, table_id: str, version: int) -> None:
-        with self.engine.begin() as c:
+        with self._begin() as c:
             self._version(c, table_id, version)
 
     def write_join(self, table_id: str, info: SeatInfo, version: int) -> None:
-        with self.engine.begin() as c:
-            c.execute(_SEATS.update().where(_SEATS.c.table_id == table_id, _SEATS.c.seat == info.seat)
-                      .values(name=info.name, token_hash=info.token_hash))
+        with self._begin() as c:
+            self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": info.seat, "b_name": info.name,
+                                     "b_hash": info.token_hash})
             self._version(c, table_id, version)
 
     def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int) -> None:
-        with self.engine.begin() as c:
-            c.execute(_HANDS.insert().values(table_id=table_id, hand_number=hand_number, deck=list(deck)))
+        with self._begin() as c:
+            self._run(c, _INSERT_HAND, {"table_id": table_id, "hand_number": hand_number, "deck": list(deck)})
             self._version(c, table_id, version, "playing")
 
     def write_action(self, table_id: str, number: int, hand_number: int, seat: int, action: dict[str, Any],
                      version: int) -> None:
-        with self.engine.begin() as c:
-            c.execute(_ACTIONS.insert().values(table_id=table_id, action_number=number, hand_number=hand_number,
-                                               seat=seat, action=action, created_at=_now()))
+        with self._begin() as c:
+            self._run(c, _INSERT_ACTION, {"table_id": table_id, "action_number": number, "hand_number": hand_number,
+                                          "seat": seat, "action": action, "created_at": _now()})
             self._version(c, table_id, version)
 
     def write_finish(self, table_id: str, game: GameRow, ratings: dict[str, tuple[float, float]],
                      version: int) -> None:
-        with Session(self.engine) as s, s.begin():
+        with self._begin() as c, Session(bind=c) as s:
             s.add(game)
             for name, (mu, sigma) in ratings.items():
                 row = s.get(RatingRow, (game.preset, name))
@@ -116,7 +270,7 @@ class Store:
                 else:
                     row.mu, row.sigma, row.games = mu, sigma, row.games + 1
             s.flush()
-            self._version(s.connection(), table_id, version, "finished")
+            self._version(c, table_id, version, "finished")
 
     def ratings(self, preset: str, names: Sequence[str]) -> dict[str, tuple[float, float]]:
         with Session(self.engine) as s:

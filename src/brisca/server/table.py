@@ -4,6 +4,12 @@ Commands (joins, hellos, actions, chat, bot moves) go through the actor's queue 
 An action is checked by the engine, written to the database, then broadcast; each
 connection receives each event built from its own :meth:`~brisca.game.Game.view`
 (spectators: ``view(None)``), or a stub ``{"v": n}`` when the event is not for it.
+
+Each event is turned into JSON once per audience (not once per connection), and the recent events
+are kept as that text for reconnections: a few strings per event rather than the many small objects
+of its snapshots, which the garbage collector would otherwise scan over and over under load. An
+event's spectator text is only made while a spectator is connected; a spectator who comes back after
+a gap without one gets a snapshot instead of the missed events.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -58,12 +65,13 @@ CLOSE: Message = {"type": "close"}
 class Connection:
     """One client connection: what the actor sends it goes through ``outbox`` in order."""
 
-    outbox: asyncio.Queue[Message] = field(default_factory=asyncio.Queue)
+    #: Messages, or events already in JSON (the same text for every connection of an audience).
+    outbox: asyncio.Queue[Message | str] = field(default_factory=asyncio.Queue)
     seat: int | None = None
     subscribed: bool = False
     overflowed: bool = False
 
-    def send(self, message: Message) -> None:
+    def send(self, message: Message | str) -> None:
         if self.overflowed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
@@ -173,8 +181,8 @@ class TableActor:
         self.seats = state.seats
         self.commands: asyncio.Queue[Command] = asyncio.Queue()
         self.conns: set[Connection] = set()
-        #: ``(v, message for each audience)``; audience ``None`` is the spectators'.
-        self.events: list[tuple[int, dict[int | None, Message]]] = []
+        #: ``(v, JSON text for each audience)``; audience ``None`` is the spectators' (absent when none watched).
+        self.events: list[tuple[int, dict[int | None, str]]] = []
         self.agents: dict[int, Agent] = {
             s.seat: make_agent(s.bot, seed=(state.seed + s.seat) % 2**32) for s in self.seats if s.bot
         }
@@ -240,8 +248,9 @@ class TableActor:
                 await self._deal()
 
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:
-        """One database write, off the event loop; the actor waits for it (its commands stay in order)."""
-        await asyncio.to_thread(fn, *args)
+        """One database write, off the event loop (group-committed with other tables' writes); the actor
+        waits for it to be committed (its commands stay in order)."""
+        await self.store.write(fn, *args)
 
     async def run(self) -> None:
         try:
@@ -299,10 +308,16 @@ class TableActor:
 
     # ------------------------------------------------------------------ events
 
-    def snapshot(self, audience: int | None) -> Message:
-        """The table and the viewer's view of the current hand."""
+    def snapshot(self, audience: int | None, table: Message | None = None) -> Message:
+        """The table and the viewer's view of the current hand (``table``: :meth:`table_json`, when made already)."""
         match = self.match
-        table: Message = {
+        view = None if match is None else view_json(match.game.view(audience))
+        return {"table": self.table_json() if table is None else table, "view": view}
+
+    def table_json(self) -> Message:
+        """The table as everyone sees it."""
+        match = self.match
+        return {
             "id": self.id,
             "preset": self.preset,
             "options": self.options,
@@ -322,22 +337,23 @@ class TableActor:
             "match_over": False if match is None else match.is_over(),
             "match_winner": None if match is None else match.winner,
         }
-        view = None if match is None else view_json(match.game.view(audience))
-        return {"table": table, "view": view}
 
     def _audiences(self) -> list[int | None]:
-        return [*range(self.players), None]
+        """Every seat (a seat's events are kept for its reconnection), and the spectators while any watch."""
+        watched = any(c.subscribed and c.seat is None for c in self.conns)
+        return [*range(self.players), None] if watched else list(range(self.players))
 
     def _emit(self, kind: str, public: Message, visible: Callable[[int | None], bool] | None = None) -> None:
         """Number one event (the version is already stored) and send it to every subscribed connection."""
         v = self.version
-        messages: dict[int | None, Message] = {}
+        messages: dict[int | None, str] = {}
+        table = self.table_json()
         for audience in self._audiences():
             if visible is not None and not visible(audience):
-                messages[audience] = {"type": "event", "v": v, "kind": "stub"}
+                message: Message = {"type": "event", "v": v, "kind": "stub"}
             else:
-                messages[audience] = {"type": "event", "v": v, "kind": kind, **public,
-                                      "state": self.snapshot(audience)}
+                message = {"type": "event", "v": v, "kind": kind, **public, "state": self.snapshot(audience, table)}
+            messages[audience] = json.dumps(message, ensure_ascii=False)
         self.events.append((v, messages))
         if len(self.events) > HISTORY_LIMIT:
             del self.events[: len(self.events) - HISTORY_LIMIT]
@@ -387,10 +403,11 @@ class TableActor:
         first = self.events[0][0] if self.events else self.version + 1
         if last is not None and last == self.version:
             return
-        if last is not None and first - 1 <= last < self.version:
-            for v, messages in self.events:
-                if v > last:
-                    conn.send(messages[seat])
+        missed = [messages.get(seat) for v, messages in self.events if last is not None and v > last]
+        if last is not None and first - 1 <= last < self.version and None not in missed:
+            for text in missed:
+                assert text is not None
+                conn.send(text)
             return
         conn.send({"type": "sync", "v": self.version, "state": self.snapshot(seat)})
 

@@ -3,7 +3,14 @@
 "use strict";
 
 const STRINGS = {
-  en: {newTable: "New table", preset: "Rules", players: "Players", yourName: "Your name", otherSeats: "Other seats",
+  en: {team: "Team", 
+       lobby: "Tables", leaderboard: "Leaderboard", openTables: "Open tables", inProgress: "Games in progress",
+       noOpen: "No open tables: create one below.", noPlaying: "No games in progress.", free: "free seats: {n}",
+       joinTable: "Sit down", watch: "Watch", allPresets: "All", more: "More", noGames: "No finished games yet.",
+       winner: "Winner", drawn: "Draw", handN: "Hand {n}", stepOf: "step {i} of {n}", dealt: "Cards dealt",
+       ordinal: "Rating", name: "Name", gamesPlayed: "Games", noRatings: "No rated games with these rules yet.",
+       freeSeat: "free seat", first: "First", last: "Last", replayThis: "Replay", finishedAt: "Finished",
+       playersN: "{n} players",newTable: "New table", preset: "Rules", players: "Players", yourName: "Your name", otherSeats: "Other seats",
        create: "Create table", history: "Finished games", join: "Take a seat", invite: "Invite link:", trump: "Trump",
        send: "Send", human: "person", stock: "stock", yourTurn: "Your turn", turnOf: "Turn: ", waiting: "Waiting for players",
        spectating: "Watching", matchOver: "Match over. Winner: side ", draw: "Match drawn", record: "Download record",
@@ -19,7 +26,14 @@ const STRINGS = {
        close: "Close", step: "Step", phase_bid: "Auction", phase_discard: "Discard", phase_trump: "Naming trump",
        phase_call: "Calling a card", phase_play: "",
        suit_O: "Coins", suit_C: "Cups", suit_E: "Swords", suit_B: "Clubs"},
-  es: {newTable: "Mesa nueva", preset: "Reglas", players: "Jugadores", yourName: "Tu nombre", otherSeats: "Otros asientos",
+  es: {team: "Equipo", 
+       lobby: "Mesas", leaderboard: "Clasificación", openTables: "Mesas abiertas", inProgress: "Partidas en juego",
+       noOpen: "No hay mesas abiertas: crea una abajo.", noPlaying: "No hay partidas en juego.", free: "asientos libres: {n}",
+       joinTable: "Sentarse", watch: "Mirar", allPresets: "Todas", more: "Más", noGames: "Aún no hay partidas terminadas.",
+       winner: "Gana", drawn: "Empate", handN: "Mano {n}", stepOf: "paso {i} de {n}", dealt: "Cartas repartidas",
+       ordinal: "Puntuación", name: "Nombre", gamesPlayed: "Partidas", noRatings: "Aún no hay partidas puntuadas con estas reglas.",
+       freeSeat: "asiento libre", first: "Inicio", last: "Final", replayThis: "Ver repetición", finishedAt: "Terminada",
+       playersN: "{n} jugadores",newTable: "Mesa nueva", preset: "Reglas", players: "Jugadores", yourName: "Tu nombre", otherSeats: "Otros asientos",
        create: "Crear mesa", history: "Partidas terminadas", join: "Sentarse", invite: "Enlace de invitación:", trump: "Triunfo",
        send: "Enviar", human: "persona", stock: "mazo", yourTurn: "Te toca", turnOf: "Turno: ", waiting: "Esperando jugadores",
        spectating: "Mirando", matchOver: "Partida terminada. Gana el equipo ", draw: "Partida empatada",
@@ -36,7 +50,14 @@ const STRINGS = {
        close: "Cerrar", step: "Paso", phase_bid: "Subasta", phase_discard: "Descarte", phase_trump: "Elección del triunfo",
        phase_call: "Llamada de carta", phase_play: "",
        suit_O: "Oros", suit_C: "Copas", suit_E: "Espadas", suit_B: "Bastos"},
-  it: {newTable: "Nuovo tavolo", preset: "Regole", players: "Giocatori", yourName: "Il tuo nome", otherSeats: "Altri posti",
+  it: {team: "Squadra", 
+       lobby: "Tavoli", leaderboard: "Classifica", openTables: "Tavoli aperti", inProgress: "Partite in corso",
+       noOpen: "Nessun tavolo aperto: creane uno qui sotto.", noPlaying: "Nessuna partita in corso.", free: "posti liberi: {n}",
+       joinTable: "Siediti", watch: "Guarda", allPresets: "Tutte", more: "Altre", noGames: "Ancora nessuna partita finita.",
+       winner: "Vince", drawn: "Pareggio", handN: "Mano {n}", stepOf: "mossa {i} di {n}", dealt: "Carte distribuite",
+       ordinal: "Punteggio", name: "Nome", gamesPlayed: "Partite", noRatings: "Ancora nessuna partita valutata con queste regole.",
+       freeSeat: "posto libero", first: "Inizio", last: "Fine", replayThis: "Rivedi", finishedAt: "Finita",
+       playersN: "{n} giocatori",newTable: "Nuovo tavolo", preset: "Regole", players: "Giocatori", yourName: "Il tuo nome", otherSeats: "Altri posti",
        create: "Crea tavolo", history: "Partite finite", join: "Siediti", invite: "Link di invito:", trump: "Briscola",
        send: "Invia", human: "persona", stock: "mazzo", yourTurn: "Tocca a te", turnOf: "Turno: ", waiting: "In attesa di giocatori",
        spectating: "Spettatore", matchOver: "Partita finita. Vince la squadra ", draw: "Partita pari",
@@ -173,9 +194,202 @@ async function lobby() {
       location.href = made.url;
     } catch (e) { showError(e.message); }
   };
-  const games = await api("/api/games");
-  $("#games").innerHTML = games.map((g) => `<li>${esc(g.preset)}: ${g.names.map(esc).join(", ")} ` +
-    `<a href="/api/games/${g.table_id}/record">${t("record")}</a></li>`).join("");
+  rerender = () => refreshLobby().catch(() => {});
+  await refreshLobby();
+  // Refreshed every few seconds while the page is in sight.
+  setInterval(() => { if (document.visibilityState === "visible") refreshLobby().catch(() => {}); }, LOBBY_EVERY_MS);
+}
+
+const LOBBY_EVERY_MS = 3000;
+// What a page redraws when the language changes.
+let rerender = null;
+
+// "bot:easy" (how bots are named in games and ratings) -> "easy (bot)".
+function displayName(name) {
+  if (name === null || name === undefined) return "";
+  return name.startsWith("bot:") ? `${name.slice(4)} (bot)` : name;
+}
+
+function seatLabel(s) {
+  if (s.bot) return esc(`${s.bot} (bot)`);
+  return s.name === null ? `<i>${esc(t("freeSeat"))}</i>` : esc(s.name);
+}
+
+function score(entry) {
+  if (entry.match_points && entry.match_points.some((p) => p)) return entry.match_points.join(" – ");
+  return entry.hands_won ? entry.hands_won.join(" – ") : "";
+}
+
+async function refreshLobby() {
+  const lobby = await api("/api/lobby");
+  const item = (e, open) => `<li class="item" data-table="${e.table_id}">` +
+    `<div class="what"><b>${esc(e.title)}</b> · ${esc(t("playersN", {n: e.players}))}` +
+    (open ? ` · <span class="free">${esc(t("free", {n: e.free.length}))}</span>`
+      : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))} · ${esc(score(e))}</span>`) + `</div>` +
+    `<div class="who">${e.seats.map(seatLabel).join(", ")}</div>` +
+    `<a class="go" href="${e.url}">${esc(open ? t("joinTable") : t("watch"))}</a></li>`;
+  $("#opentables").innerHTML = lobby.open.map((e) => item(e, true)).join("") ||
+    `<li class="empty">${esc(t("noOpen"))}</li>`;
+  $("#playingtables").innerHTML = lobby.playing.map((e) => item(e, false)).join("") ||
+    `<li class="empty">${esc(t("noPlaying"))}</li>`;
+  document.body.dataset.lobby = String(Date.now());
+}
+
+function when(iso) {
+  const date = new Date(iso.endsWith("Z") || iso.includes("+") ? iso : iso + "Z");
+  return date.toLocaleString(lang, {dateStyle: "medium", timeStyle: "short"});
+}
+
+function winnerText(g) {
+  return g.winner === null ? t("drawn") : `${t("winner")}: ${g.winners.map(displayName).join(", ")}`;
+}
+
+// ------------------------------------------------------------------ finished games
+
+const PAGE = 20;
+
+async function historyPage() {
+  $("#history").hidden = false;
+  const presets = await api("/api/presets");
+  const select = $("#historypreset");
+  select.insertAdjacentHTML("beforeend",
+    presets.map((p) => `<option value="${p.name}">${esc(p.title)}</option>`).join(""));
+  let offset = 0;
+  const more = async (fresh) => {
+    if (fresh) { offset = 0; $("#games").innerHTML = ""; }
+    const preset = select.value ? `&preset=${encodeURIComponent(select.value)}` : "";
+    const games = await api(`/api/games?limit=${PAGE}&offset=${offset}${preset}`);
+    offset += games.length;
+    $("#games").insertAdjacentHTML("beforeend", games.map((g) => `<li class="item" data-game="${g.table_id}">` +
+      `<div class="what"><b>${esc(g.title)}</b> · ${esc(when(g.finished_at))}</div>` +
+      `<div class="who">${g.names.map((n, i) => {
+        const won = g.winner !== null && i % g.sides === g.winner;
+        return won ? `<b class="won">★ ${esc(displayName(n))}</b>` : esc(displayName(n));
+      }).join(", ")}</div>` +
+      `<div class="links"><a class="go" href="${g.url}">${esc(t("replayThis"))}</a> ` +
+      `<a href="${g.record_url}" download>${esc(t("record"))}</a></div></li>`).join(""));
+    if (!offset) $("#games").innerHTML = `<li class="empty">${esc(t("noGames"))}</li>`;
+    $("#moregames").hidden = games.length < PAGE;
+  };
+  select.onchange = () => more(true).catch((e) => showError(e.message));
+  rerender = select.onchange;
+  $("#moregames").onclick = () => more(false).catch((e) => showError(e.message));
+  await more(true);
+}
+
+// The replay of a finished game: every position, computed by the server's engine, all hands open.
+const replay = {data: null, at: 0};
+
+async function replayPage(id) {
+  $("#replay").hidden = false;
+  const data = await api(`/api/games/${encodeURIComponent(id)}/replay`);
+  replay.data = data;
+  // Seats named alike (bots of one level) get their seat number too.
+  const twice = (n) => data.names.filter((m) => m === n).length > 1;
+  replay.info = {seats: data.names.map((n, i) => ({seat: i, name: displayName(n) + (twice(n) ? ` #${i}` : "")}))};
+  const last = data.steps.length - 1;
+  $("#rstep").max = String(last);
+  const go = (n) => { showStep(Math.max(0, Math.min(last, n))); };
+  $("#rfirst").onclick = () => go(0);
+  $("#rprev").onclick = () => go(replay.at - 1);
+  $("#rnext").onclick = () => go(replay.at + 1);
+  $("#rlast").onclick = () => go(last);
+  $("#rstep").oninput = (ev) => go(Number(ev.target.value));
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT") return;
+    const moves = {ArrowLeft: -1, ArrowRight: 1};
+    if (ev.key in moves) go(replay.at + moves[ev.key]);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(last);
+  });
+  rerender = () => showStep(replay.at);
+  window.addEventListener("hashchange", () => {
+    const n = Number(location.hash.slice(1));
+    if (Number.isInteger(n) && n !== replay.at) go(n);
+  });
+  const fromHash = Number(location.hash.slice(1));
+  showStep(Number.isInteger(fromHash) && fromHash >= 0 && fromHash <= last ? fromHash : 0);
+}
+
+function replayHeader() {
+  const d = replay.data;
+  $("#rtitle").textContent = d.title;
+  const winners = d.names.map((_n, i) => i).filter((i) => d.winner !== null && i % d.sides === d.winner)
+    .map((i) => seatName(replay.info, i));
+  const won = d.winner === null ? t("drawn") : `${t("winner")}: ${winners.join(", ")}`;
+  $("#rinfo").innerHTML = `${esc(t("finishedAt"))} ${esc(when(d.finished_at))} · ${esc(won)} · ` +
+    `<a href="${d.record_url}" download>${esc(t("record"))}</a>`;
+}
+
+function showStep(n) {
+  const d = replay.data, step = d.steps[n], view = step.position, info = replay.info;
+  replay.at = n;
+  history.replaceState(null, "", `#${n}`);
+  document.body.dataset.step = String(n);
+  document.body.dataset.steps = String(d.steps.length);
+  replayHeader();
+  $("#rstep").value = String(n);
+  $("#rfirst").disabled = $("#rprev").disabled = n === 0;
+  $("#rlast").disabled = $("#rnext").disabled = n === d.steps.length - 1;
+  const inHand = d.steps.filter((s) => s.hand === step.hand).length - 1;
+  let what = `${t("handN", {n: step.hand + 1})} · ${t("stepOf", {i: step.index, n: inHand})} · `;
+  what += step.action ? `${seatName(info, step.action.seat)}: ${actionText(info, step.action)}` : t("dealt");
+  $("#rstepinfo").textContent = what;
+  const scoreText = d.match === "target_points" ? `${step.match_points.join(" – ")} / ${d.target_points}`
+    : step.hands_won.join(" – ");
+  $("#rscore").textContent = `${t("match")}: ${scoreText}`;
+  $("#rcontract").innerHTML = contractHTML(info, view);
+  $("#rauction").innerHTML = auctionHTML(info, view);
+  $("#rfaceup").innerHTML = view.face_up ? cardSVG(view.face_up)
+    : `<b class="suit">${view.trump ? esc(suitName(view.trump)) : "?"}</b>`;
+  $("#rstock").textContent = `${view.stock_count} ${t("stock")}`;
+  const talon = [...view.talon, ...view.discards.filter((c) => !view.talon.includes(c))];
+  $("#rtalon").hidden = !talon.length;
+  $("#rtaloncards").innerHTML = talon.map(cardSVG).join("");
+  $("#rtrick").innerHTML = view.trick.map((c, i) =>
+    `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, view.trick_seats[i]))}</figcaption></figure>`).join("");
+  const lastTrick = view.last_trick;
+  $("#rlasttrick").innerHTML = lastTrick ? lastTrick.cards.map((c, i) =>
+    `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, (lastTrick.leader + i) % view.players))}</figcaption></figure>`).join("") : "";
+  $("#rseats").innerHTML = view.hands.map((cards, seat) => {
+    const cls = `rseat${view.turn === seat ? " turn" : ""}${step.action && step.action.seat === seat ? " acted" : ""}`;
+    const side = d.sides < d.players ? ` · ${t("team")} ${seat % d.sides}` : "";
+    return `<div class="${cls}" data-seat="${seat}"><div class="rname">${esc(seatName(info, seat))}` +
+      ` · <span class="pts">${view.seat_points[seat]}</span> ${t("points")}${esc(side)}</div>` +
+      `<div class="hand small">${cards.map(cardSVG).join("")}</div></div>`;
+  }).join("");
+  let result = "";
+  if (view.result) {
+    result = esc(t("handOver") + view.result.side_points.join(" – "));
+    if (view.result.scores) result += " · " + esc(t("scores") + view.result.scores.join(", "));
+  }
+  if (n === d.steps.length - 1) {
+    result += (result ? "<br>" : "") + esc(d.winner === null ? t("draw")
+      : `${t("matchOver")}${d.winner} · ★ ${d.names.map((_n, i) => i).filter((i) => i % d.sides === d.winner)
+        .map((i) => seatName(replay.info, i)).join(", ")}`);
+  }
+  $("#rresult").innerHTML = result;
+}
+
+// ------------------------------------------------------------------ the leaderboard
+
+async function leaderboardPage(preset) {
+  $("#leaderboard").hidden = false;
+  const [presets, rated] = await Promise.all([api("/api/presets"), api("/api/ratings")]);
+  const select = $("#boardpreset");
+  select.innerHTML = presets.map((p) => `<option value="${p.name}">${esc(p.title)}</option>`).join("");
+  select.value = preset || (rated.length ? rated[0].preset : "spanish");
+  const show = async () => {
+    const board = await api(`/api/ratings/${encodeURIComponent(select.value)}`);
+    history.replaceState(null, "", `/leaderboard/${select.value}`);
+    $("#ratingtable tbody").innerHTML = board.map((r) => `<tr><td>${r.rank}</td><td>${esc(displayName(r.name))}</td>` +
+      `<td>${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`).join("");
+    $("#ratingtable").hidden = !board.length;
+    $("#boardempty").hidden = board.length > 0;
+    document.body.dataset.board = select.value;
+  };
+  select.onchange = () => show().catch((e) => showError(e.message));
+  await show();
 }
 
 // ------------------------------------------------------------------ the table
@@ -298,6 +512,10 @@ function matchScore(info) {
 }
 
 function renderContract(info, view) {
+  $("#contract").innerHTML = contractHTML(info, view);
+}
+
+function contractHTML(info, view) {
   const c = view.contract || (view.result && view.result.contract);
   const parts = [];
   if (c) {
@@ -313,13 +531,16 @@ function renderContract(info, view) {
   if (view.shown.length) {
     parts.push(esc(t("shown")) + view.shown.map((s) => esc(`${seatName(info, s.seat)} ${s.card}`)).join(", "));
   }
-  $("#contract").innerHTML = parts.map((p) => `<div>${p}</div>`).join("");
+  return parts.map((p) => `<div>${p}</div>`).join("");
 }
 
 function renderAuction(info, view) {
-  const box = $("#auction");
-  if (!view.bids.length && view.phase !== "bid") { box.innerHTML = ""; return; }
-  box.innerHTML = `<b>${t("auction")}:</b> ` + view.bids.map((b) =>
+  $("#auction").innerHTML = auctionHTML(info, view);
+}
+
+function auctionHTML(info, view) {
+  if (!view.bids.length && view.phase !== "bid") return "";
+  return `<b>${t("auction")}:</b> ` + view.bids.map((b) =>
     `<span class="bid">${esc(seatName(info, b.seat))}: ${esc(actionText(info, b))}</span>`).join(" ");
 }
 
@@ -456,6 +677,8 @@ function renderResult(info, view) {
       ` · <a href="/api/games/${info.id}/record">${t("record")}</a>`;
   }
   $("#result").innerHTML = result;
+  $("#replaylink").hidden = info.status !== "finished";
+  $("#replaylink").href = `/games/${info.id}`;
 }
 
 async function tablePage(id) {
@@ -489,7 +712,30 @@ $("#lang").onchange = (ev) => {
   localStorage.setItem("brisca:lang", lang);
   translate();
   if (table.state) render();
+  if (rerender) rerender();
 };
 translate();
-const route = location.pathname.match(/^\/t\/([A-Za-z0-9_-]+)/);
-if (route) tablePage(route[1]); else lobby().catch((e) => showError(e.message));
+
+// One page, five places: the lobby, a table, the finished games, a replay, the leaderboard.
+function route() {
+  const path = location.pathname;
+  let m;
+  const pages = [
+    [/^\/t\/([A-Za-z0-9_-]+)$/, "table", (id) => tablePage(id)],
+    [/^\/games\/?$/, "history", () => historyPage()],
+    [/^\/games\/([A-Za-z0-9_-]+)$/, "replay", (id) => replayPage(id)],
+    [/^\/leaderboard(?:\/([A-Za-z0-9_-]+))?\/?$/, "leaderboard", (preset) => leaderboardPage(preset)],
+  ];
+  for (const [pattern, name, open] of pages) {
+    if ((m = path.match(pattern))) {
+      document.body.dataset.page = name;
+      const nav = {history: "games", replay: "games", leaderboard: "leaderboard"}[name];
+      if (nav) $(`#nav-${nav}`).classList.add("here");
+      return Promise.resolve(open(m[1]));
+    }
+  }
+  document.body.dataset.page = "lobby";
+  $("#nav-lobby").classList.add("here");
+  return lobby();
+}
+route().catch((e) => showError(e.message));
