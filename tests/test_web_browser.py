@@ -294,3 +294,57 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
         assert page.locator("#talon").is_visible()
     assert not errors, errors
     context.close()
+
+
+def test_partner_signals_show_to_partners_in_chromium(browser: Any, server: str) -> None:
+    """4 players, ``signals: partner``: the page offers our signals and shows our partner's, never an opponent's."""
+    left_ms = _clock()
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    console_errors: list[str] = []
+    page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+    page.goto(f"{server}/")
+    form = page.locator("#create")
+    form.locator("select[name=preset]").select_option("spanish")
+    form.locator("select[name=players]").select_option("4")
+    form.locator("input[name=name]").fill("Ana")
+    for seat in (1, 2, 3):
+        form.locator(f"select[name=seat{seat}]").select_option("hard")  # the heuristic signals its honours
+    form.locator("select[name=speed]").select_option("0.15")
+    form.locator("input[name=options]").fill("signals=partner, target_hands=1")
+    page.locator("#create button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+
+    offered: set[str] = set()
+    seen_partner = False
+    while page.evaluate("document.body.dataset.status") != "finished":
+        page.wait_for_function(
+            "document.querySelector('#hand .card.legal') || document.body.dataset.status === 'finished'",
+            timeout=left_ms())
+        shown = page.locator("#contract .signals")
+        if shown.count():
+            assert shown.inner_text().startswith("Signals: ")
+            seats = page.locator("#contract .signals .sig").evaluate_all("els => els.map(e => e.dataset.seat)")
+            assert set(seats) <= {"0", "2"}, seats  # only our side's signals: seats 1 and 3 are the others
+            seen_partner = seen_partner or "2" in seats
+        if page.evaluate("document.body.dataset.status") == "finished":
+            break
+        buttons = page.locator("#actions button").all_inner_texts()
+        signals = [b for b in buttons if b.startswith("Signal: ")]
+        offered.update(signals)
+        v = int(page.evaluate("document.body.dataset.v"))
+        if signals and len(offered) <= 2 and signals[0] not in page.locator("#contract").inner_text():
+            page.locator("#actions button", has_text=signals[0]).first.click()
+        else:
+            page.locator("#hand .card.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.v) > {v}", timeout=left_ms())
+    assert offered, "no signal was ever offered to us"
+    assert all(s.removeprefix("Signal: ") for s in offered)
+    assert seen_partner, "the partner's signals never showed"
+    info = _get(f"{server}/api/tables/{table_id}")
+    assert info["status"] == "finished"
+    assert not console_errors, console_errors
+    context.close()

@@ -3,7 +3,8 @@
 "use strict";
 
 const STRINGS = {
-  en: {team: "Team", 
+  en: {"signalsLabel": "Signals", "signalPrefix": "Signal: ", "claim": "Claim the rest", "arrastro": "Arrastro with ", "sig_trump-ace": "ace of trumps", "sig_trump-three": "three of trumps", "sig_trump-king": "king of trumps", "sig_trump-knight": "knight of trumps", "sig_trump-jack": "jack of trumps", "sig_small-trumps": "small trumps", "sig_briscas": "briscas in other suits", "sig_no-trumps": "no trumps", "sig_ask-points": "asks for points", "sig_ask-cards": "asks for cards",
+       team: "Team", 
        lobby: "Tables", leaderboard: "Leaderboard", openTables: "Open tables", inProgress: "Games in progress",
        noOpen: "No open tables: create one below.", noPlaying: "No games in progress.", free: "free seats: {n}",
        joinTable: "Sit down", watch: "Watch", allPresets: "All", more: "More", noGames: "No finished games yet.",
@@ -26,7 +27,8 @@ const STRINGS = {
        close: "Close", step: "Step", phase_bid: "Auction", phase_discard: "Discard", phase_trump: "Naming trump",
        phase_call: "Calling a card", phase_play: "",
        suit_O: "Coins", suit_C: "Cups", suit_E: "Swords", suit_B: "Clubs"},
-  es: {team: "Equipo", 
+  es: {"signalsLabel": "Señas", "signalPrefix": "Seña: ", "claim": "Reclamar el resto", "arrastro": "Arrastro con ", "sig_trump-ace": "as de triunfo", "sig_trump-three": "tres de triunfo", "sig_trump-king": "rey de triunfo", "sig_trump-knight": "caballo de triunfo", "sig_trump-jack": "sota de triunfo", "sig_small-trumps": "triunfos pequeños", "sig_briscas": "briscas de otro palo", "sig_no-trumps": "sin triunfos", "sig_ask-points": "pide puntos", "sig_ask-cards": "pide cartas",
+       team: "Equipo", 
        lobby: "Mesas", leaderboard: "Clasificación", openTables: "Mesas abiertas", inProgress: "Partidas en juego",
        noOpen: "No hay mesas abiertas: crea una abajo.", noPlaying: "No hay partidas en juego.", free: "asientos libres: {n}",
        joinTable: "Sentarse", watch: "Mirar", allPresets: "Todas", more: "Más", noGames: "Aún no hay partidas terminadas.",
@@ -50,7 +52,8 @@ const STRINGS = {
        close: "Cerrar", step: "Paso", phase_bid: "Subasta", phase_discard: "Descarte", phase_trump: "Elección del triunfo",
        phase_call: "Llamada de carta", phase_play: "",
        suit_O: "Oros", suit_C: "Copas", suit_E: "Espadas", suit_B: "Bastos"},
-  it: {team: "Squadra", 
+  it: {"signalsLabel": "Segnali", "signalPrefix": "Segnale: ", "claim": "Reclama il resto", "arrastro": "Arrastro con ", "sig_trump-ace": "asso di briscola", "sig_trump-three": "tre di briscola", "sig_trump-king": "re di briscola", "sig_trump-knight": "cavallo di briscola", "sig_trump-jack": "fante di briscola", "sig_small-trumps": "briscole piccole", "sig_briscas": "carichi di altri semi", "sig_no-trumps": "senza briscole", "sig_ask-points": "chiede punti", "sig_ask-cards": "chiede le carte",
+       team: "Squadra", 
        lobby: "Tavoli", leaderboard: "Classifica", openTables: "Tavoli aperti", inProgress: "Partite in corso",
        noOpen: "Nessun tavolo aperto: creane uno qui sotto.", noPlaying: "Nessuna partita in corso.", free: "posti liberi: {n}",
        joinTable: "Siediti", watch: "Guarda", allPresets: "Tutte", more: "Altre", noGames: "Ancora nessuna partita finita.",
@@ -531,6 +534,12 @@ function contractHTML(info, view) {
   if (view.shown.length) {
     parts.push(esc(t("shown")) + view.shown.map((s) => esc(`${seatName(info, s.seat)} ${s.card}`)).join(", "));
   }
+  // The partner signals this seat may see (the view holds only those).
+  if (view.signals && view.signals.length) {
+    parts.push(`<span class="signals">${esc(t("signalsLabel"))}: ` + view.signals.map((g) =>
+      `<span class="sig" data-seat="${g.seat}">${esc(`${seatName(info, g.seat)}: ${t(`sig_${g.signal}`)}`)}</span>`)
+      .join(" · ") + "</span>");
+  }
   return parts.map((p) => `<div>${p}</div>`).join("");
 }
 
@@ -640,6 +649,9 @@ function renderHandAndActions(info, view, mine) {
     else if (a.trump) label = suitName(a.trump);
     else if (a.declare) label = t("declare") + suitName(a.declare);
     else if (a.exchange) label = t("exchange") + a.exchange;
+    else if (a.signal) label = t("signalPrefix") + t(`sig_${a.signal}`);
+    else if (a.claim) label = t("claim");
+    else if (a.arrastro) label = t("arrastro") + a.play;
     buttons.push([label, strip(a), a.pass ? "pass" : (a.bid !== undefined ? "bid" : "")]);
   }
   $("#prompt").textContent = prompt;
