@@ -261,3 +261,24 @@ def test_describe_mentions_the_essentials() -> None:
     text = SPANISH.describe()
     assert "40 cards" in text and "after_win" in text
     assert "48 cards" in SPANISH.with_options(deck=48).describe()
+
+
+def test_capote_takes_the_ruled_engine_so_it_is_scored() -> None:
+    import random
+
+    rules = find_variant("spanish").with_options(capote=True)
+    assert not rules.plain
+    found = False
+    for seed in range(3000):
+        game = Game(rules, 2, seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            game.apply(rng.choice(game.legal_actions()))
+        result = game.result()
+        assert result is not None
+        every = {t.winner for t in game.tricks}
+        if len(every) == 1:
+            assert result.reason == "capote" and result.winner == every.pop()
+            found = True
+            break
+    assert found

@@ -311,7 +311,7 @@ class Rules:
         return (
             self.follow == "none" and not self.arrastro and not self.claim and self.signals == "off"
             and not self.kill_three and not self.dealt_out and self.declarations == "off"
-            and self.lead_two == "any"
+            and self.lead_two == "any" and not self.capote
         )
 
     @property

@@ -1,0 +1,576 @@
+"""A compiled playout kernel (numba) for the expert's search on the plain games.
+
+:func:`brisca.agents.search.playout` finishes a sampled world with the heuristic's
+judgment (``_Rollout`` and :func:`brisca.agents.heuristic.choose`) and scores it with
+:func:`brisca.agents.search.margin`. This module does the very same thing on numpy
+arrays in one ``@njit`` function: the engine's rules of the plain fast path (tricks,
+draws from the stock, the trump exchange, the end of the hand, last-trick and pair
+bonuses, ``hand_winner`` and ``tie: most_cards``) and the rollout policy, move for move.
+The tests hold it to the Python path over thousands of random positions: the same
+value, the same final points and the same moves.
+
+Covered: rules with :attr:`~brisca.rules.Rules.plain` true (so not dealt out, and no ``capote``,
+which the ruled engine scores).
+Everything else falls back to the Python playout. numba is optional (the ``fast``
+extra): without it :data:`AVAILABLE` is false and nothing here is used.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from brisca.actions import Action, Exchange, Play
+from brisca.game import Game
+from brisca.rules import Rules
+
+try:  # the ``fast`` extra
+    import numpy as np
+    from numba import njit as _numba_njit
+
+    AVAILABLE = True
+    #: Why the kernel is not available ("" when it is).
+    MISSING = ""
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    AVAILABLE = False
+    MISSING = f"numba is not installed ({exc})"
+
+
+def _njit(fn: Callable[..., Any]) -> Callable[..., Any]:
+    if not AVAILABLE:
+        return fn
+    compiled: Callable[..., Any] = _numba_njit(cache=True, nogil=True)(fn)
+    return compiled
+
+
+#: Codes of the actions the kernel takes and records: a card index for a play, EXCHANGE + index for an exchange.
+EXCHANGE = 100
+#: No candidate: play out the position as it stands (the debug entry point).
+NONE = -1
+
+# cfg fields
+_N, _SIDES, _H, _S, _TRUMP, _GIVE_UNTIL, _CHAIN, _TURNED, _LTB, _PAIR, _LEAST, _MOST_CARDS = range(12)
+
+
+def covers(rules: Rules) -> bool:
+    """Whether the kernel plays these rules exactly (the plain fast path, no capote)."""
+    return rules.plain and not rules.dealt_out and not rules.capote and rules.contract == "off"
+
+
+def enabled() -> bool:
+    """Whether numba is importable and not switched off by ``BRISCA_KERNEL=0``."""
+    return AVAILABLE and os.environ.get("BRISCA_KERNEL", "1") != "0"
+
+
+# ---------------------------------------------------------------------------------------------- the kernel
+
+
+@_njit
+def _key_ps(points: Any, strength: Any, c: int) -> int:
+    return int(points[c] * 64 + strength[c])
+
+
+@_njit
+def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, strength: Any, points: Any,
+            partner_winning: bool, opponents_after: bool, trumps_out: int, top: Any) -> int:
+    """:func:`brisca.agents.heuristic.choose` on card indices (first of equals, as Python's min and max)."""
+    nplain = 0
+    ntrump = 0
+    for i in range(hl):
+        if hand[i] // 12 == trump:
+            ntrump += 1
+        else:
+            nplain += 1
+    # cheapest discard: the lowest plain card by (points, strength), else the weakest trump
+    disc = -1
+    dk = 1 << 30
+    if nplain:
+        for i in range(hl):
+            c = hand[i]
+            if c // 12 != trump:
+                k = _key_ps(points, strength, c)
+                if k < dk:
+                    dk = k
+                    disc = c
+    else:
+        for i in range(hl):
+            c = hand[i]
+            if strength[c] < dk:
+                dk = strength[c]
+                disc = c
+    if tl == 0:
+        # _lead: the richest master, the weakest worthless card, the cheapest small one, the cheapest trump
+        pick = -1
+        pk = -1
+        for i in range(hl):
+            c = hand[i]
+            s = c // 12
+            if s != trump and points[c] > 0 and strength[c] > top[s] and trumps_out == 0 and points[c] > pk:
+                pk = points[c]
+                pick = c
+        if pick >= 0:
+            return pick
+        pk = 1 << 30
+        for i in range(hl):
+            c = hand[i]
+            if c // 12 != trump and points[c] == 0 and strength[c] < pk:
+                pk = strength[c]
+                pick = c
+        if pick >= 0:
+            return pick
+        for i in range(hl):
+            c = hand[i]
+            if c // 12 != trump and points[c] <= 4:
+                k = _key_ps(points, strength, c)
+                if k < pk:
+                    pk = k
+                    pick = c
+        if pick >= 0:
+            return pick
+        for i in range(hl):
+            c = hand[i]
+            if c // 12 == trump:
+                k = _key_ps(points, strength, c)
+                if k < pk:
+                    pk = k
+                    pick = c
+        if pick >= 0:
+            return pick
+        for i in range(hl):
+            c = hand[i]
+            k = _key_ps(points, strength, c)
+            if k < pk:
+                pk = k
+                pick = c
+        return pick
+    on_table = 0
+    for i in range(tl):
+        on_table += points[trick[i]]
+    bs = best // 12
+    if partner_winning:
+        if not opponents_after:
+            # load the partner's trick with points not otherwise won: max by (points, -strength)
+            pick = -1
+            pk = -(1 << 30)
+            for i in range(hl):
+                c = hand[i]
+                s = c // 12
+                if s != trump and points[c] > 0 and not (strength[c] > top[s] and trumps_out == 0):
+                    k = points[c] * 64 + (63 - strength[c])
+                    if k > pk:
+                        pk = k
+                        pick = c
+            if pick >= 0:
+                return pick
+        return disc
+    if bs != trump:
+        nbeat = 0
+        for i in range(hl):
+            c = hand[i]
+            if c // 12 == bs and strength[c] > strength[best]:
+                nbeat += 1
+        if nbeat:
+            pick = -1
+            if not opponents_after:
+                pk = -1
+                for i in range(hl):
+                    c = hand[i]
+                    if c // 12 == bs and strength[c] > strength[best]:
+                        k = _key_ps(points, strength, c)
+                        if k > pk:
+                            pk = k
+                            pick = c
+                return pick
+            if trumps_out == 0:
+                pk = -1
+                for i in range(hl):
+                    c = hand[i]
+                    if c // 12 == bs and strength[c] > strength[best] and points[c] > pk:
+                        pk = points[c]
+                        pick = c
+                return pick
+            pk = 1 << 30
+            for i in range(hl):
+                c = hand[i]
+                if c // 12 == bs and strength[c] > strength[best] and strength[c] < pk:
+                    pk = strength[c]
+                    pick = c
+            return pick
+    cheapest = -1
+    ck = 1 << 30
+    for i in range(hl):
+        c = hand[i]
+        if c // 12 == trump and (bs != trump or strength[c] > strength[best]):
+            k = _key_ps(points, strength, c)
+            if k < ck:
+                ck = k
+                cheapest = c
+    if cheapest >= 0:
+        cost = points[cheapest]
+        if on_table >= 10 or (on_table >= 3 and cost == 0 and ntrump >= 2) or (
+                on_table > cost and on_table >= 4 and nplain == 0):
+            return cheapest
+    return disc
+
+
+@_njit
+def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, cand: int, side: int,
+                 weight: float, seat_out: Any, moves: Any) -> float:
+    """Apply ``cand`` to the position encoded in ``row``, finish the hand with the rollout policy and
+    return :func:`brisca.agents.search.margin`; the final seat points go to ``seat_out`` and the moves
+    (codes, -1 after the last) to ``moves`` when it has room."""
+    n = cfg[_N]
+    sides = cfg[_SIDES]
+    hmax = cfg[_H]
+    smax = cfg[_S]
+    trump = cfg[_TRUMP]
+    give_until = cfg[_GIVE_UNTIL]
+    # --- decode (see Kernel.encode for the layout)
+    hands = np.empty((n, hmax), np.int64)
+    hlen = np.empty(n, np.int64)
+    p = 0
+    for s in range(n):
+        for i in range(hmax):
+            hands[s, i] = row[p]
+            p += 1
+    for s in range(n):
+        hlen[s] = row[p]
+        p += 1
+    stock = np.empty(smax + 1, np.int64)
+    for i in range(smax):
+        stock[i] = row[p]
+        p += 1
+    slen = row[p]
+    p += 1
+    trick = np.empty(n, np.int64)
+    for i in range(n):
+        trick[i] = row[p]
+        p += 1
+    tlen = row[p]
+    turn = row[p + 2]
+    best = row[p + 3]
+    bseat = row[p + 4]
+    give = row[p + 5]
+    over = row[p + 6]
+    lastw = row[p + 7]
+    p += 8
+    pts = np.empty(n, np.int64)
+    for s in range(n):
+        pts[s] = row[p]
+        p += 1
+    mayx = np.empty(n, np.int64)
+    for s in range(n):
+        mayx[s] = row[p]
+        p += 1
+    capt = np.empty(48, np.int64)
+    for i in range(48):
+        capt[i] = row[p]
+        p += 1
+    # the policy's card counting: every card not yet played (in a hand or the stock)
+    unplayed = np.zeros(48, np.bool_)
+    top = np.zeros(4, np.int64)
+    nm = 0
+    if cand == -1:
+        for s in range(n):
+            for i in range(hlen[s]):
+                unplayed[hands[s, i]] = True
+        for i in range(slen):
+            unplayed[stock[i]] = True
+    while not over:
+        seat = turn
+        hl = hlen[seat]
+        code = -1
+        if nm == 0 and cand != -1:
+            code = cand
+        else:
+            # legal: the hand, and the exchange when allowed (the policy takes it whenever it is legal)
+            if give >= 0 and mayx[seat] != 0:
+                for i in range(hl):
+                    if hands[seat, i] == give:
+                        code = 100 + give
+                        break
+            if code == -1:
+                if hl == 1:
+                    code = hands[seat, 0]
+                else:
+                    sd = seat % sides
+                    pw = tlen > 0 and bseat % sides == sd
+                    oa = False
+                    for i in range(1, n - tlen):
+                        if ((seat + i) % n) % sides != sd:
+                            oa = True
+                            break
+                    inhand = np.zeros(48, np.bool_)
+                    for i in range(hl):
+                        inhand[hands[seat, i]] = True
+                    tout = 0
+                    for s4 in range(4):
+                        top[s4] = 0
+                    for c in range(48):
+                        if unplayed[c]:
+                            if c // 12 == trump:
+                                tout += 1
+                            if not inhand[c] and strength[c] > top[c // 12]:
+                                top[c // 12] = strength[c]
+                    for i in range(hl):
+                        if hands[seat, i] // 12 == trump:
+                            tout -= 1
+                    code = _choose(hands[seat], hl, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
+        if nm < moves.shape[0]:
+            moves[nm] = code
+        nm += 1
+        if code >= 100:
+            # the trump exchange: the given trump goes under the stock, the face-up card to the hand
+            g = code - 100
+            j = 0
+            for i in range(hl):
+                if hands[seat, i] != g:
+                    hands[seat, j] = hands[seat, i]
+                    j += 1
+            hands[seat, hl - 1] = stock[0]
+            stock[0] = g
+            give = -1
+            if slen > 0 and cfg[_TURNED] != 0 and slen > give_until and cfg[_CHAIN] != 0:
+                give = xtable[g]
+        else:
+            c = code
+            j = 0
+            for i in range(hl):
+                if hands[seat, i] != c:
+                    hands[seat, j] = hands[seat, i]
+                    j += 1
+            hlen[seat] = hl - 1
+            unplayed[c] = False
+            if tlen:
+                if c // 12 == best // 12:
+                    if strength[c] > strength[best]:
+                        best = c
+                        bseat = seat
+                elif c // 12 == trump:
+                    best = c
+                    bseat = seat
+            else:
+                best = c
+                bseat = seat
+            trick[tlen] = c
+            tlen += 1
+            if tlen < n:
+                turn = (seat + 1) % n
+            else:
+                winner = bseat
+                tp = 0
+                for i in range(n):
+                    tp += points[trick[i]]
+                    capt[trick[i]] = winner % sides
+                pts[winner] += tp
+                mayx[winner] = 1
+                lastw = winner
+                tlen = 0
+                if slen > 0:
+                    for i in range(n):
+                        s = (winner + i) % n
+                        slen -= 1
+                        hands[s, hlen[s]] = stock[slen]
+                        hlen[s] += 1
+                    if slen <= give_until:
+                        give = -1
+                elif hlen[winner] == 0:
+                    over = 1
+                turn = winner
+        if nm == 1 and cand != -1:
+            # the candidate is applied: now the policy counts what has not been played
+            for s in range(n):
+                for i in range(hlen[s]):
+                    unplayed[hands[s, i]] = True
+            for i in range(slen):
+                unplayed[stock[i]] = True
+    if nm < moves.shape[0]:
+        moves[nm] = -1
+    # --- the result and margin
+    totals = np.zeros(sides, np.int64)
+    for s in range(n):
+        totals[s % sides] += pts[s]
+        seat_out[s] = pts[s]
+    if cfg[_LTB] != 0 and lastw >= 0:
+        totals[lastw % sides] += cfg[_LTB]
+    if cfg[_PAIR] != 0:
+        for sd in range(sides):
+            for su in range(4):
+                if capt[su * 12 + 11] == sd and capt[su * 12 + 10] == sd:
+                    totals[sd] += 40 if su == trump else 20
+    bestv = totals[0]
+    for sd in range(1, sides):
+        if (cfg[_LEAST] != 0 and totals[sd] < bestv) or (cfg[_LEAST] == 0 and totals[sd] > bestv):
+            bestv = totals[sd]
+    ntied = 0
+    win = -1
+    for sd in range(sides):
+        if totals[sd] == bestv:
+            ntied += 1
+            win = sd
+    if ntied > 1:
+        win = -1
+        if cfg[_MOST_CARDS] != 0:
+            cards = np.zeros(sides, np.int64)
+            for i in range(48):
+                if capt[i] >= 0:
+                    cards[capt[i]] += 1
+            most = -1
+            for sd in range(sides):
+                if totals[sd] == bestv and cards[sd] > most:
+                    most = cards[sd]
+            nl = 0
+            for sd in range(sides):
+                if totals[sd] == bestv and cards[sd] == most:
+                    nl += 1
+                    win = sd
+            if nl != 1:
+                win = -1
+    others = 0
+    if sides > 1:
+        others = -(1 << 62)
+        for sd in range(sides):
+            if sd != side and totals[sd] > others:
+                others = totals[sd]
+    lead = totals[side] - others
+    won = 0.5 if win == -1 else (1.0 if win == side else 0.0)
+    return float(won + lead * weight)
+
+
+@_njit
+def _batch(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, cands: Any, sides_of: Any,
+           weight: float, values: Any, seat_points: Any) -> None:
+    """Every candidate in every world: ``values[w, k]`` and the final ``seat_points[w, k]``."""
+    moves = np.empty(0, np.int64)
+    for w in range(rows.shape[0]):
+        for k in range(cands.shape[0]):
+            values[w, k] = _playout_one(cfg, strength, points, xtable, rows[w], cands[k], sides_of[w], weight,
+                                        seat_points[w, k], moves)
+
+
+# ---------------------------------------------------------------------------------------------- Python side
+
+
+def action_code(action: Action) -> int:
+    """The kernel's code for a card play or an exchange."""
+    if action.__class__ is Play:
+        return int(action.card.index)
+    if type(action) is Exchange:
+        return EXCHANGE + action.card.index
+    raise ValueError(f"the kernel plays cards and exchanges, not {action}")
+
+
+def code_action(code: int) -> Action:
+    """The action a kernel code stands for."""
+    from brisca.actions import EXCHANGES, PLAYS
+
+    return EXCHANGES[code - EXCHANGE] if code >= EXCHANGE else PLAYS[code]
+
+
+class Kernel:
+    """The kernel set up for one rules and player count: tables, and the encoding of a game's state."""
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        if not AVAILABLE:
+            raise RuntimeError(MISSING)
+        if not covers(rules):
+            raise ValueError(f"the kernel does not cover these rules ({rules.variant})")
+        self.rules = rules
+        self.players = n = players
+        layout = rules.layout(n)
+        self.sides = layout.sides
+        self.hmax = rules.hand_size + 1
+        self.smax = max(1, len(layout.cards) - rules.hand_size * n)
+        self.strength = np.array(rules.strength_table, np.int64)
+        self.points = np.array(rules.point_table, np.int64)
+        self.xtable = np.array([-1 if c is None else c.index for c in rules.exchange_table], np.int64)
+        self._track = rules.pair_bonus or rules.tie == "most_cards"
+        self._cfg_base = [n, self.sides, self.hmax, self.smax, 0,
+                          n if rules.trump_exchange == "before_penultimate" else 0,
+                          int(rules.exchange_chain), int(not rules.trump_rotation), rules.last_trick_bonus,
+                          int(rules.pair_bonus), int(rules.hand_winner == "least"), int(rules.tie == "most_cards")]
+        self._no_capt = [-1] * 48
+
+    def cfg(self, game: Game) -> Any:
+        cfg = list(self._cfg_base)
+        cfg[_TRUMP] = int(game.trump)
+        return np.array(cfg, np.int64)
+
+    def encode(self, game: Game) -> list[int]:
+        """One row of ints: the hands (in order), their sizes, the stock (bottom first, as the engine keeps it),
+        the trick, leader, turn, best card and seat, the exchangeable trump, over, the last trick's winner, the
+        seat points, the may-exchange flags and, where the rules need it, the side that took each card."""
+        hmax, smax = self.hmax, self.smax
+        row: list[int] = []
+        hands = game._hands
+        for h in hands:
+            row.extend([a.card.index for a in h])
+            row.extend([-1] * (hmax - len(h)))
+        row.extend([len(h) for h in hands])
+        stock = game._stock
+        row.extend([a.card.index for a in stock])
+        row.extend([-1] * (smax - len(stock)))
+        row.append(len(stock))
+        trick = game._trick
+        row.extend([c.index for c in trick])
+        row.extend([-1] * (self.players - len(trick)))
+        tricks = game._tricks
+        give = game._give
+        row += [len(trick), game._leader, game._turn, game._best.index, game._best_seat,
+                -1 if give is None else give.card.index, int(game._over), tricks[-1][2] if tricks else -1]
+        row.extend(game._points)
+        row.extend([int(x) for x in game._may_exchange])
+        if self._track:
+            capt = [-1] * 48
+            sides = self.sides
+            for _leader, cards, winner, _pts in tricks:
+                for c in cards:
+                    capt[c.index] = winner % sides
+            row.extend(capt)
+        else:
+            row.extend(self._no_capt)
+        return row
+
+    def evaluate(self, worlds: Sequence[Game], candidates: Sequence[Action], sides: Sequence[int],
+                 weight: float) -> tuple[Any, Any]:
+        """For each world and candidate: the value of playing it and finishing by the rollout policy (what
+        ``playout`` returns on a clone with the candidate applied), and the final seat points."""
+        rows = np.array([self.encode(g) for g in worlds], np.int64)
+        cands = np.array([action_code(a) for a in candidates], np.int64)
+        values = np.empty((len(worlds), len(candidates)), np.float64)
+        seat_points = np.empty((len(worlds), len(candidates), self.players), np.int64)
+        _batch(self.cfg(worlds[0]), self.strength, self.points, self.xtable, rows, cands,
+               np.array(sides, np.int64), float(weight), values, seat_points)
+        return values, seat_points
+
+    def playout(self, game: Game, side: int, weight: float = 1 / 600) -> tuple[float, tuple[int, ...], list[Action]]:
+        """The debug entry point: finish ``game`` as it stands; the value, the final seat points and the moves."""
+        row = np.array(self.encode(game), np.int64)
+        seat_points = np.empty(self.players, np.int64)
+        moves = np.full(200, -1, np.int64)
+        value = _playout_one(self.cfg(game), self.strength, self.points, self.xtable, row, NONE, side,
+                             float(weight), seat_points, moves)
+        out = []
+        for code in moves:
+            if code < 0:
+                break
+            out.append(code_action(int(code)))
+        return float(value), tuple(int(x) for x in seat_points), out
+
+
+_KERNELS: dict[tuple[Rules, int], Kernel] = {}
+
+
+def kernel_for(rules: Rules, players: int) -> Kernel | None:
+    """The kernel for these rules, or ``None`` when numba is missing or switched off, or the rules are not covered."""
+    if not enabled() or not covers(rules):
+        return None
+    key = (rules, players)
+    k = _KERNELS.get(key)
+    if k is None:
+        k = _KERNELS[key] = Kernel(rules, players)
+    return k
+
+
+__all__ = ["AVAILABLE", "MISSING", "Kernel", "action_code", "code_action", "covers", "enabled", "kernel_for"]

@@ -1,0 +1,150 @@
+"""The compiled playout kernel (brisca.agents.kernel) against the Python rollout, move for move.
+
+Skips without numba (the ``fast`` extra) unless BRISCA_REQUIRE_KERNEL=1, which makes it fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from brisca.agents import kernel
+from brisca.agents.search import ExpertAgent, playout
+from brisca.game import Game
+from brisca.rules import Rules, find_variant, variant_names
+from brisca.worlds import sample_world
+
+if not kernel.AVAILABLE:
+    if os.environ.get("BRISCA_REQUIRE_KERNEL") == "1":
+        pytest.fail(f"BRISCA_REQUIRE_KERNEL=1 but the kernel is unavailable: {kernel.MISSING}", pytrace=False)
+    pytest.skip(f"the playout kernel needs numba (pip install 'brisca[fast]'): {kernel.MISSING}",
+                allow_module_level=True)
+
+#: Options that keep the plain fast path, each on top of the spanish preset.
+OPTION_SETS: list[dict[str, object]] = [
+    {"trump_exchange": "any_time"},
+    {"trump_exchange": "before_penultimate"},
+    {"exchange_chain": False},
+    {"trump_exchange": "off"},
+    {"last_trick_bonus": 10},
+    {"pair_bonus": True},
+    {"pair_bonus": True, "last_trick_bonus": 10, "tie": "most_cards"},
+    {"tie": "most_cards"},
+    {"hand_winner": "least"},
+    {"trump_rotation": True},
+    {"deck": 48},
+    {"deck": 48, "trump_exchange": "any_time", "exchange_with": {"2": [1, 3, 12, 11, 10, 9, 8, 7]}},
+    {"teams": False},
+    {"hand_size": 4},
+    {"rank_order": [3, 1, 12, 11, 10, 7, 6, 5, 4, 2], "points": {"1": 10, "3": 11, "2": 5}},
+    {"open_hands": True, "partners_look": True},
+]
+
+
+def covered_rules() -> list[tuple[str, Rules]]:
+    out = [(name, find_variant(name)) for name in variant_names() if kernel.covers(find_variant(name))]
+    base = find_variant("spanish")
+    out += [(f"spanish{opts}", base.with_options(opts)) for opts in OPTION_SETS]
+    return out
+
+
+CASES = [(label, rules, n) for label, rules in covered_rules() for n in rules.player_counts]
+
+
+def test_covers_the_plain_presets() -> None:
+    covered = {name for name in variant_names() if kernel.covers(find_variant(name))}
+    assert {"spanish", "briscola", "lombard", "tuscan", "mexican", "mariaje", "scoperta"} <= covered
+    for name in variant_names():
+        rules = find_variant(name)
+        assert kernel.covers(rules) == (rules.plain and not rules.dealt_out)
+    assert not kernel.covers(find_variant("spanish").with_options({"capote": True}))
+    assert not kernel.covers(find_variant("spanish").with_options({"follow": "suit"}))
+
+
+def random_position(rules: Rules, n: int, rng: random.Random) -> Game:
+    """A hand played some random way (exchanges included) to a random point short of its end."""
+    game = Game(rules, n, seed=rng.randrange(1 << 30))
+    total = len(rules.deck_cards(n))
+    stop = rng.randrange(total)
+    while not game.is_over() and len(game.history) < stop:
+        legal = game.legal_actions()
+        exchanges = [a for a in legal if a.__class__.__name__ == "Exchange"]
+        game.apply(exchanges[0] if exchanges and rng.random() < 0.5 else rng.choice(legal))
+    return game
+
+
+@pytest.mark.parametrize(("label", "rules", "n"), CASES, ids=[f"{c[0]}-{c[2]}p" for c in CASES])
+def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int) -> None:
+    rng = random.Random(f"{label}-{n}")
+    k = kernel.Kernel(rules, n)
+    checked = 0
+    for _ in range(80):
+        game = random_position(rules, n, rng)
+        if game.is_over():
+            continue
+        side = rng.randrange(rules.sides(n))
+        weight = rng.choice([1 / 600, 0.01, 0.37])
+        value, points, moves = k.playout(game.clone(), side, weight)
+        py = game.clone()
+        start = len(py.history)
+        expected = playout(py, side, 0, weight)
+        assert moves == [a for _s, a in py.history[start:]], f"moves differ in {game!r}"
+        assert points == py.seat_points
+        assert value == expected  # exactly: the same arithmetic
+        # Every candidate of the position at once, as the search calls it.
+        candidates = [a for a in game.legal_actions()]
+        values, seat_points = k.evaluate([game], candidates, [side], weight)
+        for j, action in enumerate(candidates):
+            g = game.clone()
+            g.apply(action)
+            assert values[0, j] == playout(g, side, 0, weight)
+            assert tuple(seat_points[0, j]) == g.seat_points
+        checked += 1
+    assert checked >= 60
+
+
+@pytest.mark.parametrize("variant", ["spanish", "mariaje", "mexican"])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_kernel_agrees_on_sampled_worlds(variant: str, n: int) -> None:
+    """The worlds the search really plays: sampled from a seat's view, batched many to a call."""
+    rules = find_variant(variant)
+    rng = random.Random(n)
+    k = kernel.Kernel(rules, n)
+    for _ in range(15):
+        game = random_position(rules, n, rng)
+        if game.is_over():
+            continue
+        view = game.view(game.turn)
+        worlds = [sample_world(view, rng) for _ in range(4)]
+        candidates = list(view.legal_actions)
+        sides = [w.side_of(view.seat) for w in worlds]  # type: ignore[arg-type]
+        values, _points = k.evaluate(worlds, candidates, sides, 0.01)
+        for i, w in enumerate(worlds):
+            for j, action in enumerate(candidates):
+                g = w.clone()
+                g.apply(action)
+                assert values[i, j] == playout(g, sides[i], 0, 0.01)
+
+
+def test_expert_plays_the_same_with_and_without_the_kernel() -> None:
+    """With a fixed number of worlds the kernel only makes the search faster: the same moves."""
+    for n in (2, 4):
+        for seed in range(3):
+            game = Game("spanish", n, seed=seed)
+            fast = ExpertAgent(seed=seed, sims=12)
+            slow = ExpertAgent(seed=seed, sims=12, kernel=False)
+            while not game.is_over():
+                view = game.view(game.turn)
+                action = fast.act(view)
+                assert slow.act(view) is action
+                game.apply(action)
+
+
+def test_kernel_off_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = find_variant("spanish")
+    assert kernel.kernel_for(rules, 2) is not None
+    assert kernel.kernel_for(rules.with_options({"follow": "suit"}), 2) is None
+    monkeypatch.setenv("BRISCA_KERNEL", "0")
+    assert kernel.kernel_for(rules, 2) is None
