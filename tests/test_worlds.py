@@ -293,3 +293,17 @@ def test_chiamata_worlds_place_the_called_card_anywhere_hidden() -> None:
                 assert seat not in holders
                 spread += len(holders) > 1
     assert spread >= 20 and fixed >= 5
+
+
+def test_a_sampler_draws_the_same_worlds_as_sample_world() -> None:
+    from brisca.worlds import WorldSampler
+
+    game = Game("spanish", 4, seed=12)
+    rng = random.Random(12)
+    for _ in range(9):
+        game.apply(rng.choice(game.legal_actions()))
+    view = game.view(game.turn)
+    a, b = random.Random(5), random.Random(5)
+    sampler = WorldSampler(view)
+    for _ in range(20):
+        assert sampler.draw(a).deck == sample_world(view, b).deck

@@ -63,16 +63,7 @@ class WorldError(BriscaError):
 def sample_world(view: View, seed: int | random.Random | None = None, tries: int = 100) -> Game:
     """A random complete game consistent with everything ``view`` shows."""
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    plan = _plan(view)
-    last: Exception | None = None
-    for attempt in range(tries):
-        try:
-            # After half the tries, stop asking other seats' signals about sets of cards
-            # ("briscas", "no-trumps"...) to hold: rare constraints must not stall a search.
-            return plan.draw(rng, strict=attempt < tries // 2)
-        except BriscaError as exc:  # the replay broke a rule: draw again
-            last = exc
-    raise WorldError(f"no consistent world found in {tries} draws: {last}")
+    return _draw_with_retries(_plan(view), rng, tries)
 
 
 def sample_worlds(view: View, count: int, seed: int | random.Random | None = None) -> list[Game]:
@@ -80,6 +71,20 @@ def sample_worlds(view: View, count: int, seed: int | random.Random | None = Non
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     plan = _plan(view)
     return [_draw_with_retries(plan, rng) for _ in range(count)]
+
+
+class WorldSampler:
+    """Draws worlds for one view, working out what they share once (a search draws thousands a move).
+
+    ``WorldSampler(view).draw(rng)`` gives the same world as ``sample_world(view, rng)``.
+    """
+
+    def __init__(self, view: View) -> None:
+        self.plan = _plan(view)
+
+    def draw(self, rng: random.Random, tries: int = 100) -> Game:
+        """A random complete game consistent with the view; :class:`WorldError` when none is found."""
+        return _draw_with_retries(self.plan, rng, tries)
 
 
 def _plan(view: View) -> _Plan | _DealtPlan:
@@ -91,8 +96,10 @@ def _draw_with_retries(plan: _Plan | _DealtPlan, rng: random.Random, tries: int 
     last: Exception | None = None
     for attempt in range(tries):
         try:
+            # After half the tries, stop asking other seats' signals about sets of cards
+            # ("briscas", "no-trumps"...) to hold: rare constraints must not stall a search.
             return plan.draw(rng, strict=attempt < tries // 2)
-        except BriscaError as exc:
+        except BriscaError as exc:  # the replay broke a rule: draw again
             last = exc
     raise WorldError(f"no consistent world found in {tries} draws: {last}")
 
@@ -676,4 +683,4 @@ def _schedule(
     return out if not left else None
 
 
-__all__ = ["WorldError", "sample_world", "sample_worlds"]
+__all__ = ["WorldError", "WorldSampler", "sample_world", "sample_worlds"]

@@ -23,7 +23,7 @@ from brisca.agents.heuristic import Situation, choose, signal_to_make
 from brisca.agents.simple import _require_turn
 from brisca.cards import Card, Rank
 from brisca.game import Game, View
-from brisca.worlds import WorldError, sample_world
+from brisca.worlds import WorldError, WorldSampler, sample_world
 
 #: Solve exactly (instead of rolling out) when at most this many cards are left in hands, stock gone.
 EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
@@ -311,6 +311,10 @@ class ExpertAgent:
 
             fast = kernel_for(view.rules, view.players)
         size = 1 if fast is None else _BATCH  # the kernel plays a batch of worlds in one call
+        try:
+            sampler = WorldSampler(view)
+        except WorldError:
+            return candidates[0]
         while True:
             batch: list[tuple[Game, int, float]] = []
             while len(batch) < size:
@@ -320,7 +324,7 @@ class ExpertAgent:
                 elif (worlds or batch) and time.perf_counter() >= deadline:
                     break
                 try:
-                    world = sample_world(view, self.rng)
+                    world = sampler.draw(self.rng)
                 except WorldError:
                     break
                 side = team_of(world, view.seat)  # under a contract the world knows the viewer's team
