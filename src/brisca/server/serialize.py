@@ -29,16 +29,7 @@ def result_json(result: HandResult | None) -> dict[str, Any] | None:
 
 
 def contract_json(contract: Contract | None) -> dict[str, Any] | None:
-    if contract is None:
-        return None
-    return {
-        "declarer": contract.declarer,
-        "bid": contract.bid.to_json()["bid"],
-        "points": contract.points,
-        "trump": contract.trump.letter,
-        "called": None if contract.called is None else str(contract.called),
-        "partner": contract.partner,
-    }
+    return None if contract is None else contract.to_json()
 
 
 def view_json(view: View) -> dict[str, Any]:
