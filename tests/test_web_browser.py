@@ -148,6 +148,7 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
         stock = int(page.locator("#stock").inner_text().split()[0])
         assert page.locator("#status").inner_text() == "Your turn"
         assert legal and set(legal) <= set(hand) and len(set(hand)) == len(hand)
+        assert page.locator("#hand .card.italian").count() == 0  # Spanish faces for the Spanish preset
         if stock > 0:
             # While the stock lasts: three cards in hand, the trump card face up beside it.
             assert len(hand) == 3, hand
@@ -347,4 +348,41 @@ def test_partner_signals_show_to_partners_in_chromium(browser: Any, server: str)
     info = _get(f"{server}/api/tables/{table_id}")
     assert info["status"] == "finished"
     assert not console_errors, console_errors
+    context.close()
+
+
+def test_italian_presets_get_italian_faces_in_chromium(browser: Any, server: str) -> None:
+    """Briscola's cards are drawn Italian-suited, with the Italian indices 8, 9, 10 for fante, cavallo, re."""
+    left_ms = _clock()
+    context = browser.new_context(locale="it-IT")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{server}/")
+    form = page.locator("#create")
+    form.locator("select[name=preset]").select_option("briscola")
+    form.locator("select[name=players]").select_option("2")
+    form.locator("input[name=name]").fill("Gianni")
+    form.locator("select[name=seat1]").select_option("easy")
+    form.locator("select[name=speed]").select_option("0.15")
+    page.locator("#create button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    seen_court = False
+    for _ in range(12):  # a few turns: enough to meet a court card
+        page.wait_for_function("document.querySelector('#hand .card.legal') || "
+                               "document.body.dataset.status === 'finished'", timeout=left_ms())
+        if page.evaluate("document.body.dataset.status") == "finished":
+            break
+        cards = page.locator("#hand .card").evaluate_all(
+            "els => els.map(e => [e.dataset.card, e.classList.contains('italian'),"
+            " e.querySelector('text').textContent])")
+        assert cards and all(italian for _code, italian, _index in cards)
+        for code, _italian, index in cards:
+            rank = code[:-1]
+            assert index == {"10": "8", "11": "9", "12": "10"}.get(rank, rank), (code, index)
+            seen_court = seen_court or rank in ("10", "11", "12")
+        v = int(page.evaluate("document.body.dataset.v"))
+        page.locator("#hand .card.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.v) > {v}", timeout=left_ms())
+    assert seen_court
     context.close()

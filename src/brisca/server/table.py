@@ -330,6 +330,7 @@ class TableActor:
             "takeover_after": self.takeover_after,
             "hand_number": None if match is None else len(match.games) - 1,
             "match": self.rules.match,
+            "card_names": self.rules.card_names,
             "target_hands": self.rules.target_hands,
             "target_points": self.rules.target_points,
             "hands_won": None if match is None else list(match.hands_won),

@@ -113,14 +113,45 @@ function suitSymbol(suit, colour) {
   }
 }
 
-// A card face drawn here: rank and suit symbol in the Spanish suit colours.
+// Italian-suited faces (presets with Italian card names): a sunburst coin, a goblet, curved swords and
+// a knotted baton; the court cards carry the Italian indices 8 (fante), 9 (cavallo) and 10 (re).
+function italianSuitSymbol(suit, colour) {
+  switch (suit) {
+    case "O": {
+      let rays = "";
+      for (let i = 0; i < 12; i++) {
+        const a = (Math.PI * i) / 6, x1 = 30 + 13 * Math.cos(a), y1 = 52 + 13 * Math.sin(a);
+        const x2 = 30 + 18 * Math.cos(a), y2 = 52 + 18 * Math.sin(a);
+        rays += `<line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}"` +
+          ` stroke="${colour}" stroke-width="2"/>`;
+      }
+      return rays + `<circle cx="30" cy="52" r="11" fill="${colour}" stroke="#7c5e00" stroke-width="1.5"/>`;
+    }
+    case "C": return `<path d="M19 36 h22 q-2 14 -9 17 v9 q6 1 8 6 h-20 q2 -5 8 -6 v-9 q-7 -3 -9 -17z" fill="${colour}"/>` +
+                     `<ellipse cx="30" cy="36" rx="11" ry="3" fill="#fffdf5" stroke="${colour}"/>`;
+    case "E": return `<path d="M22 70 q14 -16 12 -40 q6 20 -8 42z" fill="${colour}"/>` +
+                     `<path d="M38 70 q-14 -16 -12 -40 q-6 20 8 42z" fill="${colour}" opacity=".7"/>`;
+    default: return `<path d="M27 30 h6 l-1 42 h-4z" fill="${colour}"/>` +
+                    `<circle cx="30" cy="40" r="3.5" fill="${colour}"/><circle cx="30" cy="52" r="3.5" fill="${colour}"/>` +
+                    `<circle cx="30" cy="64" r="3.5" fill="${colour}"/>`;
+  }
+}
+
+//: "spanish" or "italian": the table's preset decides (info.card_names).
+let faces = "spanish";
+const ITALIAN_INDEX = {"10": "8", "11": "9", "12": "10"};
+
+// A card face drawn here: rank and suit symbol in the suit colours; Spanish or Italian suits by the preset.
 function cardSVG(code) {
   const rank = code.slice(0, -1), suit = code.slice(-1), colour = SUIT_COLOURS[suit] || "#333";
-  return `<svg class="card" viewBox="0 0 60 94" role="img" aria-label="${code}" data-card="${code}">` +
+  const italian = faces === "italian";
+  const index = italian ? (ITALIAN_INDEX[rank] || rank) : rank;
+  return `<svg class="card${italian ? " italian" : ""}" viewBox="0 0 60 94" role="img" aria-label="${code}"` +
+    ` data-card="${code}">` +
     `<rect x="1" y="1" width="58" height="92" rx="5" fill="#fffdf5" stroke="${colour}" stroke-width="2"/>` +
-    `<text x="6" y="17" font-size="14" font-weight="bold" fill="${colour}">${rank}</text>` +
-    `<text x="54" y="88" font-size="14" font-weight="bold" fill="${colour}" text-anchor="end">${rank}</text>` +
-    suitSymbol(suit, colour) + `</svg>`;
+    `<text x="6" y="17" font-size="14" font-weight="bold" fill="${colour}">${index}</text>` +
+    `<text x="54" y="88" font-size="14" font-weight="bold" fill="${colour}" text-anchor="end">${index}</text>` +
+    (italian ? italianSuitSymbol(suit, colour) : suitSymbol(suit, colour)) + `</svg>`;
 }
 
 function cardBack() {
@@ -555,6 +586,7 @@ function auctionHTML(info, view) {
 
 function render() {
   const {table: info, view} = table.state;
+  faces = info.card_names === "italian" ? "italian" : "spanish";
   const mine = table.seat;
   // For tests and styles: the last event seen, the table's status, the hand number and the phase.
   document.body.dataset.v = String(table.v);
@@ -606,7 +638,7 @@ function renderHandAndActions(info, view, mine) {
   const hand = mine === null ? [] : view.hand;
   $("#hand").innerHTML = hand.map((c) => {
     const cls = plays.has(c) || need ? " legal" : "";
-    return cardSVG(c).replace('class="card"', `class="card${cls}${table.picked.has(c) ? " picked" : ""}"`);
+    return cardSVG(c).replace('class="card', `class="card${cls}${table.picked.has(c) ? " picked" : ""}`);
   }).join("");
   document.querySelectorAll("#hand .card.legal").forEach((el) => {
     el.onclick = need ? () => {
