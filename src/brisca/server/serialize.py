@@ -128,5 +128,5 @@ def replay_json(record: Record | MatchRecord) -> dict[str, Any]:
         "variant": match.variant, "rules": dict(match.rules), "players": players, "sides": rules.sides(players),
         "hands": len(games), "match": rules.match, "target_hands": rules.target_hands,
         "target_points": rules.target_points, "winner": last.winner, "hands_won": list(last.hands_won),
-        "match_points": list(last.points), "steps": steps,
+        "match_points": list(last.points), "card_names": rules.card_names, "steps": steps,
     }

@@ -318,6 +318,7 @@ async function replayPage(id) {
   $("#replay").hidden = false;
   const data = await api(`/api/games/${encodeURIComponent(id)}/replay`);
   replay.data = data;
+  faces = data.card_names === "italian" ? "italian" : "spanish";
   // Seats named alike (bots of one level) get their seat number too.
   const twice = (n) => data.names.filter((m) => m === n).length > 1;
   replay.info = {seats: data.names.map((n, i) => ({seat: i, name: displayName(n) + (twice(n) ? ` #${i}` : "")}))};
