@@ -22,7 +22,7 @@ import pytest
 from brisca import BriscaError, Game, Match, find_variant, variant_names
 from brisca.actions import Action
 from brisca.record import MatchRecord, summary
-from variant_referee import SIGNALS, Hand, RefereeError, deck_cards, key, replay_record
+from variant_referee import SIGNALS, Hand, RefereeError, choose, deck_cards, key, replay_record
 
 #: Keys of ``record.summary`` the referee must reproduce exactly.
 KEYS = ("trump", "turned", "tricks", "seat_points", "team_points", "winner", "reason", "exchanges", "signals",
@@ -108,26 +108,6 @@ def every_action(cards: list[str]) -> list[dict[str, Any]]:
     out += [{"discard": [a, b]} for a, b in zip(cards[::4], cards[1::4], strict=False)]
     out += [{"discard": [c]} for c in cards[::9]] + [{"discard": cards[:3]}]
     return out
-
-
-def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A random legal action, taking the rare ones (exchange, arrastro, claim, declarations) often and signals now
-    and then; in an auction, passing half the time and bidding low, so that auctions last and sometimes all pass."""
-    if any("bid" in a or "pass" in a for a in legal):
-        bids = [a for a in legal if "bid" in a]
-        if not bids or (len(bids) < len(legal) and rng.random() < 0.45):
-            return {"pass": True}
-        if isinstance(bids[0]["bid"], int) and rng.random() < 0.8:
-            return bids[min(len(bids) - 1, int(rng.expovariate(0.4)))]
-        return rng.choice(bids)
-    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro") or "declare" in a]
-    if special and rng.random() < 0.5:
-        return rng.choice(special)
-    signals = [a for a in legal if "signal" in a]
-    plays = [a for a in legal if a not in signals and a not in special] or legal
-    if signals and rng.random() < 0.15:
-        return rng.choice(signals)
-    return rng.choice(plays)
 
 
 def normal(out: dict[str, Any]) -> dict[str, Any]:

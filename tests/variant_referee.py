@@ -121,6 +121,7 @@ The rules, as this referee reads them:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -992,3 +993,26 @@ def replay_record(data: Mapping[str, Any], preset: Mapping[str, Any]) -> dict[st
         "match_over": match.over,
         "match_winner": match.winner,
     }
+
+
+# ------------------------------------------------------------------ a random driver for the tests
+
+
+def choose(legal: list[dict[str, Any]], rng: random.Random, signal_rate: float = 0.15) -> dict[str, Any]:
+    """A random legal action, taking the rare ones (exchange, arrastro, claim, declarations) often and signals now
+    and then; in an auction, passing half the time and bidding low, so that auctions last and sometimes all pass."""
+    if any("bid" in a or "pass" in a for a in legal):  # an auction: pass half the time, else bid low
+        bids = [a for a in legal if "bid" in a]
+        if not bids or (len(bids) < len(legal) and rng.random() < 0.45):
+            return {"pass": True}
+        if isinstance(bids[0]["bid"], int) and rng.random() < 0.8:
+            return bids[min(len(bids) - 1, int(rng.expovariate(0.4)))]
+        return rng.choice(bids)
+    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro") or "declare" in a]
+    if special and rng.random() < 0.5:
+        return rng.choice(special)
+    signals = [a for a in legal if "signal" in a]
+    plays = [a for a in legal if a not in signals and a not in special] or legal
+    if signals and rng.random() < signal_rate:
+        return rng.choice(signals)
+    return rng.choice(plays)

@@ -32,6 +32,7 @@ from variant_referee import (  # noqa: E402
     Hand,
     MatchScore,
     RefereeError,
+    choose,
     deck_cards,
     entry_action,
     replay_record,
@@ -53,24 +54,6 @@ def preset(variant: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ playing
-
-
-def choose(legal: list[dict[str, Any]], rng: random.Random, signal_rate: float = 0.15) -> dict[str, Any]:
-    if any("bid" in a or "pass" in a for a in legal):  # an auction: pass half the time, else bid low
-        bids = [a for a in legal if "bid" in a]
-        if not bids or (len(bids) < len(legal) and rng.random() < 0.45):
-            return {"pass": True}
-        if isinstance(bids[0]["bid"], int) and rng.random() < 0.8:
-            return bids[min(len(bids) - 1, int(rng.expovariate(0.4)))]
-        return rng.choice(bids)
-    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro") or "declare" in a]
-    if special and rng.random() < 0.5:
-        return rng.choice(special)
-    signals = [a for a in legal if "signal" in a]
-    plays = [a for a in legal if a not in signals and a not in special] or legal
-    if signals and rng.random() < signal_rate:
-        return rng.choice(signals)
-    return rng.choice(plays)
 
 
 def play_out(h: Hand, rng: random.Random, stop: int | None = None, signal_rate: float = 0.15) -> Hand:
