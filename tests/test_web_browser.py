@@ -107,6 +107,27 @@ def _clock() -> Any:
     return left_ms
 
 
+def _create_table(page: Any, preset: str, name: str, bots: dict[int, str], *, players: int | None = None,
+                  options: str = "", label: str | None = None) -> str:
+    """Fill the lobby's form (bots playing fast) and create the table; returns its id. ``label``: the submit
+    button's text, checked before the click."""
+    form = page.locator("#create")
+    form.locator("select[name=preset]").select_option(preset)
+    if players is not None:
+        form.locator("select[name=players]").select_option(str(players))
+    form.locator("input[name=name]").fill(name)
+    for seat, level in bots.items():
+        form.locator(f"select[name=seat{seat}]").select_option(level)
+    form.locator("select[name=speed]").select_option("0.15")
+    if options:
+        form.locator("input[name=options]").fill(options)
+    if label is not None:
+        assert page.locator("#create button[type=submit]").inner_text() == label
+    page.locator("#create button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    return str(page.url.rsplit("/", 1)[1])
+
+
 def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: str) -> None:
     started = time.monotonic()
     left_ms = _clock()
@@ -118,16 +139,7 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
 
     # The lobby: a 2-player Spanish table, seat 1 an easy bot playing fast.
     page.goto(f"{server}/")
-    form = page.locator("#create")
-    form.locator("select[name=preset]").select_option("spanish")
-    form.locator("select[name=players]").select_option("2")
-    form.locator("input[name=name]").fill("Ana")
-    form.locator("select[name=seat1]").select_option("easy")
-    form.locator("select[name=speed]").select_option("0.15")
-    assert page.locator("#create button[type=submit]").inner_text() == "Create table"
-    page.locator("#create button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
+    table_id = _create_table(page, "spanish", "Ana", {1: "easy"}, players=2, label="Create table")
     page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
     seats = page.locator("#seats .seat")
     assert "Ana" in seats.nth(0).inner_text() and "me" in (seats.nth(0).get_attribute("class") or "")
@@ -222,17 +234,8 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.goto(f"{server}/")
-    form = page.locator("#create")
-    form.locator("select[name=preset]").select_option("rematada")
-    form.locator("input[name=name]").fill("Bea")
-    form.locator("select[name=seat1]").select_option("easy")
-    form.locator("select[name=seat2]").select_option("easy")
-    form.locator("select[name=speed]").select_option("0.15")
-    form.locator("input[name=options]").fill("target_points=1")
-    assert page.locator("#create button[type=submit]").inner_text() == "Crear mesa"
-    page.locator("#create button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
+    table_id = _create_table(page, "rematada", "Bea", {1: "easy", 2: "easy"}, options="target_points=1",
+                             label="Crear mesa")
     seen: set[str] = set()
     discarded_in = -1  # the last hand where we won the auction and discarded
     for _ in range(200):
@@ -306,17 +309,9 @@ def test_partner_signals_show_to_partners_in_chromium(browser: Any, server: str)
     console_errors: list[str] = []
     page.on("pageerror", lambda exc: console_errors.append(str(exc)))
     page.goto(f"{server}/")
-    form = page.locator("#create")
-    form.locator("select[name=preset]").select_option("spanish")
-    form.locator("select[name=players]").select_option("4")
-    form.locator("input[name=name]").fill("Ana")
-    for seat in (1, 2, 3):
-        form.locator(f"select[name=seat{seat}]").select_option("hard")  # the heuristic signals its honours
-    form.locator("select[name=speed]").select_option("0.15")
-    form.locator("input[name=options]").fill("signals=partner, target_hands=1")
-    page.locator("#create button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-    table_id = page.url.rsplit("/", 1)[1]
+    # The heuristic ("hard") signals its honours.
+    table_id = _create_table(page, "spanish", "Ana", {1: "hard", 2: "hard", 3: "hard"}, players=4,
+                             options="signals=partner, target_hands=1")
     page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
 
     offered: set[str] = set()
@@ -358,14 +353,7 @@ def test_italian_presets_get_italian_faces_in_chromium(browser: Any, server: str
     page = context.new_page()
     page.set_default_timeout(10_000)
     page.goto(f"{server}/")
-    form = page.locator("#create")
-    form.locator("select[name=preset]").select_option("briscola")
-    form.locator("select[name=players]").select_option("2")
-    form.locator("input[name=name]").fill("Gianni")
-    form.locator("select[name=seat1]").select_option("easy")
-    form.locator("select[name=speed]").select_option("0.15")
-    page.locator("#create button[type=submit]").click()
-    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    _create_table(page, "briscola", "Gianni", {1: "easy"}, players=2)
     page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
     seen_court = False
     for _ in range(12):  # a few turns: enough to meet a court card

@@ -679,12 +679,6 @@ class Game:
             return True
         return viewer is not None and mode == "partner" and self.side_of(viewer) == self.side_of(signaller)
 
-    def _visible_signals(self, viewer: int | None) -> set[int]:
-        """Indices in the history of the signals ``viewer`` may see."""
-        return {
-            i for i, (s, a) in enumerate(self._history) if type(a) is Signal and self._can_see_signal(viewer, s)
-        }
-
     def _visible_signal_list(self, viewer: int | None) -> list[tuple[int, str, int]]:
         return [sig for sig in self._signals if self._can_see_signal(viewer, sig[0])]
 

@@ -439,9 +439,13 @@ class TableActor:
         except (BriscaError, TypeError, KeyError) as exc:
             raise TableError("malformed", f"not an action: {exc}") from None
         await self._commit(conn.seat, action)
+        self._ack(conn, command.id)
+
+    def _ack(self, conn: Connection, msg_id: object) -> None:
+        """Tell the sender its command took effect, at the version it made (with its id, if it gave one)."""
         ack: Message = {"type": "ack", "v": self.version}
-        if command.id is not None:
-            ack["id"] = command.id
+        if msg_id is not None:
+            ack["id"] = msg_id
         conn.send(ack)
 
     async def _chat(self, command: Chat) -> None:
@@ -452,10 +456,7 @@ class TableActor:
         await self._write(self.store.set_version, self.id, self.version + 1)
         self.version += 1
         self._emit("chat", {"seat": conn.seat, "name": name, "text": command.text})
-        ack: Message = {"type": "ack", "v": self.version}
-        if command.id is not None:
-            ack["id"] = command.id
-        conn.send(ack)
+        self._ack(conn, command.id)
 
     async def _bot(self, command: BotTick) -> None:
         match = self.match
