@@ -43,7 +43,7 @@ replayed on the world, the declarer's hidden discard inserted where it was made.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from brisca.actions import Arrastro, Declare, Discard, Exchange, Play, Signal
 from brisca.cards import Card, Rank
@@ -52,8 +52,11 @@ from brisca.game import SIGNAL_RANKS, Game, RuledGame, View
 
 _INF = float("inf")
 
-#: A constraint: at time ``t`` a seat held no card for which the predicate is true.
+#: A constraint: at time ``t`` a seat held no card for which the predicate is true. The times of a view
+#: are the positions in its history, counted from 1 (the deal is time 0).
 Constraint = tuple[float, Callable[[Card], bool]]
+#: Draws tried before beliefs (see :class:`WorldSampler`) are judged unsatisfiable.
+_PROBE_TRIES = 20
 
 
 class WorldError(BriscaError):
@@ -79,11 +82,44 @@ class WorldSampler:
     ``WorldSampler(view).draw(rng)`` gives the same world as ``sample_world(view, rng)``.
     """
 
-    def __init__(self, view: View) -> None:
+    def __init__(self, view: View, beliefs: Sequence[Sequence[Constraint]] | None = None) -> None:
         self.plan = _plan(view)
+        #: The seats whose ``beliefs`` the worlds honour (those that some world satisfies).
+        self.believed: tuple[int, ...] = ()
+        if beliefs and isinstance(self.plan, _Plan) and any(beliefs):
+            self._believe(view, beliefs)
+
+    def _believe(self, view: View, beliefs: Sequence[Sequence[Constraint]]) -> None:
+        """Add each seat's beliefs to the plan if some world satisfies them: first all together, else the seats
+        whose beliefs can be met one by one, else none (a seat that plays against the model is not read by it)."""
+        probe = random.Random(0)
+
+        def plan_with(seats: Sequence[int]) -> _Plan | None:
+            plan = _Plan(view)
+            for s in seats:
+                plan.lacked[s].extend(beliefs[s])
+            try:
+                _draw_with_retries(plan, probe, _PROBE_TRIES)
+            except WorldError:
+                return None
+            return plan
+
+        seats = [s for s in range(view.players) if s < len(beliefs) and beliefs[s] and s != view.seat]
+        plan = plan_with(seats)
+        if plan is None and len(seats) > 1:
+            seats = [s for s in seats if plan_with([s]) is not None]
+            plan = plan_with(seats) if seats else None
+        if plan is not None:
+            self.plan, self.believed = plan, tuple(seats)
 
     def draw(self, rng: random.Random, tries: int = 100) -> Game:
-        """A random complete game consistent with the view; :class:`WorldError` when none is found."""
+        """A random complete game consistent with the view (and the beliefs kept); :class:`WorldError` when
+        none is found."""
+        if self.believed:
+            try:
+                return _draw_with_retries(self.plan, rng, _PROBE_TRIES)
+            except WorldError:  # beliefs too narrow for this draw's luck: fall back to the view alone
+                self.plan, self.believed = _plan(self.plan.view), ()
         return _draw_with_retries(self.plan, rng, tries)
 
 

@@ -70,6 +70,8 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
         if options:
             raise AgentError(f"agent {name!r} does not take {', '.join(options)}: {exc}") from None
         return factory()
+    except ValueError as exc:  # an option's value the agent refuses
+        raise AgentError(f"agent {name!r}: {exc}") from None
 
 
 def _number(text: str) -> object:

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
 from brisca.agents.heuristic import Situation, choose, signal_to_make
+from brisca.agents.inference import MODELS, beliefs
 from brisca.agents.simple import _require_turn
 from brisca.cards import Card, Rank
 from brisca.game import Game, View
@@ -262,6 +263,7 @@ class ExpertAgent:
         anchor: float = 0.0,
         infer: float = 0.0,
         kernel: bool | str = True,
+        read: str = "greedy",
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -277,6 +279,12 @@ class ExpertAgent:
         #: Play the rollouts with the compiled kernel (:mod:`brisca.agents.kernel`) when numba is installed and
         #: covers the rules: the same values, many more worlds a second. ``kernel=false`` keeps the Python path.
         self.kernel = kernel if isinstance(kernel, bool) else str(kernel).lower() not in ("false", "no", "off", "0")
+        #: Read the other seats' plays with this model of play (:mod:`brisca.agents.inference`): worlds then keep
+        #: what their plays say they lacked, for as long as some world explains every play so. ``off``: the rules
+        #: alone. Measured: see docs/strength.md.
+        if read != "off" and read not in MODELS:
+            raise ValueError(f"read is one of off, {', '.join(MODELS)}; not {read!r}")
+        self.read = read
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
@@ -312,7 +320,7 @@ class ExpertAgent:
             fast = kernel_for(view.rules, view.players)
         size = 1 if fast is None else _BATCH  # the kernel plays a batch of worlds in one call
         try:
-            sampler = WorldSampler(view)
+            sampler = WorldSampler(view, beliefs(view, self.read) if self.read != "off" else None)
         except WorldError:
             return candidates[0]
         while True:
