@@ -75,9 +75,11 @@ def random_position(rules: Rules, n: int, rng: random.Random) -> Game:
     return game
 
 
+@pytest.mark.parametrize("models", ["heuristic", "mixed"])
 @pytest.mark.parametrize(("label", "rules", "n"), CASES, ids=[f"{c[0]}-{c[2]}p" for c in CASES])
-def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int) -> None:
-    rng = random.Random(f"{label}-{n}")
+def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, models: str) -> None:
+    """Mixed: some seats (a random set each time) play the greedy rule, as seats the search has read as greedy."""
+    rng = random.Random(f"{label}-{n}-{models}")
     k = kernel.Kernel(rules, n)
     checked = 0
     for _ in range(80):
@@ -86,20 +88,21 @@ def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int) -> 
             continue
         side = rng.randrange(rules.sides(n))
         weight = rng.choice([1 / 600, 0.01, 0.37])
-        value, points, moves = k.playout(game.clone(), side, weight)
+        greedy = tuple(s for s in range(n) if models == "mixed" and rng.random() < 0.5)
+        value, points, moves = k.playout(game.clone(), side, weight, greedy)
         py = game.clone()
         start = len(py.history)
-        expected = playout(py, side, 0, weight)
+        expected = playout(py, side, 0, weight, greedy)
         assert moves == [a for _s, a in py.history[start:]], f"moves differ in {game!r}"
         assert points == py.seat_points
         assert value == expected  # exactly: the same arithmetic
         # Every candidate of the position at once, as the search calls it.
         candidates = [a for a in game.legal_actions()]
-        values, seat_points = k.evaluate([game], candidates, [side], weight)
+        values, seat_points = k.evaluate([game], candidates, [side], weight, greedy)
         for j, action in enumerate(candidates):
             g = game.clone()
             g.apply(action)
-            assert values[0, j] == playout(g, side, 0, weight)
+            assert values[0, j] == playout(g, side, 0, weight, greedy)
             assert tuple(seat_points[0, j]) == g.seat_points
         checked += 1
     assert checked >= 60

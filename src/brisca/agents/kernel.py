@@ -215,11 +215,55 @@ def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
 
 
 @_njit
+def _greedy(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, strength: Any, points: Any) -> int:
+    """:func:`brisca.agents.simple.greedy_card` on card indices (first of equals, as Python's min)."""
+    pick = -1
+    if tl > 0:
+        bsuit = best // 12
+        if bsuit != trump:
+            for i in range(hl):
+                c = hand[i]
+                if c // 12 == bsuit and strength[c] > strength[best] and (pick == -1 or strength[c] < strength[pick]):
+                    pick = c
+            if pick != -1:
+                return pick
+        on_table = 0
+        for i in range(tl):
+            on_table += points[trick[i]]
+        if on_table >= 10:
+            for i in range(hl):
+                c = hand[i]
+                if c // 12 == trump and (bsuit != trump or strength[c] > strength[best]) and (
+                        pick == -1 or strength[c] < strength[pick]):
+                    pick = c
+            if pick != -1:
+                return pick
+    else:
+        for i in range(hl):
+            c = hand[i]
+            if c // 12 != trump and points[c] == 0 and (pick == -1 or strength[c] < strength[pick]):
+                pick = c
+        if pick != -1:
+            return pick
+    for i in range(hl):
+        c = hand[i]
+        if c // 12 != trump and (pick == -1 or strength[c] < strength[pick]):
+            pick = c
+    if pick != -1:
+        return pick
+    for i in range(hl):
+        c = hand[i]
+        if pick == -1 or strength[c] < strength[pick]:
+            pick = c
+    return pick
+
+
+@_njit
 def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, cand: int, side: int,
-                 weight: float, seat_out: Any, moves: Any) -> float:
-    """Apply ``cand`` to the position encoded in ``row``, finish the hand with the rollout policy and
-    return :func:`brisca.agents.search.margin`; the final seat points go to ``seat_out`` and the moves
-    (codes, -1 after the last) to ``moves`` when it has room."""
+                 weight: float, seat_out: Any, moves: Any, greedy: Any) -> float:
+    """Apply ``cand`` to the position encoded in ``row``, finish the hand with the rollout policy (the greedy
+    rule for the seats flagged in ``greedy``) and return :func:`brisca.agents.search.margin`; the final seat
+    points go to ``seat_out`` and the moves (codes, -1 after the last) to ``moves`` when it has room."""
     n = cfg[_N]
     sides = cfg[_SIDES]
     hmax = cfg[_H]
@@ -293,6 +337,8 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
             if code == -1:
                 if hl == 1:
                     code = hands[seat, 0]
+                elif greedy[seat] != 0:
+                    code = _greedy(hands[seat], hl, trick, tlen, best, trump, strength, points)
                 else:
                     sd = seat % sides
                     pw = tlen > 0 and bseat % sides == sd
@@ -440,13 +486,13 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
 
 @_njit
 def _batch(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, cands: Any, sides_of: Any,
-           weight: float, values: Any, seat_points: Any) -> None:
+           weight: float, values: Any, seat_points: Any, greedy: Any) -> None:
     """Every candidate in every world: ``values[w, k]`` and the final ``seat_points[w, k]``."""
     moves = np.empty(0, np.int64)
     for w in range(rows.shape[0]):
         for k in range(cands.shape[0]):
             values[w, k] = _playout_one(cfg, strength, points, xtable, rows[w], cands[k], sides_of[w], weight,
-                                        seat_points[w, k], moves)
+                                        seat_points[w, k], moves, greedy)
 
 
 # ---------------------------------------------------------------------------------------------- Python side
@@ -533,24 +579,32 @@ class Kernel:
         return row
 
     def evaluate(self, worlds: Sequence[Game], candidates: Sequence[Action], sides: Sequence[int],
-                 weight: float) -> tuple[Any, Any]:
+                 weight: float, greedy: Sequence[int] = ()) -> tuple[Any, Any]:
         """For each world and candidate: the value of playing it and finishing by the rollout policy (what
-        ``playout`` returns on a clone with the candidate applied), and the final seat points."""
+        ``playout`` returns on a clone with the candidate applied, ``greedy`` seats playing the greedy rule),
+        and the final seat points."""
         rows = np.array([self.encode(g) for g in worlds], np.int64)
         cands = np.array([action_code(a) for a in candidates], np.int64)
         values = np.empty((len(worlds), len(candidates)), np.float64)
         seat_points = np.empty((len(worlds), len(candidates), self.players), np.int64)
         _batch(self.cfg(worlds[0]), self.strength, self.points, self.xtable, rows, cands,
-               np.array(sides, np.int64), float(weight), values, seat_points)
+               np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy))
         return values, seat_points
 
-    def playout(self, game: Game, side: int, weight: float = 1 / 600) -> tuple[float, tuple[int, ...], list[Action]]:
+    def _flags(self, greedy: Sequence[int]) -> Any:
+        flags = np.zeros(self.players, np.int64)
+        for s in greedy:
+            flags[s] = 1
+        return flags
+
+    def playout(self, game: Game, side: int, weight: float = 1 / 600,
+                greedy: Sequence[int] = ()) -> tuple[float, tuple[int, ...], list[Action]]:
         """The debug entry point: finish ``game`` as it stands; the value, the final seat points and the moves."""
         row = np.array(self.encode(game), np.int64)
         seat_points = np.empty(self.players, np.int64)
         moves = np.full(200, -1, np.int64)
         value = _playout_one(self.cfg(game), self.strength, self.points, self.xtable, row, NONE, side,
-                             float(weight), seat_points, moves)
+                             float(weight), seat_points, moves, self._flags(greedy))
         out = []
         for code in moves:
             if code < 0:

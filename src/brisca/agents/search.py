@@ -21,7 +21,7 @@ from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
 from brisca.agents.heuristic import Situation, choose, signal_to_make
 from brisca.agents.inference import MODELS, beliefs
-from brisca.agents.simple import _require_turn
+from brisca.agents.simple import _require_turn, greedy_card
 from brisca.cards import Card, Rank
 from brisca.game import Game, View
 from brisca.worlds import WorldError, WorldSampler, sample_world
@@ -215,13 +215,37 @@ class _Rollout:
         return card.suit is self.trump
 
 
-def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600) -> float:
-    """Finish ``game`` (a sampled world) with the rollout policy, exactly once small; its value for ``side``."""
+def greedy_action(game: Game) -> Action | None:
+    """The greedy rule's move in a complete game (it always takes the exchange); ``None`` where the choice is
+    not a plain card play (the rollout policy decides those)."""
+    legal = game.legal_actions()
+    cards = []
+    for a in legal:
+        if a.__class__ is Exchange:
+            return a
+        if a.__class__ is Play:
+            cards.append(a.card)
+        else:
+            return None
+    rules = game.rules
+    return PLAYS[greedy_card(cards, game._trick, game.trump, rules.strength_table, rules.point_table).index]
+
+
+def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600,
+            greedy: Sequence[int] = ()) -> float:
+    """Finish ``game`` (a sampled world) with the rollout policy, exactly once small; its value for ``side``.
+
+    The seats in ``greedy`` (those the search has read as greedy players) play the greedy rule instead.
+    """
     policy = _Rollout(game)
     while not game.is_over():
         if game.stock_count == 0 and _cards_left(game) <= exact_at:
             return solve(game, side)
-        action = policy.action(game)
+        action = None
+        if greedy and game._turn in greedy:
+            action = greedy_action(game)
+        if action is None:
+            action = policy.action(game)
         card = getattr(action, "card", None)
         if card is not None and not isinstance(action, Exchange):
             policy.played(card)
@@ -264,6 +288,7 @@ class ExpertAgent:
         infer: float = 0.0,
         kernel: bool | str = True,
         read: str = "greedy",
+        predict: bool | str = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -285,6 +310,10 @@ class ExpertAgent:
         if read != "off" and read not in MODELS:
             raise ValueError(f"read is one of off, {', '.join(MODELS)}; not {read!r}")
         self.read = read
+        #: In the rollouts, play the seats the model reads (those whose every play it explains) by the model:
+        #: the search then expects from them what they have been doing. Measured: see docs/strength.md.
+        self.predict = predict if isinstance(predict, bool) else str(predict).lower() not in (
+            "false", "no", "off", "0")
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
@@ -323,6 +352,7 @@ class ExpertAgent:
             sampler = WorldSampler(view, beliefs(view, self.read) if self.read != "off" else None)
         except WorldError:
             return candidates[0]
+        greedy = sampler.believed if self.predict and self.read == "greedy" else ()
         while True:
             batch: list[tuple[Game, int, float]] = []
             while len(batch) < size:
@@ -339,7 +369,8 @@ class ExpertAgent:
                 w = world_likelihood(world, view.seat, self.infer) if self.infer > 0 else 1.0
                 batch.append((world, side, w))
             if fast is not None and batch:
-                rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight)[0]
+                rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
+                                     greedy)[0]
                 results = [[float(v) for v in row] for row in rows]
             else:
                 results = []
@@ -348,7 +379,7 @@ class ExpertAgent:
                     for action in candidates:
                         g = world.clone()
                         g.apply(action)
-                        values.append(playout(g, side, 0, self.weight))
+                        values.append(playout(g, side, 0, self.weight, greedy))
                     results.append(values)
             for (_world, _side, w), values in zip(batch, results, strict=True):
                 for i in range(k):
@@ -380,4 +411,5 @@ class ExpertAgent:
         return candidates.index(choice) if choice in candidates else None
 
 
-__all__ = ["ExpertAgent", "best_exact", "exact_choice", "margin", "playout", "rollout_action", "solve", "team_of"]
+__all__ = ["ExpertAgent", "best_exact", "exact_choice", "greedy_action", "margin", "playout", "rollout_action", "solve",
+           "team_of"]

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from brisca.actions import Action, Exchange, Play
 from brisca.agents.auction import auction_action, declare_choice
-from brisca.cards import Card
+from brisca.cards import Card, Suit
 from brisca.errors import IllegalActionError
 from brisca.game import View, winning_index
 
@@ -59,30 +59,32 @@ class GreedyAgent:
     @staticmethod
     def choose_card(view: View, hand: Sequence[Card]) -> Card:
         """The greedy card among ``hand`` (in the order held, longest first)."""
-        strength = view.rules.strength_table
-        points = view.rules.point_table
-        trump = view.trump
-        assert trump is not None, "the card play has a trump"
+        assert view.trump is not None, "the card play has a trump"
+        return greedy_card(hand, view.trick, view.trump, view.rules.strength_table, view.rules.point_table)
 
-        def lowest(cards: Sequence[Card]) -> Card:
-            return min(cards, key=lambda c: strength[c.index])  # min keeps the first of equals
 
-        plain = [c for c in hand if c.suit is not trump]
-        trumps = [c for c in hand if c.suit is trump]
-        if view.trick:
-            best = view.trick[winning_index(view.trick, trump, strength)]
-            if best.suit is not trump:
-                beaters = [c for c in plain if c.suit is best.suit and strength[c.index] > strength[best.index]]
-                if beaters:
-                    return lowest(beaters)
-            if sum(points[c.index] for c in view.trick) >= 10:
-                winning_trumps = [
-                    c for c in trumps if best.suit is not trump or strength[c.index] > strength[best.index]
-                ]
-                if winning_trumps:
-                    return lowest(winning_trumps)
-            return lowest(plain) if plain else lowest(trumps)
-        worthless = [c for c in plain if points[c.index] == 0]
-        if worthless:
-            return lowest(worthless)
+def greedy_card(hand: Sequence[Card], trick: Sequence[Card], trump: Suit, strength: Sequence[int],
+                points: Sequence[int]) -> Card:
+    """The fixed greedy rule on a hand (in the order held, longest first) and the trick so far: a pure function,
+    so the search can also play it for a seat it has read as greedy (:mod:`brisca.agents.inference`)."""
+
+    def lowest(cards: Sequence[Card]) -> Card:
+        return min(cards, key=lambda c: strength[c.index])  # min keeps the first of equals
+
+    plain = [c for c in hand if c.suit is not trump]
+    trumps = [c for c in hand if c.suit is trump]
+    if trick:
+        best = trick[winning_index(trick, trump, strength)]
+        if best.suit is not trump:
+            beaters = [c for c in plain if c.suit is best.suit and strength[c.index] > strength[best.index]]
+            if beaters:
+                return lowest(beaters)
+        if sum(points[c.index] for c in trick) >= 10:
+            winning_trumps = [c for c in trumps if best.suit is not trump or strength[c.index] > strength[best.index]]
+            if winning_trumps:
+                return lowest(winning_trumps)
         return lowest(plain) if plain else lowest(trumps)
+    worthless = [c for c in plain if points[c.index] == 0]
+    if worthless:
+        return lowest(worthless)
+    return lowest(plain) if plain else lowest(trumps)
