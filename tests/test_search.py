@@ -146,12 +146,26 @@ def test_expert_is_deterministic_for_a_seed() -> None:
 
 def test_expert_honours_its_time_budget() -> None:
     game = Game("spanish", 2, seed=2)
-    agent = ExpertAgent(seed=0, think=0.25)
+    agent = ExpertAgent(seed=0, think=0.25, sure=0, cap=10**9)  # never done early: the deadline stops it
     start = time.perf_counter()
     agent.act(game.view(game.turn))
     elapsed = time.perf_counter() - start
     assert 0.25 <= elapsed <= 0.25 * 1.1 + 0.05, elapsed
     assert agent.last_worlds > 5
+
+
+def test_expert_stops_early_once_its_choice_is_settled() -> None:
+    """A budget is an upper bound: a clear choice (or the cap of worlds) ends the search sooner."""
+    game = Game("spanish", 2, seed=2)
+    budget = 3.0
+    for agent in (ExpertAgent(seed=0, think=budget, cap=300), ExpertAgent(seed=0, think=budget, sure=0.5)):
+        start = time.perf_counter()
+        agent.act(game.view(game.turn))
+        assert time.perf_counter() - start < budget
+        assert 0 < agent.last_worlds < 10**5
+    capped = ExpertAgent(seed=0, think=budget, cap=300)
+    capped.act(game.view(game.turn))
+    assert 300 <= capped.last_worlds < 300 + 8  # the cap is checked after each batch of worlds
 
 
 def test_levels_plugins_and_options() -> None:

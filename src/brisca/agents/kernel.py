@@ -616,6 +616,18 @@ class Kernel:
 _KERNELS: dict[tuple[Rules, int], Kernel] = {}
 
 
+def warm() -> None:
+    """Load (or compile) the kernel now, once a process, so that no move's time budget pays for it."""
+    if not enabled() or _KERNELS:
+        return
+    from brisca.rules import find_variant
+
+    game = Game("spanish", 2, seed=0)
+    k = kernel_for(find_variant("spanish"), 2)
+    if k is not None:
+        k.evaluate([game], game.legal_actions(), [0], 0.01, (1,))
+
+
 def kernel_for(rules: Rules, players: int) -> Kernel | None:
     """The kernel for these rules, or ``None`` when numba is missing or switched off, or the rules are not covered."""
     if not enabled() or not covers(rules):
@@ -627,4 +639,4 @@ def kernel_for(rules: Rules, players: int) -> Kernel | None:
     return k
 
 
-__all__ = ["AVAILABLE", "MISSING", "Kernel", "action_code", "code_action", "covers", "enabled", "kernel_for"]
+__all__ = ["AVAILABLE", "MISSING", "Kernel", "action_code", "code_action", "covers", "enabled", "kernel_for", "warm"]

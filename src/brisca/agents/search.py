@@ -30,6 +30,8 @@ from brisca.worlds import WorldError, WorldSampler, sample_world
 EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
 #: Worlds the compiled kernel plays in one call (the Python-to-numba crossing is paid once for them).
 _BATCH = 8
+#: With a time budget, how often (in worlds) the search asks whether its choice is settled.
+_CHECK_EVERY = 256
 
 
 def team_of(game: Game, seat: int) -> int:
@@ -289,6 +291,8 @@ class ExpertAgent:
         kernel: bool | str = True,
         read: str = "greedy",
         predict: bool | str = True,
+        cap: int = 4000,
+        sure: float = 3.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -314,6 +318,15 @@ class ExpertAgent:
         #: the search then expects from them what they have been doing. Measured: see docs/strength.md.
         self.predict = predict if isinstance(predict, bool) else str(predict).lower() not in (
             "false", "no", "off", "0")
+        #: With a time budget: stop at ``cap`` worlds (more measured no stronger; see docs/strength.md), or once
+        #: the leading move is ahead of every other by ``sure`` standard errors (0: never early). ``sims``
+        #: fixes the number of worlds instead, and ignores both.
+        if self.kernel:
+            from brisca.agents.kernel import warm
+
+            warm()
+        self.cap = int(cap)
+        self.sure = float(sure)
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
@@ -353,6 +366,7 @@ class ExpertAgent:
         except WorldError:
             return candidates[0]
         greedy = sampler.believed if self.predict and self.read == "greedy" else ()
+        check = _CHECK_EVERY
         while True:
             batch: list[tuple[Game, int, float]] = []
             while len(batch) < size:
@@ -388,6 +402,10 @@ class ExpertAgent:
                 worlds += 1
             if len(batch) < size:
                 break
+            if self.sims is None and (worlds >= self.cap or (worlds >= check and self._settled(totals, per_world))):
+                break
+            if worlds >= check:
+                check += _CHECK_EVERY
         self.last_worlds = worlds
         if not worlds:
             return candidates[0]
@@ -402,6 +420,23 @@ class ExpertAgent:
                 if mean < self.anchor * math.sqrt(var / worlds):
                     best = home
         return candidates[best]
+
+    def _settled(self, totals: Sequence[float], per_world: Sequence[Sequence[float]]) -> bool:
+        """Whether the leading move beats every other by ``sure`` standard errors, world by world (the luck of
+        a world is the same for both moves and cancels): more worlds would not change the choice."""
+        if self.sure <= 0 or self.infer > 0:
+            return False
+        n = len(per_world)
+        best = max(range(len(totals)), key=lambda i: totals[i])
+        for i in range(len(totals)):
+            if i == best:
+                continue
+            diffs = [v[best] - v[i] for v in per_world]
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            if mean <= self.sure * math.sqrt(var / n):
+                return False
+        return True
 
     @staticmethod
     def _heuristic_index(view: View, candidates: Sequence[Action]) -> int | None:
