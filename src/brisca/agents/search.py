@@ -291,7 +291,7 @@ class ExpertAgent:
         kernel: bool | str = True,
         read: str = "greedy",
         predict: bool | str = True,
-        cap: int = 4000,
+        cap: int = 500,
         sure: float = 3.0,
     ) -> None:
         self.rng = random.Random(seed)
