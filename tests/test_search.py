@@ -206,3 +206,9 @@ def test_inference_weighs_worlds_by_how_well_they_explain_the_plays() -> None:
         assert all(0 < w <= 1 for w in weights)
         lower += sum(w < 1 for w in weights)
     assert lower > 0  # some sampled worlds hold cards the model would have played otherwise
+
+
+def test_strength_smoke_against_greedy() -> None:
+    """The expert reads the greedy player and expects its rule: it should beat it clearly even with few worlds."""
+    row = run_arena(["expert[sims=20]", "greedy"], games=30, seed=5).pair_table()[0]
+    assert row["a"] == "expert[sims=20]" and row["score"] >= 0.65, row
