@@ -8,6 +8,12 @@ every candidate make the comparison fair: the luck of a world is the same for al
 
 When nothing is hidden (two players once the stock is gone) the position is solved
 exactly, which :func:`solve` proves against a brute-force search in the tests.
+
+Reading the other seats (:mod:`brisca.agents.inference`): a seat whose every card play
+so far fits a model of play (the greedy rule) is taken to play by it. Its plays then
+say which cards it did not hold (the worlds honour that), and in the rollouts it plays
+by the model, so the search expects from it what it has been doing. The first play no
+hand could explain under the model drops the model for that seat.
 """
 
 from __future__ import annotations
