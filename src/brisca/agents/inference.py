@@ -11,7 +11,8 @@ like this"), for a model of play:
   (following, the lowest card that wins without a trump; else, on a trick worth 10 or
   more, the lowest winning trump; else the lowest non-trump, else the lowest trump;
   leading, the lowest blank non-trump, else the lowest non-trump, else the lowest
-  trump). It is also how many casual players play.
+  trump; it always takes the trump exchange when it may, so a seat that did not held no
+  card to take it with). It is also how many casual players play.
 
 The search (:class:`brisca.agents.search.ExpertAgent`) hands the beliefs to
 :class:`brisca.worlds.WorldSampler`, which keeps a seat's beliefs only while some world
@@ -76,6 +77,10 @@ def greedy_lacks(card: Card, trick: Sequence[Card], trump: Suit, strength: Seque
     return out
 
 
+def _is(card: Card) -> Lacks:
+    return lambda c: c is card
+
+
 #: The models of play a view can be read with, by name.
 MODELS: dict[str, Callable[[Card, Sequence[Card], Suit, Sequence[int], Sequence[int]], list[Lacks]]] = {
     "greedy": greedy_lacks,
@@ -96,18 +101,37 @@ def beliefs(view: View, model: str = "greedy") -> list[list[Constraint]]:
     strength, points = rules.strength_table, rules.point_table
     stock_left = len(rules.deck_cards(n)) - rules.hand_size * n
     duty_always = rules.follow != "none" and rules.follow_from == "start"
+    # The exchange, as the engine allows it: the face-up trump, who has won a trick, when it closes.
+    exchange = view.turned is not None and rules.trump_exchange != "off" and model == "greedy"
+    face, exchanged = view.turned, False
+    may = [rules.trump_exchange == "any_time"] * n
+    give_until = n if rules.trump_exchange == "before_penultimate" else 0
     trick: list[Card] = []
+    finished = 0
     for t, (seat, action) in enumerate(view.history, start=1):
         card = getattr(action, "card", None)
-        if card is None or isinstance(action, Exchange):
+        if isinstance(action, Exchange):
+            face, exchanged = action.card, True
             continue
-        free = not (duty_always or (rules.follow != "none" and stock_left <= 0))
-        if seat != view.seat and action.__class__ is Play and free:
-            out[seat].extend((t, p) for p in lacks(card, trick, trump, strength, points))
+        if card is None:
+            continue
+        if seat != view.seat and action.__class__ is Play:
+            free = not (duty_always or (rules.follow != "none" and stock_left <= 0))
+            if free:
+                out[seat].extend((t, p) for p in lacks(card, trick, trump, strength, points))
+            give = None
+            if exchange and may[seat] and stock_left > give_until and (not exchanged or rules.exchange_chain):
+                give = rules.exchange_table[face.index] if face is not None else None
+            previous = view.history[t - 2] if t >= 2 else None
+            if give is not None and not (previous and previous[0] == seat and isinstance(previous[1], Exchange)):
+                out[seat].append((t, _is(give)))  # the greedy player always takes the exchange
         trick.append(card)
         if len(trick) == n:
             trick = []
             stock_left -= n
+            if finished < len(view.tricks):
+                may[view.tricks[finished].winner] = True
+            finished += 1
     return out
 
 
