@@ -212,3 +212,14 @@ def test_strength_smoke_against_greedy() -> None:
     """The expert reads the greedy player and expects its rule: it should beat it clearly even with few worlds."""
     row = run_arena(["expert[sims=20]", "greedy"], games=30, seed=5).pair_table()[0]
     assert row["a"] == "expert[sims=20]" and row["score"] >= 0.65, row
+
+
+def test_expert_options_refuse_bad_values_clearly() -> None:
+    from brisca.agents import AgentError
+
+    for bad, message in (("expert[predict=maybe]", "predict is on or off"),
+                         ("expert[kernel=fast]", "kernel is on or off"),
+                         ("expert[cap=x]", "cap is a number"), ("expert[sure=abc]", "sure is a number")):
+        with pytest.raises(AgentError, match=message):
+            make_agent(bad)
+    assert make_agent("expert[predict=off,kernel=0]").predict is False  # type: ignore[attr-defined]

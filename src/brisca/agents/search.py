@@ -22,6 +22,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
@@ -279,6 +280,25 @@ def world_likelihood(world: Game, viewer: int, miss: float) -> float:
     return weight
 
 
+def _flag(name: str, value: object) -> bool:
+    """An on/off option, from Python or from ``expert[name=...]`` (where it arrives as 1, 0 or a word)."""
+    if isinstance(value, bool):
+        return value
+    word = str(value).lower()
+    if word in ("true", "yes", "on", "1"):
+        return True
+    if word in ("false", "no", "off", "0"):
+        return False
+    raise ValueError(f"{name} is on or off (1 or 0), not {value!r}")
+
+
+def _number(name: str, value: object, kind: type[int] | type[float]) -> Any:
+    try:
+        return kind(value)  # type: ignore[arg-type,call-overload]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} is a number, not {value!r}") from None
+
+
 class ExpertAgent:
     """Searches sampled worlds for ``think`` seconds a move (or exactly ``sims`` worlds, for reproducible play).
 
@@ -313,7 +333,7 @@ class ExpertAgent:
         self.infer = infer
         #: Play the rollouts with the compiled kernel (:mod:`brisca.agents.kernel`) when numba is installed and
         #: covers the rules: the same values, many more worlds a second. ``kernel=false`` keeps the Python path.
-        self.kernel = kernel if isinstance(kernel, bool) else str(kernel).lower() not in ("false", "no", "off", "0")
+        self.kernel = _flag("kernel", kernel)
         #: Read the other seats' plays with this model of play (:mod:`brisca.agents.inference`): worlds then keep
         #: what their plays say they lacked, for as long as some world explains every play so. ``off``: the rules
         #: alone. Measured: see docs/strength.md.
@@ -322,8 +342,7 @@ class ExpertAgent:
         self.read = read
         #: In the rollouts, play the seats the model reads (those whose every play it explains) by the model:
         #: the search then expects from them what they have been doing. Measured: see docs/strength.md.
-        self.predict = predict if isinstance(predict, bool) else str(predict).lower() not in (
-            "false", "no", "off", "0")
+        self.predict = _flag("predict", predict)
         #: With a time budget: stop at ``cap`` worlds (more measured no stronger; see docs/strength.md), or once
         #: the leading move is ahead of every other by ``sure`` standard errors (0: never early). ``sims``
         #: fixes the number of worlds instead, and ignores both.
@@ -331,8 +350,8 @@ class ExpertAgent:
             from brisca.agents.kernel import warm
 
             warm()
-        self.cap = int(cap)
-        self.sure = float(sure)
+        self.cap = _number("cap", cap, int)
+        self.sure = _number("sure", sure, float)
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
