@@ -71,6 +71,27 @@ def _key_ps(points: Any, strength: Any, c: int) -> int:
     return int(points[c] * 64 + strength[c])
 
 
+#: What :func:`_cheapest` looks among: plain cards worth at most 4, trumps, any card.
+_SMALL_PLAIN, _TRUMPS, _ANY = range(3)
+
+
+@_njit
+def _cheapest(hand: Any, hl: int, trump: int, strength: Any, points: Any, kind: int) -> int:
+    """The least valuable card of a kind (points, then rank; the first of equals), or -1 if none."""
+    pick = -1
+    pk = 1 << 30
+    for i in range(hl):
+        c = hand[i]
+        suit = c // 12
+        if (kind == _SMALL_PLAIN and (suit == trump or points[c] > 4)) or (kind == _TRUMPS and suit != trump):
+            continue
+        k = _key_ps(points, strength, c)
+        if k < pk:
+            pk = k
+            pick = c
+    return pick
+
+
 @_njit
 def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, strength: Any, points: Any,
             partner_winning: bool, opponents_after: bool, trumps_out: int, top: Any) -> int:
@@ -119,31 +140,11 @@ def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
                 pick = c
         if pick >= 0:
             return pick
-        for i in range(hl):
-            c = hand[i]
-            if c // 12 != trump and points[c] <= 4:
-                k = _key_ps(points, strength, c)
-                if k < pk:
-                    pk = k
-                    pick = c
-        if pick >= 0:
-            return pick
-        for i in range(hl):
-            c = hand[i]
-            if c // 12 == trump:
-                k = _key_ps(points, strength, c)
-                if k < pk:
-                    pk = k
-                    pick = c
-        if pick >= 0:
-            return pick
-        for i in range(hl):
-            c = hand[i]
-            k = _key_ps(points, strength, c)
-            if k < pk:
-                pk = k
-                pick = c
-        return pick
+        for kind in (_SMALL_PLAIN, _TRUMPS):
+            pick = int(_cheapest(hand, hl, trump, strength, points, kind))
+            if pick >= 0:
+                return pick
+        return int(_cheapest(hand, hl, trump, strength, points, _ANY))
     on_table = 0
     for i in range(tl):
         on_table += points[trick[i]]
