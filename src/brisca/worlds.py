@@ -42,6 +42,7 @@ replayed on the world, the declarer's hidden discard inserted where it was made.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 
@@ -83,7 +84,7 @@ class WorldSampler:
     """
 
     def __init__(self, view: View, beliefs: Sequence[Sequence[Constraint]] | None = None) -> None:
-        self.plan = _plan(view)
+        self.plan = self._rules_only = _plan(view)
         #: The seats whose ``beliefs`` the worlds honour (those that some world satisfies).
         self.believed: tuple[int, ...] = ()
         if beliefs and isinstance(self.plan, _Plan) and any(beliefs):
@@ -94,10 +95,12 @@ class WorldSampler:
         whose beliefs can be met one by one, else none (a seat that plays against the model is not read by it)."""
         probe = random.Random(0)
 
+        base = self.plan
+        assert isinstance(base, _Plan)
+
         def plan_with(seats: Sequence[int]) -> _Plan | None:
-            plan = _Plan(view)
-            for s in seats:
-                plan.lacked[s].extend(beliefs[s])
+            plan = copy.copy(base)  # drawing reads a plan and never changes it: only the beliefs differ
+            plan.lacked = [[*lacked, *beliefs[s]] if s in seats else lacked for s, lacked in enumerate(base.lacked)]
             try:
                 _draw_with_retries(plan, probe, _PROBE_TRIES)
             except WorldError:
@@ -110,7 +113,7 @@ class WorldSampler:
             seats = [s for s in seats if plan_with([s]) is not None]
             plan = plan_with(seats) if seats else None
         if plan is not None:
-            self.plan, self.believed = plan, tuple(seats)
+            self.plan, self.believed, self._rules_only = plan, tuple(seats), base
 
     def draw(self, rng: random.Random, tries: int = 100) -> Game:
         """A random complete game consistent with the view (and the beliefs kept); :class:`WorldError` when
@@ -119,7 +122,7 @@ class WorldSampler:
             try:
                 return _draw_with_retries(self.plan, rng, _PROBE_TRIES)
             except WorldError:  # beliefs too narrow for this draw's luck: fall back to the view alone
-                self.plan, self.believed = _plan(self.plan.view), ()
+                self.plan, self.believed = self._rules_only, ()
         return _draw_with_retries(self.plan, rng, tries)
 
 
