@@ -11,7 +11,7 @@ import random
 import pytest
 
 from brisca.agents import kernel
-from brisca.agents.search import ExpertAgent, playout
+from brisca.agents.search import MIX_ONE, ExpertAgent, playout
 from brisca.game import Game
 from brisca.rules import Rules, find_variant, variant_names
 from brisca.worlds import sample_world
@@ -75,10 +75,11 @@ def random_position(rules: Rules, n: int, rng: random.Random) -> Game:
     return game
 
 
-@pytest.mark.parametrize("models", ["heuristic", "mixed"])
+@pytest.mark.parametrize("models", ["heuristic", "mixed", "wild"])
 @pytest.mark.parametrize(("label", "rules", "n"), CASES, ids=[f"{c[0]}-{c[2]}p" for c in CASES])
 def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, models: str) -> None:
-    """Mixed: some seats (a random set each time) play the greedy rule, as seats the search has read as greedy."""
+    """Mixed: some seats (a random set each time) play the greedy rule, as seats the search has read as greedy.
+    Wild: on top of that, seats make random moves some of the time (and one seat all of the time), from a seed."""
     rng = random.Random(f"{label}-{n}-{models}")
     k = kernel.Kernel(rules, n)
     checked = 0
@@ -88,21 +89,27 @@ def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, mod
             continue
         side = rng.randrange(rules.sides(n))
         weight = rng.choice([1 / 600, 0.01, 0.37])
-        greedy = tuple(s for s in range(n) if models == "mixed" and rng.random() < 0.5)
-        value, points, moves = k.playout(game.clone(), side, weight, greedy)
+        greedy = tuple(s for s in range(n) if models != "heuristic" and rng.random() < 0.5)
+        mix: tuple[int, ...] = ()
+        seed = rng.randrange(1 << 40)
+        if models == "wild":
+            always = rng.randrange(n)
+            mix = tuple(MIX_ONE if s == always else rng.choice([0, 0, 1, MIX_ONE // 3, MIX_ONE - 1])
+                        for s in range(n))
+        value, points, moves = k.playout(game.clone(), side, weight, greedy, mix, seed)
         py = game.clone()
         start = len(py.history)
-        expected = playout(py, side, 0, weight, greedy)
+        expected = playout(py, side, 0, weight, greedy, mix, seed)
         assert moves == [a for _s, a in py.history[start:]], f"moves differ in {game!r}"
         assert points == py.seat_points
         assert value == expected  # exactly: the same arithmetic
         # Every candidate of the position at once, as the search calls it.
         candidates = [a for a in game.legal_actions()]
-        values, seat_points = k.evaluate([game], candidates, [side], weight, greedy)
+        values, seat_points = k.evaluate([game], candidates, [side], weight, greedy, mix, [seed])
         for j, action in enumerate(candidates):
             g = game.clone()
             g.apply(action)
-            assert values[0, j] == playout(g, side, 0, weight, greedy)
+            assert values[0, j] == playout(g, side, 0, weight, greedy, mix, seed)
             assert tuple(seat_points[0, j]) == g.seat_points
         checked += 1
     assert checked >= 60

@@ -219,7 +219,48 @@ def test_expert_options_refuse_bad_values_clearly() -> None:
 
     for bad, message in (("expert[predict=maybe]", "predict is on or off"),
                          ("expert[kernel=fast]", "kernel is on or off"),
-                         ("expert[cap=x]", "cap is a number"), ("expert[sure=abc]", "sure is a number")):
+                         ("expert[cap=x]", "cap is a number"), ("expert[sure=abc]", "sure is a number"),
+                         ("expert[wild=2]", "wild is a share from 0 to 1"), ("expert[wild=x]", "wild is a number")):
         with pytest.raises(AgentError, match=message):
             make_agent(bad)
     assert make_agent("expert[predict=off,kernel=0]").predict is False  # type: ignore[attr-defined]
+
+
+def test_rollouts_expect_random_moves_from_the_opponents_no_model_reads() -> None:
+    """``wild``: the opponents the reading could not explain make random moves in the rollouts; partners, seats
+    read as greedy and seats not yet read keep their models."""
+    from brisca.agents.search import MIX_ONE
+
+    view = Game("spanish", 2, seed=1).view(0)
+    agent = ExpertAgent(sims=10)
+    assert agent.wild == 1.0
+    assert agent._mix(view, []) == (0, MIX_ONE)
+    assert agent._mix(view, [1]) == ()
+    assert ExpertAgent(sims=10, wild=0.25)._mix(view, []) == (0, MIX_ONE // 4)
+    assert ExpertAgent(sims=10, wild=0)._mix(view, []) == ()
+    four = Game("spanish", 4, seed=1).view(0)  # seat 2 is seat 0's partner
+    assert agent._mix(four, [3]) == (0, MIX_ONE, 0, 0)
+
+
+def test_a_wild_seat_plays_uniformly_at_random_in_the_rollouts() -> None:
+    """A seat with a share of 1 plays each legal card about equally often (the first card it plays, over many
+    seeds); the other seats' moves and a share of 0 leave the rollout as it was."""
+    from collections import Counter
+
+    from brisca.agents.search import MIX_ONE, playout
+
+    game = Game("spanish", 2, seed=7)
+    plain = game.clone()
+    value = playout(plain, 0, 0, 0.01)
+    same = game.clone()
+    assert playout(same, 0, 0, 0.01, (), (0, 0), 99) == value and same.history == plain.history
+    turn = game.turn
+    firsts: Counter[str] = Counter()
+    for seed in range(600):
+        g = game.clone()
+        mix = tuple(MIX_ONE if s == turn else 0 for s in range(2))
+        playout(g, 0, 0, 0.01, (), mix, seed)
+        firsts[str(g.history[0][1])] += 1
+        assert g.is_over()
+    assert len(firsts) == len(game.legal_actions())
+    assert all(150 <= count <= 250 for count in firsts.values()), firsts

@@ -261,10 +261,12 @@ def _greedy(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
 
 @_njit
 def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, cand: int, side: int,
-                 weight: float, seat_out: Any, moves: Any, greedy: Any) -> float:
+                 weight: float, seat_out: Any, moves: Any, greedy: Any, mix: Any, seed: int) -> float:
     """Apply ``cand`` to the position encoded in ``row``, finish the hand with the rollout policy (the greedy
-    rule for the seats flagged in ``greedy``) and return :func:`brisca.agents.search.margin`; the final seat
-    points go to ``seat_out`` and the moves (codes, -1 after the last) to ``moves`` when it has room."""
+    rule for the seats flagged in ``greedy``; a uniformly random move, with chance ``mix[seat] / 32768``, for
+    the seats read as partly random; the random numbers from :func:`brisca.agents.search.lcg` started at
+    ``seed``) and return :func:`brisca.agents.search.margin`; the final seat points go to ``seat_out`` and the
+    moves (codes, -1 after the last) to ``moves`` when it has room."""
     n = cfg[_N]
     sides = cfg[_SIDES]
     hmax = cfg[_H]
@@ -316,6 +318,7 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
     unplayed = np.zeros(48, np.bool_)
     top = np.zeros(4, np.int64)
     nm = 0
+    state = seed & 0x7FFFFFFF
     if cand == -1:
         for s in range(n):
             for i in range(hlen[s]):
@@ -330,11 +333,22 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
             code = cand
         else:
             # legal: the hand, and the exchange when allowed (the policy takes it whenever it is legal)
+            xl = False
             if give >= 0 and mayx[seat] != 0:
                 for i in range(hl):
                     if hands[seat, i] == give:
-                        code = 100 + give
+                        xl = True
                         break
+            wild = False
+            if mix[seat] > 0:
+                state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+                wild = (state >> 16) < mix[seat]
+            if wild:
+                state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+                j = (state >> 16) % (hl + 1 if xl else hl)
+                code = 100 + give if j == hl else hands[seat, j]
+            elif xl:
+                code = 100 + give
             if code == -1:
                 if hl == 1:
                     code = hands[seat, 0]
@@ -487,13 +501,14 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
 
 @_njit
 def _batch(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, cands: Any, sides_of: Any,
-           weight: float, values: Any, seat_points: Any, greedy: Any) -> None:
-    """Every candidate in every world: ``values[w, k]`` and the final ``seat_points[w, k]``."""
+           weight: float, values: Any, seat_points: Any, greedy: Any, mix: Any, seeds: Any) -> None:
+    """Every candidate in every world: ``values[w, k]`` and the final ``seat_points[w, k]`` (world ``w``'s random
+    moves from ``seeds[w]``, the same for every candidate: their luck cancels in the comparison)."""
     moves = np.empty(0, np.int64)
     for w in range(rows.shape[0]):
         for k in range(cands.shape[0]):
             values[w, k] = _playout_one(cfg, strength, points, xtable, rows[w], cands[k], sides_of[w], weight,
-                                        seat_points[w, k], moves, greedy)
+                                        seat_points[w, k], moves, greedy, mix, seeds[w])
 
 
 # ---------------------------------------------------------------------------------------------- Python side
@@ -580,16 +595,18 @@ class Kernel:
         return row
 
     def evaluate(self, worlds: Sequence[Game], candidates: Sequence[Action], sides: Sequence[int],
-                 weight: float, greedy: Sequence[int] = ()) -> tuple[Any, Any]:
+                 weight: float, greedy: Sequence[int] = (), mix: Sequence[int] = (),
+                 seeds: Sequence[int] = ()) -> tuple[Any, Any]:
         """For each world and candidate: the value of playing it and finishing by the rollout policy (what
-        ``playout`` returns on a clone with the candidate applied, ``greedy`` seats playing the greedy rule),
-        and the final seat points."""
+        ``playout`` returns on a clone with the candidate applied, ``greedy`` seats playing the greedy rule,
+        ``mix`` and the world's seed as there), and the final seat points."""
         rows = np.array([self.encode(g) for g in worlds], np.int64)
         cands = np.array([action_code(a) for a in candidates], np.int64)
         values = np.empty((len(worlds), len(candidates)), np.float64)
         seat_points = np.empty((len(worlds), len(candidates), self.players), np.int64)
         _batch(self.cfg(worlds[0]), self.strength, self.points, self.xtable, rows, cands,
-               np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy))
+               np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy),
+               self._mix(mix), np.array(list(seeds) or [0] * len(worlds), np.int64))
         return values, seat_points
 
     def _flags(self, greedy: Sequence[int]) -> Any:
@@ -598,14 +615,17 @@ class Kernel:
             flags[s] = 1
         return flags
 
-    def playout(self, game: Game, side: int, weight: float = 1 / 600,
-                greedy: Sequence[int] = ()) -> tuple[float, tuple[int, ...], list[Action]]:
+    def _mix(self, mix: Sequence[int]) -> Any:
+        return np.array(list(mix) or [0] * self.players, np.int64)
+
+    def playout(self, game: Game, side: int, weight: float = 1 / 600, greedy: Sequence[int] = (),
+                mix: Sequence[int] = (), seed: int = 0) -> tuple[float, tuple[int, ...], list[Action]]:
         """The debug entry point: finish ``game`` as it stands; the value, the final seat points and the moves."""
         row = np.array(self.encode(game), np.int64)
         seat_points = np.empty(self.players, np.int64)
         moves = np.full(200, -1, np.int64)
         value = _playout_one(self.cfg(game), self.strength, self.points, self.xtable, row, NONE, side,
-                             float(weight), seat_points, moves, self._flags(greedy))
+                             float(weight), seat_points, moves, self._flags(greedy), self._mix(mix), seed)
         out = []
         for code in moves:
             if code < 0:

@@ -26,7 +26,7 @@ from typing import Any
 
 from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
-from brisca.agents.heuristic import Situation, choose, signal_to_make
+from brisca.agents.heuristic import Situation, allies, choose, signal_to_make
 from brisca.agents.inference import MODELS, beliefs
 from brisca.agents.simple import _require_turn, greedy_card
 from brisca.cards import Card, Rank
@@ -240,18 +240,46 @@ def greedy_action(game: Game) -> Action | None:
     return PLAYS[greedy_card(cards, game._trick, game.trump, rules.strength_table, rules.point_table).index]
 
 
+#: The denominator of a seat's share of random moves in the rollouts (``mix``).
+MIX_ONE = 1 << 15
+
+
+def lcg(state: int) -> int:
+    """The rollouts' random numbers (a 31-bit linear congruential generator; the kernel uses the same): cheap,
+    reproducible from a seed, and the same in Python and in the compiled kernel. Draw with ``state >> 16``."""
+    return (state * 1103515245 + 12345) & 0x7FFFFFFF
+
+
+def _wild(game: Game, state: int) -> tuple[Action | None, int]:
+    """A uniformly random card play (or the exchange, when legal) and the generator's next state."""
+    legal = game.legal_actions()
+    options: list[Action] = [a for a in game._hands[game._turn] if a in legal]
+    options.extend(a for a in legal if a.__class__ is Exchange)
+    if not options:
+        return None, state
+    state = lcg(state)
+    return options[(state >> 16) % len(options)], state
+
+
 def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600,
-            greedy: Sequence[int] = ()) -> float:
+            greedy: Sequence[int] = (), mix: Sequence[int] = (), seed: int = 0) -> float:
     """Finish ``game`` (a sampled world) with the rollout policy, exactly once small; its value for ``side``.
 
-    The seats in ``greedy`` (those the search has read as greedy players) play the greedy rule instead.
+    The seats in ``greedy`` (those the search has read as greedy players) play the greedy rule instead;
+    a seat makes a uniformly random move with chance ``mix[seat] / MIX_ONE`` (the share of its play the
+    search has read as random), the random numbers drawn by :func:`lcg` from ``seed``.
     """
     policy = _Rollout(game)
+    state = seed & 0x7FFFFFFF
     while not game.is_over():
         if game.stock_count == 0 and _cards_left(game) <= exact_at:
             return solve(game, side)
         action = None
-        if greedy and game._turn in greedy:
+        if mix and mix[game._turn] > 0:
+            state = lcg(state)
+            if (state >> 16) < mix[game._turn]:
+                action, state = _wild(game, state)
+        if action is None and greedy and game._turn in greedy:
             action = greedy_action(game)
         if action is None:
             action = policy.action(game)
@@ -319,6 +347,7 @@ class ExpertAgent:
         predict: bool | str = True,
         cap: int = 500,
         sure: float = 3.0,
+        wild: float | str = 1.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -352,6 +381,13 @@ class ExpertAgent:
             warm()
         self.cap = _number("cap", cap, int)
         self.sure = _number("sure", sure, float)
+        #: The share of random moves the rollouts expect from an opponent that no model reads (one whose plays the
+        #: greedy reading could not explain; partners keep the heuristic's judgment). 1: all random. Measured (see
+        #: docs/strength.md): it wins more against random players and no less against the heuristic and the
+        #: expert itself; against the greedy player nothing changes (it is read as greedy).
+        self.wild = _number("wild", wild, float)
+        if not 0 <= self.wild <= 1:
+            raise ValueError(f"wild is a share from 0 to 1, not {wild!r}")
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
@@ -386,14 +422,18 @@ class ExpertAgent:
 
             fast = kernel_for(view.rules, view.players)
         size = 1 if fast is None else _BATCH  # the kernel plays a batch of worlds in one call
+        read = beliefs(view, self.read) if self.read != "off" else None
         try:
-            sampler = WorldSampler(view, beliefs(view, self.read) if self.read != "off" else None)
+            sampler = WorldSampler(view, read)
         except WorldError:
             return candidates[0]
         greedy = sampler.believed if self.predict and self.read == "greedy" else ()
+        # Random moves for the opponents the model could not read (not those it has not seen play freely yet).
+        mix = self._mix(view, [s for s in range(view.players) if read is not None and (
+            s in sampler.believed or not read[s])])
         check = _CHECK_EVERY
         while True:
-            batch: list[tuple[Game, int, float]] = []
+            batch: list[tuple[Game, int, float, int]] = []
             while len(batch) < size:
                 if self.sims is not None:
                     if worlds + len(batch) >= self.sims:
@@ -406,21 +446,21 @@ class ExpertAgent:
                     break
                 side = team_of(world, view.seat)  # under a contract the world knows the viewer's team
                 w = world_likelihood(world, view.seat, self.infer) if self.infer > 0 else 1.0
-                batch.append((world, side, w))
+                batch.append((world, side, w, self.rng.getrandbits(31) if mix else 0))
             if fast is not None and batch:
                 rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
-                                     greedy)[0]
+                                     greedy, mix, [b[3] for b in batch])[0]
                 results = [[float(v) for v in row] for row in rows]
             else:
                 results = []
-                for world, side, _w in batch:
+                for world, side, _w, seed in batch:
                     values = []
                     for action in candidates:
                         g = world.clone()
                         g.apply(action)
-                        values.append(playout(g, side, 0, self.weight, greedy))
+                        values.append(playout(g, side, 0, self.weight, greedy, mix, seed))
                     results.append(values)
-            for (_world, _side, w), values in zip(batch, results, strict=True):
+            for (_world, _side, w, _seed), values in zip(batch, results, strict=True):
                 for i in range(k):
                     totals[i] += w * values[i]
                 per_world.append(values)
@@ -445,6 +485,17 @@ class ExpertAgent:
                 if mean < self.anchor * math.sqrt(var / worlds):
                     best = home
         return candidates[best]
+
+    def _mix(self, view: View, read: Sequence[int]) -> tuple[int, ...]:
+        """Each seat's share of random moves in the rollouts (of :data:`MIX_ONE`): ``wild`` for the opponents
+        not in ``read`` (the seats a model of play explains, or has nothing to read of yet), none for the
+        others; ``()`` when none has any."""
+        share = round(self.wild * MIX_ONE)
+        if not share:
+            return ()
+        ally = allies(view)
+        mix = tuple(0 if ally(s) or s in read else share for s in range(view.players))
+        return mix if any(mix) else ()
 
     def _settled(self, totals: Sequence[float], per_world: Sequence[Sequence[float]]) -> bool:
         """Whether the leading move beats every other by ``sure`` standard errors, world by world (the luck of
