@@ -365,7 +365,7 @@ class ExpertAgent:
         self.kernel = _flag("kernel", kernel)
         #: Read the other seats' plays with this model of play (:mod:`brisca.agents.inference`): worlds then keep
         #: what their plays say they lacked, for as long as some world explains every play so. ``off``: the rules
-        #: alone. Measured: see docs/strength.md.
+        #: alone (and every opponent counts as unread for ``wild``). Measured: see docs/strength.md.
         if read != "off" and read not in MODELS:
             raise ValueError(f"read is one of off, {', '.join(MODELS)}; not {read!r}")
         self.read = read
