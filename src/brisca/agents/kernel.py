@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brisca.actions import Action, Exchange, Play
+from brisca.agents.search import lcg
 from brisca.game import Game
 from brisca.rules import Rules
 
@@ -64,6 +65,9 @@ def enabled() -> bool:
 
 
 # ---------------------------------------------------------------------------------------------- the kernel
+
+#: The rollouts' random numbers, compiled from the very function the Python playout calls.
+_lcg = _njit(lcg)
 
 
 @_njit
@@ -341,10 +345,10 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                         break
             wild = False
             if mix[seat] > 0:
-                state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+                state = _lcg(state)
                 wild = (state >> 16) < mix[seat]
             if wild:
-                state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+                state = _lcg(state)
                 j = (state >> 16) % (hl + 1 if xl else hl)
                 code = 100 + give if j == hl else hands[seat, j]
             elif xl:
