@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 
 import pytest
 
 from brisca import Card, Game
 from brisca.agents import AgentError, make_agent
-from brisca.agents.inference import beliefs, greedy_lacks
+from brisca.agents.inference import beliefs, greedy_evidence, greedy_lacks, read_hands
 from brisca.worlds import WorldSampler
 
 # Plain games where greedy choices are free for a while, with and without duties and exchanges.
@@ -107,3 +109,116 @@ def test_the_expert_reads_with_the_model_only_when_asked() -> None:
     assert make_agent("expert[sims=60]", seed=1).read == "greedy"  # type: ignore[attr-defined]
     with pytest.raises(AgentError, match="read is one of"):
         make_agent("expert[read=psychic]")
+
+
+def _until_second_free_play(variant: str, seed: int, opponent: str) -> Game | None:
+    """A 2-player game stopped right after seat 1's second card play (``None`` if seat 1 exchanged first)."""
+    game = Game(variant, 2, seed=seed)
+    bots = [make_agent("heuristic", seed=seed), make_agent(opponent, seed=seed + 1)]
+    plays = 0
+    while plays < 2:
+        seat = game.turn
+        action = bots[seat].act(game.view(seat))  # type: ignore[index]
+        if seat == 1 and action.__class__.__name__ != "Play":
+            return None
+        game.apply(action)
+        plays += seat == 1
+    return game
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_evidence_is_the_exact_bayes_factor_of_greedy_against_random(seed: int) -> None:
+    """Brute force over every hand seat 1 can have been dealt and every card it can have drawn, as the viewer
+    (seat 0) sees it: the likelihood of its two plays under the greedy reading and at random."""
+    game = _until_second_free_play("briscola", seed, "greedy" if seed % 2 else "random")
+    assert game is not None
+    view = game.view(0)
+    rules = game.rules
+    replay = Game(rules, 2, dealer=game.dealer, deck=game.deck)
+    plays: list[tuple[int, Card, list[Card]]] = []
+    for t, (s, a) in enumerate(view.history, start=1):
+        if s == 1:
+            plays.append((t, a.card, list(replay.trick)))  # type: ignore[attr-defined]
+        replay.apply(a)
+    (_t1, c1, trick1), (t2, c2, trick2) = plays
+    args = (view.trump, rules.strength_table, rules.point_table)
+    lacks1 = greedy_lacks(c1, trick1, *args)  # type: ignore[arg-type]
+    lacks2 = greedy_lacks(c2, trick2, *args)  # type: ignore[arg-type]
+    seen = set(view.received) | ({view.turned} if view.turned else set())
+    seen |= {a.card for s, a in view.history[:t2 - 1] if s == 0}  # type: ignore[attr-defined]
+    pool = [c for c in rules.deck_cards(2) if c not in seen]
+    greedy = at_random = 0.0
+    posterior: dict[int, float] = {}  # the greedy player's hand after its second play, by its cards' bits
+    for hand in itertools.combinations(pool, 3):
+        if c1 not in hand:
+            continue
+        ok1 = not any(p(c) for c in hand for p in lacks1)
+        for z in pool:
+            if z in hand:
+                continue
+            later = (*[c for c in hand if c is not c1], z)
+            if c2 not in later:
+                continue
+            at_random += 1 / 9
+            fits = ok1 and not any(p(c) for c in later for p in lacks2)
+            greedy += fits
+            if fits:
+                bits = sum(1 << c.index for c in later if c is not c2)
+                posterior[bits] = posterior.get(bits, 0.0) + 1
+    expected = math.log(greedy / at_random) if greedy else -math.inf
+    assert greedy_evidence(view)[1] == pytest.approx(expected, abs=1e-9)
+    assert greedy_evidence(view)[0] == 0.0
+    reading = read_hands(view)
+    assert reading is not None
+    states = reading.hands[1][0].states
+    assert set(states) == set(posterior)
+    for bits, weight in posterior.items():
+        assert states[bits] == pytest.approx(weight / greedy, abs=1e-9)
+
+
+def test_the_evidence_tells_greedy_players_from_random_ones() -> None:
+    """By the end of the stock, a greedy player's plays favour the greedy reading, a random player's do not."""
+    for opponent, favoured in (("greedy", 19), ("random", 0)):
+        ahead = 0
+        for seed in range(20):
+            game = _play("spanish", 2, {}, seed, ["heuristic", opponent], moves=30)
+            ahead += greedy_evidence(game.view(0))[1] > 0
+        assert ahead >= favoured if favoured else ahead <= 2, (opponent, ahead)
+
+
+def test_a_tracked_hand_is_dealt_by_its_chances_and_fits_the_model() -> None:
+    """``Reading.deal``: the worlds built on the hands it deals replay the history, and each card turns up about
+    as often as the filter's chance of it being held; the greedy player's real cards all have a chance."""
+    game = _play("spanish", 2, {}, 4, ["heuristic", "greedy"], moves=15)
+    while game.turn != 0:
+        game.apply(make_agent("greedy").act(game.view(1)))  # type: ignore[arg-type]
+    view = game.view(0)
+    reading = read_hands(view, [1])
+    assert reading is not None
+    sampler = WorldSampler(view, beliefs(view))
+    assert sampler.believed == (1,)
+    greedy = reading.hands[1][0]
+    chance: dict[Card, float] = {}
+    for bits, p in greedy.states.items():
+        for i in range(64):
+            if bits >> i & 1:
+                chance[reading.cards[i]] = chance.get(reading.cards[i], 0.0) + p
+        if greedy.pending:
+            free = [i for i in range(64) if reading.unknown >> i & 1 and not bits >> i & 1]
+            for i in free:
+                chance[reading.cards[i]] = chance.get(reading.cards[i], 0.0) + p / len(free)
+    known = {c for s, c in view.known if s == 1}
+    assert all(chance.get(c, 0.0) > 0 for c in game.hand(1) if c not in known)
+    rng = random.Random(5)
+    seen: dict[Card, int] = {}
+    deals = 1000
+    for _ in range(deals):
+        hand = reading.deal(1, rng)
+        assert hand is not None
+        world = sampler.draw(rng, 2, {1: hand})
+        assert set(hand) | known == set(world.hand(1))
+        for c in hand:
+            seen[c] = seen.get(c, 0) + 1
+    assert set(seen) <= set(chance)
+    for card, p in chance.items():
+        assert abs(seen.get(card, 0) / deals - p) < 0.05, (card, p)

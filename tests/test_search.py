@@ -220,7 +220,9 @@ def test_expert_options_refuse_bad_values_clearly() -> None:
     for bad, message in (("expert[predict=maybe]", "predict is on or off"),
                          ("expert[kernel=fast]", "kernel is on or off"),
                          ("expert[cap=x]", "cap is a number"), ("expert[sure=abc]", "sure is a number"),
-                         ("expert[wild=2]", "wild is a share from 0 to 1"), ("expert[wild=x]", "wild is a number")):
+                         ("expert[wild=2]", "wild is a share from 0 to 1"), ("expert[wild=x]", "wild is a number"),
+                         ("expert[doubt=1]", "doubt is a chance from 0 to below 1"),
+                         ("expert[doubt=x]", "doubt is a number")):
         with pytest.raises(AgentError, match=message):
             make_agent(bad)
     assert make_agent("expert[predict=off,kernel=0]").predict is False  # type: ignore[attr-defined]
@@ -240,6 +242,30 @@ def test_rollouts_expect_random_moves_from_the_opponents_no_model_reads() -> Non
     assert ExpertAgent(sims=10, wild=0)._mix(view, []) == ()
     four = Game("spanish", 4, seed=1).view(0)  # seat 2 is seat 0's partner
     assert agent._mix(four, [3]) == (0, MIX_ONE, 0, 0)
+
+
+def test_a_seat_read_as_greedy_is_doubted_by_the_evidence_of_its_plays() -> None:
+    """``doubt``: each opponent still read as greedy is taken as random with the posterior chance that it is, which
+    falls as its plays keep fitting the greedy rule better than random ones would; partners are never doubted."""
+    game = Game("spanish", 2, seed=3)
+    bots = [make_agent("heuristic", seed=1), make_agent("greedy", seed=2)]
+    chances = []
+    while len(game.history) < 24:
+        seat = game.turn
+        if seat == 0 and any(s == 1 for s, _a in game.history):
+            chances.append(ExpertAgent(sims=10)._doubts(game.view(0), [1])[1])
+        game.apply(bots[seat].act(game.view(seat)))  # type: ignore[index]
+    assert all(0 < c < 1 for c in chances)
+    assert chances[-1] < 0.05 < chances[0]  # a greedy player's plays convince
+    view = game.view(0)
+    assert ExpertAgent(sims=10, doubt=0)._doubts(view, [1]) == {}
+    assert ExpertAgent(sims=10, wild=0)._doubts(view, [1]) == {}
+    low = ExpertAgent(sims=10, doubt=0.1)._doubts(view, [1])[1]
+    assert low < ExpertAgent(sims=10, doubt=0.9)._doubts(view, [1])[1]
+    four = Game("spanish", 4, seed=1)
+    while len(four.history) < 6:
+        four.apply(four.legal_actions()[0])
+    assert set(ExpertAgent(sims=10)._doubts(four.view(0), [1, 2, 3])) == {1, 3}  # seat 2 is the partner
 
 
 def test_a_wild_seat_plays_uniformly_at_random_in_the_rollouts() -> None:

@@ -115,9 +115,12 @@ class WorldSampler:
         if plan is not None:
             self.plan, self.believed, self._rules_only = plan, tuple(seats), base
 
-    def draw(self, rng: random.Random, tries: int = 100) -> Game:
+    def draw(self, rng: random.Random, tries: int = 100, hands: dict[int, Sequence[Card]] | None = None) -> Game:
         """A random complete game consistent with the view (and the beliefs kept); :class:`WorldError` when
-        none is found."""
+        none is found. ``hands`` gives other seats' hidden cards outright (drawn by a reader that knows their
+        chances better than the rules do); the rest is dealt as usual."""
+        if hands:
+            return _draw_with_retries(self.plan, rng, tries, hands)
         if self.believed:
             try:
                 return _draw_with_retries(self.plan, rng, _PROBE_TRIES)
@@ -131,13 +134,14 @@ def _plan(view: View) -> _Plan | _DealtPlan:
     return _DealtPlan(view) if view.rules.dealt_out else _Plan(view)
 
 
-def _draw_with_retries(plan: _Plan | _DealtPlan, rng: random.Random, tries: int = 100) -> Game:
+def _draw_with_retries(plan: _Plan | _DealtPlan, rng: random.Random, tries: int = 100,
+                       hands: dict[int, Sequence[Card]] | None = None) -> Game:
     last: Exception | None = None
     for attempt in range(tries):
         try:
             # After half the tries, stop asking other seats' signals about sets of cards
             # ("briscas", "no-trumps"...) to hold: rare constraints must not stall a search.
-            return plan.draw(rng, strict=attempt < tries // 2)
+            return plan.draw(rng, strict=attempt < tries // 2, hands=hands)
         except BriscaError as exc:  # the replay broke a rule: draw again
             last = exc
     raise WorldError(f"no consistent world found in {tries} draws: {last}")
@@ -252,7 +256,7 @@ class _Plan:
                 release = t
         return release
 
-    def draw(self, rng: random.Random, strict: bool = True) -> Game:
+    def draw(self, rng: random.Random, strict: bool = True, hands: dict[int, Sequence[Card]] | None = None) -> Game:
         view, n = self.view, self.n
         deck: list[Card | None] = [None] * self.size
         if self.turned is not None:
@@ -262,6 +266,12 @@ class _Plan:
         for s, c in sorted(view.known, key=lambda sc: (sc[0], sc[1].index)):
             held[s].append(c)
         unseen = list(view.unseen_cards())
+        for s, given in (hands or {}).items():
+            for c in given:
+                if c not in unseen or s == view.seat or len(held[s]) >= view.hand_sizes[s]:
+                    raise WorldError(f"seat {s} cannot hold {c}")
+                held[s].append(c)
+                unseen.remove(c)
         for s, c in self.signalled:
             if c in unseen and s != view.seat and len(held[s]) < view.hand_sizes[s]:
                 held[s].append(c)
@@ -577,7 +587,8 @@ class _DealtPlan:
         return any(card in p for s, p in enumerate(played_by) if s != seat) or any(
             c is card and s != seat for s, c in (*view.known, *view.shown))
 
-    def draw(self, rng: random.Random, strict: bool = True) -> Game:
+    def draw(self, rng: random.Random, strict: bool = True, hands: dict[int, Sequence[Card]] | None = None) -> Game:
+        """A world (``hands`` is not used: the matching of hidden cards to seats needs no help here)."""
         view, n, viewer = self.view, self.n, self.view.seat
         sinks: list[tuple[int, frozenset[Card]]] = []  # (owner: a seat, -1 the talon, -2 the discards; cards fit)
         discards: list[Card] = []

@@ -32,6 +32,10 @@ so no 2 of swords; the ace of clubs is stronger, the 4 of the trump suit is a tr
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
+import random
 from collections.abc import Callable, Sequence
 
 from brisca.actions import Exchange, Play
@@ -135,4 +139,273 @@ def beliefs(view: View, model: str = "greedy") -> list[list[Constraint]]:
     return out
 
 
-__all__ = ["MODELS", "beliefs", "greedy_lacks"]
+
+class _Hand:
+    """What the viewer believes one other seat holds, under one model of its play: a forward filter.
+
+    The hand is ``S`` (a set of hidden cards, with a probability per set), ``pending`` (a card drawn from
+    the stock and not yet pinned down: uniform over the cards the viewer cannot place, less ``S``) and
+    ``held`` (cards the viewer knows the seat holds: the face-up card it took). ``log`` adds up the log
+    probability of everything the seat was seen to do, under the model.
+    """
+
+    __slots__ = ("states", "pending", "held", "log")
+
+    def __init__(self, unknown: int, size: int) -> None:
+        cards = _bits(unknown)
+        states: dict[int, float] = {0: 1.0}
+        for _ in range(size - 1):  # a hand dealt at random: any size-1 cards, and one still to pin down
+            grown: dict[int, float] = {}
+            for s in states:
+                for c in cards:
+                    if not s >> c:  # each set once: add only cards above its highest
+                        grown[s | 1 << c] = 0.0
+            states = grown
+        share = 1.0 / len(states) if states else 0.0
+        self.states = {s: share for s in states}
+        self.pending = 1 if size else 0
+        self.held = 0
+        self.log = 0.0
+
+    def play(self, card: int, unknown: int, allowed: int, factor: float) -> None:
+        """The seat played ``card`` (one of the cards in ``unknown``, or one it was known to hold); its hand
+        held nothing outside ``allowed`` then (the model's reading of the play)."""
+        bit = 1 << card
+        out: dict[int, float] = {}
+        held = self.held
+        if held & bit:
+            held ^= bit
+        if held & ~allowed:
+            self._settle({}, 0.0)
+            return
+        total = 0.0
+        if self.pending:
+            free = _bits(unknown)
+            for s, p in self.states.items():
+                spare = len(free) - s.bit_count()
+                if not spare:
+                    continue
+                q = p / spare
+                if s & bit:  # the card was one of S: the drawn card is any other
+                    base = s ^ bit
+                    for y in free:
+                        s2 = base | 1 << y
+                        if not s >> y & 1 and not s2 & ~allowed:
+                            out[s2] = out.get(s2, 0.0) + q
+                            total += q
+                elif self.held & bit:  # a card it was known to hold: the drawn card is any
+                    if s & ~allowed:
+                        continue
+                    for y in free:
+                        if not s >> y & 1 and allowed >> y & 1:
+                            out[s | 1 << y] = out.get(s | 1 << y, 0.0) + q
+                            total += q
+                elif not s & ~allowed and unknown & bit:  # the drawn card was this one
+                    out[s] = out.get(s, 0.0) + q
+                    total += q
+        else:
+            for s, p in self.states.items():
+                if s & bit:
+                    s2 = s ^ bit
+                elif self.held & bit:
+                    s2 = s
+                else:
+                    continue
+                if not s2 & ~allowed:
+                    out[s2] = out.get(s2, 0.0) + p
+                    total += p
+        self.held = held
+        self.pending = 0
+        self._settle(out, total * factor)
+
+    def exclude(self, card: int, unknown: int) -> None:
+        """``card`` turned up elsewhere (another seat played it, the viewer drew it): the seat did not hold it."""
+        bit = 1 << card
+        if not unknown & bit:
+            return
+        spare = unknown.bit_count()
+        out: dict[int, float] = {}
+        total = 0.0
+        for s, p in self.states.items():
+            if s & bit:
+                continue
+            if self.pending:
+                free = spare - s.bit_count()
+                p = p * (free - 1) / free if free else 0.0
+            out[s] = p
+            total += p
+        self._settle(out, total)
+
+    def size(self) -> int:
+        """How many cards the seat holds."""
+        some = next(iter(self.states), 0)
+        return some.bit_count() + self.pending + self.held.bit_count()
+
+    def draw(self, known: int | None = None) -> None:
+        """The seat drew from the stock: an unknown card, or ``known`` (the face-up card, drawn last)."""
+        if known is not None:
+            self.held |= 1 << known
+            return
+        if self.pending:  # two draws without a play between (cannot happen in a trick game): keep one
+            return
+        self.pending = 1
+
+    def _settle(self, out: dict[int, float], total: float) -> None:
+        if total <= 0.0:
+            self.states, self.log = {}, -math.inf
+            return
+        self.log += math.log(total)
+        scale = 1.0 / sum(out.values())
+        self.states = {s: p * scale for s, p in out.items()}
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def read_hands(view: View, seats: Sequence[int] | None = None) -> Reading | None:
+    """Follow each other seat's hand (of ``seats``, if given) through the view's history under both models, greedy
+    and random; ``None`` where the filter does not apply (no trump, dealt-out games, hands of more than 3)."""
+    rules, n, trump = view.rules, view.players, view.trump
+    if trump is None or rules.dealt_out or view.seat is None or rules.hand_size > 3:
+        return None
+    read = beliefs(view, "greedy")
+    cards = rules.deck_cards(n)
+    everything = 0
+    for c in cards:
+        everything |= 1 << c.index
+    allowed_at: list[dict[int, int]] = [{} for _ in range(n)]
+    for s in range(n):
+        for t, lacks in read[s]:
+            mask = allowed_at[s].get(int(t), everything)
+            for c in cards:
+                if mask >> c.index & 1 and lacks(c):
+                    mask &= ~(1 << c.index)
+            allowed_at[s][int(t)] = mask
+    size = rules.hand_size
+    mine = view.received
+    unknown = everything
+    for c in mine[:size]:
+        unknown &= ~(1 << c.index)
+    face = view.turned
+    if face is not None:
+        unknown &= ~(1 << face.index)
+    others = [s for s in (range(n) if seats is None else seats) if s != view.seat]
+    hands: dict[int, tuple[_Hand, _Hand]] = {s: (_Hand(unknown, size), _Hand(unknown, size)) for s in others}
+    drawn = size
+    stock_left = len(cards) - size * n
+    duty_always = rules.follow != "none" and rules.follow_from == "start"
+    trick: list[Card] = []
+    finished = 0
+
+    def gone(card: Card, owner: int) -> None:
+        nonlocal unknown
+        for s, (greedy, rand) in hands.items():
+            if s != owner:
+                greedy.exclude(card.index, unknown)
+                rand.exclude(card.index, unknown)
+        unknown &= ~(1 << card.index)
+
+    for t, (seat, action) in enumerate(view.history, start=1):
+        card = getattr(action, "card", None)
+        if card is None:
+            continue
+        if isinstance(action, Exchange):
+            if seat in hands:
+                for h in hands[seat]:
+                    h.play(card.index, unknown, everything, 1.0)
+                    if face is not None:
+                        h.held |= 1 << face.index
+            gone(card, seat)
+            face = card
+            continue
+        if seat in hands:
+            greedy, rand = hands[seat]
+            free = not (duty_always or (rules.follow != "none" and stock_left <= 0)) and action.__class__ is Play
+            k = rand.size()
+            greedy.play(card.index, unknown, allowed_at[seat].get(t, everything) if free else everything, 1.0)
+            rand.play(card.index, unknown, everything, 1.0 / k if free and k else 1.0)
+        gone(card, seat)
+        trick.append(card)
+        if len(trick) < n:
+            continue
+        winner = view.tricks[finished].winner if finished < len(view.tricks) else seat
+        finished += 1
+        trick = []
+        for i in range(n if stock_left > 0 else 0):
+            s = (winner + i) % n
+            stock_left -= 1
+            last = view.turned is not None and stock_left == 0
+            if s == view.seat:
+                if drawn < len(mine) and not last:
+                    gone(mine[drawn], s)
+                drawn += 1
+            elif s in hands:
+                for h in hands[s]:
+                    h.draw(face.index if last and face is not None else None)
+    return Reading(hands, unknown, {c.index: c for c in cards}, [bool(r) for r in read])
+
+
+class Reading:
+    """What :func:`read_hands` worked out: per seat, its hand under the greedy model and under the random one."""
+
+    def __init__(self, hands: dict[int, tuple[_Hand, _Hand]], unknown: int, cards: dict[int, Card],
+                 read: list[bool]) -> None:
+        self.hands = hands
+        self.unknown = unknown
+        self.cards = cards
+        self.read = read
+        self._tables: dict[int, tuple[list[int], list[float]]] = {}
+
+    def evidence(self, seat: int) -> float:
+        """The log Bayes factor of greedy against random for ``seat``'s plays (0: nothing to tell them apart)."""
+        if seat not in self.hands:
+            return 0.0
+        greedy, rand = self.hands[seat]
+        return greedy.log - rand.log if self.read[seat] or greedy.log != rand.log else 0.0
+
+    def deal(self, seat: int, rng: random.Random) -> list[Card] | None:
+        """The hidden cards ``seat`` holds now, drawn from their exact chances under the greedy model (its hand as
+        the filter followed it; the card drawn since its last play, if any, at random among those unseen);
+        ``None`` when no hand fits the model."""
+        if seat not in self.hands:
+            return None
+        greedy = self.hands[seat][0]
+        table = self._tables.get(seat)
+        if table is None:
+            sets = list(greedy.states)
+            weights = list(itertools.accumulate(greedy.states[s] for s in sets))
+            table = self._tables[seat] = (sets, weights)
+        sets, weights = table
+        if not sets or weights[-1] <= 0:
+            return None
+        chosen = sets[min(len(sets) - 1, bisect.bisect_right(weights, rng.random() * weights[-1]))]
+        out = [self.cards[i] for i in _bits(chosen)]
+        if greedy.pending:
+            free = _bits(self.unknown & ~chosen)
+            if not free:
+                return None
+            out.append(self.cards[free[rng.randrange(len(free))]])
+        return out
+
+
+def greedy_evidence(view: View, seats: Sequence[int] | None = None) -> list[float]:
+    """For each other seat (of ``seats``, if given), the log of how much likelier its plays so far are from a
+    greedy player than from a random one (a Bayes factor: 0 says nothing, below 0 favours random; 0 for the
+    viewer and seats not yet read).
+
+    Both models are followed exactly, hand by hand (:class:`_Hand`): the random player plays any card it holds;
+    the greedy player holds, at each free play, nothing the greedy reading (:func:`greedy_lacks`) says it
+    lacked. A random player's plays may fit the greedy rule's constraints for a long time (early on, almost any
+    hand could explain them), but they fit them less well than a greedy player's do: this measures by how much.
+    """
+    reading = read_hands(view, seats)
+    return [0.0 if reading is None else reading.evidence(s) for s in range(view.players)]
+
+
+__all__ = ["MODELS", "Reading", "beliefs", "greedy_evidence", "greedy_lacks", "read_hands"]

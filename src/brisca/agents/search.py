@@ -27,7 +27,7 @@ from typing import Any
 from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
 from brisca.agents.heuristic import Situation, allies, choose, signal_to_make
-from brisca.agents.inference import MODELS, beliefs
+from brisca.agents.inference import MODELS, Reading, beliefs, read_hands
 from brisca.agents.simple import _require_turn, greedy_card
 from brisca.cards import Card, Rank
 from brisca.game import Game, View
@@ -348,6 +348,8 @@ class ExpertAgent:
         cap: int = 500,
         sure: float = 3.0,
         wild: float | str = 1.0,
+        doubt: float | str = 0.5,
+        track: bool | str = True,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -388,6 +390,17 @@ class ExpertAgent:
         self.wild = _number("wild", wild, float)
         if not 0 <= self.wild <= 1:
             raise ValueError(f"wild is a share from 0 to 1, not {wild!r}")
+        #: The chance, before a seat has played, that it plays at random rather than greedily. A seat the greedy
+        #: reading still explains is weighed by both models (:func:`brisca.agents.inference.greedy_evidence`):
+        #: each batch of worlds takes it as random with the posterior chance (worlds by the rules alone, random
+        #: moves in the rollouts), else as greedy. 0: every seat the reading explains is greedy (session 4's play).
+        self.doubt = _number("doubt", doubt, float)
+        if not 0 <= self.doubt < 1:
+            raise ValueError(f"doubt is a chance from 0 to below 1, not {doubt!r}")
+        #: Two players: deal an opponent read as greedy its hidden cards by their exact chances under the greedy
+        #: model (:func:`brisca.agents.inference.read_hands` follows its hand play by play), instead of the world
+        #: sampler's, which only knows which hands are possible, not how likely each is.
+        self.track = _flag("track", track)
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
@@ -427,13 +440,23 @@ class ExpertAgent:
             sampler = WorldSampler(view, read)
         except WorldError:
             return candidates[0]
-        greedy = sampler.believed if self.predict and self.read == "greedy" else ()
-        # Random moves for the opponents the model could not read (not those it has not seen play freely yet).
-        mix = self._mix(view, [s for s in range(view.players) if read is not None and (
-            s in sampler.believed or not read[s])])
+        reading = self._reading(view, sampler.believed)
+        doubts = self._doubts(view, sampler.believed, reading)
+        samplers = {sampler.believed: sampler}
+        track = self.track and view.players == 2
         check = _CHECK_EVERY
         while True:
             batch: list[tuple[Game, int, float, int]] = []
+            # Who is read as greedy in this batch: each doubted seat is taken as random with its chance.
+            kept = tuple(s for s in sampler.believed if not (s in doubts and self.rng.random() < doubts[s]))
+            if kept not in samplers:
+                samplers[kept] = WorldSampler(view, [r if s in kept else [] for s, r in enumerate(read or ())])
+            source = samplers[kept]
+            tracked = [s for s in kept if reading is not None and s in reading.hands] if track else []
+            greedy = source.believed if self.predict and self.read == "greedy" else ()
+            # Random moves for the opponents the model could not read (not those it has not seen play freely yet).
+            mix = self._mix(view, [s for s in range(view.players) if read is not None and (
+                s in source.believed or not read[s])])
             while len(batch) < size:
                 if self.sims is not None:
                     if worlds + len(batch) >= self.sims:
@@ -441,7 +464,17 @@ class ExpertAgent:
                 elif (worlds or batch) and time.perf_counter() >= deadline:
                     break
                 try:
-                    world = sampler.draw(self.rng)
+                    world = None
+                    if tracked:
+                        assert reading is not None
+                        hands = {s: reading.deal(s, self.rng) for s in tracked}
+                        if all(h is not None for h in hands.values()):
+                            try:
+                                world = source.draw(self.rng, 2, hands)  # type: ignore[arg-type]
+                            except WorldError:
+                                world = None
+                    if world is None:
+                        world = source.draw(self.rng)
                 except WorldError:
                     break
                 side = team_of(world, view.seat)  # under a contract the world knows the viewer's team
@@ -485,6 +518,27 @@ class ExpertAgent:
                 if mean < self.anchor * math.sqrt(var / worlds):
                     best = home
         return candidates[best]
+
+    def _reading(self, view: View, believed: Sequence[int]) -> Reading | None:
+        """The greedy and random filters of the opponents read as greedy, when ``doubt`` or ``track`` use them."""
+        uses = (self.track and view.players == 2) or (self.doubt and self.wild)
+        if not believed or self.read != "greedy" or not uses:
+            return None
+        ally = allies(view)
+        seats = [s for s in believed if not ally(s)]
+        return read_hands(view, seats) if seats else None
+
+    def _doubts(self, view: View, believed: Sequence[int], reading: Reading | None = None) -> dict[int, float]:
+        """For each seat read as greedy, the posterior chance that it plays at random instead (from ``doubt``, the
+        chance before any play, and the evidence of its plays); only opponents, and only while ``wild`` is on."""
+        if not self.doubt or not believed or not self.wild or self.read != "greedy":
+            return {}
+        if reading is None:
+            reading = self._reading(view, believed)
+        if reading is None:
+            return {}
+        prior = math.log((1 - self.doubt) / self.doubt)
+        return {s: 1 / (1 + math.exp(min(700.0, prior + reading.evidence(s)))) for s in reading.hands}
 
     def _mix(self, view: View, read: Sequence[int]) -> tuple[int, ...]:
         """Each seat's share of random moves in the rollouts (of :data:`MIX_ONE`): ``wild`` for the opponents
