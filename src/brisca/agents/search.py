@@ -35,6 +35,9 @@ from brisca.worlds import WorldError, WorldSampler, sample_world
 
 #: Solve exactly (instead of rolling out) when at most this many cards are left in hands, stock gone.
 EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
+#: With a time budget, the worlds a move at most, by number of players (more measured no stronger, see
+#: docs/strength.md: against greedy, 2 players, fewer worlds scored higher; unmeasured counts keep 500).
+CAP = {2: 200}
 #: Worlds the compiled kernel plays in one call (the Python-to-numba crossing is paid once for them).
 _BATCH = 8
 #: With a time budget, how often (in worlds) the search asks whether its choice is settled.
@@ -345,10 +348,10 @@ class ExpertAgent:
         kernel: bool | str = True,
         read: str = "greedy",
         predict: bool | str = True,
-        cap: int = 500,
+        cap: int | str | None = None,
         sure: float = 3.0,
         wild: float | str = 1.0,
-        doubt: float | str = 0.5,
+        doubt: float | str = 0.3,
         track: bool | str = True,
     ) -> None:
         self.rng = random.Random(seed)
@@ -374,14 +377,14 @@ class ExpertAgent:
         #: In the rollouts, play the seats the model reads (those whose every play it explains) by the model:
         #: the search then expects from them what they have been doing. Measured: see docs/strength.md.
         self.predict = _flag("predict", predict)
-        #: With a time budget: stop at ``cap`` worlds (more measured no stronger; see docs/strength.md), or once
-        #: the leading move is ahead of every other by ``sure`` standard errors (0: never early). ``sims``
-        #: fixes the number of worlds instead, and ignores both.
+        #: With a time budget: stop at ``cap`` worlds (by default :data:`CAP` for the number of players: more
+        #: measured no stronger; see docs/strength.md), or once the leading move is ahead of every other by
+        #: ``sure`` standard errors (0: never early). ``sims`` fixes the number of worlds instead, and ignores both.
         if self.kernel:
             from brisca.agents.kernel import warm
 
             warm()
-        self.cap = _number("cap", cap, int)
+        self.cap: int | None = None if cap is None else _number("cap", cap, int)
         self.sure = _number("sure", sure, float)
         #: The share of random moves the rollouts expect from an opponent that no model reads (one whose plays the
         #: greedy reading could not explain; partners keep the heuristic's judgment). 1: all random. Measured (see
@@ -390,10 +393,11 @@ class ExpertAgent:
         self.wild = _number("wild", wild, float)
         if not 0 <= self.wild <= 1:
             raise ValueError(f"wild is a share from 0 to 1, not {wild!r}")
-        #: The chance, before a seat has played, that it plays at random rather than greedily. A seat the greedy
-        #: reading still explains is weighed by both models (:func:`brisca.agents.inference.greedy_evidence`):
-        #: each batch of worlds takes it as random with the posterior chance (worlds by the rules alone, random
-        #: moves in the rollouts), else as greedy. 0: every seat the reading explains is greedy (session 4's play).
+        #: The chance, before a seat has played, that it plays at random rather than greedily. Two players: an
+        #: opponent the greedy reading still explains is weighed by both models (the exact Bayes factor of
+        #: :func:`brisca.agents.inference.greedy_evidence`): each batch of worlds takes it as random with the
+        #: posterior chance (worlds by the rules alone, random moves in the rollouts), else as greedy. 0: every
+        #: seat the reading explains is greedy (session 4's play). Measured: see docs/strength.md.
         self.doubt = _number("doubt", doubt, float)
         if not 0 <= self.doubt < 1:
             raise ValueError(f"doubt is a chance from 0 to below 1, not {doubt!r}")
@@ -444,11 +448,15 @@ class ExpertAgent:
         doubts = self._doubts(view, sampler.believed, reading)
         samplers = {sampler.believed: sampler}
         track = self.track and view.players == 2
+        kept: tuple[int, ...] = ()
+        cap = self.cap if self.cap is not None else CAP.get(view.players, 500)
         check = _CHECK_EVERY
         while True:
             batch: list[tuple[Game, int, float, int]] = []
-            # Who is read as greedy in this batch: each doubted seat is taken as random with its chance.
-            kept = tuple(s for s in sampler.believed if not (s in doubts and self.rng.random() < doubts[s]))
+            if worlds % _BATCH == 0:
+                # Who is read as greedy in the next block of worlds (a kernel batch; the Python path draws the same):
+                # each doubted seat is taken as random with its chance.
+                kept = tuple(s for s in sampler.believed if not (s in doubts and self.rng.random() < doubts[s]))
             if kept not in samplers:
                 samplers[kept] = WorldSampler(view, [r if s in kept else [] for s, r in enumerate(read or ())])
             source = samplers[kept]
@@ -500,7 +508,7 @@ class ExpertAgent:
                 worlds += 1
             if len(batch) < size:
                 break
-            if self.sims is None and (worlds >= self.cap or (worlds >= check and self._settled(totals, per_world))):
+            if self.sims is None and (worlds >= cap or (worlds >= check and self._settled(totals, per_world))):
                 break
             if worlds >= check:
                 check += _CHECK_EVERY
@@ -520,9 +528,11 @@ class ExpertAgent:
         return candidates[best]
 
     def _reading(self, view: View, believed: Sequence[int]) -> Reading | None:
-        """The greedy and random filters of the opponents read as greedy, when ``doubt`` or ``track`` use them."""
-        uses = (self.track and view.players == 2) or (self.doubt and self.wild)
-        if not believed or self.read != "greedy" or not uses:
+        """The greedy and random filters of the opponents read as greedy, when ``doubt`` or ``track`` use them: two
+        players only, where one hand is hidden and the filters are exact (with more, each would ignore the
+        others' hidden hands)."""
+        uses = self.track or (self.doubt and self.wild)
+        if not believed or self.read != "greedy" or not uses or view.players != 2:
             return None
         ally = allies(view)
         seats = [s for s in believed if not ally(s)]
@@ -531,7 +541,7 @@ class ExpertAgent:
     def _doubts(self, view: View, believed: Sequence[int], reading: Reading | None = None) -> dict[int, float]:
         """For each seat read as greedy, the posterior chance that it plays at random instead (from ``doubt``, the
         chance before any play, and the evidence of its plays); only opponents, and only while ``wild`` is on."""
-        if not self.doubt or not believed or not self.wild or self.read != "greedy":
+        if not self.doubt or not believed or not self.wild or self.read != "greedy" or view.players != 2:
             return {}
         if reading is None:
             reading = self._reading(view, believed)
