@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from brisca.actions import Arrastro, Declare, Discard, Exchange, Play, Signal
 from brisca.cards import Card, Rank
@@ -115,7 +115,7 @@ class WorldSampler:
         if plan is not None:
             self.plan, self.believed, self._rules_only = plan, tuple(seats), base
 
-    def draw(self, rng: random.Random, tries: int = 100, hands: dict[int, Sequence[Card]] | None = None) -> Game:
+    def draw(self, rng: random.Random, tries: int = 100, hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
         """A random complete game consistent with the view (and the beliefs kept); :class:`WorldError` when
         none is found. ``hands`` gives other seats' hidden cards outright (drawn by a reader that knows their
         chances better than the rules do); the rest is dealt as usual."""
@@ -135,7 +135,7 @@ def _plan(view: View) -> _Plan | _DealtPlan:
 
 
 def _draw_with_retries(plan: _Plan | _DealtPlan, rng: random.Random, tries: int = 100,
-                       hands: dict[int, Sequence[Card]] | None = None) -> Game:
+                       hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
     last: Exception | None = None
     for attempt in range(tries):
         try:
@@ -256,7 +256,7 @@ class _Plan:
                 release = t
         return release
 
-    def draw(self, rng: random.Random, strict: bool = True, hands: dict[int, Sequence[Card]] | None = None) -> Game:
+    def draw(self, rng: random.Random, strict: bool = True, hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
         view, n = self.view, self.n
         deck: list[Card | None] = [None] * self.size
         if self.turned is not None:
@@ -587,7 +587,7 @@ class _DealtPlan:
         return any(card in p for s, p in enumerate(played_by) if s != seat) or any(
             c is card and s != seat for s, c in (*view.known, *view.shown))
 
-    def draw(self, rng: random.Random, strict: bool = True, hands: dict[int, Sequence[Card]] | None = None) -> Game:
+    def draw(self, rng: random.Random, strict: bool = True, hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
         """A world (``hands`` is not used: the matching of hidden cards to seats needs no help here)."""
         view, n, viewer = self.view, self.n, self.view.seat
         sinks: list[tuple[int, frozenset[Card]]] = []  # (owner: a seat, -1 the talon, -2 the discards; cards fit)

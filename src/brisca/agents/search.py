@@ -472,17 +472,7 @@ class ExpertAgent:
                 elif (worlds or batch) and time.perf_counter() >= deadline:
                     break
                 try:
-                    world = None
-                    if tracked:
-                        assert reading is not None
-                        hands = {s: reading.deal(s, self.rng) for s in tracked}
-                        if all(h is not None for h in hands.values()):
-                            try:
-                                world = source.draw(self.rng, 2, hands)  # type: ignore[arg-type]
-                            except WorldError:
-                                world = None
-                    if world is None:
-                        world = source.draw(self.rng)
+                    world = self._draw(source, reading, tracked)
                 except WorldError:
                     break
                 side = team_of(world, view.seat)  # under a contract the world knows the viewer's team
@@ -526,6 +516,19 @@ class ExpertAgent:
                 if mean < self.anchor * math.sqrt(var / worlds):
                     best = home
         return candidates[best]
+
+    def _draw(self, source: WorldSampler, reading: Reading | None, tracked: Sequence[int]) -> Game:
+        """A world from ``source``, the ``tracked`` seats' hidden cards dealt by ``reading`` (by the sampler alone
+        if no such world can be built)."""
+        if tracked and reading is not None:
+            dealt = {s: reading.deal(s, self.rng) for s in tracked}
+            hands = {s: h for s, h in dealt.items() if h is not None}
+            if len(hands) == len(dealt):
+                try:
+                    return source.draw(self.rng, 2, hands)
+                except WorldError:
+                    pass
+        return source.draw(self.rng)
 
     def _reading(self, view: View, believed: Sequence[int]) -> Reading | None:
         """The greedy and random filters of the opponents read as greedy, when ``doubt`` or ``track`` use them: two
