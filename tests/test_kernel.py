@@ -138,13 +138,15 @@ def test_kernel_agrees_on_sampled_worlds(variant: str, n: int) -> None:
                 assert values[i, j] == playout(g, sides[i], 0, 0.01)
 
 
-def test_expert_plays_the_same_with_and_without_the_kernel() -> None:
-    """With a fixed number of worlds the kernel only makes the search faster: the same moves."""
+@pytest.mark.parametrize("options", [{}, {"doubt": 0.5, "track": True}])
+def test_expert_plays_the_same_with_and_without_the_kernel(options: dict[str, object]) -> None:
+    """With a fixed number of worlds the kernel only makes the search faster: the same moves (also when the
+    opponent's type is drawn for each block of worlds and its hand dealt by the filter)."""
     for n in (2, 4):
         for seed in range(3):
             game = Game("spanish", n, seed=seed)
-            fast = ExpertAgent(seed=seed, sims=12)
-            slow = ExpertAgent(seed=seed, sims=12, kernel=False)
+            fast = ExpertAgent(seed=seed, sims=12, **options)  # type: ignore[arg-type]
+            slow = ExpertAgent(seed=seed, sims=12, kernel=False, **options)  # type: ignore[arg-type]
             while not game.is_over():
                 view = game.view(game.turn)
                 action = fast.act(view)

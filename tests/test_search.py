@@ -253,19 +253,20 @@ def test_a_seat_read_as_greedy_is_doubted_by_the_evidence_of_its_plays() -> None
     while len(game.history) < 24:
         seat = game.turn
         if seat == 0 and any(s == 1 for s, _a in game.history):
-            chances.append(ExpertAgent(sims=10)._doubts(game.view(0), [1])[1])
+            chances.append(ExpertAgent(sims=10, doubt=0.3)._doubts(game.view(0), [1])[1])
         game.apply(bots[seat].act(game.view(seat)))  # type: ignore[index]
     assert all(0 < c < 1 for c in chances)
     assert chances[-1] < 0.05 < chances[0]  # a greedy player's plays convince
     view = game.view(0)
     assert ExpertAgent(sims=10, doubt=0)._doubts(view, [1]) == {}
-    assert ExpertAgent(sims=10, wild=0)._doubts(view, [1]) == {}
+    assert ExpertAgent(sims=10)._doubts(view, [1]) == {}  # off by default
+    assert ExpertAgent(sims=10, doubt=0.3, wild=0)._doubts(view, [1]) == {}
     low = ExpertAgent(sims=10, doubt=0.1)._doubts(view, [1])[1]
     assert low < ExpertAgent(sims=10, doubt=0.9)._doubts(view, [1])[1]
     four = Game("spanish", 4, seed=1)
     while len(four.history) < 6:
         four.apply(four.legal_actions()[0])
-    assert ExpertAgent(sims=10)._doubts(four.view(0), [1, 3]) == {}  # two players only: there the filter is exact
+    assert ExpertAgent(sims=10, doubt=0.3)._doubts(four.view(0), [1, 3]) == {}  # two players only: the filter is exact
 
 
 def test_a_wild_seat_plays_uniformly_at_random_in_the_rollouts() -> None:

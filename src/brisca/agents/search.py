@@ -35,9 +35,6 @@ from brisca.worlds import WorldError, WorldSampler, sample_world
 
 #: Solve exactly (instead of rolling out) when at most this many cards are left in hands, stock gone.
 EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
-#: With a time budget, the worlds a move at most, by number of players (more measured no stronger, see
-#: docs/strength.md: against greedy, 2 players, fewer worlds scored higher; unmeasured counts keep 500).
-CAP = {2: 200}
 #: Worlds the compiled kernel plays in one call (the Python-to-numba crossing is paid once for them).
 _BATCH = 8
 #: With a time budget, how often (in worlds) the search asks whether its choice is settled.
@@ -348,11 +345,11 @@ class ExpertAgent:
         kernel: bool | str = True,
         read: str = "greedy",
         predict: bool | str = True,
-        cap: int | str | None = None,
+        cap: int = 500,
         sure: float = 3.0,
         wild: float | str = 1.0,
-        doubt: float | str = 0.3,
-        track: bool | str = True,
+        doubt: float | str = 0.0,
+        track: bool | str = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -377,14 +374,14 @@ class ExpertAgent:
         #: In the rollouts, play the seats the model reads (those whose every play it explains) by the model:
         #: the search then expects from them what they have been doing. Measured: see docs/strength.md.
         self.predict = _flag("predict", predict)
-        #: With a time budget: stop at ``cap`` worlds (by default :data:`CAP` for the number of players: more
-        #: measured no stronger; see docs/strength.md), or once the leading move is ahead of every other by
-        #: ``sure`` standard errors (0: never early). ``sims`` fixes the number of worlds instead, and ignores both.
+        #: With a time budget: stop at ``cap`` worlds (more measured no stronger; see docs/strength.md), or once
+        #: the leading move is ahead of every other by ``sure`` standard errors (0: never early). ``sims``
+        #: fixes the number of worlds instead, and ignores both.
         if self.kernel:
             from brisca.agents.kernel import warm
 
             warm()
-        self.cap: int | None = None if cap is None else _number("cap", cap, int)
+        self.cap = _number("cap", cap, int)
         self.sure = _number("sure", sure, float)
         #: The share of random moves the rollouts expect from an opponent that no model reads (one whose plays the
         #: greedy reading could not explain; partners keep the heuristic's judgment). 1: all random. Measured (see
@@ -397,13 +394,15 @@ class ExpertAgent:
         #: opponent the greedy reading still explains is weighed by both models (the exact Bayes factor of
         #: :func:`brisca.agents.inference.greedy_evidence`): each batch of worlds takes it as random with the
         #: posterior chance (worlds by the rules alone, random moves in the rollouts), else as greedy. 0: every
-        #: seat the reading explains is greedy (session 4's play). Measured: see docs/strength.md.
+        #: seat the reading explains is greedy (the default: over 2,000 games doubt measured no gain; see
+        #: docs/strength.md).
         self.doubt = _number("doubt", doubt, float)
         if not 0 <= self.doubt < 1:
             raise ValueError(f"doubt is a chance from 0 to below 1, not {doubt!r}")
         #: Two players: deal an opponent read as greedy its hidden cards by their exact chances under the greedy
         #: model (:func:`brisca.agents.inference.read_hands` follows its hand play by play), instead of the world
-        #: sampler's, which only knows which hands are possible, not how likely each is.
+        #: sampler's, which only knows which hands are possible, not how likely each is. Off by default: it
+        #: measured no gain (see docs/strength.md).
         self.track = _flag("track", track)
         self.last_worlds = 0
 
@@ -449,7 +448,6 @@ class ExpertAgent:
         samplers = {sampler.believed: sampler}
         track = self.track and view.players == 2
         kept: tuple[int, ...] = ()
-        cap = self.cap if self.cap is not None else CAP.get(view.players, 500)
         check = _CHECK_EVERY
         while True:
             batch: list[tuple[Game, int, float, int]] = []
@@ -498,7 +496,7 @@ class ExpertAgent:
                 worlds += 1
             if len(batch) < size:
                 break
-            if self.sims is None and (worlds >= cap or (worlds >= check and self._settled(totals, per_world))):
+            if self.sims is None and (worlds >= self.cap or (worlds >= check and self._settled(totals, per_world))):
                 break
             if worlds >= check:
                 check += _CHECK_EVERY
