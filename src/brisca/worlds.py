@@ -205,10 +205,10 @@ class _Plan:
             winner = view.tricks[finished].winner if finished < len(view.tricks) else leader
             finished += 1
             trick = []
-            for i in range(n if stock_left > 0 else 0):
-                s = (winner + i) % n
-                stock_left -= 1
-                if self.turned is not None and stock_left == 0:
+            draws = stock_draws(winner, n, stock_left, self.turned is not None)
+            stock_left -= len(draws)
+            for s, last in draws:
+                if last:
                     assert face_up is not None  # the last card drawn is the face-up one, whatever it is by now
                     self.not_from_deck[s].add(face_up)
                     self.bottom[s] = face_up
@@ -353,6 +353,16 @@ class _Plan:
 
 def _is(card: Card) -> Callable[[Card], bool]:
     return lambda c: c is card
+
+
+def stock_draws(winner: int, players: int, stock_left: int, turned: bool) -> list[tuple[int, bool]]:
+    """Who draws from a stock of ``stock_left`` cards after a trick won by ``winner`` (the winner first, then the
+    others in turn), each with whether the card is the stock's last one (the face-up card, when ``turned``)."""
+    out = []
+    for i in range(players if stock_left > 0 else 0):
+        stock_left -= 1
+        out.append(((winner + i) % players, turned and stock_left == 0))
+    return out
 
 
 def _revealed(
@@ -733,4 +743,4 @@ def _schedule(
     return out if not left else None
 
 
-__all__ = ["WorldError", "WorldSampler", "sample_world", "sample_worlds"]
+__all__ = ["WorldError", "WorldSampler", "sample_world", "sample_worlds", "stock_draws"]

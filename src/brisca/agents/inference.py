@@ -41,7 +41,7 @@ from collections.abc import Callable, Sequence
 from brisca.actions import Exchange, Play
 from brisca.cards import Card, Suit
 from brisca.game import View, winning_index
-from brisca.worlds import Constraint
+from brisca.worlds import Constraint, stock_draws
 
 #: A predicate on cards: true for a card the seat cannot have held.
 Lacks = Callable[[Card], bool]
@@ -337,10 +337,9 @@ def read_hands(view: View, seats: Sequence[int] | None = None) -> Reading | None
         winner = view.tricks[finished].winner if finished < len(view.tricks) else seat
         finished += 1
         trick = []
-        for i in range(n if stock_left > 0 else 0):
-            s = (winner + i) % n
-            stock_left -= 1
-            last = view.turned is not None and stock_left == 0
+        draws = stock_draws(winner, n, stock_left, view.turned is not None)
+        stock_left -= len(draws)
+        for s, last in draws:
             if s == view.seat:
                 if drawn < len(mine) and not last:
                     gone(mine[drawn], s)
