@@ -23,7 +23,7 @@ from brisca.agents.search import EXACT_CARDS, playout, solve, team_of
 
 #: Solve exactly once this many cards are left in the hands and the stock together (the oracle knows the stock).
 SOLVE_AT = 12
-ORACLE = {"solve_at": SOLVE_AT}
+ORACLE: dict[str, object] = {"solve_at": SOLVE_AT, "expect": "heuristic", "rollouts": 64}
 
 
 def oracle_move(game: Game, weight: float = 0.01) -> object:
@@ -32,6 +32,8 @@ def oracle_move(game: Game, weight: float = 0.01) -> object:
     legal = game.legal_actions()
     if len(legal) == 1:
         return legal[0]
+    if ORACLE["expect"] == "random":
+        return random_aware_move(game, weight)
     side = team_of(game, seat)
     exact = EXACT_CARDS.get(game.players, 0)
     left = game.stock_count + sum(len(game.hand(s)) for s in range(game.players))
@@ -39,10 +41,33 @@ def oracle_move(game: Game, weight: float = 0.01) -> object:
     for action in legal:
         g = game.clone()
         g.apply(action)
-        value = solve(g, side) if left <= ORACLE["solve_at"] else playout(g, side, exact, weight)
+        value = solve(g, side) if left <= ORACLE["solve_at"] else playout(g, side, exact, weight)  # type: ignore[operator]
         if value > best_value:
             best, best_value = action, value
     return best
+
+
+def random_aware_move(game: Game, weight: float) -> object:
+    """The oracle expecting a random opponent: each candidate played out ``rollouts`` times on the true deal, the
+    other seat moving uniformly at random, this seat by the heuristic (the compiled kernel: ``brisca[fast]``)."""
+    from brisca.agents.kernel import kernel_for
+    from brisca.agents.search import MIX_ONE
+
+    kernel = kernel_for(game.rules, game.players)
+    assert kernel is not None, "--expect random needs the kernel: pip install 'brisca[fast]'"
+    seat = game.turn
+    assert seat is not None
+    count = int(ORACLE["rollouts"])  # type: ignore[call-overload]
+    legal = [a for a in game.legal_actions()]
+    mix = [0 if s == seat else MIX_ONE for s in range(game.players)]
+    side = team_of(game, seat)
+    values, _points = kernel.evaluate([game] * count, legal, [side] * count, weight, (), mix,
+                                      [RNG.getrandbits(31) for _ in range(count)])
+    totals = values.sum(axis=0)
+    return legal[int(totals.argmax())]
+
+
+RNG = random.Random(0)
 
 
 def play(deal_seed: int, oracle_seat: int, opponent: str, variant: str) -> float:
@@ -66,10 +91,13 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--variant", default="spanish")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--expect", choices=("heuristic", "random"), default="heuristic",
+                        help="what the oracle's rollouts expect of the other seat (random: needs brisca[fast])")
+    parser.add_argument("--rollouts", type=int, default=64, help="rollouts a candidate with --expect random")
     parser.add_argument("--solve-at", type=int, default=SOLVE_AT,
                         help="solve exactly with this many cards left in hands and stock (default %(default)s)")
     args = parser.parse_args()
-    ORACLE["solve_at"] = args.solve_at
+    ORACLE.update(solve_at=args.solve_at, expect=args.expect, rollouts=args.rollouts)
     rng = random.Random(args.seed)
     scores = []
     for _ in range(args.deals):
