@@ -23,7 +23,7 @@ from brisca.agents.search import EXACT_CARDS, playout, solve, team_of
 
 #: Solve exactly once this many cards are left in the hands and the stock together (the oracle knows the stock).
 SOLVE_AT = 12
-ORACLE: dict[str, object] = {"solve_at": SOLVE_AT, "expect": "heuristic", "rollouts": 64}
+ORACLE: dict[str, object] = {"solve_at": SOLVE_AT, "expect": "heuristic", "rollouts": 64, "sees": "all"}
 
 
 def oracle_move(game: Game, weight: float = 0.01) -> object:
@@ -61,7 +61,17 @@ def random_aware_move(game: Game, weight: float) -> object:
     legal = [a for a in game.legal_actions()]
     mix = [0 if s == seat else MIX_ONE for s in range(game.players)]
     side = team_of(game, seat)
-    values, _points = kernel.evaluate([game] * count, legal, [side] * count, weight, (), mix,
+    worlds = [game] * count
+    if ORACLE["sees"] == "hand":  # the other hand, not the stock's order: worlds with the stock shuffled
+        from brisca.worlds import WorldSampler
+
+        view = game.view(seat)
+        other = 1 - seat
+        known = {c for s, c in view.known if s == other}
+        hidden = [c for c in game.hand(other) if c not in known]
+        sampler = WorldSampler(view)
+        worlds = [sampler.draw(RNG, 2, {other: hidden}) for _ in range(count)]
+    values, _points = kernel.evaluate(worlds, legal, [side] * count, weight, (), mix,
                                       [RNG.getrandbits(31) for _ in range(count)])
     totals = values.sum(axis=0)
     return legal[int(totals.argmax())]
@@ -94,10 +104,12 @@ def main() -> None:
     parser.add_argument("--expect", choices=("heuristic", "random"), default="heuristic",
                         help="what the oracle's rollouts expect of the other seat (random: needs brisca[fast])")
     parser.add_argument("--rollouts", type=int, default=64, help="rollouts a candidate with --expect random")
+    parser.add_argument("--sees", choices=("all", "hand"), default="all",
+                        help="with --expect random: every card, or the other hand but not the stock's order")
     parser.add_argument("--solve-at", type=int, default=SOLVE_AT,
                         help="solve exactly with this many cards left in hands and stock (default %(default)s)")
     args = parser.parse_args()
-    ORACLE.update(solve_at=args.solve_at, expect=args.expect, rollouts=args.rollouts)
+    ORACLE.update(solve_at=args.solve_at, expect=args.expect, rollouts=args.rollouts, sees=args.sees)
     rng = random.Random(args.seed)
     scores = []
     for _ in range(args.deals):
