@@ -268,19 +268,23 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def read_hands(view: View, seats: Sequence[int] | None = None) -> Reading | None:
+def read_hands(view: View, seats: Sequence[int] | None = None,
+               read: Sequence[Sequence[Constraint]] | None = None) -> Reading | None:
     """Follow each other seat's hand (of ``seats``, if given) through the view's history under both models, greedy
-    and random; ``None`` where the filter does not apply (no trump, dealt-out games, hands of more than 3)."""
+    and random; ``None`` where the filter does not apply (no trump, dealt-out games, hands of more than 3).
+    ``read``: the view's greedy :func:`beliefs`, when the caller has them already."""
     rules, n, trump = view.rules, view.players, view.trump
     if trump is None or rules.dealt_out or view.seat is None or rules.hand_size > 3:
         return None
-    read = beliefs(view, "greedy")
+    if read is None:
+        read = beliefs(view, "greedy")
     cards = rules.deck_cards(n)
     everything = 0
     for c in cards:
         everything |= 1 << c.index
+    others = [s for s in (range(n) if seats is None else seats) if s != view.seat]
     allowed_at: list[dict[int, int]] = [{} for _ in range(n)]
-    for s in range(n):
+    for s in others:
         for t, lacks in read[s]:
             mask = allowed_at[s].get(int(t), everything)
             for c in cards:
@@ -295,7 +299,6 @@ def read_hands(view: View, seats: Sequence[int] | None = None) -> Reading | None
     face = view.turned
     if face is not None:
         unknown &= ~(1 << face.index)
-    others = [s for s in (range(n) if seats is None else seats) if s != view.seat]
     hands: dict[int, tuple[_Hand, _Hand]] = {s: (_Hand(unknown, size), _Hand(unknown, size)) for s in others}
     drawn = size
     stock_left = len(cards) - size * n

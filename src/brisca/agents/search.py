@@ -31,7 +31,7 @@ from brisca.agents.inference import MODELS, Reading, beliefs, read_hands
 from brisca.agents.simple import _require_turn, greedy_card
 from brisca.cards import Card, Rank
 from brisca.game import Game, View
-from brisca.worlds import WorldError, WorldSampler, sample_world
+from brisca.worlds import Constraint, WorldError, WorldSampler, sample_world
 
 #: Solve exactly (instead of rolling out) when at most this many cards are left in hands, stock gone.
 EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
@@ -443,11 +443,10 @@ class ExpertAgent:
             sampler = WorldSampler(view, read)
         except WorldError:
             return candidates[0]
-        reading = self._reading(view, sampler.believed)
+        reading = self._reading(view, sampler.believed, read)
         doubts = self._doubts(view, sampler.believed, reading)
         samplers = {sampler.believed: sampler}
         track = self.track and view.players == 2
-        kept: tuple[int, ...] = ()
         check = _CHECK_EVERY
         while True:
             batch: list[tuple[Game, int, float, int]] = []
@@ -455,14 +454,14 @@ class ExpertAgent:
                 # Who is read as greedy in the next block of worlds (a kernel batch; the Python path draws the same):
                 # each doubted seat is taken as random with its chance.
                 kept = tuple(s for s in sampler.believed if not (s in doubts and self.rng.random() < doubts[s]))
-            if kept not in samplers:
-                samplers[kept] = WorldSampler(view, [r if s in kept else [] for s, r in enumerate(read or ())])
-            source = samplers[kept]
-            tracked = [s for s in kept if reading is not None and s in reading.hands] if track else []
-            greedy = source.believed if self.predict and self.read == "greedy" else ()
-            # Random moves for the opponents the model could not read (not those it has not seen play freely yet).
-            mix = self._mix(view, [s for s in range(view.players) if read is not None and (
-                s in source.believed or not read[s])])
+                if kept not in samplers:
+                    samplers[kept] = WorldSampler(view, [r if s in kept else [] for s, r in enumerate(read or ())])
+                source = samplers[kept]
+                tracked = [s for s in kept if reading is not None and s in reading.hands] if track else []
+                greedy = source.believed if self.predict and self.read == "greedy" else ()
+                # Random moves for the opponents the model could not read (not those it has not seen play freely yet).
+                mix = self._mix(view, [s for s in range(view.players) if read is not None and (
+                    s in source.believed or not read[s])])
             while len(batch) < size:
                 if self.sims is not None:
                     if worlds + len(batch) >= self.sims:
@@ -528,7 +527,8 @@ class ExpertAgent:
                     pass
         return source.draw(self.rng)
 
-    def _reading(self, view: View, believed: Sequence[int]) -> Reading | None:
+    def _reading(self, view: View, believed: Sequence[int],
+                 read: Sequence[Sequence[Constraint]] | None = None) -> Reading | None:
         """The greedy and random filters of the opponents read as greedy, when ``doubt`` or ``track`` use them: two
         players only, where one hand is hidden and the filters are exact (with more, each would ignore the
         others' hidden hands)."""
@@ -537,7 +537,7 @@ class ExpertAgent:
             return None
         ally = allies(view)
         seats = [s for s in believed if not ally(s)]
-        return read_hands(view, seats) if seats else None
+        return read_hands(view, seats, read) if seats else None
 
     def _doubts(self, view: View, believed: Sequence[int], reading: Reading | None = None) -> dict[int, float]:
         """For each seat read as greedy, the posterior chance that it plays at random instead (from ``doubt``, the
