@@ -10,8 +10,8 @@ import pytest
 
 from brisca import Game
 from brisca.actions import Signal
-from brisca.agents import LEVELS, ExpertAgent, HeuristicAgent, make_agent
-from brisca.agents.search import best_exact, exact_choice, margin, solve
+from brisca.agents import LEVELS, ExpertAgent, GreedyAgent, HeuristicAgent, make_agent
+from brisca.agents.search import best_exact, exact_choice, expect, margin, outcome, solve
 from brisca.arena import run_arena
 from brisca.rules import find_variant, variant_names
 
@@ -86,12 +86,79 @@ def test_two_player_endgames_are_played_exactly() -> None:
             values[a] = brute(child, side)
         if len(set(values.values())) == 1:
             continue  # every move is as good: nothing to check
-        for agent in (ExpertAgent(seed=seed, sims=5), HeuristicAgent()):
-            choice = agent.act(game.view(seat))
-            assert math.isclose(values[choice], best), (seed, choice, values)
-        assert exact_choice(game.view(seat)) is not None
+        choice = HeuristicAgent().act(game.view(seat))
+        assert math.isclose(values[choice], best), (seed, choice, values)
+        exact = exact_choice(game.view(seat))
+        assert exact is not None and math.isclose(values[exact], best)
+        # The expert plays for its opponent's expected mistakes, but only among the moves that end as well
+        # (won, drawn or lost) as the best against any defence.
+        choice = ExpertAgent(seed=seed, sims=5).act(game.view(seat))
+        assert outcome(values[choice]) == outcome(best), (seed, choice, values)
         checked += 1
     assert checked >= 10
+
+
+def _expectimax(game: Game, side: int) -> float:
+    """The value when every other side plays uniformly random card plays, with no pruning: the oracle for
+    :func:`expect` with a wild opponent."""
+    if game.is_over():
+        return margin(game, side)
+    values = []
+    for action in game.legal_actions():
+        child = game.clone()
+        child.apply(action)
+        values.append(_expectimax(child, side))
+    return max(values) if game.side_of(game.turn) == side else sum(values) / len(values)  # type: ignore[arg-type]
+
+
+def test_the_endgame_against_models_of_play() -> None:
+    """:func:`expect` is minimax with no model, the chance average against a random player, and follows a greedy
+    player's own moves; its mixtures weigh the two."""
+    checked = 0
+    for seed in range(30):
+        game = _endgame(2, seed)
+        if game is None:
+            continue
+        seat = game.turn
+        assert seat is not None
+        side, other = game.side_of(seat), 1 - seat
+        assert math.isclose(expect(game, side), brute(game, side))
+        chance = _expectimax(game, side)
+        assert math.isclose(expect(game, side, wild={other: 1.0}), chance)
+        mixed = expect(game, side, wild={other: 0.25})
+        assert brute(game, side) - 1e-9 <= mixed <= chance + 1e-9
+        follow = game.clone()  # the greedy player's moves, from its own agent and view; ours by minimax
+        greedy = GreedyAgent()
+        while not follow.is_over():
+            turn = follow.turn
+            assert turn is not None
+            follow.apply(greedy.act(follow.view(turn)) if turn == other else best_exact(follow, turn, [other])[0])
+        assert math.isclose(expect(game, side, [other]), margin(follow, side))
+        checked += 1
+    assert checked >= 15
+
+
+def test_lost_endgames_are_played_for_the_greedy_players_mistakes() -> None:
+    """Against a greedy player the expert's endgame never ends worse than the best defence allows, and wins more
+    than minimax play does."""
+    better = 0.0
+    for seed in range(120):
+        game = _endgame(2, seed)
+        if game is None:
+            continue
+        seat = game.turn
+        assert seat is not None
+        ends = []
+        for greedy in ((), (1 - seat,)):
+            g = game.clone()
+            while not g.is_over():
+                turn = g.turn
+                assert turn is not None
+                g.apply(GreedyAgent().act(g.view(turn)) if turn != seat else best_exact(g, turn, greedy)[0])
+            ends.append(outcome(margin(g, g.side_of(seat))))
+        assert ends[1] >= outcome(solve(game, game.side_of(seat))), seed  # never below what any defence allows
+        better += ends[1] - ends[0]
+    assert better >= 1
 
 
 def _positions(variant: str, players: int, count: int) -> list[Game]:

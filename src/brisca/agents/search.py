@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
@@ -35,6 +35,9 @@ from brisca.worlds import Constraint, WorldError, WorldSampler, sample_world
 
 #: Solve exactly (instead of rolling out) when at most this many cards are left in hands, stock gone.
 EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
+#: Play an exact endgame against the models of the other seats (:func:`best_exact`) at most this many cards from
+#: the end (two players: always; the chance nodes of a random player cannot be cut).
+MODEL_CARDS = 8
 #: Worlds the compiled kernel plays in one call (the Python-to-numba crossing is paid once for them).
 _BATCH = 8
 #: With a time budget, how often (in worlds) the search asks whether its choice is settled.
@@ -103,15 +106,63 @@ def _ordered(game: Game) -> list[Action]:
     return sorted(acts, key=lambda a: -strength[a.card.index] if hasattr(a, "card") else -99)
 
 
-def best_exact(game: Game, seat: int) -> tuple[Action, float]:
-    """The best action for ``seat`` (to act) in a perfect-information position, and its value."""
+def expect(game: Game, side: int, greedy: Collection[int] = (), wild: Mapping[int, float] | None = None,
+           weight: float = 1 / 600) -> float:
+    """The value (see :func:`margin`) of a perfect-information position for ``side`` when the other side plays by
+    models: a seat in ``greedy`` plays the greedy rule, a seat with a share ``p`` in ``wild`` plays a uniformly
+    random card with chance ``p`` and its side's best otherwise, the rest their side's best.
+
+    Chance nodes cannot be cut as alpha-beta cuts, so this walks the whole tree: keep it to a few cards.
+    """
+    if game.is_over():
+        return margin(game, side, weight)
+    seat = game.turn
+    assert seat is not None
+    if team_of(game, seat) != side and seat in greedy:
+        action = greedy_action(game)
+        if action is not None:
+            child = game.clone()
+            child.apply(action)
+            return expect(child, side, greedy, wild, weight)
+    values = []
+    for action in _ordered(game):
+        child = game.clone()
+        child.apply(action)
+        values.append((action, expect(child, side, greedy, wild, weight)))
+    if team_of(game, seat) == side:
+        return max(v for _a, v in values)
+    worst = min(v for _a, v in values)
+    share = (wild or {}).get(seat, 0.0)
+    if not share:
+        return worst
+    plays = [v for a, v in values if a.__class__ is Play] or [v for _a, v in values]
+    return share * sum(plays) / len(plays) + (1 - share) * worst
+
+
+def outcome(value: float) -> float:
+    """The result inside a :func:`margin` value (1, 1/2 or 0), with the margin term (at most 0.2) taken off."""
+    return round(value * 2) / 2
+
+
+def best_exact(game: Game, seat: int, greedy: Collection[int] = (),
+               wild: Mapping[int, float] | None = None) -> tuple[Action, float]:
+    """The best action for ``seat`` (to act) in a perfect-information position, and its value.
+
+    With models of the other side's play (``greedy``, ``wild``: see :func:`expect`) the action is still one that
+    reaches the best result against any play (win, draw or loss, by :func:`solve`); among those, the one worth
+    most against the models. A lost position is then played for the mistakes the opponent is expected to make,
+    and nothing is risked: against the best replies every such action ends the same way.
+    """
     side = team_of(game, seat)
+    models = bool(greedy or wild) and _cards_left(game) <= MODEL_CARDS
     scored = []
     for action in _ordered(game):
         child = game.clone()
         child.apply(action)
-        scored.append((solve(child, side), action))
-    value, action = max(scored, key=lambda va: va[0])
+        value = solve(child, side)
+        key = (outcome(value), expect(child, side, greedy, wild)) if models else (value, 0.0)
+        scored.append((key, value, action))
+    _key, value, action = max(scored, key=lambda kva: kva[0])
     return action, value
 
 
@@ -122,6 +173,13 @@ def _cards_left(game: Game) -> int:
 def exact_choice(view: View) -> Action | None:
     """The exact best action when the view hides nothing that matters (the stock gone and at most one
     hand unknown), and the rest is small enough to search; else ``None``."""
+    world = exact_world(view)
+    return None if world is None or view.seat is None else best_exact(world, view.seat)[0]
+
+
+def exact_world(view: View) -> Game | None:
+    """The one world the view allows, when it hides nothing that matters (the stock gone and at most one hand
+    unknown) and the rest is small enough to solve; else ``None``."""
     if view.stock_count or view.seat is None or not view.legal_actions or view.phase != "play":
         return None
     if view.rules.talon and not view.discards:
@@ -131,10 +189,9 @@ def exact_choice(view: View) -> Action | None:
     if len(hidden) > 1 or sum(view.hand_sizes) > EXACT_CARDS.get(view.players, 6) + 4:
         return None
     try:
-        world = sample_world(view, seed=0)
+        return sample_world(view, seed=0)
     except WorldError:
         return None
-    return best_exact(world, view.seat)[0]
 
 
 def rollout_action(game: Game) -> Action:
@@ -420,10 +477,31 @@ class ExpertAgent:
             return signal
         if len(candidates) == 1:
             return candidates[0]
-        exact = exact_choice(view)
-        if exact is not None:
-            return exact
+        world = exact_world(view)
+        if world is not None:
+            assert view.seat is not None
+            greedy, mix = self._expected(view)
+            return best_exact(world, view.seat, greedy, {s: m / MIX_ONE for s, m in enumerate(mix) if m})[0]
         return self._search(view, candidates)
+
+    def _expected(self, view: View) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """What the search expects from the other seats: those it reads as greedy, and each seat's share of random
+        moves (see :meth:`_roles`)."""
+        read = beliefs(view, self.read) if self.read != "off" else None
+        try:
+            believed = WorldSampler(view, read).believed
+        except WorldError:
+            return (), ()
+        return self._roles(view, read, believed)
+
+    def _roles(self, view: View, read: Sequence[Sequence[Constraint]] | None,
+               believed: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The seats the rollouts play by the greedy rule (those ``believed`` read as greedy, with ``predict``), and
+        each seat's share of random moves: for the opponents the model could not read (not those it has not seen
+        play freely yet)."""
+        greedy = tuple(believed) if self.predict and self.read == "greedy" else ()
+        mix = self._mix(view, [s for s in range(view.players) if read is not None and (s in believed or not read[s])])
+        return greedy, mix
 
     def _search(self, view: View, candidates: Sequence[Action]) -> Action:
         assert view.seat is not None
@@ -458,10 +536,7 @@ class ExpertAgent:
                     samplers[kept] = WorldSampler(view, [r if s in kept else [] for s, r in enumerate(read or ())])
                 source = samplers[kept]
                 tracked = [s for s in kept if reading is not None and s in reading.hands] if track else []
-                greedy = source.believed if self.predict and self.read == "greedy" else ()
-                # Random moves for the opponents the model could not read (not those it has not seen play freely yet).
-                mix = self._mix(view, [s for s in range(view.players) if read is not None and (
-                    s in source.believed or not read[s])])
+                greedy, mix = self._roles(view, read, source.believed)
             while len(batch) < size:
                 if self.sims is not None:
                     if worlds + len(batch) >= self.sims:
@@ -587,5 +662,5 @@ class ExpertAgent:
         return candidates.index(choice) if choice in candidates else None
 
 
-__all__ = ["ExpertAgent", "best_exact", "exact_choice", "greedy_action", "margin", "playout", "rollout_action", "solve",
-           "team_of"]
+__all__ = ["ExpertAgent", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action", "margin", "outcome",
+           "playout", "rollout_action", "solve", "team_of"]
