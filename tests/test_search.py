@@ -138,6 +138,45 @@ def test_the_endgame_against_models_of_play() -> None:
     assert checked >= 15
 
 
+def test_the_last_draw_is_searched_over_every_world() -> None:
+    """One hidden card left in the stock: the expert's move is the best on average over every world its view
+    allows (found here by sampling worlds until no new one turns up), each played to the end against a random
+    opponent by an independent expectimax."""
+    from brisca.worlds import sample_world
+
+    checked = 0
+    for seed in range(40):
+        game = Game("spanish", 2, seed=seed)
+        rng = random.Random(seed)
+        while game.stock_count > 2:
+            game.apply(rng.choice(game.legal_actions()))
+        if seed % 2:  # half the positions with the opponent's lead on the table
+            game.apply(rng.choice(game.legal_actions()))
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        worlds = {}
+        for _ in range(120):
+            world = sample_world(view, rng)
+            worlds[frozenset(world.hand(1 - seat))] = world
+        assert len(worlds) == len(view.unseen_cards())  # one card of them in the stock, the rest in the hand
+        side = game.side_of(seat)
+        values = {}
+        for action in game.legal_actions():
+            total = 0.0
+            for world in worlds.values():
+                child = world.clone()
+                child.apply(action)
+                total += _expectimax(child, side)
+            values[action] = total / len(worlds)
+        agent = ExpertAgent(seed=seed, sims=5, read="off", weight=1 / 600)
+        choice = agent.act(view)
+        assert agent.last_worlds == len(worlds)
+        assert math.isclose(values[choice], max(values.values())), (seed, choice, values)
+        checked += len(set(values.values())) > 1
+    assert checked >= 20
+
+
 def test_lost_endgames_are_played_for_the_greedy_players_mistakes() -> None:
     """Against a greedy player the expert's endgame never ends worse than the best defence allows, and wins more
     than minimax play does."""

@@ -109,8 +109,9 @@ def _ordered(game: Game) -> list[Action]:
 def expect(game: Game, side: int, greedy: Collection[int] = (), wild: Mapping[int, float] | None = None,
            weight: float = 1 / 600) -> float:
     """The value (see :func:`margin`) of a perfect-information position for ``side`` when the other side plays by
-    models: a seat in ``greedy`` plays the greedy rule, a seat with a share ``p`` in ``wild`` plays a uniformly
-    random card with chance ``p`` and its side's best otherwise, the rest their side's best.
+    models: a seat in ``greedy`` plays the greedy rule, a seat with a share ``p`` in ``wild`` makes a uniformly
+    random card play (or the exchange) with chance ``p`` and its side's best move otherwise, the rest their side's
+    best.
 
     Chance nodes cannot be cut as alpha-beta cuts, so this walks the whole tree: keep it to a few cards.
     """
@@ -135,7 +136,7 @@ def expect(game: Game, side: int, greedy: Collection[int] = (), wild: Mapping[in
     share = (wild or {}).get(seat, 0.0)
     if not share:
         return worst
-    plays = [v for a, v in values if a.__class__ is Play] or [v for _a, v in values]
+    plays = [v for a, v in values if a.__class__ is Play or a.__class__ is Exchange] or [v for _a, v in values]
     return share * sum(plays) / len(plays) + (1 - share) * worst
 
 
@@ -482,7 +483,54 @@ class ExpertAgent:
             assert view.seat is not None
             greedy, mix = self._expected(view)
             return best_exact(world, view.seat, greedy, {s: m / MIX_ONE for s, m in enumerate(mix) if m})[0]
+        last = self._last_draw(view, candidates)
+        if last is not None:
+            return last
         return self._search(view, candidates)
+
+    def _last_draw(self, view: View, candidates: Sequence[Action]) -> Action | None:
+        """Two players, one hidden card left in the stock: the move worth most on average over every world the view
+        allows (the opponent's hidden hand and the stock's last hidden card: a handful), each played to the end
+        against the models of the opponent (:func:`expect`). ``None`` where that does not apply.
+
+        After this trick both draw and nothing is hidden any more, so averaging the worlds' exact values is the
+        exact value of each move: no fusion of strategies that the sampled-world search would commit here.
+        """
+        seat = view.seat
+        if view.players != 2 or not view.stock_count or seat is None or view.rules.dealt_out:
+            return None
+        if sum(view.hand_sizes) + view.stock_count > MODEL_CARDS:
+            return None
+        other = 1 - seat
+        unseen = list(view.unseen_cards())
+        hidden = view.hand_sizes[other] - sum(1 for s, _c in view.known if s == other)
+        if len(unseen) != hidden + 1:
+            return None  # more than one hidden card in the stock: their order would matter too
+        read = beliefs(view, self.read) if self.read != "off" else None
+        try:
+            sampler = WorldSampler(view, read)
+        except WorldError:
+            return None
+        greedy, mix = self._roles(view, read, sampler.believed)
+        wild = {s: m / MIX_ONE for s, m in enumerate(mix) if m}
+        worlds = []
+        for stock in unseen:  # the card left in the stock; the opponent holds the others
+            hand = [c for c in unseen if c is not stock]
+            try:
+                worlds.append(sampler.draw(self.rng, 2, {other: hand}))
+            except WorldError:
+                continue  # the view (or the reading) rules this hand out
+        if not worlds:
+            return None
+        totals = [0.0] * len(candidates)
+        for world in worlds:
+            side = team_of(world, seat)
+            for i, action in enumerate(candidates):
+                child = world.clone()
+                child.apply(action)
+                totals[i] += expect(child, side, greedy, wild, self.weight)
+        self.last_worlds = len(worlds)
+        return candidates[max(range(len(candidates)), key=lambda i: totals[i])]
 
     def _expected(self, view: View) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """What the search expects from the other seats: those it reads as greedy, and each seat's share of random
