@@ -41,6 +41,16 @@ def _endgame(players: int, seed: int, options: dict[str, object] | None = None) 
     return None if game.is_over() else game
 
 
+def _two_player_endgames(count: int) -> list[tuple[Game, int]]:
+    """Two-player positions with the stock gone (from the first ``count`` seeds), each with the seat to move."""
+    out = []
+    for seed in range(count):
+        game = _endgame(2, seed)
+        if game is not None and game.turn is not None:
+            out.append((game, game.turn))
+    return out
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_solver_matches_brute_force(players: int) -> None:
     checked = 0
@@ -71,12 +81,7 @@ def test_solver_with_duties_of_play() -> None:
 def test_two_player_endgames_are_played_exactly() -> None:
     """With the stock gone two players see everything: the expert's move is optimal, whatever its seed."""
     checked = 0
-    for seed in range(40):
-        game = _endgame(2, seed)
-        if game is None:
-            continue
-        seat = game.turn
-        assert seat is not None
+    for seed, (game, seat) in enumerate(_two_player_endgames(40)):
         side = game.side_of(seat)
         best = brute(game, side)
         values = {}
@@ -115,12 +120,7 @@ def test_the_endgame_against_models_of_play() -> None:
     """:func:`expect` is minimax with no model, the chance average against a random player, and follows a greedy
     player's own moves; its mixtures weigh the two."""
     checked = 0
-    for seed in range(30):
-        game = _endgame(2, seed)
-        if game is None:
-            continue
-        seat = game.turn
-        assert seat is not None
+    for game, seat in _two_player_endgames(30):
         side, other = game.side_of(seat), 1 - seat
         assert math.isclose(expect(game, side), brute(game, side))
         chance = _expectimax(game, side)
@@ -181,12 +181,7 @@ def test_lost_endgames_are_played_for_the_greedy_players_mistakes() -> None:
     """Against a greedy player the expert's endgame never ends worse than the best defence allows, and wins more
     than minimax play does."""
     better = 0.0
-    for seed in range(120):
-        game = _endgame(2, seed)
-        if game is None:
-            continue
-        seat = game.turn
-        assert seat is not None
+    for game, seat in _two_player_endgames(120):
         ends = []
         for greedy in ((), (1 - seat,)):
             g = game.clone()
@@ -195,7 +190,7 @@ def test_lost_endgames_are_played_for_the_greedy_players_mistakes() -> None:
                 assert turn is not None
                 g.apply(GreedyAgent().act(g.view(turn)) if turn != seat else best_exact(g, turn, greedy)[0])
             ends.append(outcome(margin(g, g.side_of(seat))))
-        assert ends[1] >= outcome(solve(game, game.side_of(seat))), seed  # never below what any defence allows
+        assert ends[1] >= outcome(solve(game, game.side_of(seat))), game  # never below what any defence allows
         better += ends[1] - ends[0]
     assert better >= 1
 
