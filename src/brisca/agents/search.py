@@ -7,7 +7,13 @@ the stock is gone), and keep the action with the best average. Common worlds for
 every candidate make the comparison fair: the luck of a world is the same for all.
 
 When nothing is hidden (two players once the stock is gone) the position is solved
-exactly, which :func:`solve` proves against a brute-force search in the tests.
+exactly, which :func:`solve` proves against a brute-force search in the tests. The expert
+then keeps to the moves that end as well against any defence (won, drawn or lost) and,
+among them, plays the one worth most against what it expects of the opponents
+(:func:`expect`): a lost endgame is played for the mistakes a random or greedy player makes.
+With two players and one hidden card left in the stock, every world the view allows is
+searched to the end the same way: after that trick nothing is hidden, so the average of the
+worlds' values is the exact value of each move.
 
 Reading the other seats (:mod:`brisca.agents.inference`): a seat whose every card play
 so far fits a model of play (the greedy rule) is taken to play by it. Its plays then
