@@ -177,6 +177,22 @@ def test_the_last_draw_is_searched_over_every_world() -> None:
     assert checked >= 20
 
 
+def test_the_last_draw_keeps_to_the_time_budget() -> None:
+    """The exact search of the last trick of the stock gives up past the budget: the move still comes in time."""
+    game = Game("spanish", 2, seed=5)
+    rng = random.Random(5)
+    while game.stock_count > 2:
+        game.apply(rng.choice(game.legal_actions()))
+    view = game.view(game.turn)
+    agent = ExpertAgent(seed=0, think=0.001)
+    start = time.perf_counter()
+    assert agent.act(view) in view.legal_actions
+    assert time.perf_counter() - start <= 0.001 * 1.1 + 0.05
+    patient = ExpertAgent(seed=0)
+    patient.act(view)
+    assert patient.last_worlds == len(view.unseen_cards())  # with time to spare it searched every world
+
+
 def test_lost_endgames_are_played_for_the_greedy_players_mistakes() -> None:
     """Against a greedy player the expert's endgame never ends worse than the best defence allows, and wins more
     than minimax play does."""

@@ -484,23 +484,31 @@ class ExpertAgent:
             return signal
         if len(candidates) == 1:
             return candidates[0]
+        deadline = time.perf_counter() + self.think
         world = exact_world(view)
         if world is not None:
             assert view.seat is not None
             greedy, mix = self._expected(view)
             return best_exact(world, view.seat, greedy, {s: m / MIX_ONE for s, m in enumerate(mix) if m})[0]
-        last = self._last_draw(view, candidates)
+        read = beliefs(view, self.read) if self.read != "off" else None
+        try:
+            sampler = WorldSampler(view, read)
+        except WorldError:
+            return candidates[0]
+        last = self._last_draw(view, candidates, read, sampler, deadline)
         if last is not None:
             return last
-        return self._search(view, candidates)
+        return self._search(view, candidates, read, sampler, deadline)
 
-    def _last_draw(self, view: View, candidates: Sequence[Action]) -> Action | None:
+    def _last_draw(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
+                   sampler: WorldSampler, deadline: float = math.inf) -> Action | None:
         """Two players, one hidden card left in the stock: the move worth most on average over every world the view
         allows (the opponent's hidden hand and the stock's last hidden card: a handful), each played to the end
         against the models of the opponent (:func:`expect`). ``None`` where that does not apply.
 
         After this trick both draw and nothing is hidden any more, so averaging the worlds' exact values is the
-        exact value of each move: no fusion of strategies that the sampled-world search would commit here.
+        exact value of each move: no fusion of strategies that the sampled-world search would commit here. Past
+        the ``deadline`` (with a time budget) it gives up, for the sampled-world search to answer at once.
         """
         seat = view.seat
         if view.players != 2 or not view.stock_count or seat is None or view.rules.dealt_out:
@@ -512,11 +520,6 @@ class ExpertAgent:
         hidden = view.hand_sizes[other] - sum(1 for s, _c in view.known if s == other)
         if len(unseen) != hidden + 1:
             return None  # more than one hidden card in the stock: their order would matter too
-        read = beliefs(view, self.read) if self.read != "off" else None
-        try:
-            sampler = WorldSampler(view, read)
-        except WorldError:
-            return None
         greedy, mix = self._roles(view, read, sampler.believed)
         wild = {s: m / MIX_ONE for s, m in enumerate(mix) if m}
         worlds = []
@@ -530,6 +533,8 @@ class ExpertAgent:
             return None
         totals = [0.0] * len(candidates)
         for world in worlds:
+            if self.sims is None and time.perf_counter() >= deadline:
+                return None
             side = team_of(world, seat)
             for i, action in enumerate(candidates):
                 child = world.clone()
@@ -557,12 +562,14 @@ class ExpertAgent:
         mix = self._mix(view, [s for s in range(view.players) if read is not None and (s in believed or not read[s])])
         return greedy, mix
 
-    def _search(self, view: View, candidates: Sequence[Action]) -> Action:
+    def _search(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
+                sampler: WorldSampler, deadline: float) -> Action:
+        """Sampled worlds (from ``sampler``, built on the view's ``read`` beliefs), every candidate played out in
+        each, until ``deadline`` (or ``sims`` worlds, or the cap, or a settled choice)."""
         assert view.seat is not None
         k = len(candidates)
         totals = [0.0] * k
         per_world: list[list[float]] = []
-        deadline = time.perf_counter() + self.think
         worlds = 0
         fast = None
         if self.kernel:
@@ -570,11 +577,6 @@ class ExpertAgent:
 
             fast = kernel_for(view.rules, view.players)
         size = 1 if fast is None else _BATCH  # the kernel plays a batch of worlds in one call
-        read = beliefs(view, self.read) if self.read != "off" else None
-        try:
-            sampler = WorldSampler(view, read)
-        except WorldError:
-            return candidates[0]
         reading = self._reading(view, sampler.believed, read)
         doubts = self._doubts(view, sampler.believed, reading)
         samplers = {sampler.believed: sampler}
