@@ -77,11 +77,10 @@ def choose(s: Situation) -> Card:
     winning_trumps = [c for c in trumps if best.suit is not trump or strength[c.index] > strength[best.index]]
     if winning_trumps:
         cheapest = min(winning_trumps, key=lambda c: (points[c.index], strength[c.index]))
-        cost = points[cheapest.index]
-        worth = on_table >= 10 or (on_table >= 3 and cost == 0 and len(trumps) >= 2) or (
-            on_table > cost and on_table >= 4 and not plain
-        )
-        if worth:
+        # A rich trick is worth any trump; a trick with points in it, any trump short of the two richest (those
+        # win tricks of their own later). Trumping only rich tricks measured weaker against every opponent
+        # (docs/strength.md, "The heuristic's trumps").
+        if on_table >= 10 or (on_table >= 2 and points[cheapest.index] < 10):
             return cheapest
     return cheapest_discard()
 

@@ -101,11 +101,8 @@ def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
             partner_winning: bool, opponents_after: bool, trumps_out: int, top: Any) -> int:
     """:func:`brisca.agents.heuristic.choose` on card indices (first of equals, as Python's min and max)."""
     nplain = 0
-    ntrump = 0
     for i in range(hl):
-        if hand[i] // 12 == trump:
-            ntrump += 1
-        else:
+        if hand[i] // 12 != trump:
             nplain += 1
     # cheapest discard: the lowest plain card by (points, strength), else the weakest trump
     disc = -1
@@ -211,11 +208,8 @@ def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
             if k < ck:
                 ck = k
                 cheapest = c
-    if cheapest >= 0:
-        cost = points[cheapest]
-        if on_table >= 10 or (on_table >= 3 and cost == 0 and ntrump >= 2) or (
-                on_table > cost and on_table >= 4 and nplain == 0):
-            return cheapest
+    if cheapest >= 0 and (on_table >= 10 or (on_table >= 2 and points[cheapest] < 10)):
+        return cheapest
     return disc
 
 
