@@ -327,7 +327,8 @@ def test_inference_weighs_worlds_by_how_well_they_explain_the_plays() -> None:
 
 def test_strength_smoke_against_greedy() -> None:
     """The expert reads the greedy player and expects its rule: it should beat it clearly even with few worlds."""
-    row = run_arena(["expert[sims=20]", "greedy"], games=30, seed=5).pair_table()[0]
+    # 120 games: 0.69 with the reading, 0.48 without it (``expert[sims=20,read=off]``, the same deals).
+    row = run_arena(["expert[sims=20]", "greedy"], games=60, seed=5, jobs=2).pair_table()[0]
     assert row["a"] == "expert[sims=20]" and row["score"] >= 0.65, row
 
 

@@ -77,10 +77,11 @@ def choose(s: Situation) -> Card:
     winning_trumps = [c for c in trumps if best.suit is not trump or strength[c.index] > strength[best.index]]
     if winning_trumps:
         cheapest = min(winning_trumps, key=lambda c: (points[c.index], strength[c.index]))
-        # A rich trick is worth any trump; a trick with points in it, any trump short of the two richest (those
-        # win tricks of their own later). Trumping only rich tricks measured weaker against every opponent
-        # (docs/strength.md, "The heuristic's trumps").
-        if on_table >= 10 or (on_table >= 2 and points[cheapest.index] < 10):
+        # A rich trick is worth any trump. Otherwise count what is at stake, the points on the table and those of
+        # the card this seat would have to throw instead: 3 or more are worth any trump short of the two richest
+        # (those win tricks of their own later). Trumping only rich tricks measured weaker against every
+        # opponent (docs/strength.md, "The heuristic's trumps").
+        if on_table >= 10 or (points[cheapest.index] < 10 and on_table + points[cheapest_discard().index] >= 3):
             return cheapest
     return cheapest_discard()
 

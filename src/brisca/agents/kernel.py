@@ -208,7 +208,7 @@ def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
             if k < ck:
                 ck = k
                 cheapest = c
-    if cheapest >= 0 and (on_table >= 10 or (on_table >= 2 and points[cheapest] < 10)):
+    if cheapest >= 0 and (on_table >= 10 or (points[cheapest] < 10 and on_table + points[disc] >= 3)):
         return cheapest
     return disc
 
