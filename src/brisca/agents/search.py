@@ -314,6 +314,11 @@ def lcg(state: int) -> int:
     return (state * 1103515245 + 12345) & 0x7FFFFFFF
 
 
+def _shares(mix: Sequence[int]) -> dict[int, float]:
+    """The seats' shares of random moves, from the rollouts' ``mix`` (of :data:`MIX_ONE`) to :func:`expect`'s."""
+    return {s: m / MIX_ONE for s, m in enumerate(mix) if m}
+
+
 def _wild(game: Game, state: int) -> tuple[Action | None, int]:
     """A uniformly random card play (or the exchange, when legal) and the generator's next state."""
     legal = game.legal_actions()
@@ -489,7 +494,7 @@ class ExpertAgent:
         if world is not None:
             assert view.seat is not None
             greedy, mix = self._expected(view)
-            return best_exact(world, view.seat, greedy, {s: m / MIX_ONE for s, m in enumerate(mix) if m})[0]
+            return best_exact(world, view.seat, greedy, _shares(mix))[0]
         read = beliefs(view, self.read) if self.read != "off" else None
         try:
             sampler = WorldSampler(view, read)
@@ -521,7 +526,7 @@ class ExpertAgent:
         if len(unseen) != hidden + 1:
             return None  # more than one hidden card in the stock: their order would matter too
         greedy, mix = self._roles(view, read, sampler.believed)
-        wild = {s: m / MIX_ONE for s, m in enumerate(mix) if m}
+        wild = _shares(mix)
         worlds = []
         for stock in unseen:  # the card left in the stock; the opponent holds the others
             hand = [c for c in unseen if c is not stock]
