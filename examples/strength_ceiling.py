@@ -58,7 +58,7 @@ def random_aware_move(game: Game, weight: float) -> object:
     seat = game.turn
     assert seat is not None
     count = int(ORACLE["rollouts"])  # type: ignore[call-overload]
-    legal = [a for a in game.legal_actions()]
+    legal = list(game.legal_actions())
     mix = [0 if s == seat else MIX_ONE for s in range(game.players)]
     side = team_of(game, seat)
     worlds = [game] * count

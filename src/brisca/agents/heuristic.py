@@ -74,6 +74,7 @@ def choose(s: Situation) -> Card:
                 return max(beaters, key=lambda c: (points[c.index], strength[c.index]))
             safe = [c for c in beaters if s.trumps_out == 0]
             return max(safe, key=lambda c: points[c.index]) if safe else min(beaters, key=lambda c: strength[c.index])
+    discard = cheapest_discard()
     winning_trumps = [c for c in trumps if best.suit is not trump or strength[c.index] > strength[best.index]]
     if winning_trumps:
         cheapest = min(winning_trumps, key=lambda c: (points[c.index], strength[c.index]))
@@ -81,9 +82,9 @@ def choose(s: Situation) -> Card:
         # the card this seat would have to throw instead: 3 or more are worth any trump short of the two richest
         # (those win tricks of their own later). Trumping only rich tricks measured weaker against every
         # opponent (docs/strength.md, "The heuristic's trumps").
-        if on_table >= 10 or (points[cheapest.index] < 10 and on_table + points[cheapest_discard().index] >= 3):
+        if on_table >= 10 or (points[cheapest.index] < 10 and on_table + points[discard.index] >= 3):
             return cheapest
-    return cheapest_discard()
+    return discard
 
 
 def _is_master(card: Card, s: Situation) -> bool:

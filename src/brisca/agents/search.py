@@ -125,7 +125,8 @@ def expect(game: Game, side: int, greedy: Collection[int] = (), wild: Mapping[in
         return margin(game, side, weight)
     seat = game.turn
     assert seat is not None
-    if team_of(game, seat) != side and seat in greedy:
+    mine = team_of(game, seat) == side
+    if not mine and seat in greedy:
         action = greedy_action(game)
         if action is not None:
             child = game.clone()
@@ -136,7 +137,7 @@ def expect(game: Game, side: int, greedy: Collection[int] = (), wild: Mapping[in
         child = game.clone()
         child.apply(action)
         values.append((action, expect(child, side, greedy, wild, weight)))
-    if team_of(game, seat) == side:
+    if mine:
         return max(v for _a, v in values)
     worst = min(v for _a, v in values)
     share = (wild or {}).get(seat, 0.0)
@@ -490,15 +491,17 @@ class ExpertAgent:
         if len(candidates) == 1:
             return candidates[0]
         deadline = time.perf_counter() + self.think
+        read = beliefs(view, self.read) if self.read != "off" else None
+        try:
+            sampler: WorldSampler | None = WorldSampler(view, read)
+        except WorldError:
+            sampler = None
         world = exact_world(view)
         if world is not None:
             assert view.seat is not None
-            greedy, mix = self._expected(view)
+            greedy, mix = self._roles(view, read, sampler.believed) if sampler is not None else ((), ())
             return best_exact(world, view.seat, greedy, _shares(mix))[0]
-        read = beliefs(view, self.read) if self.read != "off" else None
-        try:
-            sampler = WorldSampler(view, read)
-        except WorldError:
+        if sampler is None:
             return candidates[0]
         last = self._last_draw(view, candidates, read, sampler, deadline)
         if last is not None:
@@ -547,16 +550,6 @@ class ExpertAgent:
                 totals[i] += expect(child, side, greedy, wild, self.weight)
         self.last_worlds = len(worlds)
         return candidates[max(range(len(candidates)), key=lambda i: totals[i])]
-
-    def _expected(self, view: View) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """What the search expects from the other seats: those it reads as greedy, and each seat's share of random
-        moves (see :meth:`_roles`)."""
-        read = beliefs(view, self.read) if self.read != "off" else None
-        try:
-            believed = WorldSampler(view, read).believed
-        except WorldError:
-            return (), ()
-        return self._roles(view, read, believed)
 
     def _roles(self, view: View, read: Sequence[Sequence[Constraint]] | None,
                believed: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
