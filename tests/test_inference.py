@@ -9,8 +9,9 @@ import random
 import pytest
 
 from brisca import Card, Game
+from brisca.actions import Play
 from brisca.agents import AgentError, make_agent
-from brisca.agents.inference import beliefs, greedy_evidence, greedy_lacks, read_hands
+from brisca.agents.inference import SLACK, beliefs, greedy_evidence, greedy_lacks, read_hands, skill_evidence
 from brisca.worlds import WorldSampler
 
 # Plain games where greedy choices are free for a while, with and without duties and exchanges.
@@ -184,6 +185,53 @@ def test_the_evidence_tells_greedy_players_from_random_ones() -> None:
             game = _play("spanish", 2, {}, seed, ["heuristic", opponent], moves=30)
             ahead += greedy_evidence(game.view(0))[1] > 0
         assert ahead >= favoured if favoured else ahead <= 2, (opponent, ahead)
+
+
+def test_the_skill_evidence_tells_skilled_players_from_random_ones() -> None:
+    """By the end of the stock, the heuristic's plays favour the heuristic (skilled) model, a random player's do
+    not; the viewer's own plays are never weighed, and the cache changes nothing."""
+    ahead = {"heuristic": 0, "random": 0}
+    for opponent in ahead:
+        for seed in range(12):
+            game = _play("spanish", 2, {}, seed, ["heuristic", opponent], moves=30)
+            view = game.view(0)
+            cache: dict[object, float] = {}
+            evidence = skill_evidence(view, cache=cache)
+            assert evidence[0] == 0.0
+            assert cache and skill_evidence(view, cache=cache) == evidence == skill_evidence(view)
+            ahead[opponent] += evidence[1] > 0
+    assert ahead["heuristic"] >= 9 and ahead["random"] <= 2, ahead
+
+
+def test_the_skill_evidence_of_one_play_is_the_share_of_hands_that_explain_it() -> None:
+    """Brute force over every hand the first player can hold (the viewer's cards and the face-up trump aside):
+    the factor of its lead is the share of those hands from which the heuristic leads that card, against a
+    random player's 1 in 3, smoothed by :data:`SLACK`."""
+    from brisca.agents.heuristic import Situation, choose
+
+    for seed in range(4):
+        game = Game("spanish", 2, seed=seed)
+        leader = game.turn
+        assert leader is not None
+        viewer = 1 - leader
+        card = make_agent("random", seed=seed).act(game.view(leader)).card  # type: ignore[attr-defined]
+        game.apply(Play(card))
+        view = game.view(viewer)
+        rules = game.rules
+        trump = view.trump
+        assert trump is not None
+        pool = [c for c in rules.deck_cards(2) if c not in view.hand and c is not view.face_up and c is not card]
+        hits = total = 0
+        for rest in itertools.combinations(pool, 2):
+            hand = (card, *rest)
+            out = [c for c in rules.deck_cards(2) if c not in hand]
+            top = [max([rules.strength_table[c.index] for c in out if c.suit == s], default=0) for s in range(4)]
+            trumps = sum(1 for c in out if c.suit is trump)
+            total += 1
+            hits += choose(Situation(hand, (), trump, rules.strength_table, rules.point_table, False, True, trumps,
+                                     top)) is card
+        expected = math.log(3 * (1 - SLACK) * hits / total + SLACK)
+        assert skill_evidence(view)[leader] == pytest.approx(expected)
 
 
 def test_a_tracked_hand_is_dealt_by_its_chances_and_fits_the_model() -> None:

@@ -340,7 +340,10 @@ def test_expert_options_refuse_bad_values_clearly() -> None:
                          ("expert[cap=x]", "cap is a number"), ("expert[sure=abc]", "sure is a number"),
                          ("expert[wild=2]", "wild is a share from 0 to 1"), ("expert[wild=x]", "wild is a number"),
                          ("expert[doubt=1]", "doubt is a chance from 0 to below 1"),
-                         ("expert[doubt=x]", "doubt is a number")):
+                         ("expert[doubt=x]", "doubt is a number"),
+                         ("expert[skilled=1]", "skilled is a chance from 0 to below 1"),
+                         ("expert[skilled=-0.1]", "skilled is a chance from 0 to below 1"),
+                         ("expert[skilled=x]", "skilled is a number")):
         with pytest.raises(AgentError, match=message):
             make_agent(bad)
     assert make_agent("expert[predict=off,kernel=0]").predict is False  # type: ignore[attr-defined]
@@ -360,6 +363,37 @@ def test_rollouts_expect_random_moves_from_the_opponents_no_model_reads() -> Non
     assert ExpertAgent(sims=10, wild=0)._mix(view, []) == ()
     four = Game("spanish", 4, seed=1).view(0)  # seat 2 is seat 0's partner
     assert agent._mix(four, [3]) == (0, MIX_ONE, 0, 0)
+
+
+def test_an_unread_opponent_is_weighed_between_random_and_skilled_play() -> None:
+    """``skilled``: an opponent the greedy reading drops makes random moves in the rollouts in proportion to the
+    posterior chance that it plays at random rather than like the heuristic: high for a random player once it
+    has played a while, low for the heuristic; off (all random) by default, and never for partners."""
+    from brisca.agents.search import MIX_ONE
+
+    shares: dict[str, list[int]] = {"random": [], "heuristic": []}
+    for opponent, got in shares.items():
+        for seed in range(6):
+            game = Game("spanish", 2, seed=seed)
+            agents = [make_agent("heuristic"), make_agent(opponent, seed=seed)]
+            while game.stock_count > 8 or game.turn != 0:
+                seat = game.turn
+                assert seat is not None
+                game.apply(agents[seat].act(game.view(seat)))
+            view = game.view(0)
+            agent = ExpertAgent(sims=10, skilled=0.5)
+            agent._randomness = agent._random_chances(view)
+            got.append(agent._mix(view, [])[1])
+            assert ExpertAgent(sims=10)._mix(view, []) == (0, MIX_ONE)  # off by default: all random
+            off = ExpertAgent(sims=10, skilled=0.5, wild=0)
+            assert off._random_chances(view) == {} and off._mix(view, []) == ()
+    assert sum(shares["random"]) / 6 > 0.8 * MIX_ONE, shares
+    assert sum(shares["heuristic"]) / 6 < 0.4 * MIX_ONE, shares
+    assert min(shares["random"]) > max(shares["heuristic"]), shares
+    four = Game("spanish", 4, seed=1)
+    for _ in range(8):
+        four.apply(make_agent("random", seed=1).act(four.view(four.turn)))  # type: ignore[arg-type]
+    assert set(ExpertAgent(sims=10, skilled=0.5)._random_chances(four.view(0))) == {1, 3}  # opponents only
 
 
 def test_a_seat_read_as_greedy_is_doubted_by_the_evidence_of_its_plays() -> None:

@@ -410,4 +410,102 @@ def greedy_evidence(view: View, seats: Sequence[int] | None = None) -> list[floa
     return [0.0 if reading is None else reading.evidence(s) for s in range(view.players)]
 
 
-__all__ = ["MODELS", "Reading", "beliefs", "greedy_evidence", "greedy_lacks", "read_hands"]
+#: How much of a seat's play the heuristic model leaves to chance in :func:`skill_evidence`: a play the rule
+#: would not make from any hand then counts a fifth as much as a random player's, not nothing (one odd
+#: move, or a rule that is not quite the seat's own, does not settle the question).
+SLACK = 0.2
+
+
+def skill_evidence(view: View, seats: Sequence[int] | None = None,
+                   cache: dict[object, float] | None = None) -> list[float]:
+    """For each other seat (of ``seats``, if given), the log of how much likelier its free plays so far are from
+    the ``heuristic`` player (:func:`brisca.agents.heuristic.choose`) than from a random one (a Bayes factor: 0
+    says nothing, below 0 favours random; 0 for the viewer and where the test does not apply: dealt-out games,
+    contracts, hands of more than 3, plays under a duty to follow).
+
+    Each free play in the stock phase is weighed on its own: over every hand the seat could have held then (the
+    played card and any others the viewer had not seen by then, equally likely), the share whose heuristic
+    choice is that card, against a random player's 1 in the hand's size (smoothed by :data:`SLACK`). A skilled
+    player who is not greedy (the heuristic, a person) keeps its aces and threes and trumps only what pays; a
+    random player soon throws points a rule never would. ``cache`` (the caller's, kept across the moves of a
+    game) saves recomputing the factors of past plays.
+
+        >>> from brisca.game import Game
+        >>> from brisca.rules import make_rules
+        >>> game = Game(make_rules("spanish"), 2, seed=4)
+        >>> skill_evidence(game.view(0))  # nobody has played yet
+        [0.0, 0.0]
+    """
+    from brisca.agents.heuristic import Situation, choose  # the heuristic reads nothing from this module
+
+    rules, n, trump = view.rules, view.players, view.trump
+    out = [0.0] * n
+    size = rules.hand_size
+    if (trump is None or rules.dealt_out or view.seat is None or size > 3 or view.contract is not None
+            or (rules.follow != "none" and rules.follow_from == "start")):
+        return out
+    strength, points = rules.strength_table, rules.point_table
+    deck = rules.deck_cards(n)
+    wanted = set(range(n) if seats is None else seats) - {view.seat}
+    stock_left = len(deck) - size * n
+    face = view.turned
+    played: set[Card] = set()
+    trick: list[Card] = []
+    finished = 0
+    mine = view.received
+    key0 = (view.seat, mine[:size])
+    for t, (seat, action) in enumerate(view.history, start=1):
+        card = getattr(action, "card", None)
+        if card is None:
+            continue
+        if isinstance(action, Exchange):
+            face = action.card
+            continue
+        if seat in wanted and action.__class__ is Play and stock_left > 0:
+            key = (key0, view.history[:t])
+            factor = cache.get(key) if cache is not None else None
+            if factor is None:
+                seen = set(mine[:size + finished]) | played
+                seen.update(trick)
+                if face is not None:
+                    seen.add(face)
+                pool = [c for c in deck if c not in seen and c is not card]
+                side = view.side_of(seat)
+                leader = (seat - len(trick)) % n
+                partner_winning = bool(trick) and view.side_of(
+                    (leader + winning_index(trick, trump, strength)) % n) == side
+                opponents_after = any(view.side_of((seat + i) % n) != side for i in range(1, n - len(trick)))
+                # What is out for the seat: every card not played yet, less its own hand.
+                left = [c for c in deck if c not in played and c not in trick]
+                ranked = [sorted((c for c in left if c.suit == s), key=lambda c: -strength[c.index]) for s in range(4)]
+                trumps_left = len(ranked[trump])
+                hits = total = 0
+                for rest in itertools.combinations(pool, size - 1):
+                    hand = (card, *rest)
+                    top = [0, 0, 0, 0]
+                    for s in range(4):
+                        for c in ranked[s]:
+                            if c not in hand:
+                                top[s] = strength[c.index]
+                                break
+                    out_trumps = trumps_left - sum(1 for c in hand if c.suit is trump)
+                    total += 1
+                    if choose(Situation(hand, trick, trump, strength, points, partner_winning, opponents_after,
+                                        out_trumps, top)) is card:
+                        hits += 1
+                share = hits / total if total else 1 / size
+                factor = math.log(size * (1 - SLACK) * share + SLACK)
+                if cache is not None:
+                    cache[key] = factor
+            out[seat] += factor
+        trick.append(card)
+        played.add(card)
+        if len(trick) == n:
+            played.update(trick)
+            trick = []
+            stock_left -= n
+            finished += 1
+    return out
+
+
+__all__ = ["MODELS", "Reading", "beliefs", "greedy_evidence", "greedy_lacks", "read_hands", "skill_evidence"]

@@ -33,7 +33,7 @@ from typing import Any
 from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
 from brisca.agents.heuristic import Situation, allies, choose, signal_to_make
-from brisca.agents.inference import MODELS, Reading, beliefs, read_hands
+from brisca.agents.inference import MODELS, Reading, beliefs, read_hands, skill_evidence
 from brisca.agents.simple import _require_turn, greedy_card
 from brisca.cards import Card, Rank
 from brisca.game import Game, View
@@ -420,6 +420,7 @@ class ExpertAgent:
         wild: float | str = 1.0,
         doubt: float | str = 0.0,
         track: bool | str = False,
+        skilled: float | str = 0.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -474,6 +475,16 @@ class ExpertAgent:
         #: sampler's, which only knows which hands are possible, not how likely each is. Off by default: it
         #: measured no gain (see docs/strength.md).
         self.track = _flag("track", track)
+        #: The chance, before it has played, that an opponent the greedy reading drops plays like the heuristic (a
+        #: skilled player) rather than at random. Its free plays then weigh the two (the Bayes factor of
+        #: :func:`brisca.agents.inference.skill_evidence`), and its share of random moves in the rollouts is
+        #: ``wild`` times the posterior chance of random play (the heuristic's judgment plays the rest). 0: every
+        #: dropped opponent plays at random (``wild``). Measured: see docs/strength.md.
+        self.skilled = _number("skilled", skilled, float)
+        if not 0 <= self.skilled < 1:
+            raise ValueError(f"skilled is a chance from 0 to below 1, not {skilled!r}")
+        self._randomness: dict[int, float] = {}
+        self._evidence: dict[object, float] = {}
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
@@ -492,6 +503,7 @@ class ExpertAgent:
             return candidates[0]
         deadline = time.perf_counter() + self.think
         read = beliefs(view, self.read) if self.read != "off" else None
+        self._randomness = self._random_chances(view)
         try:
             sampler: WorldSampler | None = WorldSampler(view, read)
         except WorldError:
@@ -680,15 +692,28 @@ class ExpertAgent:
         prior = math.log((1 - self.doubt) / self.doubt)
         return {s: 1 / (1 + math.exp(min(700.0, prior + reading.evidence(s)))) for s in reading.hands}
 
+    def _random_chances(self, view: View) -> dict[int, float]:
+        """With ``skilled``: each opponent's posterior chance of playing at random rather than like the heuristic."""
+        if not self.skilled or not self.wild:
+            return {}
+        if len(self._evidence) > 20_000:  # the factors of past plays, kept across a game's moves
+            self._evidence.clear()
+        ally = allies(view)
+        seats = [s for s in range(view.players) if not ally(s)]
+        evidence = skill_evidence(view, seats, self._evidence)
+        prior = math.log(self.skilled / (1 - self.skilled))
+        return {s: 1 / (1 + math.exp(min(700.0, prior + evidence[s]))) for s in seats}
+
     def _mix(self, view: View, read: Sequence[int]) -> tuple[int, ...]:
         """Each seat's share of random moves in the rollouts (of :data:`MIX_ONE`): ``wild`` for the opponents
-        not in ``read`` (the seats a model of play explains, or has nothing to read of yet), none for the
-        others; ``()`` when none has any."""
-        share = round(self.wild * MIX_ONE)
-        if not share:
+        not in ``read`` (the seats a model of play explains, or has nothing to read of yet), times their chance
+        of playing at random with ``skilled``; none for the others; ``()`` when none has any."""
+        if not round(self.wild * MIX_ONE):
             return ()
         ally = allies(view)
-        mix = tuple(0 if ally(s) or s in read else share for s in range(view.players))
+        chances = self._randomness
+        mix = tuple(0 if ally(s) or s in read else round(self.wild * chances.get(s, 1.0) * MIX_ONE)
+                    for s in range(view.players))
         return mix if any(mix) else ()
 
     def _settled(self, totals: Sequence[float], per_world: Sequence[Sequence[float]]) -> bool:
