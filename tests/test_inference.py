@@ -197,10 +197,12 @@ def test_the_skill_evidence_tells_skilled_players_from_random_ones() -> None:
             view = game.view(0)
             cache: dict[object, float] = {}
             evidence = skill_evidence(view, cache=cache)
-            assert evidence[0] == 0.0
+            assert evidence is not None and evidence[0] == 0.0
             assert cache and skill_evidence(view, cache=cache) == evidence == skill_evidence(view)
             ahead[opponent] += evidence[1] > 0
     assert ahead["heuristic"] >= 9 and ahead["random"] <= 2, ahead
+    for variant, players in (("chilean", 4), ("rematada", 3), ("chiamata", 5)):  # the test does not apply
+        assert skill_evidence(_play(variant, players, {}, 1, ["random"], moves=12).view(0)) is None
 
 
 def test_the_skill_evidence_of_one_play_is_the_share_of_hands_that_explain_it() -> None:
@@ -231,7 +233,8 @@ def test_the_skill_evidence_of_one_play_is_the_share_of_hands_that_explain_it() 
             hits += choose(Situation(hand, (), trump, rules.strength_table, rules.point_table, False, True, trumps,
                                      top)) is card
         expected = math.log(3 * (1 - SLACK) * hits / total + SLACK)
-        assert skill_evidence(view)[leader] == pytest.approx(expected)
+        evidence = skill_evidence(view)
+        assert evidence is not None and evidence[leader] == pytest.approx(expected)
 
 
 def test_a_tracked_hand_is_dealt_by_its_chances_and_fits_the_model() -> None:

@@ -417,11 +417,11 @@ SLACK = 0.2
 
 
 def skill_evidence(view: View, seats: Sequence[int] | None = None,
-                   cache: dict[object, float] | None = None) -> list[float]:
+                   cache: dict[object, float] | None = None) -> list[float] | None:
     """For each other seat (of ``seats``, if given), the log of how much likelier its free plays so far are from
     the ``heuristic`` player (:func:`brisca.agents.heuristic.choose`) than from a random one (a Bayes factor: 0
-    says nothing, below 0 favours random; 0 for the viewer and where the test does not apply: dealt-out games,
-    contracts, hands of more than 3, plays under a duty to follow).
+    says nothing, below 0 favours random; 0 for the viewer); ``None`` where the test does not apply (dealt-out
+    games, contracts, hands of more than 3, a duty to follow from the start).
 
     Each free play in the stock phase is weighed on its own: over every hand the seat could have held then (the
     played card and any others the viewer had not seen by then, equally likely), the share whose heuristic
@@ -439,11 +439,11 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
     from brisca.agents.heuristic import Situation, choose  # the heuristic reads nothing from this module
 
     rules, n, trump = view.rules, view.players, view.trump
-    out = [0.0] * n
     size = rules.hand_size
     if (trump is None or rules.dealt_out or view.seat is None or size > 3 or view.contract is not None
-            or (rules.follow != "none" and rules.follow_from == "start")):
-        return out
+            or rules.contract != "off" or (rules.follow != "none" and rules.follow_from == "start")):
+        return None
+    out = [0.0] * n
     strength, points = rules.strength_table, rules.point_table
     deck = rules.deck_cards(n)
     wanted = set(range(n) if seats is None else seats) - {view.seat}

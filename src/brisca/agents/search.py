@@ -693,7 +693,8 @@ class ExpertAgent:
         return {s: 1 / (1 + math.exp(min(700.0, prior + reading.evidence(s)))) for s in reading.hands}
 
     def _random_chances(self, view: View) -> dict[int, float]:
-        """With ``skilled``: each opponent's posterior chance of playing at random rather than like the heuristic."""
+        """With ``skilled``: each opponent's posterior chance of playing at random rather than like the heuristic
+        (none where :func:`brisca.agents.inference.skill_evidence` does not apply: they play at random)."""
         if not self.skilled or not self.wild:
             return {}
         if len(self._evidence) > 20_000:  # the factors of past plays, kept across a game's moves
@@ -701,6 +702,8 @@ class ExpertAgent:
         ally = allies(view)
         seats = [s for s in range(view.players) if not ally(s)]
         evidence = skill_evidence(view, seats, self._evidence)
+        if evidence is None:
+            return {}  # the test does not apply: every dropped opponent plays at random, as without ``skilled``
         prior = math.log(self.skilled / (1 - self.skilled))
         return {s: 1 / (1 + math.exp(min(700.0, prior + evidence[s]))) for s in seats}
 
