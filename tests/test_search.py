@@ -368,7 +368,7 @@ def test_rollouts_expect_random_moves_from_the_opponents_no_model_reads() -> Non
 def test_an_unread_opponent_is_weighed_between_random_and_skilled_play() -> None:
     """``skilled``: an opponent the greedy reading drops makes random moves in the rollouts in proportion to the
     posterior chance that it plays at random rather than like the heuristic: high for a random player once it
-    has played a while, low for the heuristic; off (all random) by default, and never for partners."""
+    has played a while, low for the heuristic; with ``skilled=0`` all random (as before), never for partners."""
     from brisca.agents.search import MIX_ONE
 
     shares: dict[str, list[int]] = {"random": [], "heuristic": []}
@@ -384,7 +384,10 @@ def test_an_unread_opponent_is_weighed_between_random_and_skilled_play() -> None
             agent = ExpertAgent(sims=10, skilled=0.5)
             agent._randomness = agent._random_chances(view)
             got.append(agent._mix(view, [])[1])
-            assert ExpertAgent(sims=10)._mix(view, []) == (0, MIX_ONE)  # off by default: all random
+            assert ExpertAgent(sims=10).skilled == 0.5  # the default
+            plain = ExpertAgent(sims=10, skilled=0)
+            plain._randomness = plain._random_chances(view)
+            assert plain._randomness == {} and plain._mix(view, []) == (0, MIX_ONE)
             off = ExpertAgent(sims=10, skilled=0.5, wild=0)
             assert off._random_chances(view) == {} and off._mix(view, []) == ()
     assert sum(shares["random"]) / 6 > 0.8 * MIX_ONE, shares

@@ -420,7 +420,7 @@ class ExpertAgent:
         wild: float | str = 1.0,
         doubt: float | str = 0.0,
         track: bool | str = False,
-        skilled: float | str = 0.0,
+        skilled: float | str = 0.5,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -479,7 +479,8 @@ class ExpertAgent:
         #: skilled player) rather than at random. Its free plays then weigh the two (the Bayes factor of
         #: :func:`brisca.agents.inference.skill_evidence`), and its share of random moves in the rollouts is
         #: ``wild`` times the posterior chance of random play (the heuristic's judgment plays the rest). 0: every
-        #: dropped opponent plays at random (``wild``). Measured: see docs/strength.md.
+        #: dropped opponent plays at random (``wild``, as before session 7). Measured (docs/strength.md): 0.5 wins
+        #: more against the heuristic and as much against random players.
         self.skilled = _number("skilled", skilled, float)
         if not 0 <= self.skilled < 1:
             raise ValueError(f"skilled is a chance from 0 to below 1, not {skilled!r}")
