@@ -453,7 +453,7 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
     trick: list[Card] = []
     finished = 0
     mine = view.received
-    key0 = (view.seat, mine[:size])
+    key0 = (rules, n, view.seat, mine[:size])
     for t, (seat, action) in enumerate(view.history, start=1):
         card = getattr(action, "card", None)
         if card is None:
