@@ -465,8 +465,7 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
             key = (key0, view.history[:t])
             factor = cache.get(key) if cache is not None else None
             if factor is None:
-                seen = set(mine[:size + finished]) | played
-                seen.update(trick)
+                seen = set(mine[:size + finished]) | played  # played: the trick's cards too
                 if face is not None:
                     seen.add(face)
                 pool = [c for c in deck if c not in seen and c is not card]
@@ -476,7 +475,7 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
                     (leader + winning_index(trick, trump, strength)) % n) == side
                 opponents_after = any(view.side_of((seat + i) % n) != side for i in range(1, n - len(trick)))
                 # What is out for the seat: every card not played yet, less its own hand.
-                left = [c for c in deck if c not in played and c not in trick]
+                left = [c for c in deck if c not in played]
                 ranked = [sorted((c for c in left if c.suit == s), key=lambda c: -strength[c.index]) for s in range(4)]
                 trumps_left = len(ranked[trump])
                 hits = total = 0
@@ -501,7 +500,6 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
         trick.append(card)
         played.add(card)
         if len(trick) == n:
-            played.update(trick)
             trick = []
             stock_left -= n
             finished += 1
