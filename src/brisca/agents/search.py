@@ -360,6 +360,11 @@ def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600,
     return margin(game, side, weight)
 
 
+def _random_chance(log_odds: float) -> float:
+    """The chance of random play, from the log odds of a model of play (greedy, skilled) against it."""
+    return 1 / (1 + math.exp(min(700.0, log_odds)))
+
+
 def world_likelihood(world: Game, viewer: int, miss: float) -> float:
     """How well a sampled world explains the other seats' plays: the product, over every card another seat
     played, of 1 when the heuristic holding that world's cards would have played it, else ``miss``.
@@ -691,7 +696,7 @@ class ExpertAgent:
         if reading is None:
             return {}
         prior = math.log((1 - self.doubt) / self.doubt)
-        return {s: 1 / (1 + math.exp(min(700.0, prior + reading.evidence(s)))) for s in reading.hands}
+        return {s: _random_chance(prior + reading.evidence(s)) for s in reading.hands}
 
     def _random_chances(self, view: View) -> dict[int, float]:
         """With ``skilled``: each opponent's posterior chance of playing at random rather than like the heuristic
@@ -706,7 +711,7 @@ class ExpertAgent:
         if evidence is None:
             return {}  # the test does not apply: every dropped opponent plays at random, as without ``skilled``
         prior = math.log(self.skilled / (1 - self.skilled))
-        return {s: 1 / (1 + math.exp(min(700.0, prior + evidence[s]))) for s in seats}
+        return {s: _random_chance(prior + evidence[s]) for s in seats}
 
     def _mix(self, view: View, read: Sequence[int]) -> tuple[int, ...]:
         """Each seat's share of random moves in the rollouts (of :data:`MIX_ONE`): ``wild`` for the opponents
