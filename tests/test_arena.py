@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 
 import pytest
 
-from brisca.arena import DealResult, bradley_terry, play_deal, run_arena, wilson
+from brisca.arena import ArenaResult, DealResult, bradley_terry, format_table, play_deal, run_arena, wilson
 
 
 def test_wilson_interval() -> None:
@@ -92,3 +93,34 @@ def test_partnership_dealt_out_game_scores_by_winning_side() -> None:
     result = play_deal(("heuristic", "random"), 1, "chilean", 4, {}, 1, None)
     assert len(result.scores) == 2 and result.points == []
     assert run_arena(["greedy", "random"], "chilean", 4, games=2, seed=1).match_points() == {}
+
+
+def test_paired_differences_are_taken_deal_by_deal() -> None:
+    # "new" beats x on deals 0 and 1 and loses deal 2; "old" (seated second in its pair) wins only deal 0.
+    deals = [DealResult(("new", "x"), 0, [1.0, 1.0]), DealResult(("new", "x"), 1, [1.0, 0.0]),
+             DealResult(("new", "x"), 2, [0.0, 0.0]),
+             DealResult(("x", "old"), 0, [0.0, 0.0]), DealResult(("x", "old"), 1, [1.0, 1.0]),
+             DealResult(("x", "old"), 2, [1.0, 1.0]), DealResult(("x", "old"), 3, [0.0, 0.0])]
+    result = ArenaResult(["new", "old", "x"], "spanish", 2, deals, 1.0)
+    (row,) = [r for r in result.paired() if r["opponent"] == "x"]
+    assert (row["a"], row["b"], row["deals"]) == ("new", "old", 3)  # deal 3 only "old" played: left out
+    diffs = [0.0, 0.5, 0.0]  # per deal: new's mean score minus old's
+    assert row["difference"] == pytest.approx(sum(diffs) / 3)
+    sd = math.sqrt(sum((d - 1 / 6) ** 2 for d in diffs) / 2)
+    assert row["high"] - row["difference"] == pytest.approx(1.96 * sd / math.sqrt(3))
+    assert row["difference"] - row["low"] == pytest.approx(row["high"] - row["difference"])
+
+
+def test_paired_rows_of_a_real_run_match_the_scores_and_the_report() -> None:
+    result = run_arena(["heuristic", "greedy", "random"], games=30, seed=5)
+    table = {(r["a"], r["b"]): r["score"] for r in result.pair_table()}
+    rows = {(r["a"], r["b"], r["opponent"]): r for r in result.paired()}
+    assert set(rows) == {("heuristic", "greedy", "random"), ("heuristic", "random", "greedy"),
+                         ("greedy", "random", "heuristic")}
+    row = rows[("heuristic", "greedy", "random")]
+    # Every pair played the same 30 deals, so the mean of the differences is the difference of the scores.
+    assert row["deals"] == 30
+    assert row["difference"] == pytest.approx(table[("heuristic", "random")] - table[("greedy", "random")])
+    assert row["low"] < row["difference"] < row["high"]
+    assert result.to_json()["paired"] == result.paired()
+    assert "heuristic - greedy vs random" in format_table(result)

@@ -88,6 +88,37 @@ class ArenaResult:
             rows.append({"a": pair[0], "b": pair[1], "games": n, "score": p, "low": lo, "high": hi})
         return rows
 
+    def paired(self) -> list[dict[str, Any]]:
+        """For two agents ``a`` and ``b`` that both played a third, ``opponent``, on the same deals: how much more
+        ``a`` scored against it than ``b`` did, deal by deal, with a 95% interval (normal, over the deals).
+
+        Both met the opponent on the same cards, so the luck of each deal cancels in the difference: the
+        interval is far narrower than the two scores' own intervals would suggest, which is how a change to an
+        agent is measured (``brisca arena new old random``). Only deals both pairs played count.
+        """
+        mean: dict[tuple[str, str], dict[int, float]] = {}
+        for d in self.deals:
+            if d.scores:
+                a, b = d.pair
+                m = sum(d.scores) / len(d.scores)
+                mean.setdefault((a, b), {})[d.deal] = m
+                mean.setdefault((b, a), {})[d.deal] = 1 - m
+        rows = []
+        for a, b in itertools.combinations(self.agents, 2):
+            for x in self.agents:
+                if x in (a, b) or (a, x) not in mean or (b, x) not in mean:
+                    continue
+                mine, theirs = mean[(a, x)], mean[(b, x)]
+                diffs = [mine[k] - theirs[k] for k in sorted(mine.keys() & theirs.keys())]
+                n = len(diffs)
+                if not n:
+                    continue
+                avg = sum(diffs) / n
+                half = 1.96 * math.sqrt(sum((v - avg) ** 2 for v in diffs) / (n - 1) / n) if n > 1 else math.inf
+                rows.append({"a": a, "b": b, "opponent": x, "deals": n, "difference": avg,
+                             "low": avg - half, "high": avg + half})
+        return rows
+
     def match_points(self) -> dict[str, float]:
         """Games with a contract: each agent's mean match points per seat and hand (empty otherwise)."""
         total: dict[str, float] = {}
@@ -141,6 +172,7 @@ class ArenaResult:
         if points:
             data["match_points"] = points
         if len(self.agents) > 2:
+            data["paired"] = self.paired()
             data["elo"] = {a: {"elo": r, "low": lo, "high": hi} for a, (r, lo, hi) in self.ratings().items()}
         return data
 
@@ -288,6 +320,12 @@ def format_table(result: ArenaResult) -> str:
     for row in result.pair_table():
         lines.append(f"  {row['a']} vs {row['b']}: {row['score']:.3f} over {row['games']} games "
                      f"(95% {row['low']:.3f}-{row['high']:.3f})")
+    paired = result.paired()
+    if paired:
+        lines.append("  paired on the same deals (the first one's score minus the second's, against the third):")
+        for row in paired:
+            lines.append(f"    {row['a']} - {row['b']} vs {row['opponent']}: {row['difference']:+.3f} "
+                         f"(95% {row['low']:+.3f} to {row['high']:+.3f}) over {row['deals']} deals")
     if len(result.agents) > 2:
         lines.append("  Elo (Bradley-Terry, 95% bootstrap):")
         for a, (r, lo, hi) in sorted(result.ratings().items(), key=lambda kv: -kv[1][0]):
