@@ -124,3 +124,9 @@ def test_paired_rows_of_a_real_run_match_the_scores_and_the_report() -> None:
     assert row["low"] < row["difference"] < row["high"]
     assert result.to_json()["paired"] == result.paired()
     assert "heuristic - greedy vs random" in format_table(result)
+
+
+def test_one_deal_gives_no_paired_row() -> None:
+    result = run_arena(["heuristic", "greedy", "random"], games=1, seed=5)
+    assert result.paired() == []
+    json.dumps(result.to_json(), allow_nan=False)  # every number in the report is a JSON number

@@ -94,7 +94,7 @@ class ArenaResult:
 
         Both met the opponent on the same cards, so the luck of each deal cancels in the difference: the
         interval is far narrower than the two scores' own intervals would suggest, which is how a change to an
-        agent is measured (``brisca arena new old random``). Only deals both pairs played count.
+        agent is measured (``brisca arena new old random``). Only deals both pairs played count, and at least two.
         """
         mean: dict[tuple[str, str], dict[int, float]] = {}
         for d in self.deals:
@@ -111,10 +111,10 @@ class ArenaResult:
                 mine, theirs = mean[(a, x)], mean[(b, x)]
                 diffs = [mine[k] - theirs[k] for k in sorted(mine.keys() & theirs.keys())]
                 n = len(diffs)
-                if not n:
-                    continue
+                if n < 2:
+                    continue  # one deal gives no interval (and no JSON number for an infinite one)
                 avg = sum(diffs) / n
-                half = 1.96 * math.sqrt(sum((v - avg) ** 2 for v in diffs) / (n - 1) / n) if n > 1 else math.inf
+                half = 1.96 * math.sqrt(sum((v - avg) ** 2 for v in diffs) / (n - 1) / n)
                 rows.append({"a": a, "b": b, "opponent": x, "deals": n, "difference": avg,
                              "low": avg - half, "high": avg + half})
         return rows
