@@ -20,6 +20,7 @@ import random
 from brisca import Game
 from brisca.agents import make_agent
 from brisca.agents.search import EXACT_CARDS, playout, solve, team_of
+from brisca.arena import wilson
 
 #: Solve exactly once this many cards are left in the hands and the stock together (the oracle knows the stock).
 SOLVE_AT = 12
@@ -117,11 +118,9 @@ def main() -> None:
         scores += [play(deal, 0, args.opponent, args.variant), play(deal, 1, args.opponent, args.variant)]
     n = len(scores)
     p = sum(scores) / n
-    z = 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    low, high = wilson(p, n)
     print(f"oracle vs {args.opponent} ({args.variant}, 2 players): {p:.3f} over {n} games"
-          f" (95% {centre - half:.3f}-{centre + half:.3f})")
+          f" (95% {low:.3f}-{high:.3f})")
 
 
 if __name__ == "__main__":
