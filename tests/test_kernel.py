@@ -138,7 +138,27 @@ def test_kernel_agrees_on_sampled_worlds(variant: str, n: int) -> None:
                 assert values[i, j] == playout(g, sides[i], 0, 0.01)
 
 
-@pytest.mark.parametrize("options", [{}, {"doubt": 0.5, "track": True}])
+def test_kernel_finishes_games_as_python_does() -> None:
+    """``Kernel.finish`` (the tree search's leaves): each game as it stands, finished as ``playout`` would."""
+    rules = find_variant("spanish")
+    rng = random.Random(5)
+    for n in (2, 4):
+        k = kernel.Kernel(rules, n)
+        for _ in range(10):
+            game = random_position(rules, n, rng)
+            if game.is_over():
+                continue
+            view = game.view(game.turn)
+            worlds = [sample_world(view, rng) for _ in range(4)]
+            sides = [w.side_of(view.seat) for w in worlds]  # type: ignore[arg-type]
+            mix = [MIX_ONE // 2] * n
+            seeds = [rng.getrandbits(31) for _ in worlds]
+            values = k.finish(worlds, sides, 0.01, (), mix, seeds)
+            assert values == [playout(w.clone(), s, 0, 0.01, (), mix, seed)
+                              for w, s, seed in zip(worlds, sides, seeds, strict=True)]
+
+
+@pytest.mark.parametrize("options", [{}, {"doubt": 0.5, "track": True}, {"search": "ismcts"}])
 def test_expert_plays_the_same_with_and_without_the_kernel(options: dict[str, object]) -> None:
     """With a fixed number of worlds the kernel only makes the search faster: the same moves (also when the
     opponent's type is drawn for each block of worlds and its hand dealt by the filter)."""

@@ -1,7 +1,7 @@
 """A compiled playout kernel (numba) for the expert's search on the plain games.
 
 :func:`brisca.agents.search.playout` finishes a sampled world with the heuristic's
-judgment (``_Rollout`` and :func:`brisca.agents.heuristic.choose`) and scores it with
+judgment (``RolloutPolicy`` and :func:`brisca.agents.heuristic.choose`) and scores it with
 :func:`brisca.agents.search.margin`. This module does the very same thing on numpy
 arrays in one ``@njit`` function: the engine's rules of the plain fast path (tricks,
 draws from the stock, the trump exchange, the end of the hand, last-trick and pair
@@ -606,6 +606,18 @@ class Kernel:
                np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy),
                self._mix(mix), np.array(list(seeds) or [0] * len(worlds), np.int64))
         return values, seat_points
+
+    def finish(self, games: Sequence[Game], sides: Sequence[int], weight: float, greedy: Sequence[int] = (),
+               mix: Sequence[int] = (), seeds: Sequence[int] = ()) -> list[float]:
+        """Each game finished as it stands by the rollout policy: its value for its side (what ``playout``
+        returns on it), in one call."""
+        rows = np.array([self.encode(g) for g in games], np.int64)
+        values = np.empty((len(games), 1), np.float64)
+        seat_points = np.empty((len(games), 1, self.players), np.int64)
+        _batch(self.cfg(games[0]), self.strength, self.points, self.xtable, rows, np.array([NONE], np.int64),
+               np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy), self._mix(mix),
+               np.array(list(seeds) or [0] * len(games), np.int64))
+        return [float(v) for v in values[:, 0]]
 
     def _flags(self, greedy: Sequence[int]) -> Any:
         flags = np.zeros(self.players, np.int64)

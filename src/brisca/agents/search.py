@@ -204,10 +204,10 @@ def exact_world(view: View) -> Game | None:
 
 def rollout_action(game: Game) -> Action:
     """The heuristic's move in a complete (sampled) game."""
-    return _Rollout(game).action(game)
+    return RolloutPolicy(game).action(game)
 
 
-class _Rollout:
+class RolloutPolicy:
     """The heuristic as a rollout policy, with its card counting kept up to date move by move.
 
     In a sampled world the policy counts cards the way a good player would: what has been
@@ -339,25 +339,37 @@ def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600,
     a seat makes a uniformly random move with chance ``mix[seat] / MIX_ONE`` (the share of its play the
     search has read as random), the random numbers drawn by :func:`lcg` from ``seed``.
     """
-    policy = _Rollout(game)
+    policy = RolloutPolicy(game)
     state = seed & 0x7FFFFFFF
     while not game.is_over():
         if game.stock_count == 0 and _cards_left(game) <= exact_at:
             return solve(game, side)
-        action = None
-        if mix and mix[game._turn] > 0:
-            state = lcg(state)
-            if (state >> 16) < mix[game._turn]:
-                action, state = _wild(game, state)
-        if action is None and greedy and game._turn in greedy:
-            action = greedy_action(game)
-        if action is None:
-            action = policy.action(game)
-        card = getattr(action, "card", None)
-        if card is not None and not isinstance(action, Exchange):
-            policy.played(card)
-        game.apply(action)
+        action, state = policy_move(game, policy, state, greedy, mix)
+        apply_tracked(game, policy, action)
     return margin(game, side, weight)
+
+
+def policy_move(game: Game, policy: RolloutPolicy, state: int, greedy: Sequence[int] = (),
+                mix: Sequence[int] = ()) -> tuple[Action, int]:
+    """The rollout policy's move for the seat to act (see :func:`playout`) and the generator's next state."""
+    action = None
+    if mix and mix[game._turn] > 0:
+        state = lcg(state)
+        if (state >> 16) < mix[game._turn]:
+            action, state = _wild(game, state)
+    if action is None and greedy and game._turn in greedy:
+        action = greedy_action(game)
+    if action is None:
+        action = policy.action(game)
+    return action, state
+
+
+def apply_tracked(game: Game, policy: RolloutPolicy, action: Action) -> None:
+    """Apply ``action`` and keep the policy's card counting up to date."""
+    card = getattr(action, "card", None)
+    if card is not None and not isinstance(action, Exchange):
+        policy.played(card)
+    game.apply(action)
 
 
 def _random_chance(log_odds: float) -> float:
@@ -426,6 +438,9 @@ class ExpertAgent:
         doubt: float | str = 0.0,
         track: bool | str = False,
         skilled: float | str = 0.5,
+        search: str = "pimc",
+        explore: float = 1.0,
+        widen: float = 4.0,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -489,6 +504,17 @@ class ExpertAgent:
         self.skilled = _number("skilled", skilled, float)
         if not 0 <= self.skilled < 1:
             raise ValueError(f"skilled is a chance from 0 to below 1, not {skilled!r}")
+        #: The search before the endgame: ``pimc`` (sampled worlds, each candidate played out in each) or ``ismcts``
+        #: (:mod:`brisca.agents.ismcts`: a tree of this seat's information sets, UCB with constant ``explore``,
+        #: a node trying a move other than the rollout policy's once visited ``widen`` times a move it tried;
+        #: ``sims`` and ``cap`` then count a candidate's worth of iterations a world). Measured: docs/strength.md.
+        if search not in ("pimc", "ismcts"):
+            raise ValueError(f"search is pimc or ismcts, not {search!r}")
+        self.search = search
+        self.explore = _number("explore", explore, float)
+        self.widen = _number("widen", widen, float)
+        if self.explore < 0 or self.widen <= 0:
+            raise ValueError(f"explore is 0 or more and widen above 0, not {explore!r} and {widen!r}")
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
         self.last_worlds = 0
@@ -524,7 +550,42 @@ class ExpertAgent:
         last = self._last_draw(view, candidates, read, sampler, deadline)
         if last is not None:
             return last
+        if self.search == "ismcts":
+            return self._tree(view, candidates, read, sampler, deadline)
         return self._search(view, candidates, read, sampler, deadline)
+
+    def _tree(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
+              sampler: WorldSampler, deadline: float) -> Action:
+        """Information-set tree search (:func:`brisca.agents.ismcts.tree_search`) over worlds from ``sampler``: as
+        many iterations as the sampled-world search plays rollouts (``sims`` or ``cap`` worlds a candidate)."""
+        from brisca.agents.ismcts import choose, tree_search
+
+        assert view.seat is not None
+        fast = None
+        if self.kernel:
+            from brisca.agents.kernel import kernel_for
+
+            fast = kernel_for(view.rules, view.players)
+        greedy, mix = self._roles(view, read, sampler.believed)
+        worlds = self.sims if self.sims is not None else self.cap
+        pool: list[Game] = []
+
+        def draw() -> Game:
+            # As many worlds as the sampled-world search would draw, each walked once a candidate (with its own
+            # random moves each time): drawing a world costs more than a walk down the tree.
+            if len(pool) < worlds:
+                pool.append(sampler.draw(self.rng))
+                return pool[-1].clone()
+            pool.append(pool.pop(0))
+            return pool[-1].clone()
+
+        visits, means = tree_search(draw, view.seat, candidates, self.rng,
+                                    worlds * len(candidates), math.inf if self.sims is not None else deadline,
+                                    self.weight, greedy, mix, self.explore, self.widen, fast)
+        self.last_worlds = sum(visits)
+        if not self.last_worlds:
+            return candidates[0]
+        return candidates[choose(visits, means)]
 
     def _last_draw(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
                    sampler: WorldSampler, deadline: float = math.inf) -> Action | None:
