@@ -138,6 +138,38 @@ def test_kernel_agrees_on_sampled_worlds(variant: str, n: int) -> None:
                 assert values[i, j] == playout(g, sides[i], 0, 0.01)
 
 
+@pytest.mark.parametrize("options", [{}, {"last_trick_bonus": 10, "pair_bonus": True, "tie": "most_cards"},
+                                     {"hand_winner": "least"}, {"deck": 48}])
+def test_kernel_values_the_endgame_exactly_as_python_does(options: dict[str, object]) -> None:
+    """With ``endgame`` the two-player rollouts end in :func:`expect` once the stock is gone: the kernel's own
+    expectation gives the same value to the last bit, the opponent greedy, random, partly random or minimising."""
+    rules = find_variant("spanish").with_options(options)
+    rng = random.Random(11)
+    k = kernel.Kernel(rules, 2)
+    checked = 0
+    for trial in range(40):
+        game = random_position(rules, 2, rng)
+        if game.is_over():
+            continue
+        view = game.view(game.turn)
+        seat = view.seat
+        assert seat is not None
+        worlds = [sample_world(view, rng) for _ in range(3)]
+        candidates = list(view.legal_actions)
+        greedy = (1 - seat,) if trial % 4 == 0 else ()
+        mix = [(0, MIX_ONE, MIX_ONE // 3, 0)[trial % 4] if s != seat else 0 for s in range(2)]
+        sides = [w.side_of(seat) for w in worlds]
+        seeds = [rng.getrandbits(31) for _ in worlds]
+        values, _points = k.evaluate(worlds, candidates, sides, 0.01, greedy, mix, seeds, endgame=True)
+        for i, w in enumerate(worlds):
+            for j, action in enumerate(candidates):
+                g = w.clone()
+                g.apply(action)
+                assert values[i, j] == playout(g, sides[i], 0, 0.01, greedy, mix, seeds[i], endgame=True)
+                checked += 1
+    assert checked >= 60
+
+
 def test_kernel_finishes_games_as_python_does() -> None:
     """``Kernel.finish`` (the tree search's leaves): each game as it stands, finished as ``playout`` would."""
     rules = find_variant("spanish")
@@ -158,7 +190,7 @@ def test_kernel_finishes_games_as_python_does() -> None:
                               for w, s, seed in zip(worlds, sides, seeds, strict=True)]
 
 
-@pytest.mark.parametrize("options", [{}, {"doubt": 0.5, "track": True}, {"search": "ismcts"}])
+@pytest.mark.parametrize("options", [{}, {"doubt": 0.5, "track": True}, {"search": "ismcts"}, {"endgame": True}])
 def test_expert_plays_the_same_with_and_without_the_kernel(options: dict[str, object]) -> None:
     """With a fixed number of worlds the kernel only makes the search faster: the same moves (also when the
     opponent's type is drawn for each block of worlds and its hand dealt by the filter)."""

@@ -343,7 +343,8 @@ def test_expert_options_refuse_bad_values_clearly() -> None:
                          ("expert[doubt=x]", "doubt is a number"),
                          ("expert[skilled=1]", "skilled is a chance from 0 to below 1"),
                          ("expert[skilled=-0.1]", "skilled is a chance from 0 to below 1"),
-                         ("expert[skilled=x]", "skilled is a number")):
+                         ("expert[skilled=x]", "skilled is a number"),
+                         ("expert[endgame=exact]", "endgame is on or off")):
         with pytest.raises(AgentError, match=message):
             make_agent(bad)
     assert make_agent("expert[predict=off,kernel=0]").predict is False  # type: ignore[attr-defined]

@@ -51,7 +51,7 @@ EXCHANGE = 100
 NONE = -1
 
 # cfg fields
-_N, _SIDES, _H, _S, _TRUMP, _GIVE_UNTIL, _CHAIN, _TURNED, _LTB, _PAIR, _LEAST, _MOST_CARDS = range(12)
+_N, _SIDES, _H, _S, _TRUMP, _GIVE_UNTIL, _CHAIN, _TURNED, _LTB, _PAIR, _LEAST, _MOST_CARDS, _ENDGAME = range(13)
 
 
 def covers(rules: Rules) -> bool:
@@ -258,6 +258,149 @@ def _greedy(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
 
 
 @_njit
+def _score(cfg: Any, pts: Any, capt: Any, lastw: int, side: int, weight: float) -> float:
+    """A finished hand's value for ``side``: :func:`brisca.agents.search.margin` on the kernel's state."""
+    n = cfg[_N]
+    sides = cfg[_SIDES]
+    trump = cfg[_TRUMP]
+    totals = np.zeros(sides, np.int64)
+    for s in range(n):
+        totals[s % sides] += pts[s]
+    if cfg[_LTB] != 0 and lastw >= 0:
+        totals[lastw % sides] += cfg[_LTB]
+    if cfg[_PAIR] != 0:
+        for sd in range(sides):
+            for su in range(4):
+                if capt[su * 12 + 11] == sd and capt[su * 12 + 10] == sd:
+                    totals[sd] += 40 if su == trump else 20
+    bestv = totals[0]
+    for sd in range(1, sides):
+        if (cfg[_LEAST] != 0 and totals[sd] < bestv) or (cfg[_LEAST] == 0 and totals[sd] > bestv):
+            bestv = totals[sd]
+    ntied = 0
+    win = -1
+    for sd in range(sides):
+        if totals[sd] == bestv:
+            ntied += 1
+            win = sd
+    if ntied > 1:
+        win = -1
+        if cfg[_MOST_CARDS] != 0:
+            cards = np.zeros(sides, np.int64)
+            for i in range(48):
+                if capt[i] >= 0:
+                    cards[capt[i]] += 1
+            most = -1
+            for sd in range(sides):
+                if totals[sd] == bestv and cards[sd] > most:
+                    most = cards[sd]
+            nl = 0
+            for sd in range(sides):
+                if totals[sd] == bestv and cards[sd] == most:
+                    nl += 1
+                    win = sd
+            if nl != 1:
+                win = -1
+    others = 0
+    if sides > 1:
+        others = -(1 << 62)
+        for sd in range(sides):
+            if sd != side and totals[sd] > others:
+                others = totals[sd]
+    lead = totals[side] - others
+    won = 0.5 if win == -1 else (1.0 if win == side else 0.0)
+    return float(won + lead * weight)
+
+
+@_njit
+def _play_card(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: Any, tlen: int, best: int,
+               bseat: int, seat: int, pts: Any, capt: Any, lastw: int, c: int) -> tuple[int, int, int, int, int]:
+    """Play card ``c`` for ``seat`` with the stock gone (the arrays change in place): the new trick length, best
+    card and seat, the seat to act and the last trick's winner."""
+    n = cfg[_N]
+    sides = cfg[_SIDES]
+    trump = cfg[_TRUMP]
+    hl = hlen[seat]
+    j = 0
+    for i in range(hl):
+        if hands[seat, i] != c:
+            hands[seat, j] = hands[seat, i]
+            j += 1
+    hlen[seat] = hl - 1
+    if tlen:
+        if c // 12 == best // 12:
+            if strength[c] > strength[best]:
+                best = c
+                bseat = seat
+        elif c // 12 == trump:
+            best = c
+            bseat = seat
+    else:
+        best = c
+        bseat = seat
+    trick[tlen] = c
+    tlen += 1
+    if tlen < n:
+        return tlen, best, bseat, (seat + 1) % n, lastw
+    winner = bseat
+    tp = 0
+    for i in range(n):
+        tp += points[trick[i]]
+        capt[trick[i]] = winner % sides
+    pts[winner] += tp
+    return 0, best, bseat, winner, winner
+
+
+@_njit
+def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: Any, tlen: int, best: int, bseat: int,
+           turn: int, pts: Any, capt: Any, lastw: int, side: int, weight: float, greedy: Any, mix: Any) -> float:
+    """:func:`brisca.agents.search.expect` on the kernel's state, two players and the stock gone: this side's best
+    move, the other's by its model (the greedy rule, or random moves by its ``mix`` share and its best otherwise),
+    the same sums in the same order (so the same value to the last bit)."""
+    if hlen[0] == 0 and hlen[1] == 0:
+        return float(_score(cfg, pts, capt, lastw, side, weight))
+    seat = turn
+    hl = hlen[seat]
+    mine = seat % cfg[_SIDES] == side
+    order = np.empty(hl, np.int64)
+    count = 0
+    if not mine and greedy[seat] != 0:
+        order[0] = _greedy(hands[seat], hl, trick, tlen, best, cfg[_TRUMP], strength, points)
+        count = 1
+    else:
+        for i in range(hl):  # strongest first, equals in hand order (as ``_ordered`` sorts)
+            c = hands[seat, i]
+            k = count
+            while k > 0 and strength[order[k - 1]] < strength[c]:
+                order[k] = order[k - 1]
+                k -= 1
+            order[k] = c
+            count += 1
+    top = -np.inf
+    worst = np.inf
+    total = 0.0
+    for k in range(count):
+        h2 = hands.copy()
+        l2 = hlen.copy()
+        t2 = trick.copy()
+        p2 = pts.copy()
+        c2 = capt.copy()
+        tl, b, bs, tn, lw = _play_card(cfg, strength, points, h2, l2, t2, tlen, best, bseat, seat, p2, c2, lastw,
+                                       order[k])
+        v = _exact(cfg, strength, points, h2, l2, t2, tl, b, bs, tn, p2, c2, lw, side, weight, greedy, mix)
+        if count == 1 and not mine and greedy[seat] != 0:
+            return float(v)
+        top = max(top, v)
+        worst = min(worst, v)
+        total += v
+    if mine:
+        return top
+    share = mix[seat] / 32768
+    if share == 0:
+        return worst
+    return float(share * total / count + (1 - share) * worst)
+
+@_njit
 def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, cand: int, side: int,
                  weight: float, seat_out: Any, moves: Any, greedy: Any, mix: Any, seed: int) -> float:
     """Apply ``cand`` to the position encoded in ``row``, finish the hand with the rollout policy (the greedy
@@ -324,6 +467,14 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
         for i in range(slen):
             unplayed[stock[i]] = True
     while not over:
+        if cfg[_ENDGAME] != 0 and n == 2 and slen == 0 and tlen == 0 and (nm > 0 or cand == -1):
+            # two players, the stock gone: nothing is hidden; finish exactly against the models, as the expert does
+            for s in range(n):
+                seat_out[s] = pts[s]
+            if nm < moves.shape[0]:
+                moves[nm] = -1
+            return float(_exact(cfg, strength, points, hands, hlen, trick, tlen, best, bseat, turn, pts, capt, lastw,
+                          side, weight, greedy, mix))
         seat = turn
         hl = hlen[seat]
         code = -1
@@ -446,55 +597,9 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                 unplayed[stock[i]] = True
     if nm < moves.shape[0]:
         moves[nm] = -1
-    # --- the result and margin
-    totals = np.zeros(sides, np.int64)
     for s in range(n):
-        totals[s % sides] += pts[s]
         seat_out[s] = pts[s]
-    if cfg[_LTB] != 0 and lastw >= 0:
-        totals[lastw % sides] += cfg[_LTB]
-    if cfg[_PAIR] != 0:
-        for sd in range(sides):
-            for su in range(4):
-                if capt[su * 12 + 11] == sd and capt[su * 12 + 10] == sd:
-                    totals[sd] += 40 if su == trump else 20
-    bestv = totals[0]
-    for sd in range(1, sides):
-        if (cfg[_LEAST] != 0 and totals[sd] < bestv) or (cfg[_LEAST] == 0 and totals[sd] > bestv):
-            bestv = totals[sd]
-    ntied = 0
-    win = -1
-    for sd in range(sides):
-        if totals[sd] == bestv:
-            ntied += 1
-            win = sd
-    if ntied > 1:
-        win = -1
-        if cfg[_MOST_CARDS] != 0:
-            cards = np.zeros(sides, np.int64)
-            for i in range(48):
-                if capt[i] >= 0:
-                    cards[capt[i]] += 1
-            most = -1
-            for sd in range(sides):
-                if totals[sd] == bestv and cards[sd] > most:
-                    most = cards[sd]
-            nl = 0
-            for sd in range(sides):
-                if totals[sd] == bestv and cards[sd] == most:
-                    nl += 1
-                    win = sd
-            if nl != 1:
-                win = -1
-    others = 0
-    if sides > 1:
-        others = -(1 << 62)
-        for sd in range(sides):
-            if sd != side and totals[sd] > others:
-                others = totals[sd]
-    lead = totals[side] - others
-    won = 0.5 if win == -1 else (1.0 if win == side else 0.0)
-    return float(won + lead * weight)
+    return float(_score(cfg, pts, capt, lastw, side, weight))
 
 
 @_njit
@@ -549,7 +654,7 @@ class Kernel:
         self._cfg_base = [n, self.sides, self.hmax, self.smax, 0,
                           n if rules.trump_exchange == "before_penultimate" else 0,
                           int(rules.exchange_chain), int(not rules.trump_rotation), rules.last_trick_bonus,
-                          int(rules.pair_bonus), int(rules.hand_winner == "least"), int(rules.tie == "most_cards")]
+                          int(rules.pair_bonus), int(rules.hand_winner == "least"), int(rules.tie == "most_cards"), 0]
         self._no_capt = [-1] * 48
 
     def cfg(self, game: Game) -> Any:
@@ -594,15 +699,18 @@ class Kernel:
 
     def evaluate(self, worlds: Sequence[Game], candidates: Sequence[Action], sides: Sequence[int],
                  weight: float, greedy: Sequence[int] = (), mix: Sequence[int] = (),
-                 seeds: Sequence[int] = ()) -> tuple[Any, Any]:
+                 seeds: Sequence[int] = (), endgame: bool = False) -> tuple[Any, Any]:
         """For each world and candidate: the value of playing it and finishing by the rollout policy (what
         ``playout`` returns on a clone with the candidate applied, ``greedy`` seats playing the greedy rule,
-        ``mix`` and the world's seed as there), and the final seat points."""
+        ``mix``, the world's seed and ``endgame`` as there), and the final seat points (with ``endgame``, those
+        when the exact endgame begins)."""
         rows = np.array([self.encode(g) for g in worlds], np.int64)
         cands = np.array([action_code(a) for a in candidates], np.int64)
         values = np.empty((len(worlds), len(candidates)), np.float64)
         seat_points = np.empty((len(worlds), len(candidates), self.players), np.int64)
-        _batch(self.cfg(worlds[0]), self.strength, self.points, self.xtable, rows, cands,
+        cfg = self.cfg(worlds[0])
+        cfg[_ENDGAME] = int(endgame)
+        _batch(cfg, self.strength, self.points, self.xtable, rows, cands,
                np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy),
                self._mix(mix), np.array(list(seeds) or [0] * len(worlds), np.int64))
         return values, seat_points

@@ -332,18 +332,23 @@ def _wild(game: Game, state: int) -> tuple[Action | None, int]:
 
 
 def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600,
-            greedy: Sequence[int] = (), mix: Sequence[int] = (), seed: int = 0) -> float:
+            greedy: Sequence[int] = (), mix: Sequence[int] = (), seed: int = 0, endgame: bool = False) -> float:
     """Finish ``game`` (a sampled world) with the rollout policy, exactly once small; its value for ``side``.
 
     The seats in ``greedy`` (those the search has read as greedy players) play the greedy rule instead;
     a seat makes a uniformly random move with chance ``mix[seat] / MIX_ONE`` (the share of its play the
-    search has read as random), the random numbers drawn by :func:`lcg` from ``seed``.
+    search has read as random), the random numbers drawn by :func:`lcg` from ``seed``. With ``endgame``, two
+    players and the stock gone (nothing hidden), the rest is valued exactly against those models
+    (:func:`expect`), as the expert plays it, instead of by the rollout policy.
     """
     policy = RolloutPolicy(game)
     state = seed & 0x7FFFFFFF
+    exact = endgame and game.players == 2
     while not game.is_over():
         if game.stock_count == 0 and _cards_left(game) <= exact_at:
             return solve(game, side)
+        if exact and game.stock_count == 0 and not game._trick:
+            return expect(game, side, greedy, _shares(mix), weight)
         action, state = policy_move(game, policy, state, greedy, mix)
         apply_tracked(game, policy, action)
     return margin(game, side, weight)
@@ -441,6 +446,7 @@ class ExpertAgent:
         search: str = "pimc",
         explore: float = 1.0,
         widen: float = 4.0,
+        endgame: bool | str = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -515,6 +521,9 @@ class ExpertAgent:
         self.widen = _number("widen", widen, float)
         if self.explore < 0 or self.widen <= 0:
             raise ValueError(f"explore is 0 or more and widen above 0, not {explore!r} and {widen!r}")
+        #: Two players: value the rollouts' last tricks (the stock gone, nothing hidden) exactly against the models
+        #: of the opponent (:func:`expect`), as the expert will play them, instead of by the rollout policy.
+        self.endgame = _flag("endgame", endgame)
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
         self.last_worlds = 0
@@ -685,7 +694,7 @@ class ExpertAgent:
                 batch.append((world, side, w, self.rng.getrandbits(31) if mix else 0))
             if fast is not None and batch:
                 rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
-                                     greedy, mix, [b[3] for b in batch])[0]
+                                     greedy, mix, [b[3] for b in batch], self.endgame)[0]
                 results = [[float(v) for v in row] for row in rows]
             else:
                 results = []
@@ -694,7 +703,7 @@ class ExpertAgent:
                     for action in candidates:
                         g = world.clone()
                         g.apply(action)
-                        values.append(playout(g, side, 0, self.weight, greedy, mix, seed))
+                        values.append(playout(g, side, 0, self.weight, greedy, mix, seed, self.endgame))
                     results.append(values)
             for (_world, _side, w, _seed), values in zip(batch, results, strict=True):
                 for i in range(k):
