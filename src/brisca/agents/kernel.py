@@ -315,8 +315,8 @@ def _score(cfg: Any, pts: Any, capt: Any, lastw: int, side: int, weight: float) 
 @_njit
 def _play_card(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: Any, tlen: int, best: int,
                bseat: int, seat: int, pts: Any, capt: Any, lastw: int, c: int) -> tuple[int, int, int, int, int]:
-    """Play card ``c`` for ``seat`` with the stock gone (the arrays change in place): the new trick length, best
-    card and seat, the seat to act and the last trick's winner."""
+    """Play card ``c`` for ``seat`` (the arrays change in place; the caller draws from the stock): the new trick
+    length (0 once the trick is done), best card and seat, the seat to act and the last trick's winner."""
     n = cfg[_N]
     sides = cfg[_SIDES]
     trump = cfg[_TRUMP]
@@ -545,38 +545,12 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                 give = xtable[g]
         else:
             c = code
-            j = 0
-            for i in range(hl):
-                if hands[seat, i] != c:
-                    hands[seat, j] = hands[seat, i]
-                    j += 1
-            hlen[seat] = hl - 1
             unplayed[c] = False
-            if tlen:
-                if c // 12 == best // 12:
-                    if strength[c] > strength[best]:
-                        best = c
-                        bseat = seat
-                elif c // 12 == trump:
-                    best = c
-                    bseat = seat
-            else:
-                best = c
-                bseat = seat
-            trick[tlen] = c
-            tlen += 1
-            if tlen < n:
-                turn = (seat + 1) % n
-            else:
-                winner = bseat
-                tp = 0
-                for i in range(n):
-                    tp += points[trick[i]]
-                    capt[trick[i]] = winner % sides
-                pts[winner] += tp
+            tlen, best, bseat, turn, lastw = _play_card(cfg, strength, points, hands, hlen, trick, tlen, best, bseat,
+                                                        seat, pts, capt, lastw, c)
+            if tlen == 0:  # the trick is done: its winner (now to lead) may exchange, and the stock is drawn
+                winner = turn
                 mayx[winner] = 1
-                lastw = winner
-                tlen = 0
                 if slen > 0:
                     for i in range(n):
                         s = (winner + i) % n
@@ -587,7 +561,6 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                         give = -1
                 elif hlen[winner] == 0:
                     over = 1
-                turn = winner
         if nm == 1 and cand != -1:
             # the candidate is applied: now the policy counts what has not been played
             for s in range(n):
