@@ -1,10 +1,9 @@
-"""The information-set tree search (``expert[search=ismcts]``): legal everywhere, seeded, timed, and the same
-judgment as the sampled-world search where the choice is clear."""
+"""The information-set tree search (``expert[search=ismcts]``): legal everywhere, seeded, and the same judgment
+as the sampled-world search where the choice is clear (its time budget: tests/test_search.py)."""
 
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -12,24 +11,8 @@ from brisca import Game
 from brisca.agents import AgentError, ExpertAgent, make_agent
 from brisca.agents.ismcts import tree_search
 from brisca.agents.search import playout
-from brisca.rules import find_variant, variant_names
 from brisca.worlds import WorldSampler
-
-CONFIGS = [(v, n) for v in variant_names() for n in find_variant(v).player_counts]
-
-
-def _positions(variant: str, players: int, count: int, moves: int = 40) -> list[Game]:
-    out = []
-    for seed in range(count):
-        game = Game(variant, players, seed=seed)
-        rng = random.Random(seed)
-        for _ in range(rng.randrange(0, moves)):
-            if game.is_over():
-                break
-            game.apply(rng.choice(game.legal_actions()))
-        if not game.is_over():
-            out.append(game)
-    return out
+from test_search import CONFIGS, _positions
 
 
 @pytest.mark.parametrize(("variant", "players"), CONFIGS)
@@ -110,16 +93,6 @@ def test_the_tree_search_is_deterministic_for_a_seed() -> None:
     view = game.view(game.turn)
     moves = {ExpertAgent(seed=4, sims=30, search="ismcts").act(view) for _ in range(3)}
     assert len(moves) == 1
-
-
-def test_the_tree_search_honours_its_time_budget() -> None:
-    game = Game("spanish", 2, seed=2)
-    agent = ExpertAgent(seed=0, think=0.25, cap=10**9, search="ismcts")  # only the deadline stops it
-    start = time.perf_counter()
-    agent.act(game.view(game.turn))
-    elapsed = time.perf_counter() - start
-    assert 0.25 <= elapsed <= 0.25 * 1.1 + 0.05, elapsed
-    assert agent.last_worlds > 10
 
 
 def test_search_options_refuse_bad_values_clearly() -> None:

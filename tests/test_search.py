@@ -211,12 +211,13 @@ def test_lost_endgames_are_played_for_the_greedy_players_mistakes() -> None:
     assert better >= 1
 
 
-def _positions(variant: str, players: int, count: int) -> list[Game]:
+def _positions(variant: str, players: int, count: int, moves: int = 40) -> list[Game]:
+    """Positions after fewer than ``moves`` random moves from the first ``count`` seeds (those not over)."""
     out = []
     for seed in range(count):
         game = Game(variant, players, seed=seed)
         rng = random.Random(seed)
-        for _ in range(rng.randrange(0, 40)):
+        for _ in range(rng.randrange(0, moves)):
             if game.is_over():
                 break
             game.apply(rng.choice(game.legal_actions()))
@@ -261,9 +262,10 @@ def test_expert_is_deterministic_for_a_seed() -> None:
     assert len(moves) == 1
 
 
-def test_expert_honours_its_time_budget() -> None:
+@pytest.mark.parametrize("search", ["pimc", "ismcts"])
+def test_expert_honours_its_time_budget(search: str) -> None:
     game = Game("spanish", 2, seed=2)
-    agent = ExpertAgent(seed=0, think=0.25, sure=0, cap=10**9)  # never done early: the deadline stops it
+    agent = ExpertAgent(seed=0, think=0.25, sure=0, cap=10**9, search=search)  # only the deadline stops it
     start = time.perf_counter()
     agent.act(game.view(game.turn))
     elapsed = time.perf_counter() - start
