@@ -521,8 +521,9 @@ class ExpertAgent:
         self.widen = _number("widen", widen, float)
         if self.explore < 0 or self.widen <= 0:
             raise ValueError(f"explore is 0 or more and widen above 0, not {explore!r} and {widen!r}")
-        #: Two players: value the rollouts' last tricks (the stock gone, nothing hidden) exactly against the models
-        #: of the opponent (:func:`expect`), as the expert will play them, instead of by the rollout policy.
+        #: Two players, the sampled-world search: value the rollouts' last tricks (the stock gone, nothing hidden)
+        #: exactly against the models of the opponent (:func:`expect`), as the expert will play them, instead of by
+        #: the rollout policy (the tree search's leaves always finish by the policy). Off: it measured no gain.
         self.endgame = _flag("endgame", endgame)
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
