@@ -579,15 +579,16 @@ class ExpertAgent:
         greedy, mix = self._roles(view, read, sampler.believed)
         worlds = self.sims if self.sims is not None else self.cap
         pool: list[Game] = []
+        walks = 0
 
         def draw() -> Game:
             # As many worlds as the sampled-world search would draw, each walked once a candidate (with its own
             # random moves each time): drawing a world costs more than a walk down the tree.
+            nonlocal walks
             if len(pool) < worlds:
                 pool.append(sampler.draw(self.rng))
-                return pool[-1].clone()
-            pool.append(pool.pop(0))
-            return pool[-1].clone()
+            walks += 1
+            return pool[(walks - 1) % len(pool)].clone()
 
         visits, means = tree_search(draw, view.seat, candidates, self.rng,
                                     worlds * len(candidates), math.inf if self.sims is not None else deadline,
