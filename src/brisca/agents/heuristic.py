@@ -1,5 +1,8 @@
 """The ``heuristic`` player: card counting, partner-aware, and exact once nothing is hidden.
 
+Where the side with the fewest points wins the hand (``hand_winner: least``, the Mexican
+game) it plays to lose tricks instead (:func:`_choose_least`).
+
 Its card choice is a pure function of a small position summary (:class:`Situation`),
 so the search player can use the very same judgment as its rollout policy on
 sampled worlds without building views.
@@ -36,10 +39,14 @@ class Situation:
     top_out: Sequence[int]
     #: The card now winning the trick, when the caller already knows it.
     best: Card | None = None
+    #: Whether the side with the fewest points wins the hand (``hand_winner: least``, the Mexican game).
+    least: bool = False
 
 
 def choose(s: Situation) -> Card:
     """The heuristic's card for a position."""
+    if s.least:
+        return _choose_least(s)
     strength, points, trump = s.strength, s.points, s.trump
     plain = [c for c in s.hand if c.suit is not trump]
     trumps = [c for c in s.hand if c.suit is trump]
@@ -85,6 +92,34 @@ def choose(s: Situation) -> Card:
         if on_table >= 10 or (points[cheapest.index] < 10 and on_table + points[discard.index] >= 3):
             return cheapest
     return discard
+
+
+def _choose_least(s: Situation) -> Card:
+    """The card for a game won by taking the fewest points: lose tricks, and load the opponents' ones.
+
+    Without a duty to follow, the seat that leads usually takes the trick (the others throw an
+    off-suit card under it): lead what costs least if it wins, and, following, leave a trick
+    to the opponents with the richest card that does not win it. A trick that cannot be lost
+    (it is the own side's, or every card would win it) is taken as cheaply as possible, shedding
+    the strongest card of equal points: strong cards are the ones that win tricks later.
+    """
+    strength, points, trump = s.strength, s.points, s.trump
+    if not s.trick:
+        plain = [c for c in s.hand if c.suit is not trump]
+        return min(plain or s.hand, key=lambda c: (points[c.index], strength[c.index]))
+    best = s.best if s.best is not None else s.trick[winning_index(s.trick, trump, strength)]
+    if not s.partner_winning:
+        losers = [c for c in s.hand if not _beats(c, best, trump, strength)]
+        if losers:
+            return max(losers, key=lambda c: (points[c.index], strength[c.index]))
+    return min(s.hand, key=lambda c: (points[c.index], -strength[c.index]))
+
+
+def _beats(card: Card, best: Card, trump: Suit, strength: Sequence[int]) -> bool:
+    """Whether ``card`` would take a trick that ``best`` is winning."""
+    if card.suit is best.suit:
+        return strength[card.index] > strength[best.index]
+    return card.suit is trump
 
 
 def _is_master(card: Card, s: Situation) -> bool:
@@ -159,7 +194,7 @@ def situation(view: View, hand: Sequence[Card]) -> Situation:
         top[c.suit] = max(top[c.suit], strength[c.index])
     trumps_out = sum(1 for c in out if c.suit is trump)
     return Situation(hand, trick, trump, strength, rules.point_table, partner_winning, opponents_after,
-                     trumps_out, top)
+                     trumps_out, top, least=rules.hand_winner == "least")
 
 
 #: The signals worth making, in order: the trump honours, then briscas, then no trumps.

@@ -445,6 +445,7 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
         return None
     out = [0.0] * n
     strength, points = rules.strength_table, rules.point_table
+    least = rules.hand_winner == "least"
     deck = rules.deck_cards(n)
     wanted = set(range(n) if seats is None else seats) - {view.seat}
     stock_left = len(deck) - size * n
@@ -490,7 +491,7 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
                     out_trumps = trumps_left - sum(1 for c in hand if c.suit is trump)
                     total += 1
                     if choose(Situation(hand, trick, trump, strength, points, partner_winning, opponents_after,
-                                        out_trumps, top)) is card:
+                                        out_trumps, top, least=least)) is card:
                         hits += 1
                 share = hits / total if total else 1 / size
                 factor = math.log(size * (1 - SLACK) * share + SLACK)

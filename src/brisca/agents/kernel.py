@@ -214,6 +214,51 @@ def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
 
 
 @_njit
+def _beats(c: int, best: int, trump: int, strength: Any) -> bool:
+    if c // 12 == best // 12:
+        return bool(strength[c] > strength[best])
+    return c // 12 == trump
+
+
+@_njit
+def _choose_least(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, strength: Any, points: Any,
+                  partner_winning: bool) -> int:
+    """:func:`brisca.agents.heuristic._choose_least` on card indices (first of equals, as Python's min and max)."""
+    pick = -1
+    if tl == 0:
+        # lead: the plain card (else any) by fewest points, then weakest: trumps rank after every plain card
+        pk = 1 << 30
+        for i in range(hl):
+            c = hand[i]
+            k = _key_ps(points, strength, c) + (1 << 20 if c // 12 == trump else 0)
+            if k < pk:
+                pk = k
+                pick = c
+        return pick
+    if not partner_winning:
+        # the richest card that loses the trick: max by (points, strength)
+        pk = -1
+        for i in range(hl):
+            c = hand[i]
+            if not _beats(c, best, trump, strength):
+                k = _key_ps(points, strength, c)
+                if k > pk:
+                    pk = k
+                    pick = c
+        if pick >= 0:
+            return pick
+    # the trick is taken anyway: fewest points, then strongest
+    pk = 1 << 30
+    for i in range(hl):
+        c = hand[i]
+        k = points[c] * 64 + (63 - strength[c])
+        if k < pk:
+            pk = k
+            pick = c
+    return pick
+
+
+@_njit
 def _greedy(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, strength: Any, points: Any) -> int:
     """:func:`brisca.agents.simple.greedy_card` on card indices (first of equals, as Python's min)."""
     pick = -1
@@ -302,12 +347,13 @@ def _score(cfg: Any, pts: Any, capt: Any, lastw: int, side: int, weight: float) 
             if nl != 1:
                 win = -1
     others = 0
+    least = cfg[_LEAST] != 0
     if sides > 1:
-        others = -(1 << 62)
+        others = (1 << 62) if least else -(1 << 62)
         for sd in range(sides):
-            if sd != side and totals[sd] > others:
+            if sd != side and ((least and totals[sd] < others) or (not least and totals[sd] > others)):
                 others = totals[sd]
-    lead = totals[side] - others
+    lead = others - totals[side] if least else totals[side] - others
     won = 0.5 if win == -1 else (1.0 if win == side else 0.0)
     return float(won + lead * weight)
 
@@ -506,27 +552,30 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                 else:
                     sd = seat % sides
                     pw = tlen > 0 and bseat % sides == sd
-                    oa = False
-                    for i in range(1, n - tlen):
-                        if ((seat + i) % n) % sides != sd:
-                            oa = True
-                            break
-                    inhand = np.zeros(48, np.bool_)
-                    for i in range(hl):
-                        inhand[hands[seat, i]] = True
-                    tout = 0
-                    for s4 in range(4):
-                        top[s4] = 0
-                    for c in range(48):
-                        if unplayed[c]:
-                            if c // 12 == trump:
-                                tout += 1
-                            if not inhand[c] and strength[c] > top[c // 12]:
-                                top[c // 12] = strength[c]
-                    for i in range(hl):
-                        if hands[seat, i] // 12 == trump:
-                            tout -= 1
-                    code = _choose(hands[seat], hl, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
+                    if cfg[_LEAST] != 0:
+                        code = _choose_least(hands[seat], hl, trick, tlen, best, trump, strength, points, pw)
+                    else:
+                        oa = False
+                        for i in range(1, n - tlen):
+                            if ((seat + i) % n) % sides != sd:
+                                oa = True
+                                break
+                        inhand = np.zeros(48, np.bool_)
+                        for i in range(hl):
+                            inhand[hands[seat, i]] = True
+                        tout = 0
+                        for s4 in range(4):
+                            top[s4] = 0
+                        for c in range(48):
+                            if unplayed[c]:
+                                if c // 12 == trump:
+                                    tout += 1
+                                if not inhand[c] and strength[c] > top[c // 12]:
+                                    top[c // 12] = strength[c]
+                        for i in range(hl):
+                            if hands[seat, i] // 12 == trump:
+                                tout -= 1
+                        code = _choose(hands[seat], hl, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
         if nm < moves.shape[0]:
             moves[nm] = code
         nm += 1

@@ -66,7 +66,8 @@ def margin(game: Game, side: int, weight: float = 1 / 600) -> float:
     The margin term breaks ties between equally winning lines and, weighted up, lowers the
     variance of a search's estimates (points move far more smoothly than wins). Under a
     contract ``side`` is a :func:`team_of` and the margin is the declarer's side's points
-    over (or under) the contract.
+    over (or under) the contract; under ``hand_winner: least`` it counts the points a side
+    stays below the others.
     """
     result = game.result()
     assert result is not None
@@ -78,8 +79,11 @@ def margin(game: Game, side: int, weight: float = 1 / 600) -> float:
         made = result.reason == "made"
         return float(made == (side == 0)) + (lead if side == 0 else -lead) * weight
     pts = result.side_points
-    others = max(p for i, p in enumerate(pts) if i != side) if len(pts) > 1 else 0
-    lead = pts[side] - others
+    rest = [p for i, p in enumerate(pts) if i != side]
+    if game.rules.hand_winner == "least":  # fewer points is better: the margin counts below the closest other side
+        lead = (min(rest) if rest else 0) - pts[side]
+    else:
+        lead = pts[side] - (max(rest) if rest else 0)
     won = 0.5 if result.winner is None else float(result.winner == side)
     return won + lead * weight
 
@@ -214,7 +218,7 @@ class RolloutPolicy:
     played is gone, everything else is out (it does not peek at the world's hidden cards).
     """
 
-    __slots__ = ("n", "trump", "strength", "points", "rem", "team", "declare")
+    __slots__ = ("n", "trump", "strength", "points", "rem", "team", "declare", "least")
 
     def __init__(self, game: Game) -> None:
         rules = game.rules
@@ -224,6 +228,7 @@ class RolloutPolicy:
         self.points = rules.point_table
         self.team = [team_of(game, s) for s in range(self.n)]
         self.declare = rules.declarations
+        self.least = rules.hand_winner == "least"
         played = {c for t in game.tricks for c in t.cards}
         played.update(game.trick)
         strength = self.strength
@@ -271,7 +276,7 @@ class RolloutPolicy:
                     break
         trumps_out = len(self.rem[trump]) - sum(1 for c in cards if c.suit is trump)
         return PLAYS[choose(Situation(cards, trick, trump, strength, self.points, partner_winning,
-                                      opponents_after, trumps_out, top, best)).index]
+                                      opponents_after, trumps_out, top, best, self.least)).index]
 
     def _vale_wins(self, game: Game, declare: Declare, cards: list[Card], partner_winning: bool) -> bool:
         """Vales, last to play for this side: whether declaring leaves the trick (and the pair's points) to it."""
