@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from brisca.actions import Signal
 from brisca.agents import kernel
 from brisca.agents.search import MIX_ONE, ExpertAgent, playout
 from brisca.game import Game
@@ -22,7 +23,7 @@ if not kernel.AVAILABLE:
     pytest.skip(f"the playout kernel needs numba (pip install 'brisca[fast]'): {kernel.MISSING}",
                 allow_module_level=True)
 
-#: Options that keep the plain fast path, each on top of the spanish preset.
+#: Options the kernel covers (the plain fast path, and ``kill_three``), each on top of the spanish preset.
 OPTION_SETS: list[dict[str, object]] = [
     {"trump_exchange": "any_time"},
     {"trump_exchange": "before_penultimate"},
@@ -40,6 +41,11 @@ OPTION_SETS: list[dict[str, object]] = [
     {"hand_size": 4},
     {"rank_order": [3, 1, 12, 11, 10, 7, 6, 5, 4, 2], "points": {"1": 10, "3": 11, "2": 5}},
     {"open_hands": True, "partners_look": True},
+    {"kill_three": True},
+    {"kill_three": True, "hand_winner": "least", "hand_size": 4},
+    {"kill_three": True, "last_trick_bonus": 10, "pair_bonus": True, "tie": "most_cards"},
+    {"kill_three": True, "trump_exchange": "any_time", "rank_order": [3, 1, 12, 11, 10, 7, 6, 5, 4, 2]},
+    {"signals": "partner", "kill_three": True},
 ]
 
 
@@ -55,12 +61,15 @@ CASES = [(label, rules, n) for label, rules in covered_rules() for n in rules.pl
 
 def test_covers_the_plain_presets() -> None:
     covered = {name for name in variant_names() if kernel.covers(find_variant(name))}
-    assert {"spanish", "briscola", "lombard", "tuscan", "mexican", "mariaje", "scoperta"} <= covered
+    assert {"spanish", "briscola", "lombard", "tuscan", "mexican", "mariaje", "scoperta", "muerte-al-tres",
+            "bixkla"} <= covered
     for name in variant_names():
         rules = find_variant(name)
-        assert kernel.covers(rules) == (rules.plain and not rules.dealt_out)
+        assert kernel.covers(rules) == ((rules.plain or name in ("muerte-al-tres", "bixkla")) and not rules.dealt_out)
     assert not kernel.covers(find_variant("spanish").with_options({"capote": True}))
     assert not kernel.covers(find_variant("spanish").with_options({"follow": "suit"}))
+    assert not kernel.covers(find_variant("muerte-al-tres").with_options({"follow": "suit"}))
+    assert not kernel.covers(find_variant("muerte-al-tres").with_options({"arrastro": True}))
 
 
 def random_position(rules: Rules, n: int, rng: random.Random) -> Game:
@@ -104,7 +113,7 @@ def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, mod
         assert points == py.seat_points
         assert value == expected  # exactly: the same arithmetic
         # Every candidate of the position at once, as the search calls it.
-        candidates = [a for a in game.legal_actions()]
+        candidates = [a for a in game.legal_actions() if not isinstance(a, Signal)]  # as the search takes them
         values, seat_points = k.evaluate([game], candidates, [side], weight, greedy, mix, [seed])
         for j, action in enumerate(candidates):
             g = game.clone()
@@ -115,7 +124,7 @@ def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, mod
     assert checked >= 60
 
 
-@pytest.mark.parametrize("variant", ["spanish", "mariaje", "mexican"])
+@pytest.mark.parametrize("variant", ["spanish", "mariaje", "mexican", "muerte-al-tres"])
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_kernel_agrees_on_sampled_worlds(variant: str, n: int) -> None:
     """The worlds the search really plays: sampled from a seat's view, batched many to a call."""
@@ -139,7 +148,8 @@ def test_kernel_agrees_on_sampled_worlds(variant: str, n: int) -> None:
 
 
 @pytest.mark.parametrize("options", [{}, {"last_trick_bonus": 10, "pair_bonus": True, "tie": "most_cards"},
-                                     {"hand_winner": "least"}, {"deck": 48}])
+                                     {"hand_winner": "least"}, {"deck": 48}, {"kill_three": True},
+                                     {"kill_three": True, "last_trick_bonus": 10, "pair_bonus": True}])
 def test_kernel_values_the_endgame_exactly_as_python_does(options: dict[str, object]) -> None:
     """With ``endgame`` the two-player rollouts end in :func:`expect` once the stock is gone: the kernel's own
     expectation gives the same value to the last bit, the opponent greedy, random, partly random or minimising."""

@@ -10,13 +10,17 @@ The tests hold it to the Python path over thousands of random positions: the sam
 value, the same final points and the same moves.
 
 Covered: rules with :attr:`~brisca.rules.Rules.plain` true (so not dealt out, and no ``capote``,
-which the ruled engine scores).
+which the ruled engine scores), and those plus ``kill_three`` (the ace of trumps a prisoner until the
+three of trumps is out; the hand won at once when the ace takes the three) and partner signals (which
+the rollouts never make, as the Python rollout policy never does).
 Everything else falls back to the Python playout. numba is optional (the ``fast``
 extra): without it :data:`AVAILABLE` is false and nothing here is used.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -51,12 +55,15 @@ EXCHANGE = 100
 NONE = -1
 
 # cfg fields
-_N, _SIDES, _H, _S, _TRUMP, _GIVE_UNTIL, _CHAIN, _TURNED, _LTB, _PAIR, _LEAST, _MOST_CARDS, _ENDGAME = range(13)
+_N, _SIDES, _H, _S, _TRUMP, _GIVE_UNTIL, _CHAIN, _TURNED, _LTB, _PAIR, _LEAST, _MOST_CARDS, _ENDGAME, _KILL = range(14)
 
 
+@functools.cache
 def covers(rules: Rules) -> bool:
-    """Whether the kernel plays these rules exactly (the plain fast path, no capote)."""
-    return rules.plain and not rules.dealt_out and not rules.capote and rules.contract == "off"
+    """Whether the kernel plays these rules exactly: the plain fast path (no capote), also with ``kill_three``
+    and partner signals (which the rollouts never make: they change nothing on the table)."""
+    plain = rules.plain or dataclasses.replace(rules, kill_three=False, signals="off").plain
+    return plain and not rules.dealt_out and not rules.capote and rules.contract == "off"
 
 
 def enabled() -> bool:
@@ -221,6 +228,45 @@ def _beats(c: int, best: int, trump: int, strength: Any) -> bool:
 
 
 @_njit
+def _legal(cfg: Any, hands: Any, hlen: Any, seat: int, three_out: bool, buf: Any) -> tuple[Any, int]:
+    """The cards ``seat`` may play, in hand order: its hand, less the ace of trumps while it is a prisoner
+    (``kill_three``: until the three of trumps is out, unless it is the last card). ``buf`` holds them then."""
+    hl = hlen[seat]
+    if cfg[_KILL] == 0 or three_out or hl <= 1:
+        return hands[seat], hl
+    ace = cfg[_TRUMP] * 12
+    j = 0
+    for i in range(hl):
+        c = hands[seat, i]
+        if c != ace:
+            buf[j] = c
+            j += 1
+    if j == hl:
+        return hands[seat], hl
+    return buf, j
+
+
+@_njit
+def _killer(cfg: Any, trick: Any, last: int) -> int:
+    """``kill_three``: the seat whose ace of trumps met the three of trumps in the trick just done (``last``
+    played its last card), which ends the hand and wins it for that seat's side; else -1."""
+    if cfg[_KILL] == 0:
+        return -1
+    n = cfg[_N]
+    ace = cfg[_TRUMP] * 12
+    at = -1
+    three = False
+    for i in range(n):
+        if trick[i] == ace:
+            at = i
+        elif trick[i] == ace + 2:
+            three = True
+    if at < 0 or not three:
+        return -1
+    return (last + 1 + at) % n  # the leader is last + 1 (mod n); the ace was played ``at`` seats after
+
+
+@_njit
 def _choose_least(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, strength: Any, points: Any,
                   partner_winning: bool) -> int:
     """:func:`brisca.agents.heuristic._choose_least` on card indices (first of equals, as Python's min and max)."""
@@ -303,15 +349,16 @@ def _greedy(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
 
 
 @_njit
-def _score(cfg: Any, pts: Any, capt: Any, lastw: int, side: int, weight: float) -> float:
-    """A finished hand's value for ``side``: :func:`brisca.agents.search.margin` on the kernel's state."""
+def _score(cfg: Any, pts: Any, capt: Any, lastw: int, side: int, weight: float, killer: int) -> float:
+    """A finished hand's value for ``side``: :func:`brisca.agents.search.margin` on the kernel's state (``killer``:
+    the seat that killed the three, whose side wins; no last-trick bonus then)."""
     n = cfg[_N]
     sides = cfg[_SIDES]
     trump = cfg[_TRUMP]
     totals = np.zeros(sides, np.int64)
     for s in range(n):
         totals[s % sides] += pts[s]
-    if cfg[_LTB] != 0 and lastw >= 0:
+    if cfg[_LTB] != 0 and lastw >= 0 and killer < 0:
         totals[lastw % sides] += cfg[_LTB]
     if cfg[_PAIR] != 0:
         for sd in range(sides):
@@ -328,7 +375,9 @@ def _score(cfg: Any, pts: Any, capt: Any, lastw: int, side: int, weight: float) 
         if totals[sd] == bestv:
             ntied += 1
             win = sd
-    if ntied > 1:
+    if killer >= 0:
+        win = killer % sides
+    elif ntied > 1:
         win = -1
         if cfg[_MOST_CARDS] != 0:
             cards = np.zeros(sides, np.int64)
@@ -399,23 +448,24 @@ def _play_card(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, tric
 
 @_njit
 def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: Any, tlen: int, best: int, bseat: int,
-           turn: int, pts: Any, capt: Any, lastw: int, side: int, weight: float, greedy: Any, mix: Any) -> float:
+           turn: int, pts: Any, capt: Any, lastw: int, side: int, weight: float, greedy: Any, mix: Any,
+           three_out: bool) -> float:
     """:func:`brisca.agents.search.expect` on the kernel's state, two players and the stock gone: this side's best
     move, the other's by its model (the greedy rule, or random moves by its ``mix`` share and its best otherwise),
     the same sums in the same order (so the same value to the last bit)."""
     if hlen[0] == 0 and hlen[1] == 0:
-        return float(_score(cfg, pts, capt, lastw, side, weight))
+        return float(_score(cfg, pts, capt, lastw, side, weight, -1))
     seat = turn
-    hl = hlen[seat]
+    hand, hl = _legal(cfg, hands, hlen, seat, three_out, np.empty(hlen[seat], np.int64))
     mine = seat % cfg[_SIDES] == side
     order = np.empty(hl, np.int64)
     count = 0
     if not mine and greedy[seat] != 0:
-        order[0] = _greedy(hands[seat], hl, trick, tlen, best, cfg[_TRUMP], strength, points)
+        order[0] = _greedy(hand, hl, trick, tlen, best, cfg[_TRUMP], strength, points)
         count = 1
     else:
         for i in range(hl):  # strongest first, equals in hand order (as ``_ordered`` sorts)
-            c = hands[seat, i]
+            c = hand[i]
             k = count
             while k > 0 and strength[order[k - 1]] < strength[c]:
                 order[k] = order[k - 1]
@@ -433,7 +483,12 @@ def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: A
         c2 = capt.copy()
         tl, b, bs, tn, lw = _play_card(cfg, strength, points, h2, l2, t2, tlen, best, bseat, seat, p2, c2, lastw,
                                        order[k])
-        v = _exact(cfg, strength, points, h2, l2, t2, tl, b, bs, tn, p2, c2, lw, side, weight, greedy, mix)
+        killer = _killer(cfg, t2, seat) if tl == 0 else -1
+        if killer >= 0:
+            v = float(_score(cfg, p2, c2, lw, side, weight, killer))
+        else:
+            v = _exact(cfg, strength, points, h2, l2, t2, tl, b, bs, tn, p2, c2, lw, side, weight, greedy, mix,
+                       three_out or order[k] == cfg[_TRUMP] * 12 + 2)
         if count == 1 and not mine and greedy[seat] != 0:
             return float(v)
         top = max(top, v)
@@ -512,6 +567,18 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                 unplayed[hands[s, i]] = True
         for i in range(slen):
             unplayed[stock[i]] = True
+    # kill_three: whether the three of trumps is out (played: in no hand and not in the stock), and who killed it
+    three = trump * 12 + 2
+    three_out = True
+    for s in range(n):
+        for i in range(hlen[s]):
+            if hands[s, i] == three:
+                three_out = False
+    for i in range(slen):
+        if stock[i] == three:
+            three_out = False
+    killer = -1
+    buf = np.empty(hmax, np.int64)
     while not over:
         if cfg[_ENDGAME] != 0 and n == 2 and slen == 0 and tlen == 0 and (nm > 0 or cand == -1):
             # two players, the stock gone: nothing is hidden; finish exactly against the models, as the expert does
@@ -520,9 +587,10 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
             if nm < moves.shape[0]:
                 moves[nm] = -1
             return float(_exact(cfg, strength, points, hands, hlen, trick, tlen, best, bseat, turn, pts, capt, lastw,
-                          side, weight, greedy, mix))
+                          side, weight, greedy, mix, three_out))
         seat = turn
         hl = hlen[seat]
+        hand, ll = _legal(cfg, hands, hlen, seat, three_out, buf)  # the cards it may play
         code = -1
         if nm == 0 and cand != -1:
             code = cand
@@ -540,29 +608,29 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                 wild = (state >> 16) < mix[seat]
             if wild:
                 state = _lcg(state)
-                j = (state >> 16) % (hl + 1 if xl else hl)
-                code = 100 + give if j == hl else hands[seat, j]
+                j = (state >> 16) % (ll + 1 if xl else ll)
+                code = 100 + give if j == ll else hand[j]
             elif xl:
                 code = 100 + give
             if code == -1:
-                if hl == 1:
-                    code = hands[seat, 0]
+                if ll == 1:
+                    code = hand[0]
                 elif greedy[seat] != 0:
-                    code = _greedy(hands[seat], hl, trick, tlen, best, trump, strength, points)
+                    code = _greedy(hand, ll, trick, tlen, best, trump, strength, points)
                 else:
                     sd = seat % sides
                     pw = tlen > 0 and bseat % sides == sd
                     if cfg[_LEAST] != 0:
-                        code = _choose_least(hands[seat], hl, trick, tlen, best, trump, strength, points, pw)
+                        code = _choose_least(hand, ll, trick, tlen, best, trump, strength, points, pw)
                     else:
                         oa = False
                         for i in range(1, n - tlen):
                             if ((seat + i) % n) % sides != sd:
                                 oa = True
                                 break
-                        inhand = np.zeros(48, np.bool_)
-                        for i in range(hl):
-                            inhand[hands[seat, i]] = True
+                        inhand = np.zeros(48, np.bool_)  # the cards it may play (as the policy counts them)
+                        for i in range(ll):
+                            inhand[hand[i]] = True
                         tout = 0
                         for s4 in range(4):
                             top[s4] = 0
@@ -572,10 +640,10 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                                     tout += 1
                                 if not inhand[c] and strength[c] > top[c // 12]:
                                     top[c // 12] = strength[c]
-                        for i in range(hl):
-                            if hands[seat, i] // 12 == trump:
+                        for i in range(ll):
+                            if hand[i] // 12 == trump:
                                 tout -= 1
-                        code = _choose(hands[seat], hl, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
+                        code = _choose(hand, ll, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
         if nm < moves.shape[0]:
             moves[nm] = code
         nm += 1
@@ -595,8 +663,13 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
         else:
             c = code
             unplayed[c] = False
+            three_out = three_out or c == three
             tlen, best, bseat, turn, lastw = _play_card(cfg, strength, points, hands, hlen, trick, tlen, best, bseat,
                                                         seat, pts, capt, lastw, c)
+            if tlen == 0:
+                killer = _killer(cfg, trick, seat)
+                if killer >= 0:  # the ace of trumps took the three: the hand ends at once, nobody draws
+                    break
             if tlen == 0:  # the trick is done: its winner (now to lead) may exchange, and the stock is drawn
                 winner = turn
                 mayx[winner] = 1
@@ -621,7 +694,7 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
         moves[nm] = -1
     for s in range(n):
         seat_out[s] = pts[s]
-    return float(_score(cfg, pts, capt, lastw, side, weight))
+    return float(_score(cfg, pts, capt, lastw, side, weight, killer))
 
 
 @_njit
@@ -676,7 +749,8 @@ class Kernel:
         self._cfg_base = [n, self.sides, self.hmax, self.smax, 0,
                           n if rules.trump_exchange == "before_penultimate" else 0,
                           int(rules.exchange_chain), int(not rules.trump_rotation), rules.last_trick_bonus,
-                          int(rules.pair_bonus), int(rules.hand_winner == "least"), int(rules.tie == "most_cards"), 0]
+                          int(rules.pair_bonus), int(rules.hand_winner == "least"), int(rules.tie == "most_cards"), 0,
+                          int(rules.kill_three)]
         self._no_capt = [-1] * 48
 
     def cfg(self, game: Game) -> Any:

@@ -295,8 +295,8 @@ class RolloutPolicy:
 
 
 def greedy_action(game: Game) -> Action | None:
-    """The greedy rule's move in a complete game (it always takes the exchange); ``None`` where the choice is
-    not a plain card play (the rollout policy decides those)."""
+    """The greedy rule's move in a complete game (it always takes the exchange, and never signals); ``None``
+    where the choice is not a plain card play (the rollout policy decides those)."""
     legal = game.legal_actions()
     cards = []
     for a in legal:
@@ -304,7 +304,7 @@ def greedy_action(game: Game) -> Action | None:
             return a
         if a.__class__ is Play:
             cards.append(a.card)
-        else:
+        elif a.__class__ is not Signal:
             return None
     rules = game.rules
     return PLAYS[greedy_card(cards, game._trick, game.trump, rules.strength_table, rules.point_table).index]
