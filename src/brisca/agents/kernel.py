@@ -263,7 +263,7 @@ def _killer(cfg: Any, trick: Any, last: int) -> int:
             three = True
     if at < 0 or not three:
         return -1
-    return (last + 1 + at) % n  # the leader is last + 1 (mod n); the ace was played ``at`` seats after
+    return int((last + 1 + at) % n)  # the leader is last + 1 (mod n); the ace was played ``at`` seats after
 
 
 @_njit
@@ -570,13 +570,14 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
     # kill_three: whether the three of trumps is out (played: in no hand and not in the stock), and who killed it
     three = trump * 12 + 2
     three_out = True
-    for s in range(n):
-        for i in range(hlen[s]):
-            if hands[s, i] == three:
+    if cfg[_KILL] != 0:
+        for s in range(n):
+            for i in range(hlen[s]):
+                if hands[s, i] == three:
+                    three_out = False
+        for i in range(slen):
+            if stock[i] == three:
                 three_out = False
-    for i in range(slen):
-        if stock[i] == three:
-            three_out = False
     killer = -1
     buf = np.empty(hmax, np.int64)
     while not over:
@@ -628,9 +629,9 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                             if ((seat + i) % n) % sides != sd:
                                 oa = True
                                 break
-                        inhand = np.zeros(48, np.bool_)  # the cards it may play (as the policy counts them)
-                        for i in range(ll):
-                            inhand[hand[i]] = True
+                        inhand = np.zeros(48, np.bool_)  # its whole hand, the prisoner ace too: none of it is out
+                        for i in range(hl):
+                            inhand[hands[seat, i]] = True
                         tout = 0
                         for s4 in range(4):
                             top[s4] = 0
@@ -640,8 +641,8 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                                     tout += 1
                                 if not inhand[c] and strength[c] > top[c // 12]:
                                     top[c // 12] = strength[c]
-                        for i in range(ll):
-                            if hand[i] // 12 == trump:
+                        for i in range(hl):
+                            if hands[seat, i] // 12 == trump:
                                 tout -= 1
                         code = _choose(hand, ll, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
         if nm < moves.shape[0]:

@@ -268,13 +268,16 @@ class RolloutPolicy:
         if declares and (self.declare == "on_lead" or (not opponents_after and self._vale_wins(
                 game, declares[0], cards, partner_winning))):
             return declares[0]
+        held = cards
+        if len(cards) < len(game._hands[seat]):  # a card it may not play now (a duty, the prisoner ace) is its own
+            held = [a.card for a in game._hands[seat]]
         top = [0, 0, 0, 0]
         for suit in range(4):
             for c in self.rem[suit]:
-                if c not in cards:
+                if c not in held:
                     top[suit] = strength[c.index]
                     break
-        trumps_out = len(self.rem[trump]) - sum(1 for c in cards if c.suit is trump)
+        trumps_out = len(self.rem[trump]) - sum(1 for c in held if c.suit is trump)
         return PLAYS[choose(Situation(cards, trick, trump, strength, self.points, partner_winning,
                                       opponents_after, trumps_out, top, best, self.least)).index]
 
