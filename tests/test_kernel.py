@@ -23,7 +23,7 @@ if not kernel.AVAILABLE:
     pytest.skip(f"the playout kernel needs numba (pip install 'brisca[fast]'): {kernel.MISSING}",
                 allow_module_level=True)
 
-#: Options the kernel covers (the plain fast path, and ``kill_three``), each on top of the spanish preset.
+#: Options the kernel covers (the plain fast path, ``kill_three`` and signals), each on top of the spanish preset.
 OPTION_SETS: list[dict[str, object]] = [
     {"trump_exchange": "any_time"},
     {"trump_exchange": "before_penultimate"},
@@ -222,3 +222,27 @@ def test_kernel_off_switch(monkeypatch: pytest.MonkeyPatch) -> None:
     assert kernel.kernel_for(rules.with_options({"follow": "suit"}), 2) is None
     monkeypatch.setenv("BRISCA_KERNEL", "0")
     assert kernel.kernel_for(rules, 2) is None
+
+
+def test_kernel_plays_the_kill_as_python_does() -> None:
+    """Muerte al tres: playouts from random positions, 2 and 4 players, where the prisoner ace and the kill really
+    happen (a good share of them end with the ace taking the three), all equal to the Python playout."""
+    rules = find_variant("muerte-al-tres")
+    rng = random.Random(1)
+    kills = 0
+    for n in (2, 4):
+        k = kernel.Kernel(rules, n)
+        for _ in range(100):
+            game = random_position(rules, n, rng)
+            if game.is_over():
+                continue
+            py = game.clone()
+            seed = rng.getrandbits(31)
+            expected = playout(py, 0, 0, 0.01, (), (), seed)
+            value, points, moves = k.playout(game.clone(), 0, 0.01, (), (), seed)
+            assert (value, points) == (expected, py.seat_points)
+            assert moves == [a for _s, a in py.history[len(game.history):]]
+            result = py.result()
+            assert result is not None
+            kills += result.reason == "three-killed"
+    assert kills >= 30
