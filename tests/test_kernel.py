@@ -84,6 +84,19 @@ def random_position(rules: Rules, n: int, rng: random.Random) -> Game:
     return game
 
 
+def assert_same_playout(k: kernel.Kernel, game: Game, side: int, weight: float, greedy: tuple[int, ...],
+                        mix: tuple[int, ...], seed: int) -> Game:
+    """The kernel finishes ``game`` as the Python playout does (the same moves, points and value, exactly: the
+    same arithmetic); the game Python finished."""
+    value, points, moves = k.playout(game.clone(), side, weight, greedy, mix, seed)
+    py = game.clone()
+    expected = playout(py, side, 0, weight, greedy, mix, seed)
+    assert moves == [a for _s, a in py.history[len(game.history):]], f"moves differ in {game!r}"
+    assert points == py.seat_points
+    assert value == expected
+    return py
+
+
 @pytest.mark.parametrize("models", ["heuristic", "mixed", "wild"])
 @pytest.mark.parametrize(("label", "rules", "n"), CASES, ids=[f"{c[0]}-{c[2]}p" for c in CASES])
 def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, models: str) -> None:
@@ -105,13 +118,7 @@ def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, mod
             always = rng.randrange(n)
             mix = tuple(MIX_ONE if s == always else rng.choice([0, 0, 1, MIX_ONE // 3, MIX_ONE - 1])
                         for s in range(n))
-        value, points, moves = k.playout(game.clone(), side, weight, greedy, mix, seed)
-        py = game.clone()
-        start = len(py.history)
-        expected = playout(py, side, 0, weight, greedy, mix, seed)
-        assert moves == [a for _s, a in py.history[start:]], f"moves differ in {game!r}"
-        assert points == py.seat_points
-        assert value == expected  # exactly: the same arithmetic
+        assert_same_playout(k, game, side, weight, greedy, mix, seed)
         # Every candidate of the position at once, as the search calls it.
         candidates = [a for a in game.legal_actions() if not isinstance(a, Signal)]  # as the search takes them
         values, seat_points = k.evaluate([game], candidates, [side], weight, greedy, mix, [seed])
@@ -236,12 +243,7 @@ def test_kernel_plays_the_kill_as_python_does() -> None:
             game = random_position(rules, n, rng)
             if game.is_over():
                 continue
-            py = game.clone()
-            seed = rng.getrandbits(31)
-            expected = playout(py, 0, 0, 0.01, (), (), seed)
-            value, points, moves = k.playout(game.clone(), 0, 0.01, (), (), seed)
-            assert (value, points) == (expected, py.seat_points)
-            assert moves == [a for _s, a in py.history[len(game.history):]]
+            py = assert_same_playout(k, game, 0, 0.01, (), (), rng.getrandbits(31))
             result = py.result()
             assert result is not None
             kills += result.reason == "three-killed"

@@ -456,9 +456,11 @@ def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: A
     if hlen[0] == 0 and hlen[1] == 0:
         return float(_score(cfg, pts, capt, lastw, side, weight, -1))
     seat = turn
-    hand, hl = _legal(cfg, hands, hlen, seat, three_out, np.empty(hlen[seat], np.int64))
+    order = np.empty(hlen[seat], np.int64)
+    # The legal cards land in ``order`` itself when the prisoner ace is left out: the insertion sort below reads
+    # card i before it writes at i, and never beyond, so it sorts them in place.
+    hand, hl = _legal(cfg, hands, hlen, seat, three_out, order)
     mine = seat % cfg[_SIDES] == side
-    order = np.empty(hl, np.int64)
     count = 0
     if not mine and greedy[seat] != 0:
         order[0] = _greedy(hand, hl, trick, tlen, best, cfg[_TRUMP], strength, points)
