@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from brisca.arena import ArenaResult, DealResult, bradley_terry, format_table, play_deal, run_arena, wilson
+from brisca.errors import BriscaError
 
 
 def test_wilson_interval() -> None:
@@ -130,3 +131,36 @@ def test_one_deal_gives_no_paired_row() -> None:
     result = run_arena(["heuristic", "greedy", "random"], games=1, seed=5)
     assert result.paired() == []
     json.dumps(result.to_json(), allow_nan=False)  # every number in the report is a JSON number
+
+
+def test_a_gauntlet_plays_each_agent_against_the_opponent_only() -> None:
+    result = run_arena(["heuristic", "greedy"], games=6, seed=5, versus="random")
+    assert result.agents == ["heuristic", "greedy", "random"]
+    assert {d.pair for d in result.deals} == {("heuristic", "random"), ("greedy", "random")}
+    # The same deals as the round robin's games against random: the same scores, deal by deal.
+    robin = run_arena(["heuristic", "greedy", "random"], games=6, seed=5)
+    ours = {(d.pair, d.deal): d.scores for d in result.deals}
+    assert ours == {(d.pair, d.deal): d.scores for d in robin.deals if d.pair[1] == "random"}
+    (row,) = result.paired()
+    assert (row["a"], row["b"], row["opponent"], row["deals"]) == ("heuristic", "greedy", "random", 6)
+
+
+def test_a_gauntlet_opponent_cannot_be_one_of_the_agents() -> None:
+    with pytest.raises(BriscaError, match="cannot also be one of the agents"):
+        run_arena(["greedy", "random"], games=1, versus="random")
+
+
+def test_the_cli_runs_a_gauntlet() -> None:
+    out = subprocess.run([sys.executable, "-m", "brisca", "arena", "heuristic", "greedy", "--versus", "random",
+                          "--games", "3"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "heuristic vs random" in out.stdout and "greedy vs random" in out.stdout
+    assert "heuristic vs greedy" not in out.stdout
+    assert "heuristic - greedy vs random" in out.stdout
+    one = subprocess.run([sys.executable, "-m", "brisca", "arena", "greedy", "--versus", "random", "--games", "2"],
+                         capture_output=True, text=True, timeout=120)
+    assert one.returncode == 0 and "greedy vs random" in one.stdout
+    bad = subprocess.run([sys.executable, "-m", "brisca", "arena", "greedy", "--versus", "greedy"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert bad.stderr.count("\n") == 1 and "cannot also be one of the agents" in bad.stderr

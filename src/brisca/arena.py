@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from brisca.agents import make_agent
+from brisca.errors import BriscaError
 from brisca.game import Game, shuffled
 from brisca.rules import make_rules
 
@@ -289,13 +290,25 @@ def run_arena(
     seed: int = 0,
     options: Mapping[str, object] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    versus: str | None = None,
 ) -> ArenaResult:
-    """Every pair of ``agents`` plays ``games`` duplicate deals (each in every seating)."""
+    """Every pair of ``agents`` plays ``games`` duplicate deals (each in every seating).
+
+    With ``versus`` (a gauntlet), each of ``agents`` plays that one opponent and not the others: the way to
+    measure a change (``run_arena(["new", "old"], versus="random")``, then :meth:`ArenaResult.paired`) in half
+    the games a round robin of the three would take.
+    """
     rules = make_rules(variant, options)
     rules.check_players(players)
-    for name in agents:
+    if versus is not None and versus in agents:
+        raise BriscaError(f"{versus} is the gauntlet's opponent: it cannot also be one of the agents")
+    for name in [*agents, *([versus] if versus is not None else [])]:
         make_agent(name)  # a bad name fails here, with a clear message, not in a worker
-    pairs = list(itertools.combinations(agents, 2))
+    if versus is None:
+        pairs = list(itertools.combinations(agents, 2))
+    else:
+        pairs = [(a, versus) for a in agents]
+        agents = [*agents, versus]
     tasks = [(pair, d, variant, players, dict(options or {}), seed, think) for pair in pairs for d in range(games)]
     start = time.perf_counter()
     results: list[DealResult] = []

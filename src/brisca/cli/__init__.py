@@ -57,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=int, default=1)
 
     arena = sub.add_parser("arena", help="agents play duplicate deals; results with 95%% intervals")
-    arena.add_argument("agents", nargs="+", help="two or more agents: random, greedy, heuristic, expert, module:Class")
+    arena.add_argument("agents", nargs="+", help="two or more agents (one or more with --versus): random, greedy, "
+                       "heuristic, expert, module:Class")
     arena.add_argument("--variant", default="spanish")
     arena.add_argument("--players", "-p", type=int, default=None,
                        help="number of players (default 2, or the preset's only count)")
@@ -66,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--think", type=float, help="seconds a move for searching agents")
     arena.add_argument("--jobs", "-j", type=int, default=1, help="processes (default 1; 0: every core)")
     arena.add_argument("--seed", type=int, default=0)
+    arena.add_argument("--versus", metavar="AGENT",
+                       help="a gauntlet: each agent plays only this one (measure a change: new old --versus random)")
     arena.add_argument("--json", action="store_true", help="print the results as JSON")
 
     serve = sub.add_parser("serve", help="the web table: play in the browser, against people and bots")

@@ -13,7 +13,7 @@ from brisca.rules import make_rules
 
 
 def run_arena_cli(args: argparse.Namespace, options: dict[str, object]) -> int:
-    if len(args.agents) < 2:
+    if len(args.agents) + (args.versus is not None) < 2:
         raise BriscaError("the arena needs at least two agents")
     if args.games < 1:
         raise BriscaError("--games must be at least 1")
@@ -31,6 +31,6 @@ def run_arena_cli(args: argparse.Namespace, options: dict[str, object]) -> int:
             counts = make_rules(args.variant, options).player_counts
             players = 2 if 2 in counts else counts[0]
         result = run_arena(args.agents, args.variant, players, args.games, args.think, jobs, args.seed,
-                           options, tick)
+                           options, tick, args.versus)
     print(json.dumps(result.to_json(), indent=1) if args.json else format_table(result))
     return 0
