@@ -7,6 +7,9 @@ player can see more, so its score is a practical ceiling for the expert's goals.
 
     python examples/strength_ceiling.py --opponent random --deals 200
 
+``--seer expert`` plays a real agent instead, its view showing the other seat's whole hand
+(not the stock's order): what the hidden hand is worth to that very player.
+
 Duplicate deals as in the arena: each deal is played twice with the seats swapped; a win
 scores 1, a drawn hand 1/2.
 """
@@ -14,10 +17,11 @@ scores 1, a drawn hand 1/2.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 
-from brisca import Game
+from brisca import Game, View
 from brisca.agents import make_agent
 from brisca.agents.search import EXACT_CARDS, playout, solve, team_of
 from brisca.arena import wilson
@@ -81,12 +85,23 @@ def random_aware_move(game: Game, weight: float) -> object:
 RNG = random.Random(0)
 
 
-def play(deal_seed: int, oracle_seat: int, opponent: str, variant: str) -> float:
+def seer_view(game: Game, seat: int) -> View:
+    """The seat's view with the other seat's whole hand shown, as if every card of it had been seen."""
+    view = game.view(seat)
+    other = 1 - seat
+    shown = {c for _s, c in view.known}
+    return dataclasses.replace(view, known=view.known + tuple((other, c) for c in game.hand(other) if c not in shown))
+
+
+def play(deal_seed: int, oracle_seat: int, opponent: str, variant: str, seer: str | None = None,
+         fair: bool = False) -> float:
     game = Game(variant, 2, seed=deal_seed)
     other = make_agent(opponent, seed=deal_seed * 2 + oracle_seat)
+    me = make_agent(seer, seed=deal_seed * 2 + 1 - oracle_seat) if seer else None
     while not game.is_over():
         if game.turn == oracle_seat:
-            game.apply(oracle_move(game))  # type: ignore[arg-type]
+            game.apply(oracle_move(game) if me is None else me.act(
+                game.view(oracle_seat) if fair else seer_view(game, oracle_seat)))  # type: ignore[arg-type]
         else:
             game.apply(other.act(game.view(game.turn)))
     result = game.result()
@@ -107,6 +122,10 @@ def main() -> None:
     parser.add_argument("--rollouts", type=int, default=64, help="rollouts a candidate with --expect random")
     parser.add_argument("--sees", choices=("all", "hand"), default="all",
                         help="with --expect random: every card, or the other hand but not the stock's order")
+    parser.add_argument("--seer", metavar="AGENT",
+                        help="instead of the oracle: this agent, its view showing the other hand (not the stock)")
+    parser.add_argument("--fair", action="store_true",
+                        help="with --seer: the agent's own view after all (the control, on the same deals)")
     parser.add_argument("--solve-at", type=int, default=SOLVE_AT,
                         help="solve exactly with this many cards left in hands and stock (default %(default)s)")
     args = parser.parse_args()
@@ -115,11 +134,14 @@ def main() -> None:
     scores = []
     for _ in range(args.deals):
         deal = rng.randrange(2**32)
-        scores += [play(deal, 0, args.opponent, args.variant), play(deal, 1, args.opponent, args.variant)]
+        scores += [play(deal, seat, args.opponent, args.variant, args.seer, args.fair) for seat in (0, 1)]
     n = len(scores)
     p = sum(scores) / n
     low, high = wilson(p, n)
-    print(f"oracle vs {args.opponent} ({args.variant}, 2 players): {p:.3f} over {n} games"
+    who = f"{args.seer} seeing the other hand" if args.seer else "oracle"
+    if args.seer and args.fair:
+        who = args.seer
+    print(f"{who} vs {args.opponent} ({args.variant}, 2 players): {p:.3f} over {n} games"
           f" (95% {low:.3f}-{high:.3f})")
 
 
