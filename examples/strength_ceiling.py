@@ -129,6 +129,8 @@ def main() -> None:
     parser.add_argument("--solve-at", type=int, default=SOLVE_AT,
                         help="solve exactly with this many cards left in hands and stock (default %(default)s)")
     args = parser.parse_args()
+    if args.fair and not args.seer:
+        parser.error("--fair is the control of --seer AGENT: name the agent")
     ORACLE.update(solve_at=args.solve_at, expect=args.expect, rollouts=args.rollouts, sees=args.sees)
     rng = random.Random(args.seed)
     scores = []

@@ -43,3 +43,6 @@ def test_the_ceiling_script_plays_a_seer() -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("greedy seeing the other hand vs random (spanish, 2 players):")
     assert "over 4 games" in out.stdout
+    lone = subprocess.run([sys.executable, str(EXAMPLES / "strength_ceiling.py"), "--fair"], capture_output=True,
+                          text=True, timeout=120)
+    assert lone.returncode == 2 and "--fair is the control of --seer" in lone.stderr
