@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Iterator
 
 import pytest
 
@@ -84,6 +85,15 @@ def random_position(rules: Rules, n: int, rng: random.Random) -> Game:
     return game
 
 
+def live_positions(rules: Rules, n: int, rng: random.Random, tries: int) -> Iterator[Game]:
+    """``tries`` random positions (:func:`random_position`), those not over yet; drawn lazily, so a test that draws
+    from ``rng`` between positions sees the same numbers as a loop that builds each in turn."""
+    for _ in range(tries):
+        game = random_position(rules, n, rng)
+        if not game.is_over():
+            yield game
+
+
 def assert_same_playout(k: kernel.Kernel, game: Game, side: int, weight: float, greedy: tuple[int, ...],
                         mix: tuple[int, ...], seed: int) -> Game:
     """The kernel finishes ``game`` as the Python playout does (the same moves, points and value, exactly: the
@@ -105,10 +115,7 @@ def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, mod
     rng = random.Random(f"{label}-{n}-{models}")
     k = kernel.Kernel(rules, n)
     checked = 0
-    for _ in range(80):
-        game = random_position(rules, n, rng)
-        if game.is_over():
-            continue
+    for game in live_positions(rules, n, rng, 80):
         side = rng.randrange(rules.sides(n))
         weight = rng.choice([1 / 600, 0.01, 0.37])
         greedy = tuple(s for s in range(n) if models != "heuristic" and rng.random() < 0.5)
@@ -138,10 +145,7 @@ def test_kernel_agrees_on_sampled_worlds(variant: str, n: int) -> None:
     rules = find_variant(variant)
     rng = random.Random(n)
     k = kernel.Kernel(rules, n)
-    for _ in range(15):
-        game = random_position(rules, n, rng)
-        if game.is_over():
-            continue
+    for game in live_positions(rules, n, rng, 15):
         view = game.view(game.turn)
         worlds = [sample_world(view, rng) for _ in range(4)]
         candidates = list(view.legal_actions)
@@ -193,10 +197,7 @@ def test_kernel_finishes_games_as_python_does() -> None:
     rng = random.Random(5)
     for n in (2, 4):
         k = kernel.Kernel(rules, n)
-        for _ in range(10):
-            game = random_position(rules, n, rng)
-            if game.is_over():
-                continue
+        for game in live_positions(rules, n, rng, 10):
             view = game.view(game.turn)
             worlds = [sample_world(view, rng) for _ in range(4)]
             sides = [w.side_of(view.seat) for w in worlds]  # type: ignore[arg-type]
@@ -239,10 +240,7 @@ def test_kernel_plays_the_kill_as_python_does() -> None:
     kills = 0
     for n in (2, 4):
         k = kernel.Kernel(rules, n)
-        for _ in range(100):
-            game = random_position(rules, n, rng)
-            if game.is_over():
-                continue
+        for game in live_positions(rules, n, rng, 100):
             py = assert_same_playout(k, game, 0, 0.01, (), (), rng.getrandbits(31))
             result = py.result()
             assert result is not None

@@ -300,15 +300,15 @@ def run_arena(
     """
     rules = make_rules(variant, options)
     rules.check_players(players)
-    if versus is not None and versus in agents:
-        raise BriscaError(f"{versus} is the gauntlet's opponent: it cannot also be one of the agents")
-    for name in [*agents, *([versus] if versus is not None else [])]:
-        make_agent(name)  # a bad name fails here, with a clear message, not in a worker
     if versus is None:
         pairs = list(itertools.combinations(agents, 2))
+    elif versus in agents:
+        raise BriscaError(f"{versus} is the gauntlet's opponent: it cannot also be one of the agents")
     else:
         pairs = [(a, versus) for a in agents]
         agents = [*agents, versus]
+    for name in agents:
+        make_agent(name)  # a bad name fails here, with a clear message, not in a worker
     tasks = [(pair, d, variant, players, dict(options or {}), seed, think) for pair in pairs for d in range(games)]
     start = time.perf_counter()
     results: list[DealResult] = []
