@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from brisca import Game
 
@@ -46,3 +51,34 @@ def test_the_ceiling_script_plays_a_seer() -> None:
     lone = subprocess.run([sys.executable, str(EXAMPLES / "strength_ceiling.py"), "--fair"], capture_output=True,
                           text=True, timeout=120)
     assert lone.returncode == 2 and "--fair is the control of --seer" in lone.stderr
+
+
+def test_the_training_script_records_values_and_fits_weights(tmp_path: Path) -> None:
+    """``record`` writes each card decision with a value for every playable card; ``fit`` turns them into weights
+    (as many as :mod:`brisca.agents.learned` reads) and reports the regrets. It needs the kernel (numba)."""
+    from brisca.agents import kernel
+    from brisca.agents.learned import WEIGHTS
+
+    if not kernel.AVAILABLE:
+        if os.environ.get("BRISCA_REQUIRE_KERNEL") == "1":
+            pytest.fail(f"BRISCA_REQUIRE_KERNEL=1 but the kernel is unavailable: {kernel.MISSING}", pytrace=False)
+        pytest.skip(f"the training script needs numba: {kernel.MISSING}")
+    data = tmp_path / "d.jsonl"
+    script = str(EXAMPLES / "train_rollout_policy.py")
+    out = subprocess.run([sys.executable, script, "record", "--games", "4", "--worlds", "8", "--seed", "3", "--out",
+                          str(data)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in data.read_text().splitlines()]
+    assert len(rows) >= 30  # two players' card decisions with a choice, in four games
+    for row in rows:
+        assert len(row["q"]) == len(row["cards"]) >= 2
+        assert all(-2 < q < 2 for q in row["q"])  # a win's worth, and a margin's
+    again = tmp_path / "again.jsonl"
+    subprocess.run([sys.executable, script, "record", "--games", "4", "--worlds", "8", "--seed", "3", "--out",
+                    str(again)], check=True, timeout=300)
+    assert again.read_text() == data.read_text()  # seeded: the same games and values
+    out = subprocess.run([sys.executable, script, "fit", str(data)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "heuristic  held out regret" in out.stdout and "learned    train    regret" in out.stdout
+    weights = out.stdout.split("WEIGHTS = ")[1].strip()
+    assert len(ast.literal_eval(weights)) == len(WEIGHTS)

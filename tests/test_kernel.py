@@ -95,23 +95,25 @@ def live_positions(rules: Rules, n: int, rng: random.Random, tries: int) -> Iter
 
 
 def assert_same_playout(k: kernel.Kernel, game: Game, side: int, weight: float, greedy: tuple[int, ...],
-                        mix: tuple[int, ...], seed: int) -> Game:
+                        mix: tuple[int, ...], seed: int, learned: bool = False) -> Game:
     """The kernel finishes ``game`` as the Python playout does (the same moves, points and value, exactly: the
     same arithmetic); the game Python finished."""
-    value, points, moves = k.playout(game.clone(), side, weight, greedy, mix, seed)
+    value, points, moves = k.playout(game.clone(), side, weight, greedy, mix, seed, learned)
     py = game.clone()
-    expected = playout(py, side, 0, weight, greedy, mix, seed)
+    expected = playout(py, side, 0, weight, greedy, mix, seed, learned=learned)
     assert moves == [a for _s, a in py.history[len(game.history):]], f"moves differ in {game!r}"
     assert points == py.seat_points
     assert value == expected
     return py
 
 
-@pytest.mark.parametrize("models", ["heuristic", "mixed", "wild"])
+@pytest.mark.parametrize("models", ["heuristic", "mixed", "wild", "learned"])
 @pytest.mark.parametrize(("label", "rules", "n"), CASES, ids=[f"{c[0]}-{c[2]}p" for c in CASES])
 def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, models: str) -> None:
     """Mixed: some seats (a random set each time) play the greedy rule, as seats the search has read as greedy.
-    Wild: on top of that, seats make random moves some of the time (and one seat all of the time), from a seed."""
+    Wild: on top of that, seats make random moves some of the time (and one seat all of the time), from a seed.
+    Learned: as wild, the policy's card choice the learned one (:mod:`brisca.agents.learned`)."""
+    learned = models == "learned"
     rng = random.Random(f"{label}-{n}-{models}")
     k = kernel.Kernel(rules, n)
     checked = 0
@@ -121,18 +123,18 @@ def test_kernel_agrees_with_python_playout(label: str, rules: Rules, n: int, mod
         greedy = tuple(s for s in range(n) if models != "heuristic" and rng.random() < 0.5)
         mix: tuple[int, ...] = ()
         seed = rng.randrange(1 << 40)
-        if models == "wild":
+        if models in ("wild", "learned"):
             always = rng.randrange(n)
             mix = tuple(MIX_ONE if s == always else rng.choice([0, 0, 1, MIX_ONE // 3, MIX_ONE - 1])
                         for s in range(n))
-        assert_same_playout(k, game, side, weight, greedy, mix, seed)
+        assert_same_playout(k, game, side, weight, greedy, mix, seed, learned)
         # Every candidate of the position at once, as the search calls it.
         candidates = [a for a in game.legal_actions() if not isinstance(a, Signal)]  # as the search takes them
-        values, seat_points = k.evaluate([game], candidates, [side], weight, greedy, mix, [seed])
+        values, seat_points = k.evaluate([game], candidates, [side], weight, greedy, mix, [seed], learned=learned)
         for j, action in enumerate(candidates):
             g = game.clone()
             g.apply(action)
-            assert values[0, j] == playout(g, side, 0, weight, greedy, mix, seed)
+            assert values[0, j] == playout(g, side, 0, weight, greedy, mix, seed, learned=learned)
             assert tuple(seat_points[0, j]) == g.seat_points
         checked += 1
     assert checked >= 60
@@ -208,7 +210,8 @@ def test_kernel_finishes_games_as_python_does() -> None:
                               for w, s, seed in zip(worlds, sides, seeds, strict=True)]
 
 
-@pytest.mark.parametrize("options", [{}, {"doubt": 0.5, "track": True}, {"search": "ismcts"}, {"endgame": True}])
+@pytest.mark.parametrize("options", [{}, {"doubt": 0.5, "track": True}, {"search": "ismcts"}, {"endgame": True},
+                                     {"rollout": "learned"}, {"rollout": "learned", "search": "ismcts"}])
 def test_expert_plays_the_same_with_and_without_the_kernel(options: dict[str, object]) -> None:
     """With a fixed number of worlds the kernel only makes the search faster: the same moves (also when the
     opponent's type is drawn for each block of worlds and its hand dealt by the filter)."""

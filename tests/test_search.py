@@ -258,8 +258,9 @@ CONFIGS = [(v, n) for v in variant_names() for n in find_variant(v).player_count
 
 @pytest.mark.parametrize(("variant", "players"), CONFIGS)
 def test_agents_only_return_legal_actions(variant: str, players: int) -> None:
-    agents = [make_agent(name, seed=1) for name in ("random", "greedy", "heuristic")]
+    agents = [make_agent(name, seed=1) for name in ("random", "greedy", "heuristic", "heuristic[policy=learned]")]
     agents.append(ExpertAgent(seed=1, sims=2))
+    agents.append(ExpertAgent(seed=1, sims=2, rollout="learned"))
     for game in _positions(variant, players, 30):
         seat = game.turn
         assert seat is not None

@@ -222,11 +222,16 @@ def signal_to_make(view: View) -> Signal | None:
 class HeuristicAgent:
     """A good rule player: counts cards, loads its partner's tricks, trumps only when it pays.
 
-    Once nothing is hidden (two players, stock gone) it plays the rest exactly.
+    Once nothing is hidden (two players, stock gone) it plays the rest exactly. With
+    ``policy="learned"`` its card choice is the fitted score of :mod:`brisca.agents.learned`
+    instead of its rules (not where the fewest points win).
     """
 
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | None = None, policy: str = "rules") -> None:
         self.seed = seed
+        if policy not in ("rules", "learned"):
+            raise ValueError(f"policy is rules or learned, not {policy!r}")
+        self.policy = policy
 
     def act(self, view: View) -> Action:
         legal = _require_turn(view)
@@ -251,7 +256,13 @@ class HeuristicAgent:
         if exact is not None:
             return exact
         playable = [a.card for a in legal if isinstance(a, Play)]
-        card = choose(situation(view, playable))
+        s = situation(view, playable)
+        if self.policy == "learned" and not s.least:
+            from brisca.agents.learned import choose_learned  # it builds on this module
+
+            card = choose_learned(s, view.stock_count)
+        else:
+            card = choose(s)
         declare = declare_choice(view, card)
         if declare is not None:
             return declare

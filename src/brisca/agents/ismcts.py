@@ -51,10 +51,11 @@ def _options(game: Game) -> list[Action]:
 def tree_search(draw: Callable[[], Game], seat: int, candidates: Sequence[Action], rng: random.Random,
                 iterations: int, deadline: float = math.inf, weight: float = 0.01,
                 greedy: Sequence[int] = (), mix: Sequence[int] = (), explore: float = 1.0, widen: float = 4.0,
-                fast: Any = None) -> tuple[list[int], list[float]]:
+                fast: Any = None, learned: bool = False) -> tuple[list[int], list[float]]:
     """Search from the root information set (worlds from ``draw``, ``seat`` to choose among ``candidates``) for
     ``iterations`` iterations or until ``deadline``; each candidate's visits and mean value (see
-    :func:`brisca.agents.search.margin`). ``fast``: the compiled kernel, to finish the leaves."""
+    :func:`brisca.agents.search.margin`). ``fast``: the compiled kernel, to finish the leaves; ``learned``: the
+    rollout policy's card choice is the learned one."""
     from brisca.agents.search import RolloutPolicy, apply_tracked, margin, playout, policy_move, team_of
 
     root = Node()
@@ -70,7 +71,7 @@ def tree_search(draw: Callable[[], Game], seat: int, candidates: Sequence[Action
                 break
             side = team_of(game, seat)
             state = rng.getrandbits(31)
-            policy = RolloutPolicy(game)
+            policy = RolloutPolicy(game, learned)
             node = root
             path: list[tuple[Node, Action]] = []
             while True:
@@ -109,10 +110,10 @@ def tree_search(draw: Callable[[], Game], seat: int, candidates: Sequence[Action
             seeds = [rng.getrandbits(31) for _ in leaves]
             if fast is not None:
                 finished = fast.finish([g for g, _s, _i in leaves], [s for _g, s, _i in leaves], weight, greedy,
-                                       mix, seeds)
+                                       mix, seeds, learned)
             else:
-                finished = [playout(g, s, 0, weight, greedy, mix, seed) for (g, s, _i), seed in zip(leaves, seeds,
-                                                                                                   strict=True)]
+                finished = [playout(g, s, 0, weight, greedy, mix, seed, learned=learned)
+                            for (g, s, _i), seed in zip(leaves, seeds, strict=True)]
             for (_g, _s, i), value in zip(leaves, finished, strict=True):
                 values[i] = value
         for path, value in zip(paths, values, strict=True):

@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brisca.actions import Action, Exchange, Play
+from brisca.agents.learned import LEAD as _LEAD_FEATURES
+from brisca.agents.learned import WEIGHTS
 from brisca.agents.search import lcg
 from brisca.game import Game
 from brisca.rules import Rules
@@ -55,7 +57,8 @@ EXCHANGE = 100
 NONE = -1
 
 # cfg fields
-_N, _SIDES, _H, _S, _TRUMP, _GIVE_UNTIL, _CHAIN, _TURNED, _LTB, _PAIR, _LEAST, _MOST_CARDS, _ENDGAME, _KILL = range(14)
+(_N, _SIDES, _H, _S, _TRUMP, _GIVE_UNTIL, _CHAIN, _TURNED, _LTB, _PAIR, _LEAST, _MOST_CARDS, _ENDGAME, _KILL,
+ _LEARNED) = range(15)
 
 
 @functools.cache
@@ -218,6 +221,56 @@ def _choose(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
     if cheapest >= 0 and (on_table >= 10 or (points[cheapest] < 10 and on_table + points[disc] >= 3)):
         return cheapest
     return disc
+
+
+@_njit
+def _learned(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, strength: Any, points: Any,
+             partner_winning: bool, opponents_after: bool, trumps_out: int, top: Any, stock: int, w: Any) -> int:
+    """:func:`brisca.agents.learned.choose_learned` on card indices: the features of
+    :func:`brisca.agents.learned.features` weighed by ``w`` as they are computed (nothing allocated)."""
+    end = 1 if stock == 0 else 0
+    pick = hand[0]
+    high = 0
+    table = 0
+    for i in range(tl):
+        table += points[trick[i]]
+    bs = best // 12 if tl else -1
+    pw = 1 if partner_winning else 0
+    oa = 1 if opponents_after else 0
+    late = 1 if 0 < stock <= 8 else 0
+    for i in range(hl):
+        c = hand[i]
+        s = c // 12
+        tr = 1 if s == trump else 0
+        p = points[c]
+        st = strength[c]
+        master = 1 if st > top[s] and (tr == 1 or trumps_out == 0) else 0
+        if tl == 0:
+            nsuit = 0
+            ntr = 0
+            for j in range(hl):
+                nsuit += 1 if hand[j] // 12 == s else 0
+                ntr += 1 if hand[j] // 12 == trump else 0
+            exposed = 1 if st < top[s] else 0
+            rich = 1 if p >= 10 else 0
+            v = (w[0] * p + w[1] * tr + w[2] * tr * p + w[3] * st + w[4] * tr * st + w[5] * master
+                 + w[6] * master * p + w[7] * nsuit + w[8] * end * tr + w[9] * end * p + w[10] * end * tr * st
+                 + w[11] * exposed * p + w[12] * tr * trumps_out + w[13] * tr * ntr + w[14] * late * tr
+                 + w[15] * late * p + w[16] * (1 if p == 0 else 0) * (1 - tr) + w[17] * tr * rich
+                 + w[18] * (1 - tr) * rich * exposed)
+        else:
+            wins = 1 if (s == bs and st > strength[best]) or (tr == 1 and bs != trump) else 0
+            f = _LEAD_FEATURES
+            v = (w[f] * p + w[f + 1] * tr + w[f + 2] * wins + w[f + 3] * wins * table + w[f + 4] * wins * p
+                 + w[f + 5] * (1 - wins) * p + w[f + 6] * wins * tr + w[f + 7] * wins * tr * table
+                 + w[f + 8] * wins * tr * p + w[f + 9] * st + w[f + 10] * tr * st + w[f + 11] * pw * p
+                 + w[f + 12] * pw * (1 - oa) * p + w[f + 13] * wins * oa + w[f + 14] * end * tr
+                 + w[f + 15] * end * wins * table + w[f + 16] * master * (1 - wins) + w[f + 17] * tr * trumps_out
+                 + w[f + 18] * master * p + w[f + 19] * end * p)
+        if i == 0 or v > high:
+            pick = c
+            high = v
+    return int(pick)
 
 
 @_njit
@@ -505,11 +558,12 @@ def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: A
 
 @_njit
 def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, cand: int, side: int,
-                 weight: float, seat_out: Any, moves: Any, greedy: Any, mix: Any, seed: int) -> float:
+                 weight: float, seat_out: Any, moves: Any, greedy: Any, mix: Any, seed: int, lw: Any) -> float:
     """Apply ``cand`` to the position encoded in ``row``, finish the hand with the rollout policy (the greedy
     rule for the seats flagged in ``greedy``; a uniformly random move, with chance ``mix[seat] / 32768``, for
     the seats read as partly random; the random numbers from :func:`brisca.agents.search.lcg` started at
-    ``seed``) and return :func:`brisca.agents.search.margin`; the final seat points go to ``seat_out`` and the
+    ``seed``; the policy's card choice the heuristic's, or with ``cfg[_LEARNED]`` the learned one weighed by
+    ``lw``) and return :func:`brisca.agents.search.margin`; the final seat points go to ``seat_out`` and the
     moves (codes, -1 after the last) to ``moves`` when it has room."""
     n = cfg[_N]
     sides = cfg[_SIDES]
@@ -646,7 +700,11 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                         for i in range(hl):
                             if hands[seat, i] // 12 == trump:
                                 tout -= 1
-                        code = _choose(hand, ll, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
+                        if cfg[_LEARNED] != 0:
+                            code = _learned(hand, ll, trick, tlen, best, trump, strength, points, pw, oa, tout, top,
+                                            slen, lw)
+                        else:
+                            code = _choose(hand, ll, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
         if nm < moves.shape[0]:
             moves[nm] = code
         nm += 1
@@ -702,14 +760,14 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
 
 @_njit
 def _batch(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, cands: Any, sides_of: Any,
-           weight: float, values: Any, seat_points: Any, greedy: Any, mix: Any, seeds: Any) -> None:
+           weight: float, values: Any, seat_points: Any, greedy: Any, mix: Any, seeds: Any, lw: Any) -> None:
     """Every candidate in every world: ``values[w, k]`` and the final ``seat_points[w, k]`` (world ``w``'s random
     moves from ``seeds[w]``, the same for every candidate: their luck cancels in the comparison)."""
     moves = np.empty(0, np.int64)
     for w in range(rows.shape[0]):
         for k in range(cands.shape[0]):
             values[w, k] = _playout_one(cfg, strength, points, xtable, rows[w], cands[k], sides_of[w], weight,
-                                        seat_points[w, k], moves, greedy, mix, seeds[w])
+                                        seat_points[w, k], moves, greedy, mix, seeds[w], lw)
 
 
 # ---------------------------------------------------------------------------------------------- Python side
@@ -753,12 +811,14 @@ class Kernel:
                           n if rules.trump_exchange == "before_penultimate" else 0,
                           int(rules.exchange_chain), int(not rules.trump_rotation), rules.last_trick_bonus,
                           int(rules.pair_bonus), int(rules.hand_winner == "least"), int(rules.tie == "most_cards"), 0,
-                          int(rules.kill_three)]
+                          int(rules.kill_three), 0]
         self._no_capt = [-1] * 48
+        self.learned_weights = np.array(WEIGHTS, np.int64)
 
-    def cfg(self, game: Game) -> Any:
+    def cfg(self, game: Game, learned: bool = False) -> Any:
         cfg = list(self._cfg_base)
         cfg[_TRUMP] = int(game.trump)
+        cfg[_LEARNED] = int(learned)
         return np.array(cfg, np.int64)
 
     def encode(self, game: Game) -> list[int]:
@@ -798,32 +858,32 @@ class Kernel:
 
     def evaluate(self, worlds: Sequence[Game], candidates: Sequence[Action], sides: Sequence[int],
                  weight: float, greedy: Sequence[int] = (), mix: Sequence[int] = (),
-                 seeds: Sequence[int] = (), endgame: bool = False) -> tuple[Any, Any]:
+                 seeds: Sequence[int] = (), endgame: bool = False, learned: bool = False) -> tuple[Any, Any]:
         """For each world and candidate: the value of playing it and finishing by the rollout policy (what
         ``playout`` returns on a clone with the candidate applied, ``greedy`` seats playing the greedy rule,
-        ``mix``, the world's seed and ``endgame`` as there), and the final seat points (with ``endgame``, those
-        when the exact endgame begins)."""
+        ``mix``, the world's seed, ``endgame`` and ``learned`` as there), and the final seat points (with
+        ``endgame``, those when the exact endgame begins)."""
         rows = np.array([self.encode(g) for g in worlds], np.int64)
         cands = np.array([action_code(a) for a in candidates], np.int64)
         values = np.empty((len(worlds), len(candidates)), np.float64)
         seat_points = np.empty((len(worlds), len(candidates), self.players), np.int64)
-        cfg = self.cfg(worlds[0])
+        cfg = self.cfg(worlds[0], learned)
         cfg[_ENDGAME] = int(endgame)
         _batch(cfg, self.strength, self.points, self.xtable, rows, cands,
                np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy),
-               self._mix(mix), np.array(list(seeds) or [0] * len(worlds), np.int64))
+               self._mix(mix), np.array(list(seeds) or [0] * len(worlds), np.int64), self.learned_weights)
         return values, seat_points
 
     def finish(self, games: Sequence[Game], sides: Sequence[int], weight: float, greedy: Sequence[int] = (),
-               mix: Sequence[int] = (), seeds: Sequence[int] = ()) -> list[float]:
+               mix: Sequence[int] = (), seeds: Sequence[int] = (), learned: bool = False) -> list[float]:
         """Each game finished as it stands by the rollout policy: its value for its side (what ``playout``
         returns on it), in one call."""
         rows = np.array([self.encode(g) for g in games], np.int64)
         values = np.empty((len(games), 1), np.float64)
         seat_points = np.empty((len(games), 1, self.players), np.int64)
-        _batch(self.cfg(games[0]), self.strength, self.points, self.xtable, rows, np.array([NONE], np.int64),
+        _batch(self.cfg(games[0], learned), self.strength, self.points, self.xtable, rows, np.array([NONE], np.int64),
                np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy), self._mix(mix),
-               np.array(list(seeds) or [0] * len(games), np.int64))
+               np.array(list(seeds) or [0] * len(games), np.int64), self.learned_weights)
         return [float(v) for v in values[:, 0]]
 
     def _flags(self, greedy: Sequence[int]) -> Any:
@@ -836,13 +896,15 @@ class Kernel:
         return np.array(list(mix) or [0] * self.players, np.int64)
 
     def playout(self, game: Game, side: int, weight: float = 1 / 600, greedy: Sequence[int] = (),
-                mix: Sequence[int] = (), seed: int = 0) -> tuple[float, tuple[int, ...], list[Action]]:
+                mix: Sequence[int] = (), seed: int = 0, learned: bool = False
+                ) -> tuple[float, tuple[int, ...], list[Action]]:
         """The debug entry point: finish ``game`` as it stands; the value, the final seat points and the moves."""
         row = np.array(self.encode(game), np.int64)
         seat_points = np.empty(self.players, np.int64)
         moves = np.full(200, -1, np.int64)
-        value = _playout_one(self.cfg(game), self.strength, self.points, self.xtable, row, NONE, side,
-                             float(weight), seat_points, moves, self._flags(greedy), self._mix(mix), seed)
+        value = _playout_one(self.cfg(game, learned), self.strength, self.points, self.xtable, row, NONE, side,
+                             float(weight), seat_points, moves, self._flags(greedy), self._mix(mix), seed,
+                             self.learned_weights)
         out = []
         for code in moves:
             if code < 0:

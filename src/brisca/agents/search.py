@@ -34,6 +34,7 @@ from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
 from brisca.agents.heuristic import Situation, allies, choose, signal_to_make
 from brisca.agents.inference import MODELS, Reading, beliefs, read_hands, skill_evidence
+from brisca.agents.learned import choose_learned
 from brisca.agents.simple import _require_turn, greedy_card
 from brisca.cards import Card, Rank
 from brisca.game import Game, View
@@ -206,9 +207,9 @@ def exact_world(view: View) -> Game | None:
         return None
 
 
-def rollout_action(game: Game) -> Action:
-    """The heuristic's move in a complete (sampled) game."""
-    return RolloutPolicy(game).action(game)
+def rollout_action(game: Game, learned: bool = False) -> Action:
+    """The heuristic's move in a complete (sampled) game (with ``learned``, its card choice the learned one)."""
+    return RolloutPolicy(game, learned).action(game)
 
 
 class RolloutPolicy:
@@ -216,11 +217,13 @@ class RolloutPolicy:
 
     In a sampled world the policy counts cards the way a good player would: what has been
     played is gone, everything else is out (it does not peek at the world's hidden cards).
+    With ``learned`` the card to play is :func:`brisca.agents.learned.choose_learned`'s instead
+    of the heuristic's (not where the fewest points win: it was fitted to the usual game).
     """
 
-    __slots__ = ("n", "trump", "strength", "points", "rem", "team", "declare", "least")
+    __slots__ = ("n", "trump", "strength", "points", "rem", "team", "declare", "least", "learned")
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, learned: bool = False) -> None:
         rules = game.rules
         self.n = game.players
         self.trump = game.trump
@@ -229,6 +232,7 @@ class RolloutPolicy:
         self.team = [team_of(game, s) for s in range(self.n)]
         self.declare = rules.declarations
         self.least = rules.hand_winner == "least"
+        self.learned = learned and not self.least
         played = {c for t in game.tricks for c in t.cards}
         played.update(game.trick)
         strength = self.strength
@@ -278,8 +282,9 @@ class RolloutPolicy:
                     top[suit] = strength[c.index]
                     break
         trumps_out = len(self.rem[trump]) - sum(1 for c in held if c.suit is trump)
-        return PLAYS[choose(Situation(cards, trick, trump, strength, self.points, partner_winning,
-                                      opponents_after, trumps_out, top, best, self.least)).index]
+        s = Situation(cards, trick, trump, strength, self.points, partner_winning, opponents_after, trumps_out, top,
+                      best, self.least)
+        return PLAYS[(choose_learned(s, game.stock_count) if self.learned else choose(s)).index]
 
     def _vale_wins(self, game: Game, declare: Declare, cards: list[Card], partner_winning: bool) -> bool:
         """Vales, last to play for this side: whether declaring leaves the trick (and the pair's points) to it."""
@@ -340,16 +345,18 @@ def _wild(game: Game, state: int) -> tuple[Action | None, int]:
 
 
 def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600,
-            greedy: Sequence[int] = (), mix: Sequence[int] = (), seed: int = 0, endgame: bool = False) -> float:
+            greedy: Sequence[int] = (), mix: Sequence[int] = (), seed: int = 0, endgame: bool = False,
+            learned: bool = False) -> float:
     """Finish ``game`` (a sampled world) with the rollout policy, exactly once small; its value for ``side``.
 
     The seats in ``greedy`` (those the search has read as greedy players) play the greedy rule instead;
     a seat makes a uniformly random move with chance ``mix[seat] / MIX_ONE`` (the share of its play the
     search has read as random), the random numbers drawn by :func:`lcg` from ``seed``. With ``endgame``, two
     players and the stock gone (nothing hidden), the rest is valued exactly against those models
-    (:func:`expect`), as the expert plays it, instead of by the rollout policy.
+    (:func:`expect`), as the expert plays it, instead of by the rollout policy. ``learned``: the rollout
+    policy's card choice is the learned one (see :class:`RolloutPolicy`).
     """
-    policy = RolloutPolicy(game)
+    policy = RolloutPolicy(game, learned)
     state = seed & 0x7FFFFFFF
     exact = endgame and game.players == 2
     while not game.is_over():
@@ -455,6 +462,7 @@ class ExpertAgent:
         explore: float = 1.0,
         widen: float = 4.0,
         endgame: bool | str = False,
+        rollout: str = "heuristic",
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -533,6 +541,11 @@ class ExpertAgent:
         #: exactly against the models of the opponent (:func:`expect`), as the expert will play them, instead of by
         #: the rollout policy (the tree search's leaves always finish by the policy). Off: it measured no gain.
         self.endgame = _flag("endgame", endgame)
+        #: The rollout policy's card choice: the ``heuristic``'s rules, or the ``learned`` score fitted to this
+        #: search's own values (:mod:`brisca.agents.learned`). Measured: see docs/strength.md.
+        if rollout not in ("heuristic", "learned"):
+            raise ValueError(f"rollout is heuristic or learned, not {rollout!r}")
+        self.learned = rollout == "learned"
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
         self.last_worlds = 0
@@ -600,7 +613,7 @@ class ExpertAgent:
 
         visits, means = tree_search(draw, view.seat, candidates, self.rng,
                                     worlds * len(candidates), math.inf if self.sims is not None else deadline,
-                                    self.weight, greedy, mix, self.explore, self.widen, fast)
+                                    self.weight, greedy, mix, self.explore, self.widen, fast, self.learned)
         self.last_worlds = sum(visits)
         if not self.last_worlds:
             return candidates[0]
@@ -704,7 +717,7 @@ class ExpertAgent:
                 batch.append((world, side, w, self.rng.getrandbits(31) if mix else 0))
             if fast is not None and batch:
                 rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
-                                     greedy, mix, [b[3] for b in batch], self.endgame)[0]
+                                     greedy, mix, [b[3] for b in batch], self.endgame, self.learned)[0]
                 results = [[float(v) for v in row] for row in rows]
             else:
                 results = []
@@ -713,7 +726,8 @@ class ExpertAgent:
                     for action in candidates:
                         g = world.clone()
                         g.apply(action)
-                        values.append(playout(g, side, 0, self.weight, greedy, mix, seed, self.endgame))
+                        values.append(playout(g, side, 0, self.weight, greedy, mix, seed, self.endgame,
+                                              self.learned))
                     results.append(values)
             for (_world, _side, w, _seed), values in zip(batch, results, strict=True):
                 for i in range(k):
