@@ -224,7 +224,7 @@ class HeuristicAgent:
 
     Once nothing is hidden (two players, stock gone) it plays the rest exactly. With
     ``policy="learned"`` its card choice is the fitted score of :mod:`brisca.agents.learned`
-    instead of its rules (not where the fewest points win).
+    instead of its rules, in the games it was fitted to (:func:`brisca.agents.learned.applies`).
     """
 
     def __init__(self, seed: int | None = None, policy: str = "rules") -> None:
@@ -257,10 +257,10 @@ class HeuristicAgent:
             return exact
         playable = [a.card for a in legal if isinstance(a, Play)]
         s = situation(view, playable)
-        if self.policy == "learned" and not s.least:
-            from brisca.agents.learned import choose_learned  # it builds on this module
+        if self.policy == "learned":
+            from brisca.agents.learned import applies, choose_learned  # they build on this module
 
-            card = choose_learned(s, view.stock_count)
+            card = choose_learned(s, view.stock_count) if applies(view.rules, view.players) else choose(s)
         else:
             card = choose(s)
         declare = declare_choice(view, card)

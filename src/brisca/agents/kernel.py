@@ -27,7 +27,7 @@ from typing import Any
 
 from brisca.actions import Action, Exchange, Play
 from brisca.agents.learned import LEAD as _LEAD_FEATURES
-from brisca.agents.learned import WEIGHTS
+from brisca.agents.learned import WEIGHTS, applies
 from brisca.agents.search import lcg
 from brisca.game import Game
 from brisca.rules import Rules
@@ -818,7 +818,7 @@ class Kernel:
     def cfg(self, game: Game, learned: bool = False) -> Any:
         cfg = list(self._cfg_base)
         cfg[_TRUMP] = int(game.trump)
-        cfg[_LEARNED] = int(learned)
+        cfg[_LEARNED] = int(learned and applies(game.rules, game.players))
         return np.array(cfg, np.int64)
 
     def encode(self, game: Game) -> list[int]:

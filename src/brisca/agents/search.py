@@ -34,7 +34,7 @@ from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
 from brisca.agents.heuristic import Situation, allies, choose, signal_to_make
 from brisca.agents.inference import MODELS, Reading, beliefs, read_hands, skill_evidence
-from brisca.agents.learned import choose_learned
+from brisca.agents.learned import applies, choose_learned
 from brisca.agents.simple import _require_turn, greedy_card
 from brisca.cards import Card, Rank
 from brisca.game import Game, View
@@ -218,7 +218,7 @@ class RolloutPolicy:
     In a sampled world the policy counts cards the way a good player would: what has been
     played is gone, everything else is out (it does not peek at the world's hidden cards).
     With ``learned`` the card to play is :func:`brisca.agents.learned.choose_learned`'s instead
-    of the heuristic's (not where the fewest points win: it was fitted to the usual game).
+    of the heuristic's, in the games it was fitted to (:func:`brisca.agents.learned.applies`).
     """
 
     __slots__ = ("n", "trump", "strength", "points", "rem", "team", "declare", "least", "learned")
@@ -232,7 +232,7 @@ class RolloutPolicy:
         self.team = [team_of(game, s) for s in range(self.n)]
         self.declare = rules.declarations
         self.least = rules.hand_winner == "least"
-        self.learned = learned and not self.least
+        self.learned = learned and applies(rules, self.n)
         played = {c for t in game.tricks for c in t.cards}
         played.update(game.trick)
         strength = self.strength
