@@ -542,7 +542,7 @@ class ExpertAgent:
         #: the rollout policy (the tree search's leaves always finish by the policy). Off: it measured no gain.
         self.endgame = _flag("endgame", endgame)
         #: The rollout policy's card choice: the ``heuristic``'s rules, or the ``learned`` score fitted to this
-        #: search's own values (:mod:`brisca.agents.learned`). Measured: see docs/strength.md.
+        #: search's own values (:mod:`brisca.agents.learned`). Learned measured no gain (docs/strength.md).
         if rollout not in ("heuristic", "learned"):
             raise ValueError(f"rollout is heuristic or learned, not {rollout!r}")
         self.learned = rollout == "learned"
