@@ -8,8 +8,11 @@ centred on its mean), on :func:`brisca.agents.learned.features` (ridge least squ
 weights to thousandths and prints them, with each policy's regret on the held-out fifth: the value
 lost against the best card, on average a decision.
 
-    python examples/train_rollout_policy.py record --games 3000 --seed 11 --out d1.jsonl
-    python examples/train_rollout_policy.py fit d1.jsonl d2.jsonl
+    python examples/train_rollout_policy.py record --games 600 --seed 101 --out d101.jsonl
+    python examples/train_rollout_policy.py fit d101.jsonl
+
+``record --rollout learned`` finishes the worlds with the learned choice instead: a second step
+of policy iteration (docs/strength.md measured it no stronger than the first).
 
 Needs numba (``pip install -e '.[fast]'``).
 """
@@ -41,8 +44,8 @@ from brisca.worlds import WorldError, WorldSampler
 class Recorder(ExpertAgent):
     """The expert playing the best card over ``worlds`` sampled worlds, writing each card decision to ``out``."""
 
-    def __init__(self, out: TextIO, worlds: int, seed: int) -> None:
-        super().__init__(seed=seed, sims=worlds)  # its other decisions (the exchange) too: reproducible
+    def __init__(self, out: TextIO, worlds: int, seed: int, rollout: str = "heuristic") -> None:
+        super().__init__(seed=seed, sims=worlds, rollout=rollout)  # its other decisions too: reproducible
         self.out = out
         self.worlds = worlds
 
@@ -62,7 +65,7 @@ class Recorder(ExpertAgent):
         worlds = [sampler.draw(self.rng) for _ in range(self.worlds)]
         sides = [team_of(w, view.seat) for w in worlds]
         seeds = [self.rng.getrandbits(31) if mix else 0 for _ in worlds]
-        rows = fast.evaluate(worlds, list(legal), sides, self.weight, greedy, mix, seeds)[0]
+        rows = fast.evaluate(worlds, list(legal), sides, self.weight, greedy, mix, seeds, learned=self.learned)[0]
         q = [float(v) for v in rows.mean(axis=0)]
         cards = [a.card for a in legal if isinstance(a, Play)]
         s = situation(view, cards)
@@ -73,14 +76,15 @@ class Recorder(ExpertAgent):
         return legal[int(np.argmax(q))]
 
 
-def record(games: int, seed: int, out: TextIO, worlds: int, variant: str = "spanish") -> None:
+def record(games: int, seed: int, out: TextIO, worlds: int, variant: str = "spanish",
+           rollout: str = "heuristic") -> None:
     rules = find_variant(variant)
     rng = random.Random(seed)
     for g in range(games):
         opponent = ("random", "random", "heuristic", "greedy")[g % 4]
         me = g % 2
         agents: list[Any] = [None, None]
-        agents[me] = Recorder(out, worlds, rng.getrandbits(31))
+        agents[me] = Recorder(out, worlds, rng.getrandbits(31), rollout)
         agents[1 - me] = make_agent(opponent, seed=rng.getrandbits(31))
         game = Game(rules, 2, seed=rng.getrandbits(31))
         while not game.is_over():
@@ -151,16 +155,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     rec.add_argument("--seed", type=int, default=11)
     rec.add_argument("--worlds", type=int, default=256)
     rec.add_argument("--out", default="-", help="a JSON-lines file (default: standard output)")
+    rec.add_argument("--rollout", choices=("heuristic", "learned"), default="heuristic",
+                     help="who finishes each world: the heuristic's rules, or the learned choice (a policy iteration)")
     fitting = sub.add_parser("fit", help="fit the weights to recorded files")
     fitting.add_argument("files", nargs="+")
     fitting.add_argument("--ridge", type=float, default=1e-3)
     args = parser.parse_args(argv)
     if args.step == "record":
         if args.out == "-":
-            record(args.games, args.seed, sys.stdout, args.worlds)
+            record(args.games, args.seed, sys.stdout, args.worlds, rollout=args.rollout)
         else:
             with open(args.out, "w") as out:
-                record(args.games, args.seed, out, args.worlds)
+                record(args.games, args.seed, out, args.worlds, rollout=args.rollout)
     else:
         fit(args.files, args.ridge)
 

@@ -77,6 +77,10 @@ def test_the_training_script_records_values_and_fits_weights(tmp_path: Path) -> 
     subprocess.run([sys.executable, script, "record", "--games", "4", "--worlds", "8", "--seed", "3", "--out",
                     str(again)], check=True, timeout=300)
     assert again.read_text() == data.read_text()  # seeded: the same games and values
+    iterated = tmp_path / "iterated.jsonl"
+    subprocess.run([sys.executable, script, "record", "--games", "4", "--worlds", "8", "--seed", "3", "--rollout",
+                    "learned", "--out", str(iterated)], check=True, timeout=300)
+    assert iterated.read_text() != data.read_text()  # the learned choice finishing the worlds values them otherwise
     out = subprocess.run([sys.executable, script, "fit", str(data)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "heuristic  held out regret" in out.stdout and "learned    train    regret" in out.stdout
