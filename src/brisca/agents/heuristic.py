@@ -257,10 +257,10 @@ class HeuristicAgent:
             return exact
         playable = [a.card for a in legal if isinstance(a, Play)]
         s = situation(view, playable)
-        if self.policy == "learned":
-            from brisca.agents.learned import applies, choose_learned  # they build on this module
+        from brisca.agents.learned import applies, choose_learned  # they build on this module
 
-            card = choose_learned(s, view.stock_count) if applies(view.rules, view.players) else choose(s)
+        if self.policy == "learned" and applies(view.rules, view.players):
+            card = choose_learned(s, view.stock_count)
         else:
             card = choose(s)
         declare = declare_choice(view, card)
