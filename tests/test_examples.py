@@ -86,3 +86,25 @@ def test_the_training_script_records_values_and_fits_weights(tmp_path: Path) -> 
     assert "heuristic  held out regret" in out.stdout and "learned    train    regret" in out.stdout
     weights = out.stdout.split("WEIGHTS = ")[1].strip()
     assert len(ast.literal_eval(weights)) == len(WEIGHTS)
+
+
+def test_the_next_choice_script_measures_a_searched_choice() -> None:
+    """``next_choice.py``: positions with the heuristic to move, and each ``nest`` its rise over the heuristic's own
+    choice; ``nest`` 0 against itself rises by nothing. It needs the kernel (numba)."""
+    from brisca.agents import kernel
+
+    if not kernel.AVAILABLE:
+        if os.environ.get("BRISCA_REQUIRE_KERNEL") == "1":
+            pytest.fail(f"BRISCA_REQUIRE_KERNEL=1 but the kernel is unavailable: {kernel.MISSING}", pytrace=False)
+        pytest.skip(f"the next-choice script needs numba: {kernel.MISSING}")
+    script = _load("next_choice")
+    games = script.positions(6, seed=2)
+    assert len(games) == 6
+    assert all(not g.is_over() and len(g.legal_actions()) > 1 for g in games)
+    assert [script.won(v) for v in (1.3, 0.5, -0.2, 1.01, -0.01)] == [1.0, 0.5, 0.0, 1.0, 0.0]
+    out = subprocess.run([sys.executable, str(EXAMPLES / "next_choice.py"), "--positions", "4", "--worlds", "20",
+                          "--nests", "0", "4"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    rows = [line.split("|") for line in out.stdout.splitlines() if line.startswith("| 0 ") or line.startswith("| 4 ")]
+    assert len(rows) == 2
+    assert rows[0][2].strip() == "+0.0000" and rows[0][4].strip() == "+0.0000"

@@ -249,3 +249,82 @@ def test_kernel_plays_the_kill_as_python_does() -> None:
             assert result is not None
             kills += result.reason == "three-killed"
     assert kills >= 30
+
+
+NEST_CASES = [(label, rules) for label, rules, n in CASES if n == 2]
+
+
+def _arrays(k: kernel.Kernel, game: Game, learned: bool = False) -> tuple[object, ...]:
+    return (k.cfg(game, learned), k.strength, k.points, k.xtable)
+
+
+@pytest.mark.parametrize(("label", "rules"), NEST_CASES, ids=[c[0] for c in NEST_CASES])
+def test_a_playout_stopped_at_the_next_choice_goes_on_as_before(label: str, rules: Rules) -> None:
+    """The searched next choice (``nest``) stops a playout at the side's next choice and finishes it from there:
+    stopped, written out and taken up again with the policy's own move, it ends exactly as the whole playout."""
+    np = pytest.importorskip("numpy")
+    k = kernel.Kernel(rules, 2)
+    rng = random.Random(17)
+    stops = 0
+    for game in live_positions(rules, 2, rng, 40):
+        side = game.turn
+        row = np.array(k.encode(game), np.int64)
+        greedy, mix = np.zeros(2, np.int64), np.zeros(2, np.int64)  # the heuristic everywhere: no random moves
+        for action in game.legal_actions():
+            if isinstance(action, Signal):
+                continue
+            code = kernel.action_code(action)
+            whole = np.empty(2, np.int64)
+            value = kernel._playout_one(*_arrays(k, game), row, code, side, 0.01, whole, np.empty(0, np.int64),
+                                        greedy, mix, 0, k.learned_weights, 0, row, row)
+            work = np.empty_like(row)
+            opts = np.zeros(k.hmax + 3, np.int64)
+            kernel._playout_one(*_arrays(k, game), row, code, side, 0.01, np.empty(2, np.int64),
+                                np.empty(0, np.int64), greedy, mix, 0, k.learned_weights, 1, work, opts)
+            if opts[0] == 0:
+                continue  # the hand ended before the side had a choice
+            stops += 1
+            assert opts[1] in opts[2:2 + opts[0]]  # the policy's move is one of the legal moves written out
+            points = np.empty(2, np.int64)
+            again = kernel._playout_one(*_arrays(k, game), work, opts[1], side, 0.01, points, np.empty(0, np.int64),
+                                        greedy, mix, 0, k.learned_weights, 0, work, work)
+            assert (again, list(points)) == (value, list(whole)), label
+    assert stops > 20
+
+
+def test_the_searched_next_choice_never_sees_where_the_hidden_cards_lie() -> None:
+    """The choice ``nest`` makes depends on the hidden cards (the other hand and the stock under the turned card) as a
+    set: the same whichever way a world dealt them. Its value for a greedy-read opponent: the policy's (no search)."""
+    np = pytest.importorskip("numpy")
+    rules = find_variant("spanish")
+    k = kernel.Kernel(rules, 2)
+    rng = random.Random(3)
+    searched = 0
+    for game in live_positions(rules, 2, rng, 60):
+        me, other = game.turn, 1 - game.turn
+        row = np.array(k.encode(game), np.int64)
+        base = 2 * k.hmax + 2  # the stock's first slot
+        places = [other * k.hmax + i for i in range(len(game._hands[other]))]
+        places += [base + i for i in range(1, row[base + k.smax])]
+        moved = row.copy()
+        cards = [int(row[p]) for p in places]
+        rng.shuffle(cards)
+        for p, c in zip(places, cards, strict=True):
+            moved[p] = c
+        mix = np.zeros(2, np.int64)
+        mix[other] = MIX_ONE
+        picks = []
+        for r in (row, moved):
+            opts = np.zeros(k.hmax + 3, np.int64)
+            kernel._nested(*_arrays(k, game), r, kernel.NONE, me, 0.01, np.empty(2, np.int64), np.empty(0, np.int64),
+                           np.zeros(2, np.int64), mix, 7, k.learned_weights, 8, np.empty_like(r), np.empty_like(r),
+                           opts, np.empty(2, np.int64))
+            picks.append(int(opts[1]) if opts[0] else None)
+        assert picks[0] == picks[1]
+        if picks[0] is not None:
+            searched += 1
+            assert kernel.code_action(picks[0]) in game.legal_actions()
+        seeds = [5, 6]
+        plain = k.finish([game, game], [me, me], 0.01, (other,), (), seeds)
+        assert k.finish([game, game], [me, me], 0.01, (other,), (), seeds, nest=8) == plain
+    assert searched > 20

@@ -315,7 +315,10 @@ def test_expert_stops_early_once_its_choice_is_settled() -> None:
 
 def test_levels_plugins_and_options() -> None:
     assert set(LEVELS) == {"easy", "normal", "hard", "expert"}
-    assert isinstance(make_agent("hard"), HeuristicAgent)
+    hard = make_agent("hard")
+    assert isinstance(hard, HeuristicAgent) and hard.policy == "learned"
+    rules = make_agent("hard[policy=rules]")  # a level's options, those given on top
+    assert isinstance(rules, HeuristicAgent) and rules.policy == "rules"
     assert isinstance(make_agent("brisca.agents.search:ExpertAgent"), ExpertAgent)
     agent = make_agent("expert[sims=12,think=0.1]")
     assert isinstance(agent, ExpertAgent) and agent.sims == 12 and agent.think == 0.1

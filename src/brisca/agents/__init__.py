@@ -33,8 +33,11 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "heuristic": HeuristicAgent,
     "expert": ExpertAgent,
 }
-#: Levels for people: a beginner can beat ``easy``.
-LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "heuristic", "expert": "expert"}
+#: Levels for people: a beginner can beat ``easy``. ``hard`` is the heuristic with the learned card choice,
+#: which plays its rules where that choice was not fitted and scores 0.58 against them with two players
+#: (docs/strength.md).
+LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "heuristic[policy=learned]",
+                          "expert": "expert"}
 
 
 class AgentError(BriscaError):
@@ -46,15 +49,11 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
 
     Options follow in brackets: ``"expert[sims=200]"``, ``"expert[think=0.2]"``.
     """
-    options: dict[str, object] = {}
-    if name.endswith("]") and "[" in name:
-        name, _, raw = name[:-1].partition("[")
-        for item in filter(None, (x.strip() for x in raw.split(","))):
-            key, eq, value = item.partition("=")
-            if not eq or not key.strip():
-                raise AgentError(f"agent options are written name[key=value,...], not {item!r}")
-            options[key.strip()] = _number(value.strip())
-    factory = AGENTS.get(LEVELS.get(name, name))
+    name, options = _split(name)
+    if name in LEVELS:  # a level: its agent and options, those given here on top
+        name, preset = _split(LEVELS[name])
+        options = {**preset, **options}
+    factory = AGENTS.get(name)
     if factory is None and ":" in name:
         module_name, _, attr = name.partition(":")
         try:
@@ -72,6 +71,19 @@ def make_agent(name: str, seed: int | None = None) -> Agent:
         return factory()
     except ValueError as exc:  # an option's value the agent refuses
         raise AgentError(f"agent {name!r}: {exc}") from None
+
+
+def _split(name: str) -> tuple[str, dict[str, object]]:
+    """``"expert[sims=200]"`` -> ``("expert", {"sims": 200})``."""
+    options: dict[str, object] = {}
+    if name.endswith("]") and "[" in name:
+        name, _, raw = name[:-1].partition("[")
+        for item in filter(None, (x.strip() for x in raw.split(","))):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise AgentError(f"agent options are written name[key=value,...], not {item!r}")
+            options[key.strip()] = _number(value.strip())
+    return name, options
 
 
 def _number(text: str) -> object:

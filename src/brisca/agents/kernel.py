@@ -558,13 +558,19 @@ def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: A
 
 @_njit
 def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, cand: int, side: int,
-                 weight: float, seat_out: Any, moves: Any, greedy: Any, mix: Any, seed: int, lw: Any) -> float:
+                 weight: float, seat_out: Any, moves: Any, greedy: Any, mix: Any, seed: int, lw: Any,
+                 stop: int, out_row: Any, opts: Any) -> float:
     """Apply ``cand`` to the position encoded in ``row``, finish the hand with the rollout policy (the greedy
     rule for the seats flagged in ``greedy``; a uniformly random move, with chance ``mix[seat] / 32768``, for
     the seats read as partly random; the random numbers from :func:`brisca.agents.search.lcg` started at
     ``seed``; the policy's card choice the heuristic's, or with ``cfg[_LEARNED]`` the learned one weighed by
     ``lw``) and return :func:`brisca.agents.search.margin`; the final seat points go to ``seat_out`` and the
-    moves (codes, -1 after the last) to ``moves`` when it has room."""
+    moves (codes, -1 after the last) to ``moves`` when it has room.
+
+    With ``stop`` set it stops instead at ``side``'s first choice after the candidate (with no candidate, its
+    first choice; two legal moves or more):
+    the position goes to ``out_row`` (encoded as ``row``), and to ``opts`` the number of legal moves, the
+    policy's move and the legal moves' codes (``opts[0]`` stays 0 if the hand ends first)."""
     n = cfg[_N]
     sides = cfg[_SIDES]
     hmax = cfg[_H]
@@ -705,6 +711,23 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                                             slen, lw)
                         else:
                             code = _choose(hand, ll, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
+        if stop != 0 and (nm > 0 or cand == -1) and seat % sides == side:
+            m = 0
+            for i in range(ll):
+                opts[2 + m] = hand[i]
+                m += 1
+            if give >= 0 and mayx[seat] != 0:
+                for i in range(hl):
+                    if hands[seat, i] == give:
+                        opts[2 + m] = 100 + give
+                        m += 1
+                        break
+            if m > 1:
+                opts[0] = m
+                opts[1] = code
+                _encode(out_row, n, hmax, smax, hands, hlen, stock, slen, trick, tlen, turn, best, bseat, give, over,
+                        lastw, pts, mayx, capt)
+                return 0.0
         if nm < moves.shape[0]:
             moves[nm] = code
         nm += 1
@@ -759,15 +782,142 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
 
 
 @_njit
+def _encode(out: Any, n: int, hmax: int, smax: int, hands: Any, hlen: Any, stock: Any, slen: int, trick: Any,
+            tlen: int, turn: int, best: int, bseat: int, give: int, over: int, lastw: int, pts: Any, mayx: Any,
+            capt: Any) -> None:
+    """Write a playout's position to ``out`` in the layout of :meth:`Kernel.encode` (the leader as the turn:
+    nothing reads it)."""
+    p = 0
+    for s in range(n):
+        for i in range(hmax):
+            out[p] = hands[s, i] if i < hlen[s] else -1
+            p += 1
+    for s in range(n):
+        out[p] = hlen[s]
+        p += 1
+    for i in range(smax):
+        out[p] = stock[i] if i < slen else -1
+        p += 1
+    out[p] = slen
+    p += 1
+    for i in range(n):
+        out[p] = trick[i] if i < tlen else -1
+        p += 1
+    out[p] = tlen
+    out[p + 1] = turn
+    out[p + 2] = turn
+    out[p + 3] = best
+    out[p + 4] = bseat
+    out[p + 5] = give
+    out[p + 6] = over
+    out[p + 7] = lastw
+    p += 8
+    for s in range(n):
+        out[p] = pts[s]
+        p += 1
+    for s in range(n):
+        out[p] = mayx[s]
+        p += 1
+    for i in range(48):
+        out[p] = capt[i]
+        p += 1
+
+
+@_njit
+def _nested(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, cand: int, side: int, weight: float,
+            seat_out: Any, moves: Any, greedy: Any, mix: Any, seed: int, lw: Any, nest: int, work: Any, inner: Any,
+            opts: Any, scratch: Any) -> float:
+    """Two players: play ``cand`` (``NONE``: nothing) and on by the policy up to ``side``'s next choice, make that
+    choice by ``nest`` worlds redrawn from what ``side`` sees there (the other hand and the stock shuffled, a card
+    the other seat is known to hold from an exchange too; the turned card stays), every legal move played out in
+    each by the policy (the policy's own move kept unless another is worth more), then finish this world from
+    the move chosen (written to ``opts[1]``). The choice depends on the hidden cards as a set, never on where
+    this world put them."""
+    opts[0] = 0
+    v = _playout_one(cfg, strength, points, xtable, row, cand, side, weight, seat_out, moves, greedy, mix, seed,
+                     lw, 1, work, opts)
+    m = opts[0]
+    if m == 0:
+        return float(v)
+    n = cfg[_N]
+    hmax = cfg[_H]
+    smax = cfg[_S]
+    other = 1 - side
+    base = n * hmax + n  # the stock's first slot
+    slen = work[base + smax]
+    first = 1 if cfg[_TURNED] != 0 else 0
+    olen = work[n * hmax + other]
+    size = olen + max(0, slen - first)
+    pos = np.empty(size, np.int64)
+    j = 0
+    for i in range(olen):
+        pos[j] = other * hmax + i
+        j += 1
+    for i in range(first, slen):
+        pos[j] = base + i
+        j += 1
+    real = work.copy()
+    for i in range(1, size):  # the hidden cards in order (insertion sort): the redraw depends on the set alone
+        a = work[pos[i]]
+        j = i - 1
+        while j >= 0 and work[pos[j]] > a:
+            work[pos[j + 1]] = work[pos[j]]
+            j -= 1
+        work[pos[j + 1]] = a
+    codes = opts[2:2 + m].copy()
+    pol = opts[1]
+    sums = np.zeros(m, np.float64)
+    state = seed & 0x7FFFFFFF
+    for _k in range(nest):
+        for i in range(work.shape[0]):
+            inner[i] = work[i]
+        for i in range(size - 1, 0, -1):  # Fisher-Yates over the hidden places
+            state = _lcg(state)
+            r = (state >> 16) % (i + 1)
+            a = inner[pos[i]]
+            inner[pos[i]] = inner[pos[r]]
+            inner[pos[r]] = a
+        state = _lcg(state)
+        for b in range(m):
+            sums[b] += _playout_one(cfg, strength, points, xtable, inner, codes[b], side, weight, scratch, moves,
+                                    greedy, mix, state, lw, 0, inner, opts)
+    pick = pol
+    top = -1e300
+    for b in range(m):
+        if codes[b] == pol:
+            top = sums[b]
+    for b in range(m):
+        if sums[b] > top:
+            top = sums[b]
+            pick = codes[b]
+    opts[1] = pick
+    return float(_playout_one(cfg, strength, points, xtable, real, pick, side, weight, seat_out, moves, greedy, mix,
+                        _lcg(state), lw, 0, work, opts))
+
+
+@_njit
 def _batch(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, cands: Any, sides_of: Any,
-           weight: float, values: Any, seat_points: Any, greedy: Any, mix: Any, seeds: Any, lw: Any) -> None:
+           weight: float, values: Any, seat_points: Any, greedy: Any, mix: Any, seeds: Any, lw: Any,
+           nest: int) -> None:
     """Every candidate in every world: ``values[w, k]`` and the final ``seat_points[w, k]`` (world ``w``'s random
-    moves from ``seeds[w]``, the same for every candidate: their luck cancels in the comparison)."""
+    moves from ``seeds[w]``, the same for every candidate: their luck cancels in the comparison). ``nest``: two
+    players, the side's next choice made by :func:`_nested` over that many redrawn worlds (0: by the policy)."""
     moves = np.empty(0, np.int64)
+    width = rows.shape[1]
+    work = np.empty(width, np.int64)
+    inner = np.empty(width, np.int64)
+    opts = np.zeros(cfg[_H] + 3, np.int64)
+    scratch = np.empty(cfg[_N], np.int64)
     for w in range(rows.shape[0]):
         for k in range(cands.shape[0]):
-            values[w, k] = _playout_one(cfg, strength, points, xtable, rows[w], cands[k], sides_of[w], weight,
-                                        seat_points[w, k], moves, greedy, mix, seeds[w], lw)
+            side = sides_of[w]
+            if nest > 0 and cfg[_N] == 2 and greedy[1 - side] == 0:
+                values[w, k] = _nested(cfg, strength, points, xtable, rows[w], cands[k], side, weight,
+                                       seat_points[w, k], moves, greedy, mix, seeds[w], lw, nest, work, inner, opts,
+                                       scratch)
+            else:
+                values[w, k] = _playout_one(cfg, strength, points, xtable, rows[w], cands[k], side, weight,
+                                            seat_points[w, k], moves, greedy, mix, seeds[w], lw, 0, work, opts)
 
 
 # ---------------------------------------------------------------------------------------------- Python side
@@ -858,11 +1008,15 @@ class Kernel:
 
     def evaluate(self, worlds: Sequence[Game], candidates: Sequence[Action], sides: Sequence[int],
                  weight: float, greedy: Sequence[int] = (), mix: Sequence[int] = (),
-                 seeds: Sequence[int] = (), endgame: bool = False, learned: bool = False) -> tuple[Any, Any]:
+                 seeds: Sequence[int] = (), endgame: bool = False, learned: bool = False,
+                 nest: int = 0) -> tuple[Any, Any]:
         """For each world and candidate: the value of playing it and finishing by the rollout policy (what
         ``playout`` returns on a clone with the candidate applied, ``greedy`` seats playing the greedy rule,
         ``mix``, the world's seed, ``endgame`` and ``learned`` as there), and the final seat points (with
-        ``endgame``, those when the exact endgame begins)."""
+        ``endgame``, those when the exact endgame begins). ``nest``: two players, the side's next choice after
+        the candidate made by a search over that many worlds redrawn from what it sees (:func:`_nested`), where
+        the opponent is not played by the greedy rule; an experiment, not the expert's (examples/next_choice.py,
+        docs/strength.md)."""
         rows = np.array([self.encode(g) for g in worlds], np.int64)
         cands = np.array([action_code(a) for a in candidates], np.int64)
         values = np.empty((len(worlds), len(candidates)), np.float64)
@@ -871,19 +1025,20 @@ class Kernel:
         cfg[_ENDGAME] = int(endgame)
         _batch(cfg, self.strength, self.points, self.xtable, rows, cands,
                np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy),
-               self._mix(mix), np.array(list(seeds) or [0] * len(worlds), np.int64), self.learned_weights)
+               self._mix(mix), np.array(list(seeds) or [0] * len(worlds), np.int64), self.learned_weights, nest)
         return values, seat_points
 
     def finish(self, games: Sequence[Game], sides: Sequence[int], weight: float, greedy: Sequence[int] = (),
-               mix: Sequence[int] = (), seeds: Sequence[int] = (), learned: bool = False) -> list[float]:
+               mix: Sequence[int] = (), seeds: Sequence[int] = (), learned: bool = False,
+               nest: int = 0) -> list[float]:
         """Each game finished as it stands by the rollout policy: its value for its side (what ``playout``
-        returns on it), in one call."""
+        returns on it), in one call. ``nest``: as in :meth:`evaluate`, the side's first choice searched."""
         rows = np.array([self.encode(g) for g in games], np.int64)
         values = np.empty((len(games), 1), np.float64)
         seat_points = np.empty((len(games), 1, self.players), np.int64)
         _batch(self.cfg(games[0], learned), self.strength, self.points, self.xtable, rows, np.array([NONE], np.int64),
                np.array(sides, np.int64), float(weight), values, seat_points, self._flags(greedy), self._mix(mix),
-               np.array(list(seeds) or [0] * len(games), np.int64), self.learned_weights)
+               np.array(list(seeds) or [0] * len(games), np.int64), self.learned_weights, nest)
         return [float(v) for v in values[:, 0]]
 
     def _flags(self, greedy: Sequence[int]) -> Any:
@@ -904,7 +1059,7 @@ class Kernel:
         moves = np.full(200, -1, np.int64)
         value = _playout_one(self.cfg(game, learned), self.strength, self.points, self.xtable, row, NONE, side,
                              float(weight), seat_points, moves, self._flags(greedy), self._mix(mix), seed,
-                             self.learned_weights)
+                             self.learned_weights, 0, row, moves)
         out = []
         for code in moves:
             if code < 0:
