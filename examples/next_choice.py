@@ -39,7 +39,8 @@ def positions(count: int, seed: int, variant: str = "spanish") -> list[Game]:
     while len(out) < count:
         game = Game(variant, 2, seed=rng.getrandbits(31))
         me = rng.randrange(2)
-        agents: dict[int | None, Agent] = {me: make_agent("heuristic", seed=0), 1 - me: make_agent("random", seed=rng.getrandbits(31))}
+        agents: dict[int | None, Agent] = {me: make_agent("heuristic", seed=0),
+                                           1 - me: make_agent("random", seed=rng.getrandbits(31))}
         stop = rng.randrange(0, 30)
         for _ in range(stop):
             if game.is_over():

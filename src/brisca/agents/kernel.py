@@ -567,10 +567,10 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
     ``lw``) and return :func:`brisca.agents.search.margin`; the final seat points go to ``seat_out`` and the
     moves (codes, -1 after the last) to ``moves`` when it has room.
 
-    With ``stop`` set it stops instead at ``side``'s first choice after the candidate (with no candidate, its
-    first choice; two legal moves or more):
-    the position goes to ``out_row`` (encoded as ``row``), and to ``opts`` the number of legal moves, the
-    policy's move and the legal moves' codes (``opts[0]`` stays 0 if the hand ends first)."""
+    With ``stop`` set it stops instead at ``side``'s first choice (two legal moves or more) after the candidate
+    (with no candidate, from the start): the position goes to ``out_row`` (encoded as ``row``), and to ``opts``
+    the number of legal moves, the policy's move and the legal moves' codes (``opts[0]`` stays 0 if the hand
+    ends first)."""
     n = cfg[_N]
     sides = cfg[_SIDES]
     hmax = cfg[_H]
