@@ -328,3 +328,23 @@ def test_the_searched_next_choice_never_sees_where_the_hidden_cards_lie() -> Non
         plain = k.finish([game, game], [me, me], 0.01, (other,), (), seeds)
         assert k.finish([game, game], [me, me], 0.01, (other,), (), seeds, nest=8) == plain
     assert searched > 20
+
+
+def test_the_expert_searches_its_rollouts_next_choice_with_nest() -> None:
+    """``expert[nest=K]`` (the experiment of docs/strength.md): legal moves, the same for a seed, its own values;
+    it needs the kernel."""
+    game = Game("spanish", 2, seed=11)
+    nested, again, plain = (ExpertAgent(seed=4, sims=16, nest=8), ExpertAgent(seed=4, sims=16, nest=8),
+                            ExpertAgent(seed=4, sims=16))
+    differ = 0
+    while not game.is_over():
+        view = game.view(game.turn)
+        action = nested.act(view)
+        assert action in view.legal_actions and again.act(view) is action
+        differ += plain.act(view) is not action
+        game.apply(action)
+    assert differ > 0  # the searched choices change some values enough to change a move
+    with pytest.raises(ValueError, match="nest"):
+        ExpertAgent(nest=8, kernel=False)
+    with pytest.raises(ValueError, match="nest"):
+        ExpertAgent(nest=-1)

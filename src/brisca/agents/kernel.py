@@ -1015,8 +1015,8 @@ class Kernel:
         ``mix``, the world's seed, ``endgame`` and ``learned`` as there), and the final seat points (with
         ``endgame``, those when the exact endgame begins). ``nest``: two players, the side's next choice after
         the candidate made by a search over that many worlds redrawn from what it sees (:func:`_nested`), where
-        the opponent is not played by the greedy rule; an experiment, not the expert's (examples/next_choice.py,
-        docs/strength.md)."""
+        the opponent is not played by the greedy rule (``expert[nest=K]``, off by default: it measured no gain;
+        examples/next_choice.py, docs/strength.md)."""
         rows = np.array([self.encode(g) for g in worlds], np.int64)
         cands = np.array([action_code(a) for a in candidates], np.int64)
         values = np.empty((len(worlds), len(candidates)), np.float64)

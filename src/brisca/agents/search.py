@@ -463,6 +463,7 @@ class ExpertAgent:
         widen: float = 4.0,
         endgame: bool | str = False,
         rollout: str = "heuristic",
+        nest: int | str = 0,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -546,6 +547,18 @@ class ExpertAgent:
         if rollout not in ("heuristic", "learned"):
             raise ValueError(f"rollout is heuristic or learned, not {rollout!r}")
         self.learned = rollout == "learned"
+        #: An experiment of the compiled kernel (:func:`brisca.agents.kernel._nested`): with two players, the rules
+        #: it covers and an opponent not read as greedy, each rollout's next choice for this seat is searched over
+        #: ``nest`` worlds redrawn from what it sees then, instead of taken from the policy. 0 (the default): off.
+        #: Measured: docs/strength.md ("One more search step in the rollouts").
+        self.nest = _number("nest", nest, int)
+        if self.nest < 0 or (self.nest and not self.kernel):
+            raise ValueError(f"nest is 0 or a number of worlds, with the kernel on; not {nest!r}")
+        if self.nest:
+            from brisca.agents.kernel import MISSING, enabled
+
+            if not enabled():
+                raise ValueError(f"nest needs the compiled kernel: {MISSING or 'BRISCA_KERNEL=0'}")
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
         self.last_worlds = 0
@@ -717,7 +730,8 @@ class ExpertAgent:
                 batch.append((world, side, w, self.rng.getrandbits(31) if mix else 0))
             if fast is not None and batch:
                 rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
-                                     greedy, mix, [b[3] for b in batch], self.endgame, self.learned)[0]
+                                     greedy, mix, [b[3] for b in batch], self.endgame, self.learned,
+                                     self.nest)[0]
                 results = [[float(v) for v in row] for row in rows]
             else:
                 results = []
