@@ -548,7 +548,8 @@ class ExpertAgent:
             raise ValueError(f"rollout is heuristic or learned, not {rollout!r}")
         self.learned = rollout == "learned"
         #: An experiment of the compiled kernel (:func:`brisca.agents.kernel._nested`): with two players, the rules
-        #: it covers and an opponent not read as greedy, each rollout's next choice for this seat is searched over
+        #: it covers and an opponent not read as greedy, each rollout's (of the sampled-world search; the tree
+        #: search leaves its rollouts as they are) next choice for this seat is searched over
         #: ``nest`` worlds redrawn from what it sees then, instead of taken from the policy. 0 (the default): off.
         #: Measured: docs/strength.md ("One more search step in the rollouts").
         self.nest = _number("nest", nest, int)
