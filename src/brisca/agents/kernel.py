@@ -655,11 +655,11 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
         hl = hlen[seat]
         hand, ll = _legal(cfg, hands, hlen, seat, three_out, buf)  # the cards it may play
         code = -1
+        xl = False
         if nm == 0 and cand != -1:
             code = cand
         else:
             # legal: the hand, and the exchange when allowed (the policy takes it whenever it is legal)
-            xl = False
             if give >= 0 and mayx[seat] != 0:
                 for i in range(hl):
                     if hands[seat, i] == give:
@@ -712,16 +712,12 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                         else:
                             code = _choose(hand, ll, trick, tlen, best, trump, strength, points, pw, oa, tout, top)
         if stop != 0 and (nm > 0 or cand == -1) and seat % sides == side:
-            m = 0
             for i in range(ll):
-                opts[2 + m] = hand[i]
+                opts[2 + i] = hand[i]
+            m = ll
+            if xl:
+                opts[2 + m] = 100 + give
                 m += 1
-            if give >= 0 and mayx[seat] != 0:
-                for i in range(hl):
-                    if hands[seat, i] == give:
-                        opts[2 + m] = 100 + give
-                        m += 1
-                        break
             if m > 1:
                 opts[0] = m
                 opts[1] = code

@@ -553,13 +553,14 @@ class ExpertAgent:
         #: ``nest`` worlds redrawn from what it sees then, instead of taken from the policy. 0 (the default): off.
         #: Measured: docs/strength.md ("One more search step in the rollouts").
         self.nest = _number("nest", nest, int)
-        if self.nest < 0 or (self.nest and not self.kernel):
-            raise ValueError(f"nest is 0 or a number of worlds, with the kernel on; not {nest!r}")
+        if self.nest < 0:
+            raise ValueError(f"nest is 0 or a number of worlds, not {nest!r}")
         if self.nest:
             from brisca.agents.kernel import MISSING, enabled
 
-            if not enabled():
-                raise ValueError(f"nest needs the compiled kernel: {MISSING or 'BRISCA_KERNEL=0'}")
+            if not (self.kernel and enabled()):
+                why = MISSING or "kernel=false or BRISCA_KERNEL=0"
+                raise ValueError(f"nest needs the compiled kernel, which is off: {why}")
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
         self.last_worlds = 0
