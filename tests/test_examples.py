@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import json
+import math
 import os
 import subprocess
 import sys
@@ -108,3 +109,63 @@ def test_the_next_choice_script_measures_a_searched_choice() -> None:
     rows = [line.split("|") for line in out.stdout.splitlines() if line.startswith("| 0 ") or line.startswith("| 4 ")]
     assert len(rows) == 2
     assert rows[0][2].strip() == "+0.0000" and rows[0][4].strip() == "+0.0000"
+
+
+def _random_position(seed: int, stock: int, follow: bool) -> Game:
+    """A 2-player spanish position of random play with ``stock`` cards left, the opponent's lead on the table when
+    ``follow``."""
+    import random
+
+    game = Game("spanish", 2, seed=seed)
+    rng = random.Random(seed)
+    while game.stock_count > stock:
+        game.apply(rng.choice(game.legal_actions()))
+    if follow:
+        game.apply(rng.choice([a for a in game.legal_actions() if a.__class__.__name__ == "Play"]))
+    return game
+
+
+def test_late_regret_solves_information_states_exactly() -> None:
+    """``late_regret.py``'s expectimax over the seat's information states, against a random opponent. At the last
+    trick of the stock a card played leaves nothing more to choose before all is known, so its value is the average
+    over every world of the world's own expectimax (:func:`brisca.agents.search.expect`); an exchange, after which the
+    seat still chooses a card without seeing the world, is worth at most that. Two tricks from the end the seat's
+    next choice is made without seeing the world: never worth more than choosing with it, and somewhere less."""
+    from brisca.actions import Play
+    from brisca.agents.search import expect
+
+    script = _load("late_regret")
+    seen_fusion = False
+    for stock, seeds in ((2, range(12)), (4, range(4))):
+        for seed in seeds:
+            game = _random_position(seed, stock, follow=bool(seed % 2))
+            me = game.turn
+            assert me is not None
+            solver = script.Exact(me)
+            worlds = solver.worlds(game)
+            assert math.isclose(sum(p for p, _w in worlds), 1.0)
+            hidden = len(game.view(me).unseen_cards())
+            assert len({(frozenset(w.hand(1 - me)), w.stock) for _p, w in worlds}) == len(worlds)
+            assert len(worlds) == math.comb(hidden, len(game.hand(1 - me))) * math.factorial(stock - 1)
+            values = solver.values(game)
+            assert set(values) == set(game.legal_actions())
+            for action, value in values.items():
+                peeking = 0.0
+                for p, world in worlds:
+                    child = world.clone()
+                    child.apply(action)
+                    peeking += p * expect(child, game.side_of(me), (), {1 - me: 1.0}, 0.0)
+                assert 0.0 <= value <= peeking + 1e-9
+                if stock == 2 and type(action) is Play:
+                    assert math.isclose(value, peeking, abs_tol=1e-9), (seed, action)
+                seen_fusion |= value < peeking - 1e-6
+    assert seen_fusion
+
+
+def test_the_late_regret_script_runs() -> None:
+    out = subprocess.run([sys.executable, str(EXAMPLES / "late_regret.py"), "--hands", "2", "--stock", "2"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("stock  0:") and lines[1].startswith("stock  2:")
+    assert lines[-1].startswith("all: ") and "over 2 hands" in lines[-1]
