@@ -24,13 +24,14 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import random
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Sequence
 
 from brisca import Game
-from brisca.actions import Action
+from brisca.actions import Action, Play
 from brisca.agents import make_agent
 from brisca.agents.search import expect, margin, team_of
 
@@ -62,8 +63,8 @@ class Exact:
             for order in itertools.permutations(rest):
                 w = game.clone()
                 w._hands[self.other] = [plays[c] for c in known] + [plays[c] for c in hand]
-                w._stock = w._stock[:1] + [plays[c] for c in order] if view.face_up is not None else [
-                    plays[c] for c in order]
+                face = w._stock[:1] if view.face_up is not None else []
+                w._stock = face + [plays[c] for c in order]
                 out.append(w)
         return [(1 / len(out), w) for w in out]
 
@@ -132,19 +133,24 @@ def regrets(hands: int, stock: int, seed: int, variant: str, verbose: bool = Fal
     return out
 
 
+def position(seed: int, stock: int, follow: bool, variant: str = "spanish") -> Game:
+    """A 2-player position of random play with ``stock`` cards left, the opponent's lead on the table when
+    ``follow``."""
+    game = Game(variant, 2, seed=seed)
+    rng = random.Random(seed)
+    while game.stock_count > stock:
+        game.apply(rng.choice(game.legal_actions()))
+    if follow:
+        game.apply(rng.choice([a for a in game.legal_actions() if type(a) is Play]))
+    return game
+
+
 def timings(positions: int, stock: int, variant: str) -> list[float]:
     """Seconds :meth:`Exact.values` takes on positions of random play with ``stock`` cards left (half of them with
     the opponent's lead on the table)."""
-    import random
-
     out = []
     for seed in range(positions):
-        game = Game(variant, 2, seed=seed)
-        rng = random.Random(seed)
-        while game.stock_count > stock:
-            game.apply(rng.choice(game.legal_actions()))
-        if seed % 2:
-            game.apply(rng.choice(game.legal_actions()))
+        game = position(seed, stock, bool(seed % 2), variant)
         assert game.turn is not None
         start = time.perf_counter()
         Exact(game.turn).values(game)
@@ -155,7 +161,8 @@ def timings(positions: int, stock: int, variant: str) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100)
-    parser.add_argument("--stock", type=int, default=4, help="the largest stock to solve at (0, 2 or 4)")
+    parser.add_argument("--stock", type=int, default=4,
+                        help="the largest stock to solve at (2 or 4: at most a second or two a decision; 6: minutes)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", default="spanish")
     parser.add_argument("--verbose", action="store_true", help="print every decision's regrets as they come")

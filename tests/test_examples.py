@@ -111,20 +111,6 @@ def test_the_next_choice_script_measures_a_searched_choice() -> None:
     assert rows[0][2].strip() == "+0.0000" and rows[0][4].strip() == "+0.0000"
 
 
-def _random_position(seed: int, stock: int, follow: bool) -> Game:
-    """A 2-player spanish position of random play with ``stock`` cards left, the opponent's lead on the table when
-    ``follow``."""
-    import random
-
-    game = Game("spanish", 2, seed=seed)
-    rng = random.Random(seed)
-    while game.stock_count > stock:
-        game.apply(rng.choice(game.legal_actions()))
-    if follow:
-        game.apply(rng.choice([a for a in game.legal_actions() if a.__class__.__name__ == "Play"]))
-    return game
-
-
 def test_late_regret_solves_information_states_exactly() -> None:
     """``late_regret.py``'s expectimax over the seat's information states, against a random opponent. At the last
     trick of the stock a card played leaves nothing more to choose before all is known, so its value is the average
@@ -138,7 +124,7 @@ def test_late_regret_solves_information_states_exactly() -> None:
     seen_fusion = False
     for stock, seeds in ((2, range(12)), (4, range(4))):
         for seed in seeds:
-            game = _random_position(seed, stock, follow=bool(seed % 2))
+            game = script.position(seed, stock, follow=bool(seed % 2))
             me = game.turn
             assert me is not None
             solver = script.Exact(me)
