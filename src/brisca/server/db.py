@@ -35,6 +35,12 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(sa.String(16), default="waiting")
     version: Mapped[int] = mapped_column(sa.Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+    #: The deals come from ``seed``, chosen by the client: a practice table, one person at most.
+    seeded: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    #: Who opened it (``user:<id>`` or ``guest:<address>``): the caps on open tables count by owner.
+    owner: Mapped[str | None] = mapped_column(sa.String(80), nullable=True, index=True)
+    #: The last change at the table (idle tables are closed).
+    last_active: Mapped[datetime | None] = mapped_column(sa.DateTime, nullable=True)
 
 
 class SeatRow(Base):
@@ -45,6 +51,8 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     bot: Mapped[str | None] = mapped_column(sa.String(32), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    #: The account holding the seat (``None``: a guest, a bot, or free).
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, nullable=True, index=True)
 
 
 class HandRow(Base):
@@ -53,6 +61,9 @@ class HandRow(Base):
     table_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_tables.id"), primary_key=True)
     hand_number: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
     deck: Mapped[list[str]] = mapped_column(sa.JSON)
+    #: Revealed with the record; ``commitment`` = SHA-256 of the salt and the deck, published at the deal.
+    salt: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
+    commitment: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
 
 
 class ActionRow(Base):
@@ -88,6 +99,30 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(sa.Float)
     sigma: Mapped[float] = mapped_column(sa.Float)
     games: Mapped[int] = mapped_column(sa.Integer, default=0)
+
+
+class UserRow(Base):
+    __tablename__ = "brisca_users"
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    #: Normalised (NFKC, lower case): unique, and what ratings are keyed by.
+    username: Mapped[str] = mapped_column(sa.String(32), unique=True)
+    #: As the person typed it at sign-up.
+    display: Mapped[str] = mapped_column(sa.String(32))
+    password_hash: Mapped[str] = mapped_column(sa.String(255))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+
+
+class SessionRow(Base):
+    __tablename__ = "brisca_sessions"
+
+    #: SHA-256 of the session cookie's value (the cookie itself is never stored).
+    token_hash: Mapped[str] = mapped_column(sa.String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(sa.Integer, sa.ForeignKey("brisca_users.id"), index=True)
+    #: The token the page sends back in a header with every change (double submit against CSRF).
+    csrf: Mapped[str] = mapped_column(sa.String(64))
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+    expires_at: Mapped[datetime] = mapped_column(sa.DateTime)
 
 
 def default_url() -> str:
