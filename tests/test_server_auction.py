@@ -72,7 +72,7 @@ def _check(message: dict[str, Any], seat: int | None, match: Match) -> None:
 def test_a_match_with_an_auction_leaks_nothing(tmp_path: Path, preset: str, players: int,
                                                options: dict[str, Any]) -> None:
     with deadline(90), serve(str(tmp_path / "db.sqlite3")) as client:
-        table_id = create(client, preset=preset, players=players, options=options, seed=13)
+        table_id = create(client, preset=preset, players=players, options=options)
         tokens = join_all(client, table_id, players)
         conns = [Conn(client, table_id, token=t) for t in tokens]
         spectator = Conn(client, table_id)

@@ -180,6 +180,7 @@ def cards_in(obj: Any) -> set[str]:
 def check_no_leak(message: dict[str, Any], seat: int | None, match: Match) -> None:
     """Nothing in ``message`` names another seat's hidden card or a face-down stock card."""
     assert "deck" not in str(message)
+    assert "salt" not in str(message)  # a deal's salt is revealed by the finished record only
     state = message.get("state")
     if state is None:
         assert set(message) <= {"type", "v", "kind", "seat", "name", "text", "table_id", "code", "message", "id"}

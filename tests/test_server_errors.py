@@ -13,7 +13,7 @@ from test_server_common import Conn, create, deadline, join_all, match_of, serve
 
 
 def _table(client: Any) -> tuple[str, Conn, Conn, Conn]:
-    table_id = create(client, players=2, seed=9)
+    table_id = create(client, players=2)
     tokens = join_all(client, table_id, 2)
     return table_id, Conn(client, table_id, token=tokens[0]), Conn(client, table_id, token=tokens[1]), \
         Conn(client, table_id)

@@ -32,9 +32,9 @@ def test_bots_play_a_match_and_the_record_replays(tmp_path: Path, preset: str, p
         assert isinstance(rec, brisca_record.MatchRecord)
         replayed = Match.of_games(rec.make_rules(), rec.players, rec.replay())
         assert replayed.is_over() and replayed.winner == info["match_winner"] == games[0]["winner"]
-        board = client.get(f"/api/ratings/{preset}").json()
-        assert {r["name"] for r in board} == {f"bot:{b}" for b in bots.values()}
-        assert all(r["games"] == 1 for r in board)
+        # A seeded table is a practice table: its decks are the seed's, its match never rated.
+        assert rec.seed == 5 and rec.verify_deals() == []
+        assert client.get(f"/api/ratings/{preset}").json() == []
         assert client.get("/api/games/nosuchgame/record").status_code == 404
         spectator.close()
 
@@ -70,7 +70,8 @@ def test_a_person_plays_against_bots_to_the_end(tmp_path: Path, players: int) ->
         rec = json.loads(client.get(f"/api/games/{body['table_id']}/record").text)
         assert rec["format"] == "brisca-record/1"
         assert client.get("/api/games").json()[0]["names"][0] == "Ana"
-        assert any(row["name"] == "Ana" for row in client.get("/api/ratings/spanish").json())
+        assert rec["seed"] == 11 and end["table"]["practice"]
+        assert client.get("/api/ratings/spanish").json() == []  # a practice table is never rated
         conn.close()
 
 

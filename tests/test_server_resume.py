@@ -28,7 +28,7 @@ def _play(conns: list[Conn], client: object, table_id: str, count: int) -> None:
 
 def test_reconnection_replays_exactly_the_missed_events(tmp_path: Path) -> None:
     with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
-        table_id = create(client, players=2, seed=4)
+        table_id = create(client, players=2)
         tokens = join_all(client, table_id, 2)
         players = [Conn(client, table_id, token=t) for t in tokens]
         watcher = Conn(client, table_id)  # connected throughout: the reference
@@ -105,7 +105,7 @@ def test_a_restart_resumes_every_table_where_it_was(db_url: str) -> None:
     # (numbered events: see test_server_takeover.py), and this test compares versions across the restart.
     with deadline(40):
         with serve(db_url, takeover_after=None) as client:
-            table_id = create(client, players=2, seed=21)
+            table_id = create(client, players=2)
             tokens = join_all(client, table_id, 2)
             conns = [Conn(client, table_id, token=t) for t in tokens]
             _play(conns, client, table_id, 9)

@@ -144,6 +144,10 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
     seats = page.locator("#seats .seat")
     assert "Ana" in seats.nth(0).inner_text() and "me" in (seats.nth(0).get_attribute("class") or "")
     assert "#1" in seats.nth(1).inner_text() or "bot" in seats.nth(1).inner_text()
+    # The deck's commitment is on the table from the deal, and kept by the browser for the replay's check.
+    first = _get(f"{server}/api/tables/{table_id}")["commitments"][0]
+    assert first[:16] in page.locator("#fair").inner_text()
+    assert first in page.evaluate(f"localStorage.getItem('brisca:commitments:{table_id}')")
 
     my_turns = followed = 0
     trumps: dict[int, str] = {}

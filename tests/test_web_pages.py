@@ -45,7 +45,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
 
     # A finished game (two bots, one hand), an open table, and nothing else.
     done = _post(f"{server}/api/tables", {"preset": "briscola", "players": 2, "bots": {"0": "easy", "1": "normal"},
-                                          "bot_delay": 0, "seed": 3, "options": {"target_hands": 1}})["table_id"]
+                                          "bot_delay": 0, "options": {"target_hands": 1}})["table_id"]
     while _get(f"{server}/api/tables/{done}")["status"] != "finished":
         assert left_ms() > 0
         time.sleep(0.1)
@@ -92,6 +92,11 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     replay = _get(f"{server}/api/games/{done}/replay")
     steps = replay["steps"]
     assert page.evaluate("document.body.dataset.steps") == str(len(steps))
+    # The browser hashes every deck with its salt and finds the commitment published at the deal.
+    page.wait_for_function("document.body.dataset.deals", timeout=left_ms())
+    assert page.evaluate("document.body.dataset.deals") == "ok"
+    assert all(d["verified"] for d in replay["deals"])
+    assert f"{len(replay['deals'])} of {len(replay['deals'])} decks match" in page.locator("#rfair").inner_text()
 
     def shown() -> dict[str, Any]:
         return page.evaluate("""() => ({

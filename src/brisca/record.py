@@ -25,15 +25,17 @@ from typing import IO, Any
 
 from brisca.actions import Action, Bid, Declare, Pass, RankBid, Signal
 from brisca.cards import Card
+from brisca.commitment import check_deal, practice_deck
 from brisca.errors import BriscaError, RecordError
 from brisca.game import Game, Match
 from brisca.rules import Rules, make_rules
 
 FORMAT = "brisca-record/1"
 
-_HAND_KEYS = {"format", "variant", "rules", "players", "dealer", "deal", "deck", "actions"}
-_MATCH_KEYS = {"format", "variant", "rules", "players", "hands"}
-_DEAL_KEYS = {"dealer", "deal", "deck", "actions"}
+_HAND_KEYS = {"format", "variant", "rules", "players", "dealer", "deal", "deck", "salt", "commitment", "actions"}
+_MATCH_KEYS = {"format", "variant", "rules", "players", "seed", "hands"}
+_DEAL_KEYS = {"dealer", "deal", "deck", "salt", "commitment", "actions"}
+_HEX = frozenset("0123456789abcdef")
 
 
 @dataclass
@@ -49,6 +51,10 @@ class Record:
     #: Which deal of a match this is (0 first; ``None``: not written, 0 alone or implied in a match record).
     #: It picks the trump under ``trump_rotation``.
     deal: int | None = None
+    #: The deck's commitment, published when the hand was dealt, and the salt that opens it
+    #: (:mod:`brisca.commitment`); ``None`` for a hand dealt without one.
+    salt: str | None = None
+    commitment: str | None = None
 
     @classmethod
     def from_game(cls, game: Game) -> Record:
@@ -106,12 +112,35 @@ class MatchRecord:
     players: int
     hands: list[Record]
     rules: dict[str, Any] = field(default_factory=dict)
+    #: The seed of a practice table's deals (:func:`brisca.commitment.practice_deck`): anyone can
+    #: recompute them; ``None`` when the decks were shuffled at random.
+    seed: int | None = None
 
     @classmethod
     def from_match(cls, match: Match) -> MatchRecord:
         """The record of ``match`` as played so far."""
         hands = [dataclasses.replace(Record.from_game(g), deal=None) for g in match.games]
         return cls(match.rules.variant, match.players, hands, match.rules.overrides())
+
+    def verify_deals(self) -> list[str]:
+        """What is wrong with the deals' commitments (and a practice seed's decks); empty when all hold.
+
+        Every hand must carry its salt and commitment, and its deck must give that commitment
+        (:func:`brisca.commitment.check_deal`); under a ``seed``, each deck must also be the one the
+        seed gives.
+        """
+        problems: list[str] = []
+        cards = self.make_rules().deck_cards(self.players)
+        for i, hand in enumerate(self.hands):
+            if hand.salt is None or hand.commitment is None:
+                problems.append(f"hand {i + 1}: no commitment to check (the deck was not committed to)")
+                continue
+            wrong = check_deal(hand.deck, hand.salt, hand.commitment)
+            if wrong is not None:
+                problems.append(f"hand {i + 1}: {wrong}")
+            if self.seed is not None and tuple(practice_deck(cards, self.seed, i)) != hand.deck:
+                problems.append(f"hand {i + 1}: the deck is not the one seed {self.seed} gives")
+        return problems
 
     def make_rules(self) -> Rules:
         """The rules this record is played under."""
@@ -151,6 +180,8 @@ class MatchRecord:
         if self.rules:
             out["rules"] = dict(self.rules)
         out["players"] = self.players
+        if self.seed is not None:
+            out["seed"] = self.seed
         out["hands"] = [_deal_json(h) for h in self.hands]
         return out
 
@@ -161,11 +192,10 @@ class MatchRecord:
 
 def _deal_json(rec: Record) -> dict[str, Any]:
     out: dict[str, Any] = {"deal": rec.deal} if rec.deal else {}
-    return out | {
-        "dealer": rec.dealer,
-        "deck": [str(c) for c in rec.deck],
-        "actions": [{"seat": s, **a.to_json()} for s, a in rec.actions],
-    }
+    out |= {"dealer": rec.dealer, "deck": [str(c) for c in rec.deck]}
+    if rec.salt is not None and rec.commitment is not None:
+        out |= {"salt": rec.salt, "commitment": rec.commitment}
+    return out | {"actions": [{"seat": s, **a.to_json()} for s, a in rec.actions]}
 
 
 def _dumps(data: dict[str, Any], indent: int | None) -> str:
@@ -233,8 +263,11 @@ def from_json(data: object) -> Record | MatchRecord:
         hands = data["hands"]
         if not isinstance(hands, list) or not hands:
             raise RecordError("field 'hands' must be a non-empty list of hands")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
+            raise RecordError(f"field 'seed' must be a whole number from 0 to 2**63 - 1, not {seed!r}")
         deals = [_read_deal(h, variant, players, dict(overrides), i) for i, h in enumerate(hands)]
-        return MatchRecord(variant, players, deals, dict(overrides))
+        return MatchRecord(variant, players, deals, dict(overrides), seed)
     return _read_deal(data, variant, players, dict(overrides), None)
 
 
@@ -262,7 +295,18 @@ def _read_deal(data: object, variant: str, players: int, rules: dict[str, Any], 
     deal = data.get("deal")
     if deal is not None and (isinstance(deal, bool) or not isinstance(deal, int) or deal < 0):
         raise RecordError(f"field 'deal' must be a whole number from 0, not {deal!r}", hand=hand)
-    return Record(variant, players, dealer, cards, actions, rules, deal)
+    salt, commitment = data.get("salt"), data.get("commitment")
+    if (salt is None) != (commitment is None):
+        raise RecordError("fields 'salt' and 'commitment' come together", hand=hand)
+    if salt is not None and not _is_hex(salt, 16, 128):
+        raise RecordError("field 'salt' must be 16 to 128 hex digits", hand=hand)
+    if commitment is not None and not _is_hex(commitment, 64, 64):
+        raise RecordError("field 'commitment' must be a SHA-256: 64 hex digits", hand=hand)
+    return Record(variant, players, dealer, cards, actions, rules, deal, salt, commitment)
+
+
+def _is_hex(value: object, shortest: int, longest: int) -> bool:
+    return isinstance(value, str) and shortest <= len(value) <= longest and set(value) <= _HEX
 
 
 def _read_action(data: object, index: int, players: int, hand: int | None) -> tuple[int, Action]:

@@ -50,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", help="record file, or - for standard input")
     replay.add_argument("--indent", type=int, default=None, help="indent the JSON output")
 
+    verify = sub.add_parser("verify", help="check that every deal of a web table's record is the deck it committed to")
+    verify.add_argument("file", help="record file, or - for standard input")
+    verify.add_argument("--published", action="append", metavar="HASHES",
+                        help="the commitments shown at the table, in hand order (spaces or commas between them)")
+
     bench = sub.add_parser("bench", help="engine throughput, with ratios against naipes when installed")
     bench.add_argument("--seconds", type=float, default=1.0, help="time per measurement (default 1)")
     bench.add_argument("--players", type=int, action="append", help="player counts (default 2 3 4 6)")
@@ -96,6 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from brisca.cli.replay import run_replay
 
             return run_replay(args.file, indent=args.indent)
+        if args.command == "verify":
+            from brisca.cli.verify import run_verify
+
+            return run_verify(args.file, args.published)
         if args.command == "bench":
             from brisca.bench import run_bench
 

@@ -9,8 +9,8 @@ from brisca import record as rec
 from brisca.errors import RecordError
 
 
-def run_replay(path: str, indent: int | None = None) -> int:
-    """Replay the record at ``path`` (``-``: standard input); errors raise :class:`RecordError`."""
+def read_record(path: str) -> rec.Record | rec.MatchRecord:
+    """The record at ``path`` (``-``: standard input), read; :class:`RecordError` if it is not one."""
     if path == "-":
         raw = sys.stdin.buffer.read()
     else:
@@ -20,7 +20,12 @@ def run_replay(path: str, indent: int | None = None) -> int:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RecordError(f"not a record: the file is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    record = rec.loads(text)
+    return rec.loads(text)
+
+
+def run_replay(path: str, indent: int | None = None) -> int:
+    """Replay the record at ``path`` (``-``: standard input); errors raise :class:`RecordError`."""
+    record = read_record(path)
     if isinstance(record, rec.MatchRecord):
         out = rec.match_summary(record, record.replay())
     else:

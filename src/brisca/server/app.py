@@ -56,7 +56,9 @@ class CreateTable(BaseModel):
     #: Seat number -> bot level (easy, normal, hard, expert).
     bots: dict[int, str] = Field(default_factory=dict)
     bot_delay: float = Field(default=0.6, ge=0, le=10)
-    seed: int | None = None
+    #: Practice tables only (one person at most): the deals come from this seed and anyone knowing it
+    #: knows every hand. Other tables shuffle from the OS CSPRNG.
+    seed: int | None = Field(default=None, ge=0, lt=2**63)
     #: When given, the creator takes the first free seat with this name.
     name: str | None = Field(default=None, min_length=1, max_length=40)
 
@@ -102,13 +104,18 @@ class Manager:
                 raise HTTPException(400, f"no seat {seat} at a {spec.players}-player table")
             if level not in LEVELS:
                 raise HTTPException(400, f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+        people = spec.players - len(spec.bots)
+        if spec.seed is not None and people > 1:
+            raise HTTPException(400, "seed: only a practice table may have a seed (one person at most, every other "
+                                     "seat a bot): anyone who knows the seed knows every hand")
         seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
                  for s in range(spec.players)]
         state = TableState(
             id=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"),
             preset=rules.variant, options=rules.overrides(), players=spec.players,
-            seed=spec.seed if spec.seed is not None else secrets.randbits(31),
-            bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats,
+            # Unseeded tables shuffle from the OS CSPRNG (brisca.commitment); their seed only seeds the bots.
+            seed=spec.seed if spec.seed is not None else secrets.randbits(63),
+            bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats, seeded=spec.seed is not None,
         )
         self.store.create_table(state)
         actor = TableActor(self.store, state, self.takeover_after)

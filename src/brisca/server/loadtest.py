@@ -247,8 +247,7 @@ class Run:
         """Create a table, take every seat over HTTP, connect every seat over its WebSocket."""
         async with self.setup_gate:
             created = await http(self.base + "/api/tables",
-                                 {"preset": self.preset, "players": self.players, "bot_delay": 0,
-                                  "seed": self.rng.randrange(2**31), "name": "load0"})
+                                 {"preset": self.preset, "players": self.players, "bot_delay": 0, "name": "load0"})
             tokens = [created["token"]]
             for seat in range(1, self.players):
                 joined = await http(f"{self.base}/api/tables/{created['table_id']}/join", {"name": f"load{seat}"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from brisca.actions import Action, Discard
+from brisca.commitment import SCHEME, check_deal
 from brisca.game import Contract, Game, HandResult, Match, View
 from brisca.record import MatchRecord, Record
 
@@ -129,4 +130,17 @@ def replay_json(record: Record | MatchRecord) -> dict[str, Any]:
         "hands": len(games), "match": rules.match, "target_hands": rules.target_hands,
         "target_points": rules.target_points, "winner": last.winner, "hands_won": list(last.hands_won),
         "match_points": list(last.points), "card_names": rules.card_names, "steps": steps,
+        "seed": match.seed, "commitment_scheme": SCHEME, "deals": deals_json(match),
     }
+
+
+def deals_json(match: MatchRecord) -> list[dict[str, Any]]:
+    """Each hand's deck, salt and commitment as the record reveals them, and whether they agree
+    (:func:`brisca.commitment.check_deal`); the page checks them again in the browser."""
+    out = []
+    for hand in match.hands:
+        deck = [str(c) for c in hand.deck]
+        ok = None if hand.salt is None or hand.commitment is None else (
+            check_deal(deck, hand.salt, hand.commitment) is None)
+        out.append({"deck": deck, "salt": hand.salt, "commitment": hand.commitment, "verified": ok})
+    return out

@@ -72,6 +72,13 @@ class TableState:
     version: int
     seats: list[SeatInfo]
     decks: list[list[str]] = field(default_factory=list)
+    #: Each hand's salt and commitment (:mod:`brisca.commitment`), as the decks.
+    salts: list[str | None] = field(default_factory=list)
+    commitments: list[str | None] = field(default_factory=list)
+    #: The deals come from ``seed`` (a practice table: one person at most).
+    seeded: bool = False
+    #: Who opened the table: ``user:<id>`` or ``guest:<address>``.
+    owner: str | None = None
     #: ``(hand_number, seat, action_json)`` in order of action number.
     actions: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
 
@@ -219,7 +226,8 @@ class Store:
     def create_table(self, state: TableState) -> None:
         with Session(self.engine) as s, s.begin():
             s.add(TableRow(id=state.id, preset=state.preset, options=state.options, players=state.players,
-                           seed=state.seed, bot_delay=state.bot_delay, status=state.status, version=state.version))
+                           seed=state.seed, bot_delay=state.bot_delay, status=state.status, version=state.version,
+                           seeded=state.seeded, owner=state.owner))
             s.flush()
             for info in state.seats:
                 s.add(SeatRow(table_id=state.id, seat=info.seat, name=info.name, bot=info.bot,
@@ -247,9 +255,11 @@ class Store:
                                      "b_hash": info.token_hash})
             self._version(c, table_id, version)
 
-    def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int) -> None:
+    def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int,
+                   salt: str | None = None, commitment: str | None = None) -> None:
         with self._begin() as c:
-            self._run(c, _INSERT_HAND, {"table_id": table_id, "hand_number": hand_number, "deck": list(deck)})
+            self._run(c, _INSERT_HAND, {"table_id": table_id, "hand_number": hand_number, "deck": list(deck),
+                                        "salt": salt, "commitment": commitment})
             self._version(c, table_id, version, "playing")
 
     def write_action(self, table_id: str, number: int, hand_number: int, seat: int, action: dict[str, Any],
@@ -307,13 +317,14 @@ class Store:
                 return None
             seats = [SeatInfo(r.seat, r.name, r.bot, r.token_hash) for r in
                      s.scalars(sa.select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat))]
-            decks = [r.deck for r in s.scalars(sa.select(HandRow).where(HandRow.table_id == table_id)
-                                                .order_by(HandRow.hand_number))]
+            hands = list(s.scalars(sa.select(HandRow).where(HandRow.table_id == table_id)
+                                   .order_by(HandRow.hand_number)))
             actions = [(r.hand_number, r.seat, r.action) for r in
                        s.scalars(sa.select(ActionRow).where(ActionRow.table_id == table_id)
                                  .order_by(ActionRow.action_number))]
             return TableState(row.id, row.preset, dict(row.options), row.players, row.seed, row.bot_delay,
-                              row.status, row.version, seats, decks, actions)
+                              row.status, row.version, seats, [h.deck for h in hands], [h.salt for h in hands],
+                              [h.commitment for h in hands], bool(row.seeded), row.owner, actions)
 
 
 # ---------------------------------------------------------------------------------------------------------------

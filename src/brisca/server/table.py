@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import json
 import logging
-import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,8 +27,9 @@ from typing import Any
 
 from brisca.actions import Action, Discard, Signal
 from brisca.agents import Agent, make_agent
+from brisca.commitment import commit, new_salt, practice_deck, secure_deck
 from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
-from brisca.game import Match, shuffled
+from brisca.game import Match
 from brisca.record import MatchRecord
 from brisca.rules import Rules, make_rules
 from brisca.server.db import GameRow
@@ -175,6 +176,9 @@ class TableActor:
         self.rules: Rules = make_rules(state.preset, state.options)
         self.players = state.players
         self.seed = state.seed
+        #: A practice table: its deals come from ``seed``, which its one person chose.
+        self.seeded = state.seeded
+        self.owner = state.owner
         self.bot_delay = state.bot_delay
         self.status = state.status
         self.version = state.version
@@ -195,6 +199,9 @@ class TableActor:
         self.match: Match | None = None
         self.action_count = 0
         self.decks = [list(d) for d in state.decks]
+        #: Each hand's salt (secret until the match is over) and commitment (public from the deal).
+        self.salts = list(state.salts)
+        self.commitments = list(state.commitments)
         self._task: asyncio.Task[None] | None = None
         self._replay(state)
 
@@ -328,6 +335,9 @@ class TableActor:
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "away": s.seat in self.away,
                        "standin": STANDIN_LEVEL if s.seat in self.standins else None} for s in self.seats],
             "takeover_after": self.takeover_after,
+            "practice": self.seeded,
+            "seed": self.seed if self.seeded else None,
+            "commitments": self.commitments,
             "hand_number": None if match is None else len(match.games) - 1,
             "match": self.rules.match,
             "card_names": self.rules.card_names,
@@ -571,31 +581,46 @@ class TableActor:
 
     async def _deal(self) -> None:
         hand_number = 0 if self.match is None else len(self.match.games)
-        rng = random.Random(f"{self.seed}:{hand_number}")
-        deck = [str(c) for c in shuffled(self.rules.deck_cards(self.players), rng)]
-        await self._write(self.store.write_hand, self.id, hand_number, deck, self.version + 1)
+        cards = self.rules.deck_cards(self.players)
+        order = practice_deck(cards, self.seed, hand_number) if self.seeded else secure_deck(cards)
+        deck = [str(c) for c in order]
+        salt = new_salt()
+        commitment = commit(deck, salt)
+        await self._write(self.store.write_hand, self.id, hand_number, deck, self.version + 1, salt, commitment)
         self.version += 1
         self.decks.append(deck)
+        self.salts.append(salt)
+        self.commitments.append(commitment)
         if self.match is None:
             self.match = Match(self.rules, self.players, deck=deck)
         else:
             self.match.next_hand(deck=deck)
         self.status = "playing"
-        self._emit("deal", {"hand_number": hand_number})
+        self._emit("deal", {"hand_number": hand_number, "commitment": commitment})
         if hand_number == 0:
             self._check_presence_later()
+
+    def record(self) -> MatchRecord:
+        """The match's record with every hand's salt and commitment (and a practice table's seed)."""
+        assert self.match is not None
+        made = MatchRecord.from_match(self.match)
+        hands = [dataclasses.replace(hand, salt=salt, commitment=commitment)
+                 for hand, salt, commitment in zip(made.hands, self.salts, self.commitments, strict=False)]
+        return dataclasses.replace(made, hands=hands, seed=self.seed if self.seeded else None)
 
     async def _finish(self) -> None:
         from brisca.server.ratings import rate
 
         assert self.match is not None
         match = self.match
-        record = MatchRecord.from_match(match).dumps()
+        record = self.record().dumps()
         names = [f"bot:{s.bot}" if s.bot else (s.name or f"seat {s.seat}") for s in self.seats]
         sides = self.rules.sides(self.players)
         teams = [[names[seat] for seat in range(self.players) if seat % sides == side] for side in range(sides)]
-        current = await asyncio.to_thread(self.store.ratings, self.preset, names)
-        ratings = rate(current, teams, match.winner)
+        ratings: dict[str, tuple[float, float]] = {}
+        if not self.seeded:  # a practice table's person could know every deal: never rated
+            current = await asyncio.to_thread(self.store.ratings, self.preset, names)
+            ratings = rate(current, teams, match.winner)
         row = GameRow(table_id=self.id, preset=self.preset, players=self.players, names=names,
                       winner=match.winner, record=record)
         await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1)

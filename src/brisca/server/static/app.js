@@ -78,6 +78,31 @@ const STRINGS = {
        phase_call: "Chiamata della carta", phase_play: "",
        suit_O: "Denari", suit_C: "Coppe", suit_E: "Spade", suit_B: "Bastoni"},
 };
+// Fair deals: the commitment shown at each deal, the check of a finished game's decks.
+Object.assign(STRINGS.en, {
+  committed: "Deck of hand {n} committed: {h}", practice: "Practice table: the deals come from seed {seed}, never rated.",
+  dealsOk: "✓ Deals verified: {n} of {m} decks match the commitments published when they were dealt",
+  dealsBad: "✗ Deal check failed: the deck of hand {list} does not match its commitment",
+  dealsSeen: "✓ the same commitments this browser saw during play",
+  dealsNotSeen: "✗ this browser saw other commitments during play (hand {list})",
+  dealsNone: "This game's deals carry no commitments.", dealsServer: "(checked by the server: this browser cannot hash here)",
+  practiceReplay: "Practice table: decks from seed {seed}."});
+Object.assign(STRINGS.es, {
+  committed: "Baraja de la mano {n} comprometida: {h}", practice: "Mesa de práctica: las manos salen de la semilla {seed}; no puntúa.",
+  dealsOk: "✓ Repartos comprobados: {n} de {m} barajas coinciden con el compromiso publicado al repartir",
+  dealsBad: "✗ Reparto no válido: la baraja de la mano {list} no coincide con su compromiso",
+  dealsSeen: "✓ los mismos compromisos que este navegador vio durante la partida",
+  dealsNotSeen: "✗ este navegador vio otros compromisos durante la partida (mano {list})",
+  dealsNone: "Los repartos de esta partida no llevan compromiso.", dealsServer: "(comprobado por el servidor: este navegador no puede calcular el hash aquí)",
+  practiceReplay: "Mesa de práctica: barajas de la semilla {seed}."});
+Object.assign(STRINGS.it, {
+  committed: "Mazzo della mano {n} impegnato: {h}", practice: "Tavolo di pratica: le smazzate vengono dal seme {seed}; non valutato.",
+  dealsOk: "✓ Smazzate verificate: {n} mazzi su {m} corrispondono all'impegno pubblicato alla distribuzione",
+  dealsBad: "✗ Verifica fallita: il mazzo della mano {list} non corrisponde al suo impegno",
+  dealsSeen: "✓ gli stessi impegni che questo browser ha visto durante la partita",
+  dealsNotSeen: "✗ questo browser ha visto altri impegni durante la partita (mano {list})",
+  dealsNone: "Le smazzate di questa partita non hanno impegni.", dealsServer: "(verificato dal server: questo browser qui non può calcolare l'hash)",
+  practiceReplay: "Tavolo di pratica: mazzi dal seme {seed}."});
 const LEVELS = ["easy", "normal", "hard", "expert"];
 const SUIT_COLOURS = {O: "#c99a06", C: "#c0392b", E: "#2563eb", B: "#15803d"};
 let lang = localStorage.getItem("brisca:lang") || (navigator.language || "en").slice(0, 2);
@@ -344,6 +369,40 @@ async function replayPage(id) {
   });
   const fromHash = Number(location.hash.slice(1));
   showStep(Number.isInteger(fromHash) && fromHash >= 0 && fromHash <= last ? fromHash : 0);
+  await checkDeals(id, data);
+}
+
+async function sha256hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// Each deck against its commitment (hashed here when the browser can, as brisca verify does), and the
+// commitments against those this browser saw while the game was played.
+async function checkDeals(id, data) {
+  const deals = data.deals || [];
+  const lines = [];
+  if (data.seed !== null && data.seed !== undefined) lines.push(t("practiceReplay", {seed: data.seed}));
+  if (!deals.length || deals.some((d) => !d.commitment)) {
+    lines.push(t("dealsNone"));
+  } else {
+    const local = Boolean(window.crypto && crypto.subtle);
+    const bad = [];
+    for (const [i, d] of deals.entries()) {
+      const ok = local ? await sha256hex(`${data.commitment_scheme}\n${d.salt}\n${d.deck.join(" ")}`) === d.commitment
+        : d.verified;
+      if (!ok) bad.push(i + 1);
+    }
+    lines.push(bad.length ? t("dealsBad", {list: bad.join(", ")})
+      : t("dealsOk", {n: deals.length, m: deals.length}) + (local ? "" : ` ${t("dealsServer")}`));
+    const seen = JSON.parse(localStorage.getItem(`brisca:commitments:${id}`) || "null");
+    if (seen && seen.length) {
+      const differ = seen.map((h, i) => (h && deals[i] && h !== deals[i].commitment ? i + 1 : null)).filter((i) => i);
+      lines.push(differ.length ? t("dealsNotSeen", {list: differ.join(", ")}) : t("dealsSeen"));
+    }
+    document.body.dataset.deals = bad.length ? "bad" : "ok";
+  }
+  $("#rfair").innerHTML = lines.map((l) => `<div>${esc(l)}</div>`).join("");
 }
 
 function replayHeader() {
@@ -597,6 +656,7 @@ function render() {
   $("#join").hidden = !(info.status === "waiting" && mine === null);
   $("#invite").value = `${location.origin}/t/${info.id}`;
   renderSeats(info, view, mine);
+  renderFair(info);
   if (!view) {
     $("#status").textContent = t("waiting");
     return;
@@ -627,6 +687,24 @@ function render() {
     `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, (last.leader + i) % view.players))}</figcaption></figure>`).join("") : "";
   renderHandAndActions(info, view, mine);
   renderResult(info, view);
+}
+
+// The commitment of the hand in play, and every commitment seen here, kept to check the record later.
+function renderFair(info) {
+  const commitments = info.commitments || [];
+  if (commitments.length) {
+    const key = `brisca:commitments:${info.id}`;
+    const kept = JSON.parse(localStorage.getItem(key) || "[]");
+    commitments.forEach((h, i) => { if (!kept[i]) kept[i] = h; });
+    localStorage.setItem(key, JSON.stringify(kept));
+  }
+  const parts = [];
+  if (info.practice) parts.push(esc(t("practice", {seed: info.seed})));
+  const current = commitments[commitments.length - 1];
+  if (current) {
+    parts.push(`<span title="${esc(current)}">${esc(t("committed", {n: commitments.length, h: current.slice(0, 16) + "…"}))}</span>`);
+  }
+  $("#fair").innerHTML = parts.join(" · ");
 }
 
 function renderHandAndActions(info, view, mine) {
