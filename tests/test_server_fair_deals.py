@@ -46,6 +46,9 @@ def test_a_seed_is_refused_at_a_table_for_two_people(tmp_path: Path) -> None:
         assert r.status_code == 400 and "practice" in r.json()["detail"]
         r = client.post("/api/tables", json={"players": 4, "seed": 1, "bots": {"1": "easy", "2": "easy"}})
         assert r.status_code == 400
+        # The one free seat of a seeded table is the creator's, taken at once: nobody else can sit there.
+        r = client.post("/api/tables", json={"players": 2, "seed": 1, "bots": {"1": "easy"}})
+        assert r.status_code == 400
         # One person and bots: a practice table, marked as one.
         made = client.post("/api/tables", json={"players": 2, "seed": 1234, "bots": {"1": "easy"}, "name": "Ana"})
         assert made.status_code == 200

@@ -105,9 +105,11 @@ class Manager:
             if level not in LEVELS:
                 raise HTTPException(400, f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
         people = spec.players - len(spec.bots)
-        if spec.seed is not None and people > 1:
-            raise HTTPException(400, "seed: only a practice table may have a seed (one person at most, every other "
-                                     "seat a bot): anyone who knows the seed knows every hand")
+        # Whoever knows the seed knows every hand: a seeded table is a practice table, its one person the
+        # creator (seated now, so nobody else can join it).
+        if spec.seed is not None and (people > 1 or (people == 1 and spec.name is None)):
+            raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
+                                     "creator's, taken now): anyone who knows the seed knows every hand")
         seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
                  for s in range(spec.players)]
         state = TableState(
