@@ -86,7 +86,10 @@ class Manager:
                 log.exception("table %s could not be resumed", table_id)
 
     def get(self, table_id: str) -> TableActor | None:
+        """The table's actor (started if need be); ``None``: no such table, or closed."""
         actor = self.actors.get(table_id)
+        if actor is not None and actor.status == "closed":
+            return None
         if actor is None and TABLE_ID.match(table_id):
             state = self.store.load(table_id)
             if state is not None and state.status != "closed":
@@ -166,15 +169,17 @@ class Manager:
         await actor.stop()
 
     async def sweep(self, now: float | None = None) -> int:
-        """Close the open tables idle for ``idle_after`` seconds; let idle finished ones go. How many closed."""
+        """Close the open tables idle for ``idle_after`` seconds; let idle finished ones go, and closed ones
+        (a match past ``max_hands``). How many were closed."""
         now = time.monotonic() if now is None else now
         after = self.limits.idle_after
         idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped]
         to_close = [a for a in idle if a.status in OPEN]
+        done = [a for a in self.actors.values() if not a.stopped and (
+            a.status == "closed" or (a.status == "finished" and a in idle))]
         reason = f"nobody was at it for {after / 60:g} min"
         results = await asyncio.gather(*(self.close(a, reason) for a in to_close),
-                                       *(self.release(a) for a in idle if a.status == "finished"),
-                                       return_exceptions=True)
+                                       *(self.release(a) for a in done), return_exceptions=True)
         for actor, result in zip(to_close, results, strict=False):
             if isinstance(result, BaseException):
                 log.error("table %s could not be closed: %r", actor.id, result)

@@ -291,7 +291,7 @@ class TableActor:
         if match.is_over():
             await self._finish()
         elif self.max_hands is not None and len(match.games) >= self.max_hands:
-            await self._close(f"its match dealt {self.max_hands} hands, this server's limit, without a winner")
+            await self._close(f"its match reached this server's limit on hands ({self.max_hands}) without a winner")
         else:
             await self._deal()
 
