@@ -8,10 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import Request
 
 from brisca.errors import BriscaError
-from brisca.server.limits import Limiter, Limits, Rate, RateLimited
-from test_server_common import Conn, create, deadline, serve
+from brisca.server import create_app
+from brisca.server.limits import Limiter, Limits, Rate, RateLimited, client_address
+from test_server_common import Conn, TestClient, create, deadline, serve
 
 #: Rates no test here reaches unless it means to.
 FAST = Rate(1e9, 1_000_000)
@@ -155,6 +157,21 @@ def test_create_join_and_chat_are_rate_limited_per_address_and_refilled(tmp_path
         assert second.request({"type": "chat", "text": "ya"})["type"] == "ack"
         first.close()
         second.close()
+
+
+def test_other_endpoints_use_the_limiter_for_logins(tmp_path: Path) -> None:
+    app = create_app(str(tmp_path / "db.sqlite3"), limits=LOOSE.replace(rate_login=Rate(1, 2)))
+
+    @app.post("/probe-login")
+    def login(request: Request) -> dict[str, bool]:
+        request.app.state.limiter.check("login", client_address(request.client))
+        return {"ok": True}
+
+    with deadline(20), TestClient(app) as client:
+        assert [client.post("/probe-login").status_code for _ in range(2)] == [200, 200]
+        r = client.post("/probe-login")
+        assert (r.status_code, r.headers["Retry-After"]) == (429, "60")
+        assert r.json() == {"detail": "too many login attempts from your address; try again in 60 s"}
 
 
 def test_the_limiter_refills_keeps_addresses_apart_and_forgets_the_oldest() -> None:

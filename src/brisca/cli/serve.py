@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from brisca.errors import BriscaError
+
+if TYPE_CHECKING:
+    from brisca.server.limits import Limits
 
 #: Seconds a seated person may be gone, mid-match, before a bot plays their seat.
 DEFAULT_TAKEOVER_AFTER = 60.0
@@ -53,7 +56,7 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
                            help=f"{what} (default {shown})")
 
 
-def limits(args: argparse.Namespace) -> Any:
+def limits(args: argparse.Namespace) -> Limits:
     """The :class:`~brisca.server.limits.Limits` of the flags given (the others keep their defaults)."""
     from brisca.server.limits import Limits, Rate
 

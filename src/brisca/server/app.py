@@ -143,10 +143,9 @@ class Manager:
         live = [a for a in self.actors.values() if a.status in OPEN]
         mine = [a for a in live if a.owner == owner]
         cap = limits.open_tables_for(owner)
-        minutes = f"{limits.idle_after / 60:g} min"
         if len(mine) >= cap:
             raise HTTPException(409, f"you have {len(mine)} open tables, this server's limit of {cap}: finish or "
-                                     f"leave one first (a table nobody is at closes after {minutes})")
+                                     f"leave one first (a table nobody is at closes after {limits.idle_text})")
         if bot_only:
             if sum(a.bot_only for a in mine) >= limits.max_bot_tables:
                 raise HTTPException(409, f"you have {limits.max_bot_tables} open table(s) of bots only, this "
@@ -177,7 +176,7 @@ class Manager:
         to_close = [a for a in idle if a.status in OPEN]
         done = [a for a in self.actors.values() if not a.stopped and (
             a.status == "closed" or (a.status == "finished" and a in idle))]
-        reason = f"nobody was at it for {after / 60:g} min"
+        reason = f"nobody was at it for {self.limits.idle_text}"
         results = await asyncio.gather(*(self.close(a, reason) for a in to_close),
                                        *(self.release(a) for a in done), return_exceptions=True)
         for actor, result in zip(to_close, results, strict=False):

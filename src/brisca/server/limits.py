@@ -84,6 +84,12 @@ class Limits:
         if not self.idle_after > 0 or not self.idle_check_every > 0:
             raise ValueError("idle_after and idle_check_every are more than 0 seconds")
 
+    @property
+    def idle_text(self) -> str:
+        """``idle_after`` for people: ``30 min``, ``45 s``."""
+        after = self.idle_after
+        return f"{after / 60:g} min" if after >= 60 else f"{after:g} s"
+
     def replace(self, **changes: Any) -> Limits:
         return dataclasses.replace(self, **changes)
 
