@@ -22,6 +22,7 @@ with warnings.catch_warnings():
 from brisca.cards import Card
 from brisca.game import Match
 from brisca.server import create_app
+from brisca.server.limits import Limits
 
 CARD = re.compile(r"^(1[0-2]|[1-9])[OCEB]$")
 #: Connections still open: closed when their server stops, so a failing test cannot hang on exit.
@@ -48,6 +49,10 @@ def deadline(seconds: int) -> Iterator[None]:
 def serve(db: str, **kwargs: Any) -> Iterator[TestClient]:
     kwargs.setdefault("rate", 10_000.0)
     kwargs.setdefault("burst", 10_000)
+    # The tests play whole matches of bots only at bot_delay 0 (the default minimum, 0.5 s a move, would
+    # make them minutes long); every test client is one address ("testclient"), and the lobby's test holds
+    # four tables open at once, two of them bots only.
+    kwargs.setdefault("limits", Limits(min_bot_delay=0, max_open_tables=4, max_bot_tables=2))
     with TestClient(create_app(db, **kwargs)) as client:
         try:
             yield client

@@ -50,8 +50,9 @@ def server(tmp_path: Path) -> Iterator[str]:
         port = s.getsockname()[1]
     log = (tmp_path / "serve.log").open("w")
     proc = subprocess.Popen(
+        # --min-bot-delay 0: the pages' test plays a match of bots only at once (docs/web.md, "Limits").
         [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", str(tmp_path / "db.sqlite3"),
-         "--log-level", "warning"],
+         "--log-level", "warning", "--min-bot-delay", "0"],
         stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING, Any
 
 from brisca.errors import BriscaError
+
+if TYPE_CHECKING:
+    from brisca.server.limits import Limits
 
 #: Seconds a seated person may be gone, mid-match, before a bot plays their seat.
 DEFAULT_TAKEOVER_AFTER = 60.0
@@ -15,6 +19,65 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--takeover-after", type=float, default=DEFAULT_TAKEOVER_AFTER, metavar="SECONDS",
                        help="a seated person gone this long mid-match has a bot play for them until they come back "
                             f"(default {DEFAULT_TAKEOVER_AFTER:g}; 0: at once; -1: never)")
+    add_limit_options(serve)
+
+
+#: ``brisca serve``'s flags for the limits: flag -> (field of Limits, metavar, what it limits).
+LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
+    "--rate-create": ("rate_create", "PER_MINUTE[/BURST]", "tables opened per client address"),
+    "--rate-join": ("rate_join", "PER_MINUTE[/BURST]", "seats taken per client address"),
+    "--rate-chat": ("rate_chat", "PER_MINUTE[/BURST]", "chat messages per client address, all its connections"),
+    "--rate-login": ("rate_login", "PER_MINUTE[/BURST]", "login attempts per client address"),
+    "--max-open-tables": ("max_open_tables", "N", "open (waiting or playing) tables of one guest"),
+    "--max-open-tables-account": ("max_open_tables_account", "N", "open tables of one account"),
+    "--max-bot-tables": ("max_bot_tables", "N", "open tables of bots only, per owner"),
+    "--max-bot-tables-total": ("max_bot_tables_total", "N", "open tables of bots only, on the whole server"),
+    "--min-bot-delay": ("min_bot_delay", "SECONDS", "seconds between bot moves, at least, at a table of bots only"),
+    "--max-target-hands": ("max_target_hands", "N", "the option target_hands, at most"),
+    "--max-target-points": ("max_target_points", "N", "the option target_points, at most"),
+    "--max-hands": ("max_hands", "N", "hands one match may deal before its table is closed"),
+    "--idle-after": ("idle_after", "SECONDS", "an open table with nobody at it and no change by a person this "
+                     "long is closed (bots only: nobody watching)"),
+}
+
+
+def add_limit_options(serve: argparse.ArgumentParser) -> None:
+    """The limits of ``brisca serve`` (docs/web.md, "Limits"), each with its default."""
+    from brisca.server.limits import Limits
+
+    defaults = Limits()
+    group = serve.add_argument_group(
+        "limits", "against abuse (docs/web.md, Limits); a client address is the one uvicorn sees (behind a proxy"
+                  " on 127.0.0.1: its X-Forwarded-For)")
+    for flag, (name, metavar, what) in LIMIT_FLAGS.items():
+        default = getattr(defaults, name)
+        shown = f"{default:g}" if isinstance(default, float) else str(default)
+        group.add_argument(flag, dest=f"limit_{name}", metavar=metavar, default=None,
+                           help=f"{what} (default {shown})")
+
+
+def limits(args: argparse.Namespace) -> Limits:
+    """The :class:`~brisca.server.limits.Limits` of the flags given (the others keep their defaults)."""
+    from brisca.server.limits import Limits, Rate
+
+    defaults = Limits()
+    changes: dict[str, Any] = {}
+    for flag, (name, _, _) in LIMIT_FLAGS.items():
+        text = getattr(args, f"limit_{name}", None)
+        if text is None:
+            continue
+        default = getattr(defaults, name)
+        try:
+            if isinstance(default, Rate):
+                changes[name] = Rate.parse(text, default.burst)
+            else:
+                changes[name] = type(default)(text)
+        except ValueError as exc:
+            raise BriscaError(f"{flag}: {exc}") from None
+    try:
+        return defaults.replace(**changes)
+    except ValueError as exc:
+        raise BriscaError(str(exc)) from None
 
 
 def takeover_after(args: argparse.Namespace) -> float | None:
@@ -37,7 +100,8 @@ def run_serve_cli(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         raise BriscaError(f"--port must be from 1 to 65535, not {args.port}")
     after = takeover_after(args)
+    chosen = limits(args)
     print(f"brisca: serving on http://{args.host}:{args.port}/")
-    uvicorn.run(create_app(args.db, takeover_after=after), host=args.host, port=args.port,
+    uvicorn.run(create_app(args.db, takeover_after=after, limits=chosen), host=args.host, port=args.port,
                 log_level=args.log_level)
     return 0

@@ -17,8 +17,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, WebSocket, WebSocketDisconnect
-from fastapi.responses import FileResponse, Response
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
@@ -27,12 +27,15 @@ from brisca.errors import BriscaError
 from brisca.record import loads as load_record
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
+from brisca.server.limits import Limiter, Limits, RateLimited, TokenBucket, client_address
 from brisca.server.serialize import replay_json
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import (
     CLOSE,
+    OPEN,
     Act,
     Chat,
+    Close,
     Connection,
     Hello,
     Leave,
@@ -69,11 +72,12 @@ class JoinSeat(BaseModel):
 
 
 class Manager:
-    """The live tables of this process, each run by its own actor."""
+    """The live tables of this process, each run by its own actor, and the caps on opening them."""
 
-    def __init__(self, store: Store, takeover_after: float | None = None) -> None:
+    def __init__(self, store: Store, takeover_after: float | None = None, limits: Limits | None = None) -> None:
         self.store = store
         self.takeover_after = takeover_after
+        self.limits = limits or Limits()
         self.actors: dict[str, TableActor] = {}
 
     def resume(self) -> None:
@@ -84,16 +88,23 @@ class Manager:
                 log.exception("table %s could not be resumed", table_id)
 
     def get(self, table_id: str) -> TableActor | None:
+        """The table's actor (started if need be); ``None``: no such table, or closed."""
         actor = self.actors.get(table_id)
+        if actor is not None and actor.status == "closed":
+            return None
         if actor is None and TABLE_ID.match(table_id):
             state = self.store.load(table_id)
-            if state is not None:
-                actor = TableActor(self.store, state, self.takeover_after)
+            if state is not None and state.status != "closed":
+                actor = self._actor(state)
                 self.actors[table_id] = actor
                 actor.start()
         return actor
 
-    def create(self, spec: CreateTable) -> TableActor:
+    def _actor(self, state: TableState) -> TableActor:
+        return TableActor(self.store, state, self.takeover_after, self.limits.max_hands)
+
+    def create(self, spec: CreateTable, owner: str) -> TableActor:
+        """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits."""
         try:
             rules = make_rules(spec.preset, spec.options)
             rules.check_players(spec.players)
@@ -110,6 +121,7 @@ class Manager:
         if spec.seed is not None and (people > 1 or (people == 1 and spec.name is None)):
             raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
                                      "creator's, taken now): anyone who knows the seed knows every hand")
+        self.check_limits(spec, rules, owner)
         seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
                  for s in range(spec.players)]
         state = TableState(
@@ -118,34 +130,77 @@ class Manager:
             # Unseeded tables shuffle from the OS CSPRNG (brisca.commitment); their seed only seeds the bots.
             seed=spec.seed if spec.seed is not None else secrets.randbits(63),
             bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats, seeded=spec.seed is not None,
+            owner=owner,
         )
         self.store.create_table(state)
-        actor = TableActor(self.store, state, self.takeover_after)
+        actor = self._actor(state)
         self.actors[state.id] = actor
         actor.start()
         actor.submit(StartIfFull())
         return actor
+
+    def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
+        """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
+        limits = self.limits
+        for option, value, cap in (("target_hands", rules.target_hands, limits.max_target_hands),
+                                   ("target_points", rules.target_points, limits.max_target_points)):
+            if value > cap:
+                raise HTTPException(400, f"option {option!r} is at most {cap} on this server, not {value}")
+        bot_only = len(spec.bots) == spec.players
+        if bot_only and spec.bot_delay < limits.min_bot_delay:
+            raise HTTPException(400, f"bot_delay is at least {limits.min_bot_delay:g} s at a table with no "
+                                     f"person's seat, not {spec.bot_delay:g}")
+        live = [a for a in self.actors.values() if a.status in OPEN]
+        mine = [a for a in live if a.owner == owner]
+        cap = limits.open_tables_for(owner)
+        if len(mine) >= cap:
+            raise HTTPException(409, f"you have {len(mine)} open tables, this server's limit of {cap}: finish or "
+                                     f"leave one first (a table nobody is at closes after {limits.idle_text})")
+        if bot_only:
+            if sum(a.bot_only for a in mine) >= limits.max_bot_tables:
+                raise HTTPException(409, f"you have {limits.max_bot_tables} open table(s) of bots only, this "
+                                         "server's limit: wait for its match to end")
+            if sum(a.bot_only for a in live) >= limits.max_bot_tables_total:
+                raise HTTPException(409, f"this server has {limits.max_bot_tables_total} open tables of bots "
+                                         "only, its limit: try again when one ends")
+
+    async def close(self, actor: TableActor, reason: str) -> None:
+        """Close a table for good (stored), then let its actor go."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        actor.submit(Close(reason, done))
+        await done
+        await self.release(actor)
+
+    async def release(self, actor: TableActor) -> None:
+        """Stop a table's actor and forget it (a finished table is loaded again when asked for)."""
+        if self.actors.get(actor.id) is actor:
+            del self.actors[actor.id]
+        await actor.stop()
+
+    async def sweep(self, now: float | None = None) -> int:
+        """Close the open tables idle for ``idle_after`` seconds; let idle finished ones go, and closed ones
+        (a match past ``max_hands``). How many were closed."""
+        now = time.monotonic() if now is None else now
+        after = self.limits.idle_after
+        idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped]
+        to_close = [a for a in idle if a.status in OPEN]
+        done = [a for a in self.actors.values() if not a.stopped and (
+            a.status == "closed" or (a.status == "finished" and a in idle))]
+        reason = f"nobody was at it for {self.limits.idle_text}"
+        results = await asyncio.gather(*(self.close(a, reason) for a in to_close),
+                                       *(self.release(a) for a in done), return_exceptions=True)
+        for actor, result in zip(to_close, results, strict=False):
+            if isinstance(result, BaseException):
+                log.error("table %s could not be closed: %r", actor.id, result)
+        return len(to_close)
 
     async def stop(self) -> None:
         await asyncio.gather(*(a.stop() for a in self.actors.values()))
         self.actors.clear()
 
 
-class RateLimit:
-    """A token bucket: ``rate`` messages a second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate, self.burst = rate, float(burst)
-        self.tokens, self.stamp = float(burst), time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+#: One connection's own limit on its messages (``rate`` a second, bursts of ``burst``).
+RateLimit = TokenBucket
 
 
 #: Replays of finished games kept in memory.
@@ -173,21 +228,36 @@ GC_THRESHOLDS = (20_000, 20, 100)
 
 
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
-               burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER) -> FastAPI:
+               burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
+               limits: Limits | None = None) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
     plays the seat, until they reconnect with their seat token; ``None``: seats wait for their people.
+    ``rate``, ``burst``: each connection's messages a second. ``limits``: every other limit (rates per client
+    address, caps on open tables and match lengths, idle tables; :class:`~brisca.server.limits.Limits`).
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
+    limits = limits or Limits()
+    #: The rates per client address (``app.state.limiter.check("login", address)`` for the other endpoints).
+    limiter = Limiter(limits)
+
+    async def close_idle_tables(manager: Manager) -> None:
+        while True:
+            await asyncio.sleep(limits.idle_check_every)
+            try:
+                await manager.sweep()
+            except Exception:  # the next look tries again
+                log.exception("the look for idle tables failed")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        manager = Manager(store, takeover_after)
+        manager = Manager(store, takeover_after, limits)
         app.state.manager = manager
         manager.resume()
+        sweeper = asyncio.get_running_loop().create_task(close_idle_tables(manager), name="idle-tables")
         # Everything loaded so far lives as long as the server: keep it out of the collector's full passes,
         # and collect young objects less often (a server's objects are mostly long-lived tables and short
         # messages; full collections over thousands of tables stalled every table for 0.1-0.4 s).
@@ -198,20 +268,34 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         try:
             yield
         finally:
+            sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sweeper
             gc.set_threshold(*thresholds)
             gc.unfreeze()
             await manager.stop()
             store.dispose()
 
     app = FastAPI(title="brisca", lifespan=lifespan)
+    app.state.limits = limits
+    app.state.limiter = limiter
+
+    @app.exception_handler(RateLimited)
+    async def rate_limited(request: Request, exc: RateLimited) -> JSONResponse:
+        return JSONResponse({"detail": exc.message}, status_code=429, headers={"Retry-After": str(exc.seconds)})
 
     def manager() -> Manager:
         m: Manager = app.state.manager
         return m
 
+    def is_closed(table_id: str) -> bool:
+        return TABLE_ID.match(table_id) is not None and manager().store.status(table_id) == "closed"
+
     def actor_or_404(table_id: str) -> TableActor:
         actor = manager().get(table_id)
         if actor is None:
+            if is_closed(table_id):
+                raise HTTPException(410, "this table is closed")
             raise HTTPException(404, "no such table")
         return actor
 
@@ -224,8 +308,10 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return out
 
     @app.post("/api/tables")
-    async def create_table(spec: CreateTable) -> dict[str, Any]:
-        actor = manager().create(spec)
+    async def create_table(spec: CreateTable, request: Request) -> dict[str, Any]:
+        address = client_address(request.client)
+        limiter.check("create", address)
+        actor = manager().create(spec, f"guest:{address}")
         out: dict[str, Any] = {"table_id": actor.id, "url": f"/t/{actor.id}"}
         if spec.name is not None:
             seat, token = await _join(actor, spec.name, None)
@@ -236,7 +322,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         try:
             return await actor.join(name, seat)
         except TableError as exc:
-            raise HTTPException(409, exc.message) from None
+            raise HTTPException(410 if exc.code == "closed" else 409, exc.message) from None
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
@@ -244,7 +330,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return table
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: JoinSeat) -> dict[str, Any]:
+    async def join(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any]:
+        limiter.check("join", client_address(request.client))
         seat, token = await _join(actor_or_404(table_id), body.name, body.seat)
         return {"table_id": table_id, "seat": seat, "token": token}
 
@@ -353,14 +440,20 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.websocket("/ws/{table_id}")
     async def websocket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        actor = manager().get(table_id)
-        if actor is None:
-            await ws.send_json(error("not_found", "no such table"))
-            await ws.close(code=4404)
+        found = manager().get(table_id)
+        if found is None:
+            if is_closed(table_id):
+                await ws.send_json(error("closed", "this table is closed"))
+                await ws.close(code=4410)
+            else:
+                await ws.send_json(error("not_found", "no such table"))
+                await ws.close(code=4404)
             return
+        actor = found
+        address = client_address(ws.client)
         conn = Connection()
         pump = asyncio.create_task(_pump(ws, conn))
-        bucket = RateLimit(rate, burst)
+        bucket = TokenBucket(rate, burst)
         try:
             while True:
                 raw = await ws.receive()
@@ -375,7 +468,14 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 if not bucket.allow():
                     conn.send(error("rate", "too many messages; slow down"))
                     continue
-                _dispatch(actor, conn, data)
+                if actor.stopped:  # let go meanwhile: finished (it is loaded again), or closed
+                    again = manager().get(table_id)
+                    if again is None:
+                        await ws.send_json(error("closed", "this table is closed"))
+                        await ws.close(code=4410)
+                        break
+                    actor = again
+                _dispatch(actor, conn, data, limiter, address)
         except WebSocketDisconnect:
             pass
         finally:
@@ -417,7 +517,8 @@ async def _pump(ws: WebSocket, conn: Connection) -> None:
             return
 
 
-def _dispatch(actor: TableActor, conn: Connection, data: str | bytes) -> None:
+def _dispatch(actor: TableActor, conn: Connection, data: str | bytes, limiter: Limiter | None = None,
+              address: str = "unknown") -> None:
     """Check one client message and hand it to the table's actor; a bad one gets a typed error."""
     try:
         message = json.loads(data)
@@ -455,5 +556,8 @@ def _dispatch(actor: TableActor, conn: Connection, data: str | bytes) -> None:
         text = message.get("text")
         if not isinstance(text, str) or not 0 < len(text.strip()) <= 500:
             conn.send(error("malformed", "'text' is 1 to 500 characters", msg_id))
+        elif limiter is not None and (wait := limiter.retry_after("chat", address)) is not None:
+            limited = RateLimited("chat", wait)
+            conn.send(error("rate", limited.message, msg_id) | {"retry_after": limited.seconds})
         else:
             actor.submit(Chat(conn, text.strip(), msg_id))

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, cast
 
 import sqlalchemy as sa
@@ -36,9 +37,13 @@ _TABLES = cast(sa.Table, TableRow.__table__)
 _SEATS = cast(sa.Table, SeatRow.__table__)
 _HANDS = cast(sa.Table, HandRow.__table__)
 _ACTIONS = cast(sa.Table, ActionRow.__table__)
-_SET_VERSION = _TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id")).values(version=sa.bindparam("b_version"))
+#: A change made by a person (``b_active``: its time) also sets ``last_active``; a bot's keeps it (``None``).
+_ACTIVE = sa.func.coalesce(sa.bindparam("b_active", type_=sa.DateTime), _TABLES.c.last_active)
+_SET_VERSION = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
+                .values(version=sa.bindparam("b_version"), last_active=_ACTIVE))
 _SET_VERSION_STATUS = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
-                       .values(version=sa.bindparam("b_version"), status=sa.bindparam("b_status")))
+                       .values(version=sa.bindparam("b_version"), status=sa.bindparam("b_status"),
+                               last_active=_ACTIVE))
 _SET_SEAT = (_SEATS.update()
              .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
              .values(name=sa.bindparam("b_name"), token_hash=sa.bindparam("b_hash")))
@@ -77,7 +82,7 @@ class TableState:
     commitments: list[str | None] = field(default_factory=list)
     #: The deals come from ``seed`` (a practice table: one person at most).
     seeded: bool = False
-    #: Who opened the table: ``user:<id>`` or ``guest:<address>``.
+    #: Who opened it: ``guest:<address>`` or ``user:<id>`` (``None``: a table from before owners).
     owner: str | None = None
     #: ``(hand_number, seat, action_json)`` in order of action number.
     actions: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
@@ -184,9 +189,10 @@ class Store:
                             fn(*args)
                         for statement, rows in self._batch.rows.items():
                             c.execute(statement, rows)
-                        plain = [{"b_id": t, "b_version": v} for t, (v, st) in self._batch.versions.items() if not st]
-                        with_status = [{"b_id": t, "b_version": v, "b_status": st}
-                                       for t, (v, st) in self._batch.versions.items() if st]
+                        versions = self._batch.versions.items()
+                        plain = [{"b_id": t, "b_version": v, "b_active": a} for t, (v, st, a) in versions if not st]
+                        with_status = [{"b_id": t, "b_version": v, "b_status": st, "b_active": a}
+                                       for t, (v, st, a) in versions if st]
                         if plain:
                             c.execute(_SET_VERSION, plain)
                         if with_status:
@@ -227,33 +233,43 @@ class Store:
         with Session(self.engine) as s, s.begin():
             s.add(TableRow(id=state.id, preset=state.preset, options=state.options, players=state.players,
                            seed=state.seed, bot_delay=state.bot_delay, status=state.status, version=state.version,
-                           seeded=state.seeded, owner=state.owner))
+                           seeded=state.seeded, owner=state.owner, last_active=_now()))
             s.flush()
             for info in state.seats:
                 s.add(SeatRow(table_id=state.id, seat=info.seat, name=info.name, bot=info.bot,
                               token_hash=info.token_hash))
 
-    def _version(self, c: sa.Connection, table_id: str, version: int, status: str | None = None) -> None:
-        versions: dict[str, tuple[int, str | None]] | None = getattr(self._batch, "versions", None)
-        if versions is not None:  # in a batch: the table's last version (and status) wins
-            status = status or versions.get(table_id, (0, None))[1]
-            versions[table_id] = (version, status)
+    def _version(self, c: sa.Connection, table_id: str, version: int, status: str | None = None,
+                 active: datetime | None = None) -> None:
+        """Set the table's version (and status, and ``last_active`` for a person's change), once per batch."""
+        versions: dict[str, tuple[int, str | None, datetime | None]] | None = getattr(self._batch, "versions", None)
+        if versions is not None:  # in a batch: the table's last version (and status, and activity) wins
+            _, before, was_active = versions.get(table_id, (0, None, None))
+            versions[table_id] = (version, status or before, active or was_active)
         elif status is None:
-            c.execute(_SET_VERSION, {"b_id": table_id, "b_version": version})
+            c.execute(_SET_VERSION, {"b_id": table_id, "b_version": version, "b_active": active})
         else:
-            c.execute(_SET_VERSION_STATUS, {"b_id": table_id, "b_version": version, "b_status": status})
+            c.execute(_SET_VERSION_STATUS, {"b_id": table_id, "b_version": version, "b_status": status,
+                                            "b_active": active})
 
     # The writes on the path of every move use SQLAlchemy Core: the ORM's bookkeeping costs more than SQLite.
 
-    def set_version(self, table_id: str, version: int) -> None:
+    def set_version(self, table_id: str, version: int, active: datetime | None = None) -> None:
         with self._begin() as c:
-            self._version(c, table_id, version)
+            self._version(c, table_id, version, None, active)
 
     def write_join(self, table_id: str, info: SeatInfo, version: int) -> None:
         with self._begin() as c:
             self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": info.seat, "b_name": info.name,
                                      "b_hash": info.token_hash})
-            self._version(c, table_id, version)
+            self._version(c, table_id, version, None, _now())
+
+    def write_close(self, table_id: str, seats: Sequence[int], version: int) -> None:
+        """The table is closed: these seats (its people's) are freed, their tokens hold nothing any more."""
+        with self._begin() as c:
+            for seat in seats:
+                self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": seat, "b_name": None, "b_hash": None})
+            self._version(c, table_id, version, "closed")
 
     def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int,
                    salt: str | None = None, commitment: str | None = None) -> None:
@@ -263,11 +279,12 @@ class Store:
             self._version(c, table_id, version, "playing")
 
     def write_action(self, table_id: str, number: int, hand_number: int, seat: int, action: dict[str, Any],
-                     version: int) -> None:
+                     version: int, by_person: bool = False) -> None:
         with self._begin() as c:
+            now = _now()
             self._run(c, _INSERT_ACTION, {"table_id": table_id, "action_number": number, "hand_number": hand_number,
-                                          "seat": seat, "action": action, "created_at": _now()})
-            self._version(c, table_id, version)
+                                          "seat": seat, "action": action, "created_at": now})
+            self._version(c, table_id, version, None, now if by_person else None)
 
     def write_finish(self, table_id: str, game: GameRow, ratings: dict[str, tuple[float, float]],
                      version: int) -> None:
@@ -309,6 +326,12 @@ class Store:
     def table_ids(self, statuses: Sequence[str]) -> list[str]:
         with Session(self.engine) as s:
             return list(s.scalars(sa.select(TableRow.id).where(TableRow.status.in_(list(statuses)))))
+
+    def status(self, table_id: str) -> str | None:
+        """The stored status of a table (``None``: no such table)."""
+        with self.engine.connect() as c:
+            status: str | None = c.execute(sa.select(_TABLES.c.status).where(_TABLES.c.id == table_id)).scalar()
+            return status
 
     def load(self, table_id: str) -> TableState | None:
         with Session(self.engine) as s:

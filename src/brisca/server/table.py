@@ -21,6 +21,7 @@ import hmac
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +33,7 @@ from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
 from brisca.game import Match
 from brisca.record import MatchRecord
 from brisca.rules import Rules, make_rules
-from brisca.server.db import GameRow
+from brisca.server.db import GameRow, _now
 from brisca.server.serialize import action_json, view_json
 from brisca.server.store import SeatInfo, Store, TableState, hash_token
 
@@ -150,11 +151,25 @@ class Stop:
 
 
 @dataclass
+class Close:
+    """Close the table (idle, or its match too long): it leaves the lobby, its seats are freed."""
+
+    reason: str
+    #: Set once the table is closed (and stored so).
+    done: asyncio.Future[None] | None = None
+
+
+#: Statuses of a table still open (in the lobby, counted in its owner's open tables).
+OPEN = ("waiting", "playing")
+
+
+@dataclass
 class StartIfFull:
     pass
 
 
-Command = Join | Hello | Leave | Act | Chat | Ping | BotTick | TakeOver | CheckPresence | Stop | StartIfFull
+Command = (Join | Hello | Leave | Act | Chat | Ping | BotTick | TakeOver | CheckPresence | Stop | StartIfFull
+           | Close)
 
 
 def error(code: str, message: str, msg_id: object = None) -> Message:
@@ -166,10 +181,19 @@ def error(code: str, message: str, msg_id: object = None) -> Message:
 
 class TableActor:
     """One table. ``takeover_after``: seconds a seated person may be without a connection, while the
-    match is on, before a bot plays the seat until they come back (``None``: never)."""
+    match is on, before a bot plays the seat until they come back (``None``: never). ``max_hands``: the hands
+    its match may deal before the table is closed (``None``: no limit)."""
 
-    def __init__(self, store: Store, state: TableState, takeover_after: float | None = None) -> None:
+    def __init__(self, store: Store, state: TableState, takeover_after: float | None = None,
+                 max_hands: int | None = None) -> None:
         self.store = store
+        self.owner = state.owner
+        self.max_hands = max_hands
+        #: ``time.monotonic()`` of the last change a person made, or of the last connection's coming or going
+        #: (a restart starts it again: people get a whole idle period to come back).
+        self.last_active = time.monotonic()
+        #: Why the table was closed (``status == "closed"``).
+        self.closed_reason: str | None = None
         self.id = state.id
         self.preset = state.preset
         self.options = state.options
@@ -203,6 +227,7 @@ class TableActor:
         self.salts = list(state.salts)
         self.commitments = list(state.commitments)
         self._task: asyncio.Task[None] | None = None
+        self._stopped = False
         self._replay(state)
 
     # ------------------------------------------------------------------ rebuilding
@@ -228,7 +253,13 @@ class TableActor:
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self.run(), name=f"table-{self.id}")
 
+    @property
+    def stopped(self) -> bool:
+        """Stopped (the server stops, or the manager let the table go): its commands are no longer read."""
+        return self._stopped
+
     async def stop(self) -> None:
+        self._stopped = True
         if self._task is not None:
             self.commands.put_nowait(Stop())
             with contextlib.suppress(asyncio.CancelledError):
@@ -237,6 +268,15 @@ class TableActor:
 
     def submit(self, command: Command) -> None:
         self.commands.put_nowait(command)
+
+    @property
+    def bot_only(self) -> bool:
+        """Every seat a bot's: a table to watch, never rated."""
+        return all(s.bot is not None for s in self.seats)
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since a person last changed the table or was connected to it (0 while someone is)."""
+        return 0.0 if self.conns else now - self.last_active
 
     async def join(self, name: str, seat: int | None) -> tuple[int, str]:
         reply: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
@@ -249,10 +289,18 @@ class TableActor:
         if self.status == "waiting":
             await self._start_if_full()
         elif self.status == "playing" and match is not None and match.game.is_over():
-            if match.is_over():
-                await self._finish()
-            else:
-                await self._deal()
+            await self._after_hand()
+
+    async def _after_hand(self) -> None:
+        """A hand is over: end the match, or deal the next hand (or close the table at ``max_hands``)."""
+        match = self.match
+        assert match is not None
+        if match.is_over():
+            await self._finish()
+        elif self.max_hands is not None and len(match.games) >= self.max_hands:
+            await self._close(f"its match reached this server's limit on hands ({self.max_hands}) without a winner")
+        else:
+            await self._deal()
 
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:
         """One database write, off the event loop (group-committed with other tables' writes); the actor
@@ -281,14 +329,32 @@ class TableActor:
                     await self._recover()
             self._schedule_bot()
 
+    def _closed_error(self) -> TableError:
+        return TableError("closed", f"this table is closed ({self.closed_reason or 'no longer open'})")
+
     def _refuse(self, command: Command, exc: TableError) -> None:
         if isinstance(command, Join):
             if not command.reply.done():
                 command.reply.set_exception(exc)
+        elif isinstance(command, Close):
+            if command.done is not None and not command.done.done():
+                command.done.set_exception(exc)
         elif isinstance(command, Hello | Act | Chat):
             command.conn.send(error(exc.code, exc.message, getattr(command, "id", None)))
 
     async def _handle(self, command: Command) -> None:
+        if isinstance(command, Hello | Leave | Join | Act | Chat):
+            self.last_active = time.monotonic()
+        if self.status == "closed":
+            if isinstance(command, Join | Hello | Act | Chat):
+                raise self._closed_error()
+            if isinstance(command, Close) and command.done is not None and not command.done.done():
+                command.done.set_result(None)
+            elif isinstance(command, Leave):
+                self.conns.discard(command.conn)
+            elif isinstance(command, Ping):
+                command.conn.send({"type": "pong"} | ({"id": command.id} if command.id is not None else {}))
+            return
         if isinstance(command, Join):
             await self._join(command)
         elif isinstance(command, Hello):
@@ -312,6 +378,10 @@ class TableActor:
             await self._presence({s.seat for s in self.seats})
         elif isinstance(command, StartIfFull):
             await self._start_if_full()
+        elif isinstance(command, Close):
+            await self._close(command.reason)
+            if command.done is not None and not command.done.done():
+                command.done.set_result(None)
 
     # ------------------------------------------------------------------ events
 
@@ -448,7 +518,7 @@ class TableActor:
             raise TableError("malformed", str(exc)) from None
         except (BriscaError, TypeError, KeyError) as exc:
             raise TableError("malformed", f"not an action: {exc}") from None
-        await self._commit(conn.seat, action)
+        await self._commit(conn.seat, action, by_person=True)
         self._ack(conn, command.id)
 
     def _ack(self, conn: Connection, msg_id: object) -> None:
@@ -463,7 +533,7 @@ class TableActor:
         if not conn.subscribed:
             raise TableError("malformed", "say hello first")
         name = "spectator" if conn.seat is None else (self.seats[conn.seat].name or f"seat {conn.seat}")
-        await self._write(self.store.set_version, self.id, self.version + 1)
+        await self._write(self.store.set_version, self.id, self.version + 1, _now())
         self.version += 1
         self._emit("chat", {"seat": conn.seat, "name": name, "text": command.text})
         self._ack(conn, command.id)
@@ -547,7 +617,7 @@ class TableActor:
 
     # ------------------------------------------------------------------ the match
 
-    async def _commit(self, seat: int, action: Action) -> None:
+    async def _commit(self, seat: int, action: Action, by_person: bool = False) -> None:
         """Check (the engine, on a copy), write, apply, then broadcast; the next hand is dealt when one ends.
 
         Nobody, not even an HTTP read of the table, sees a move before it is in the database.
@@ -561,7 +631,8 @@ class TableActor:
         except IllegalActionError as exc:
             raise TableError("illegal", str(exc)) from None
         number, hand = self.action_count, len(match.games) - 1
-        await self._write(self.store.write_action, self.id, number, hand, seat, action.to_json(), self.version + 1)
+        await self._write(self.store.write_action, self.id, number, hand, seat, action.to_json(), self.version + 1,
+                          by_person)
         game.apply(action)
         self.version += 1
         self.action_count += 1
@@ -574,10 +645,26 @@ class TableActor:
 
         self._emit("action", {"action": action_json(seat, action), "hand_over": game.is_over()}, visible)
         if game.is_over():
-            if match.is_over():
-                await self._finish()
-            else:
-                await self._deal()
+            await self._after_hand()
+
+    async def _close(self, reason: str) -> None:
+        """Closed for good: stored first, then announced; the people's seats are freed (their tokens hold
+        nothing), its connections are closed, and every later command is refused."""
+        if self.status not in OPEN:
+            return
+        people = [s.seat for s in self.seats if s.bot is None]
+        await self._write(self.store.write_close, self.id, people, self.version + 1)
+        self.version += 1
+        self.status, self.closed_reason = "closed", reason
+        for info in self.seats:
+            if info.bot is None:
+                info.name = info.token_hash = None
+        self.away.clear()
+        self.standins.clear()
+        self._emit("closed", {"reason": reason})
+        for conn in self.conns:
+            conn.send(CLOSE)
+        self.conns.clear()
 
     async def _deal(self) -> None:
         hand_number = 0 if self.match is None else len(self.match.games)
@@ -618,7 +705,8 @@ class TableActor:
         sides = self.rules.sides(self.players)
         teams = [[names[seat] for seat in range(self.players) if seat % sides == side] for side in range(sides)]
         ratings: dict[str, tuple[float, float]] = {}
-        if not self.seeded:  # a practice table's person could know every deal: never rated
+        # Never rated: a practice table (its person could know every deal), bots against bots (to watch).
+        if not self.seeded and not self.bot_only:
             current = await asyncio.to_thread(self.store.ratings, self.preset, names)
             ratings = rate(current, teams, match.winner)
         row = GameRow(table_id=self.id, preset=self.preset, players=self.players, names=names,

@@ -1,0 +1,179 @@
+"""The web table's limits: rates per client address, caps per table owner, idle tables.
+
+Every limit is a field of :class:`Limits`, with its default; ``create_app(limits=...)`` and ``brisca serve``'s
+flags change them (docs/web.md, "Limits"). The rates are token buckets, one per kind of request and client
+address (:class:`Limiter`), kept in a bounded LRU so that many addresses cannot grow the memory without end
+(an address pushed out starts again with a full bucket).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``per_minute`` requests a minute on average, ``burst`` at once."""
+
+    per_minute: float
+    burst: int
+
+    def __post_init__(self) -> None:
+        if not (self.per_minute > 0 and self.burst >= 1):
+            raise ValueError(f"a rate is more than 0 a minute with a burst of 1 or more, not {self}")
+
+    @classmethod
+    def parse(cls, text: str, default_burst: int) -> Rate:
+        """``"PER_MINUTE"`` or ``"PER_MINUTE/BURST"``."""
+        per, _, burst = text.partition("/")
+        return cls(float(per), int(burst) if burst else default_burst)
+
+    def __str__(self) -> str:
+        return f"{self.per_minute:g}/{self.burst}"
+
+
+#: What each rate limits, in the messages of a refusal.
+WHAT = {"create": "tables opened", "join": "seats taken", "chat": "chat messages", "login": "login attempts"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Every limit of the web table, with its default (``brisca serve``'s flags name them in ``--help``)."""
+
+    #: Per client address: tables opened, seats taken (HTTP joins), chat messages (all of its connections
+    #: together), login attempts.
+    rate_create: Rate = field(default_factory=lambda: Rate(10, 5))
+    rate_join: Rate = field(default_factory=lambda: Rate(30, 10))
+    rate_chat: Rate = field(default_factory=lambda: Rate(30, 10))
+    rate_login: Rate = field(default_factory=lambda: Rate(10, 5))
+    #: Open (waiting or playing) tables one owner may have: a guest (``guest:<address>``), an account (``user:<id>``).
+    max_open_tables: int = 3
+    max_open_tables_account: int = 5
+    #: Open tables with every seat a bot (to watch): per owner, and on the whole server.
+    max_bot_tables: int = 1
+    max_bot_tables_total: int = 20
+    #: Seconds between two bot moves, at least, at a table with no person's seat.
+    min_bot_delay: float = 0.5
+    #: The match length a table may ask for (its options ``target_hands`` and ``target_points``).
+    max_target_hands: int = 10
+    max_target_points: int = 1000
+    #: Hands one match may deal, whatever its options (ties replayed, low card points...): then it is closed.
+    max_hands: int = 60
+    #: Seconds a waiting or playing table may go with nobody connected and no change made by a person (a
+    #: bot-only table: with nobody watching) before it is closed.
+    idle_after: float = 1800.0
+    #: Seconds between two looks for idle tables.
+    idle_check_every: float = 5.0
+    #: Client addresses whose buckets are remembered (the least recently seen are forgotten first).
+    max_addresses: int = 10_000
+
+    def __post_init__(self) -> None:
+        for name in ("max_open_tables", "max_open_tables_account", "max_bot_tables", "max_bot_tables_total",
+                     "max_target_hands", "max_target_points", "max_hands", "max_addresses"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} is 0 or more, not {getattr(self, name)}")
+        if not 0 <= self.min_bot_delay <= 10:
+            raise ValueError(f"min_bot_delay is from 0 to 10 seconds, not {self.min_bot_delay:g}")
+        if not self.idle_after > 0 or not self.idle_check_every > 0:
+            raise ValueError("idle_after and idle_check_every are more than 0 seconds")
+
+    @property
+    def idle_text(self) -> str:
+        """``idle_after`` for people: ``30 min``, ``45 s``."""
+        after = self.idle_after
+        return f"{after / 60:g} min" if after >= 60 else f"{after:g} s"
+
+    def replace(self, **changes: Any) -> Limits:
+        return dataclasses.replace(self, **changes)
+
+    def open_tables_for(self, owner: str) -> int:
+        """The cap on open tables of ``owner``: accounts (``user:...``) have their own."""
+        return self.max_open_tables_account if owner.startswith("user:") else self.max_open_tables
+
+    def rate(self, kind: str) -> Rate:
+        rate: Rate = getattr(self, f"rate_{kind}")
+        return rate
+
+
+class RateLimited(Exception):
+    """Too many requests of one kind from one address. The app answers it with HTTP 429, ``Retry-After``
+    (:attr:`seconds`) and ``{"detail": message}``."""
+
+    def __init__(self, kind: str, retry_after: float) -> None:
+        self.kind, self.retry_after = kind, retry_after
+        #: Whole seconds to wait.
+        self.seconds = max(1, math.ceil(retry_after))
+        self.message = f"too many {WHAT.get(kind, kind)} from your address; try again in {self.seconds} s"
+        super().__init__(self.message)
+
+
+class Limiter:
+    """Token buckets per ``(kind, address)``: ``kind`` is one of :data:`WHAT` (its rate from :class:`Limits`).
+
+    ``check`` takes a token or raises :class:`RateLimited`; ``retry_after`` takes one or says how long to wait.
+    Thread-safe (synchronous endpoints run in a thread pool).
+    """
+
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        #: ``(kind, address)`` -> ``[tokens, time of the last refill]``, least recently used first.
+        self.buckets: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def retry_after(self, kind: str, address: str) -> float | None:
+        """Take a token: ``None``; or, when there is none, the seconds until there is one."""
+        rate = self.limits.rate(kind)
+        per_second = rate.per_minute / 60
+        key = (kind, address)
+        with self._lock:
+            now = self.clock()
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                bucket = self.buckets[key] = [float(rate.burst), now]
+                while len(self.buckets) > self.limits.max_addresses:
+                    self.buckets.popitem(last=False)
+            else:
+                self.buckets.move_to_end(key)
+                bucket[0] = min(float(rate.burst), bucket[0] + (now - bucket[1]) * per_second)
+                bucket[1] = now
+            if bucket[0] >= 1:
+                bucket[0] -= 1
+                return None
+            return (1 - bucket[0]) / per_second
+
+    def check(self, kind: str, address: str) -> None:
+        """Take a token, or raise :class:`RateLimited` (the app answers it with HTTP 429 and ``Retry-After``)."""
+        wait = self.retry_after(kind, address)
+        if wait is not None:
+            raise RateLimited(kind, wait)
+
+
+class TokenBucket:
+    """One connection's own bucket: ``rate`` messages a second, bursts of ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens, self.stamp = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def client_address(client: Any) -> str:
+    """The address of a request's or WebSocket's ``client`` (``None`` when the server does not know it)."""
+    host = getattr(client, "host", None)
+    return host if isinstance(host, str) and host else "unknown"
