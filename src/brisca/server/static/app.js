@@ -502,7 +502,7 @@ function receive(m) {
       return;
     }
     table.v = m.v;
-    if (m.kind === "chat") addChat(m.name, m.text);
+    if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : seatName(m.state.table, m.seat), m.text);
     if (m.state) {
       const name = seatName(m.state.table, m.seat);
       if (m.kind === "away") {
