@@ -22,7 +22,7 @@ with warnings.catch_warnings():
 from brisca.cards import Card
 from brisca.game import Match
 from brisca.server import create_app
-from brisca.server.limits import Limits
+from brisca.server.limits import Limits, Rate
 
 CARD = re.compile(r"^(1[0-2]|[1-9])[OCEB]$")
 #: Connections still open: closed when their server stops, so a failing test cannot hang on exit.
@@ -51,8 +51,11 @@ def serve(db: str, **kwargs: Any) -> Iterator[TestClient]:
     kwargs.setdefault("burst", 10_000)
     # The tests play whole matches of bots only at bot_delay 0 (the default minimum, 0.5 s a move, would
     # make them minutes long); every test client is one address ("testclient"), and the lobby's test holds
-    # four tables open at once, two of them bots only.
-    kwargs.setdefault("limits", Limits(min_bot_delay=0, max_open_tables=4, max_bot_tables=2))
+    # four tables open at once, two of them bots only; the accounts' tests log in, sign up and try names many
+    # times. The limits' own tests (test_server_limits.py) set the limits they check.
+    loose = Rate(10_000, 10_000)
+    kwargs.setdefault("limits", Limits(min_bot_delay=0, max_open_tables=4, max_bot_tables=2,
+                                       rate_login=loose, rate_create=loose, rate_join=loose))
     with TestClient(create_app(db, **kwargs)) as client:
         try:
             yield client

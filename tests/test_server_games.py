@@ -71,7 +71,7 @@ def test_a_person_plays_against_bots_to_the_end(tmp_path: Path, players: int) ->
         assert rec["format"] == "brisca-record/1"
         assert client.get("/api/games").json()[0]["names"][0] == "Ana"
         assert rec["seed"] == 11 and end["table"]["practice"]
-        assert client.get("/api/ratings/spanish").json() == []  # a practice table is never rated
+        assert client.get("/api/ratings/spanish").json() == []  # a practice table (a guest's too) is never rated
         conn.close()
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from brisca import record as brisca_record
 from brisca.game import Game
+from test_server_accounts import _csrf, _play_out, _signup
 from test_server_common import Conn, create, deadline, serve
 
 
@@ -169,23 +170,31 @@ def _hand_at(rec: brisca_record.MatchRecord, number: int, index: int) -> Game:
 
 
 def test_the_leaderboard_rates_teams_per_preset(tmp_path: Path) -> None:
-    """Four people at a team table (played for by stand-in bots): partners share their side's rating."""
-    with deadline(40), serve(str(tmp_path / "db.sqlite3"), takeover_after=0.05) as client:
+    """Four accounts at a team table: partners share their side's rating; the board shows display names."""
+    with deadline(60), serve(str(tmp_path / "db.sqlite3"), takeover_after=None) as client:
         assert client.get("/api/ratings").json() == []
         assert client.get("/api/ratings/spanish").json() == []
         team = create(client, preset="spanish", players=4, options={"target_hands": 1})
-        for name in ("Ana", "Bea", "Carla", "Dani"):
-            assert client.post(f"/api/tables/{team}/join", json={"name": name}).status_code == 200
-        info = _finish(client, team)
-        duel = create(client, preset="briscola", players=2, bots={"0": "easy", "1": "normal"})
-        _finish(client, duel)
+        conns = {}
+        for seat, name in enumerate(("Ana", "Bea", "Carla", "Dani")):
+            _signup(client, name)
+            r = client.post(f"/api/tables/{team}/join", json={}, headers=_csrf(client))
+            assert r.status_code == 200 and r.json()["seat"] == seat
+            conns[seat] = Conn(client, team, token=r.json()["token"])
+        info = _play_out(client, team, conns)
+        duel = client.post("/api/tables", headers=_csrf(client), json={
+            "preset": "briscola", "players": 2, "bots": {"1": "normal"}, "options": {"target_hands": 1},
+            "bot_delay": 0}).json()["table_id"]
+        r = client.post(f"/api/tables/{duel}/join", json={}, headers=_csrf(client))
+        _play_out(client, duel, {0: Conn(client, duel, token=r.json()["token"])})
 
         presets = client.get("/api/ratings").json()
-        assert [(p["preset"], p["rated"]) for p in presets] == [("spanish", 4)]  # bots only: not rated
+        assert [(p["preset"], p["rated"]) for p in presets] == [("spanish", 4), ("briscola", 2)]
         assert presets[0]["title"].startswith("Brisca")
         board = client.get("/api/ratings/spanish").json()
         assert [r["rank"] for r in board] == [1, 2, 3, 4]
         assert {r["name"] for r in board} == {"Ana", "Bea", "Carla", "Dani"}
+        assert {r["account"] for r in board} == {"ana", "bea", "carla", "dani"}
         assert all(r["games"] == 1 for r in board)
         ordinals = [r["ordinal"] for r in board]
         assert ordinals == sorted(ordinals, reverse=True)
@@ -197,7 +206,7 @@ def test_the_leaderboard_rates_teams_per_preset(tmp_path: Path) -> None:
             won, lost = (("Ana", "Bea") if winner == 0 else ("Bea", "Ana"))
             assert by_name[won]["mu"] > 25 > by_name[lost]["mu"]
             assert {r["name"] for r in board[:2]} == {won, {"Ana": "Carla", "Bea": "Dani"}[won]}
-        assert client.get("/api/ratings/briscola").json() == []
+        assert {r["name"] for r in client.get("/api/ratings/briscola").json()} == {"Dani", "bot:normal"}
         assert len(client.get("/api/ratings/spanish?limit=2").json()) == 2
 
         history = client.get("/api/games").json()

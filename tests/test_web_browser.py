@@ -7,6 +7,7 @@ where it fails instead.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -42,17 +43,17 @@ def _get(url: str) -> Any:
         return json.load(r)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """``brisca serve`` on a free loopback port with a fresh SQLite database."""
+@contextlib.contextmanager
+def serving(db: str, tmp_path: Path) -> Iterator[str]:
+    """``brisca serve`` on a free loopback port with the database ``db``; its base URL."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = (tmp_path / "serve.log").open("w")
     proc = subprocess.Popen(
         # --min-bot-delay 0: the pages' test plays a match of bots only at once (docs/web.md, "Limits").
-        [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", str(tmp_path / "db.sqlite3"),
-         "--log-level", "warning", "--min-bot-delay", "0"],
+        [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", db, "--log-level", "warning",
+         "--min-bot-delay", "0"],
         stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
@@ -76,6 +77,13 @@ def server(tmp_path: Path) -> Iterator[str]:
             proc.kill()
             proc.wait()
         log.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``brisca serve`` on a free loopback port with a fresh SQLite database."""
+    with serving(str(tmp_path / "db.sqlite3"), tmp_path) as base:
+        yield base
 
 
 @pytest.fixture

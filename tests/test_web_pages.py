@@ -23,27 +23,40 @@ def _get(url: str) -> Any:
         return json.load(r)
 
 
-def _post(url: str, body: dict[str, Any]) -> Any:
-    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+def _post(url: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> Any:
+    request = urllib.request.Request(url, json.dumps(body).encode(),
+                                     {"Content-Type": "application/json", **(headers or {})})
     with urllib.request.urlopen(request, timeout=5) as r:
         return json.load(r)
 
 
-def _play_out(base: str, table_id: str, token: str, left_ms: Any) -> None:
-    """Play seat 0's first legal action at each of its turns, over a WebSocket, until the match is over."""
+def _rated_game(base: str, username: str, preset: str, bot: str, seconds: float = 20) -> str:
+    """An account plays one hand against a bot (the first legal action each turn, over the WebSocket): a rated
+    game; its table id."""
     from websockets.sync.client import connect
 
-    with connect(f"ws://{base.split('://', 1)[1]}/ws/{table_id}", open_timeout=5) as ws:
-        ws.send(json.dumps({"type": "hello", "token": token}))
+    signup = urllib.request.Request(f"{base}/api/signup",
+                                    json.dumps({"username": username, "password": "password1"}).encode(),
+                                    {"Content-Type": "application/json"})
+    with urllib.request.urlopen(signup, timeout=10) as r:
+        cookie, csrf = r.headers["set-cookie"].split(";")[0], json.load(r)["csrf"]
+    made = _post(f"{base}/api/tables", {"preset": preset, "players": 2, "bots": {"1": bot}, "bot_delay": 0,
+                                          "options": {"target_hands": 1}, "sit": True},
+                 {"Cookie": cookie, "X-CSRF-Token": csrf})
+    end = time.monotonic() + seconds
+    with connect(f"ws{base.removeprefix('http')}/ws/{made['table_id']}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"]}))
         while True:
-            state = json.loads(ws.recv(timeout=left_ms() / 1000)).get("state")
+            message = json.loads(ws.recv(timeout=max(0.1, end - time.monotonic())))
+            state = message.get("state")
             if state is None:
                 continue
             if state["table"]["status"] == "finished":
-                return
+                return str(made["table_id"])
             view = state["view"]
-            if state["table"]["status"] == "playing" and view and view["turn"] == 0 and view["legal"]:
-                ws.send(json.dumps({"type": "play", "action": view["legal"][0]["text"]}))
+            if view and view["turn"] == made["seat"] and view["legal"]:
+                action = {k: v for k, v in view["legal"][0].items() if k != "text"}
+                ws.send(json.dumps({"type": "play", "action": action}))
 
 
 def _fits(page: Any) -> None:
@@ -60,11 +73,13 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
         assert left > 0, f"over the {BUDGET_S} s budget"
         return min(10_000.0, left * 1000)
 
-    # A finished game (a person against a bot, one hand: games of bots only are not rated), an open table.
-    made = _post(f"{server}/api/tables", {"preset": "briscola", "players": 2, "bots": {"1": "normal"}, "name": "Cruz",
-                                          "bot_delay": 0, "options": {"target_hands": 1}})
-    done = made["table_id"]
-    _play_out(server, done, made["token"], left_ms)
+    # A rated game (an account against a bot), a finished game (two bots, one hand), an open table.
+    _rated_game(server, "Gina", "briscola", "normal")
+    done = _post(f"{server}/api/tables", {"preset": "briscola", "players": 2, "bots": {"0": "easy", "1": "normal"},
+                                          "bot_delay": 0, "seed": 3, "options": {"target_hands": 1}})["table_id"]
+    while _get(f"{server}/api/tables/{done}")["status"] != "finished":
+        assert left_ms() > 0
+        time.sleep(0.1)
     waiting = _post(f"{server}/api/tables", {"preset": "spanish", "players": 3, "bots": {"2": "easy"},
                                              "name": "Ana"})["table_id"]
     other = _post(f"{server}/api/tables", {"preset": "spanish", "players": 2, "bots": {"1": "easy"}})["table_id"]
@@ -85,7 +100,8 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     assert go.inner_text() == "Sit down" and go.get_attribute("href") == f"/t/{other}"
     assert page.locator("#opentables .item").count() == 1
     watch = page.locator(f'#playingtables .item[data-table="{waiting}"]')
-    assert "Ana, Bea, easy (bot)" in watch.inner_text() and watch.locator("a.go").inner_text() == "Watch"
+    assert "Ana (guest), Bea (guest), easy (bot)" in watch.inner_text()
+    assert watch.locator("a.go").inner_text() == "Watch"
     _fits(page)
     # A table opened meanwhile shows up without a reload.
     newer = _post(f"{server}/api/tables", {"preset": "briscola", "players": 3, "bots": {"2": "easy"}})["table_id"]
@@ -152,14 +168,14 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     check(0)
     _fits(page)
 
-    # The leaderboard of the preset: the person and the bot, best first, ordinal = mu - 3 sigma.
+    # The leaderboard of the preset: the account and the bot it played, best first, ordinal = mu - 3 sigma.
     page.locator("#nav-leaderboard").click()
     page.wait_for_function("document.body.dataset.board", timeout=left_ms())
     page.locator("#boardpreset").select_option("briscola")
     page.wait_for_function("document.body.dataset.board === 'briscola'", timeout=left_ms())
     rows = page.locator("#ratingtable tbody tr").evaluate_all(
         "trs => trs.map(tr => [...tr.cells].map(td => td.textContent))")
-    assert sorted(r[1] for r in rows) == ["Cruz", "normal (bot)"]
+    assert sorted(r[1] for r in rows) == ["Gina", "normal (bot)"]
     assert [r[0] for r in rows] == ["1", "2"] and float(rows[0][2]) >= float(rows[1][2])
     for rank, name, ordinal, mu, sigma, games in rows:
         assert abs(float(ordinal) - (float(mu) - 3 * float(sigma))) < 0.2 and games == "1", (rank, name)

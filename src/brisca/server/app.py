@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -27,6 +28,7 @@ from brisca.errors import BriscaError
 from brisca.record import loads as load_record
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
+from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
 from brisca.server.limits import Limiter, Limits, RateLimited, TokenBucket, client_address
 from brisca.server.serialize import replay_json
 from brisca.server.store import SeatInfo, Store, TableState
@@ -45,6 +47,7 @@ from brisca.server.table import (
     TableError,
     error,
 )
+from brisca.server.text import clean_text
 
 log = logging.getLogger("brisca.server")
 STATIC = Path(__file__).parent / "static"
@@ -62,13 +65,34 @@ class CreateTable(BaseModel):
     #: Practice tables only (one person at most): the deals come from this seed and anyone knowing it
     #: knows every hand. Other tables shuffle from the OS CSPRNG.
     seed: int | None = Field(default=None, ge=0, lt=2**63)
-    #: When given, the creator takes the first free seat with this name.
+    #: When given, the creator takes the first free seat with this name (a guest's; someone logged in sits
+    #: under their account's name, and sits when ``sit`` is true too).
     name: str | None = Field(default=None, min_length=1, max_length=40)
+    sit: bool = False
 
 
 class JoinSeat(BaseModel):
-    name: str = Field(min_length=1, max_length=40)
+    #: A guest's name; ignored for someone logged in (their account's name is used).
+    name: str | None = Field(default=None, min_length=1, max_length=40)
     seat: int | None = None
+
+
+class Credentials(BaseModel):
+    username: str = Field(max_length=200)
+    password: str = Field(max_length=1000)
+
+
+class NewPassword(BaseModel):
+    old: str = Field(max_length=1000)
+    new: str = Field(max_length=1000)
+
+
+#: The login session's cookie.
+SESSION_COOKIE = "brisca_session"
+#: The header that carries the session's CSRF token on every POST.
+CSRF_HEADER = "X-CSRF-Token"
+#: The longest guest name.
+GUEST_NAME_LIMIT = 24
 
 
 class Manager:
@@ -103,8 +127,9 @@ class Manager:
     def _actor(self, state: TableState) -> TableActor:
         return TableActor(self.store, state, self.takeover_after, self.limits.max_hands)
 
-    def create(self, spec: CreateTable, owner: str) -> TableActor:
-        """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits."""
+    def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
+        """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits;
+        ``sits``: its creator takes a seat at once."""
         try:
             rules = make_rules(spec.preset, spec.options)
             rules.check_players(spec.players)
@@ -118,7 +143,7 @@ class Manager:
         people = spec.players - len(spec.bots)
         # Whoever knows the seed knows every hand: a seeded table is a practice table, its one person the
         # creator (seated now, so nobody else can join it).
-        if spec.seed is not None and (people > 1 or (people == 1 and spec.name is None)):
+        if spec.seed is not None and (people > 1 or (people == 1 and not sits)):
             raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
                                      "creator's, taken now): anyone who knows the seed knows every hand")
         self.check_limits(spec, rules, owner)
@@ -229,18 +254,20 @@ GC_THRESHOLDS = (20_000, 20, 100)
 
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
-               limits: Limits | None = None) -> FastAPI:
+               limits: Limits | None = None, secure_cookies: bool = False) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
     plays the seat, until they reconnect with their seat token; ``None``: seats wait for their people.
     ``rate``, ``burst``: each connection's messages a second. ``limits``: every other limit (rates per client
     address, caps on open tables and match lengths, idle tables; :class:`~brisca.server.limits.Limits`).
+    ``secure_cookies``: the session cookie is ``Secure`` even for a plain-HTTP request (behind a proxy that
+    ends TLS); it always is for an HTTPS one.
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
     limits = limits or Limits()
-    #: The rates per client address (``app.state.limiter.check("login", address)`` for the other endpoints).
+    #: The rates per client address: table creation, joins, chat, and sign-ups and logins together.
     limiter = Limiter(limits)
 
     async def close_idle_tables(manager: Manager) -> None:
@@ -256,6 +283,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         store = Store(db_url)
         manager = Manager(store, takeover_after, limits)
         app.state.manager = manager
+        app.state.accounts = Accounts(store.engine)
+        await asyncio.to_thread(app.state.accounts.purge)
         manager.resume()
         sweeper = asyncio.get_running_loop().create_task(close_idle_tables(manager), name="idle-tables")
         # Everything loaded so far lives as long as the server: keep it out of the collector's full passes,
@@ -290,6 +319,123 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
 
     def is_closed(table_id: str) -> bool:
         return TABLE_ID.match(table_id) is not None and manager().store.status(table_id) == "closed"
+    def accounts() -> Accounts:
+        a: Accounts = app.state.accounts
+        return a
+
+    # ------------------------------------------------------------------ accounts and their sessions
+
+    async def viewer(request: Request) -> LoginSession | None:
+        """The login session of the request's cookie (``None``: a guest, or a session over)."""
+        token = request.cookies.get(SESSION_COOKIE)
+        return None if token is None else await asyncio.to_thread(accounts().session, token)
+
+    async def guard(request: Request) -> LoginSession | None:
+        """Every POST: refuse one from another site (``Origin``), and, when it carries a live session cookie,
+        one without the session's CSRF token in ``X-CSRF-Token`` (double submit). The session, if any."""
+        origin = request.headers.get("origin")
+        if origin is not None and urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower():
+            raise HTTPException(403, "cross-site request refused (its Origin is not this site)")
+        session = await viewer(request)
+        if session is not None and not csrf_matches(session, request.headers.get(CSRF_HEADER)):
+            raise HTTPException(403, f"missing or wrong {CSRF_HEADER} header (reload the page)")
+        return session
+
+    def me(session: LoginSession | None) -> dict[str, Any]:
+        if session is None:
+            return {"user": None, "csrf": None}
+        return {"user": {"username": session.user.username, "display": session.user.display},
+                "csrf": session.csrf}
+
+    def logged_in(request: Request, token: str, session: LoginSession) -> JSONResponse:
+        response = JSONResponse(me(session))
+        secure = secure_cookies or request.url.scheme == "https"
+        max_age = int(accounts().session_length.total_seconds())
+        response.set_cookie(SESSION_COOKIE, token, max_age=max_age, path="/", httponly=True, samesite="lax",
+                            secure=secure)
+        return response
+
+    def logged_out(request: Request) -> JSONResponse:
+        response = JSONResponse(me(None))
+        response.delete_cookie(SESSION_COOKIE, path="/", httponly=True, samesite="lax",
+                               secure=secure_cookies or request.url.scheme == "https")
+        return response
+
+    @app.get("/api/me")
+    async def who(request: Request) -> dict[str, Any]:
+        """The person logged in (``user``: null for a guest) and the CSRF token their page sends back."""
+        return me(await viewer(request))
+
+    @app.post("/api/signup")
+    async def signup(request: Request, body: Credentials) -> JSONResponse:
+        """A new account, logged in at once."""
+        await guard(request)
+        limiter.check("login", client_address(request.client))
+        try:
+            user = await asyncio.to_thread(accounts().signup, body.username, body.password)
+        except AccountError as exc:
+            raise HTTPException(400, str(exc)) from None
+        token, session = await asyncio.to_thread(accounts().start_session, user)
+        return logged_in(request, token, session)
+
+    @app.post("/api/login")
+    async def login(request: Request, body: Credentials) -> JSONResponse:
+        old = await guard(request)
+        limiter.check("login", client_address(request.client))
+        try:
+            user = await asyncio.to_thread(accounts().login, body.username, body.password)
+        except AccountError as exc:
+            raise HTTPException(401, str(exc)) from None
+        if old is not None:
+            await asyncio.to_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
+        token, session = await asyncio.to_thread(accounts().start_session, user)
+        return logged_in(request, token, session)
+
+    @app.post("/api/logout")
+    async def logout(request: Request) -> JSONResponse:
+        if await guard(request) is not None:
+            await asyncio.to_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
+        return logged_out(request)
+
+    @app.post("/api/password")
+    async def change_password(request: Request, body: NewPassword) -> dict[str, Any]:
+        """A new password for the account logged in; its other sessions end (this one goes on)."""
+        session = await guard(request)
+        if session is None:
+            raise HTTPException(401, "log in first")
+        try:
+            await asyncio.to_thread(accounts().change_password, session.user.id, body.old, body.new,
+                                    request.cookies.get(SESSION_COOKIE))
+        except AccountError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return me(session)
+
+    @app.get("/api/players/{username}")
+    def player(username: str) -> dict[str, Any]:
+        """An account's page: its ratings per preset and its latest finished games."""
+        user = accounts().find(username) if len(username) <= 64 else None
+        if user is None:
+            raise HTTPException(404, "no such player")
+        store = manager().store
+        ratings = [{**r, "title": _title(r["preset"])} for r in queries.player_ratings(store, user.username)]
+        games = [game_entry(row) for row in queries.player_games(store, user.id)]
+        return {"username": user.username, "display": user.display, "ratings": ratings, "games": games}
+
+    async def seat_name(session: LoginSession | None, name: str | None) -> str:
+        """The name a seat is taken under: the account's, or a guest's own, checked."""
+        if session is not None:
+            return session.user.display
+        if name is None:
+            raise HTTPException(400, "a guest sits with a name")
+        try:
+            name = clean_text(name, what="name", limit=GUEST_NAME_LIMIT)
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        if normalize(name).startswith("bot:"):
+            raise HTTPException(400, "name: 'bot:' names are the bots'")
+        if await asyncio.to_thread(accounts().taken, name):
+            raise HTTPException(409, f"name: {name} is an account's name (log in to play as {name})")
+        return name
 
     def actor_or_404(table_id: str) -> TableActor:
         actor = manager().get(table_id)
@@ -308,19 +454,26 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return out
 
     @app.post("/api/tables")
-    async def create_table(spec: CreateTable, request: Request) -> dict[str, Any]:
+    async def create_table(request: Request, spec: CreateTable) -> dict[str, Any]:
+        session = await guard(request)
         address = client_address(request.client)
         limiter.check("create", address)
-        actor = manager().create(spec, f"guest:{address}")
+        sits = spec.name is not None or (spec.sit and session is not None)
+        name = await seat_name(session, spec.name) if sits else None
+        owner = f"guest:{address}" if session is None else f"user:{session.user.id}"
+        actor = manager().create(spec, owner, sits=sits)
         out: dict[str, Any] = {"table_id": actor.id, "url": f"/t/{actor.id}"}
-        if spec.name is not None:
-            seat, token = await _join(actor, spec.name, None)
+        if name is not None:
+            seat, token = await _join(actor, name, None, session)
             out |= {"seat": seat, "token": token}
         return out
 
-    async def _join(actor: TableActor, name: str, seat: int | None) -> tuple[int, str]:
+    async def _join(actor: TableActor, name: str, seat: int | None,
+                    session: LoginSession | None) -> tuple[int, str]:
+        user = None if session is None else session.user
         try:
-            return await actor.join(name, seat)
+            return await actor.join(name, seat, None if user is None else user.id,
+                                    None if user is None else user.username)
         except TableError as exc:
             raise HTTPException(410 if exc.code == "closed" else 409, exc.message) from None
 
@@ -330,16 +483,20 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return table
 
     @app.post("/api/tables/{table_id}/join")
-    async def join(table_id: str, body: JoinSeat, request: Request) -> dict[str, Any]:
+    async def join(request: Request, table_id: str, body: JoinSeat) -> dict[str, Any]:
+        session = await guard(request)
         limiter.check("join", client_address(request.client))
-        seat, token = await _join(actor_or_404(table_id), body.name, body.seat)
+        actor = actor_or_404(table_id)
+        name = await seat_name(session, body.name)
+        seat, token = await _join(actor, name, body.seat, session)
         return {"table_id": table_id, "seat": seat, "token": token}
 
     # ------------------------------------------------------------------ the lobby, the history, the ratings
 
     def lobby_entry(actor: TableActor, created_at: str) -> dict[str, Any]:
         info: dict[str, Any] = actor.snapshot(None)["table"]
-        seats = [{"seat": s["seat"], "name": s["name"], "bot": s["bot"]} for s in info["seats"]]
+        seats = [{"seat": s["seat"], "name": s["name"], "bot": s["bot"], "guest": s["guest"],
+                  "account": s["account"]} for s in info["seats"]]
         return {
             "table_id": actor.id, "url": f"/t/{actor.id}", "preset": info["preset"],
             "title": _title(info["preset"]), "options": info["options"], "players": info["players"],
@@ -496,6 +653,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/games/{table_id}")
     @app.get("/leaderboard")
     @app.get("/leaderboard/{preset}")
+    @app.get("/login")
+    @app.get("/account")
+    @app.get("/players/{username}")
     def other_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 
 from openskill.models import PlackettLuce
 
@@ -10,14 +10,49 @@ _MODEL = PlackettLuce()
 
 
 def rate(current: Mapping[str, tuple[float, float]], teams: Sequence[Sequence[str]],
-         winner: int | None) -> dict[str, tuple[float, float]]:
-    """New ``(mu, sigma)`` for every name after a match; ``winner`` is the winning side (None: a draw)."""
+         winner: int | None, *, loser: int | None = None) -> dict[str, tuple[float, float]]:
+    """New ``(mu, sigma)`` for every name after a match; ``winner`` is the winning side (None: a draw).
+
+    ``loser``: rate the match instead as side ``loser`` losing to all the others (who tie among themselves).
+    """
     rated = [[_MODEL.rating(*current[n], name=n) if n in current else _MODEL.rating(name=n) for n in team]
              for team in teams]
-    ranks = [1.0 if winner is None or side == winner else 2.0 for side in range(len(teams))]
+    if loser is not None:
+        ranks = [2.0 if side == loser else 1.0 for side in range(len(teams))]
+    else:
+        ranks = [1.0 if winner is None or side == winner else 2.0 for side in range(len(teams))]
     out: dict[str, tuple[float, float]] = {}
     for team in _MODEL.rate(rated, ranks=ranks):
         for r in team:
             if r.name is not None:
                 out[r.name] = (float(r.mu), float(r.sigma))
+    return out
+
+
+def rate_table(current: Mapping[str, tuple[float, float]], keys: Sequence[str | None], sides: int,
+               winner: int | None, gone: Set[int] = frozenset()) -> dict[str, tuple[float, float]]:
+    """The ratings a finished table changes: ``{key: (mu, sigma)}`` (empty: the match is not rated).
+
+    ``keys``: each seat's rating key: ``bot:<level>`` for a bot, an account's normalised username, or
+    ``None`` for a guest. Seat ``s`` plays for side ``s % sides``. ``gone``: the seats of people a stand-in
+    bot was still playing for when the match ended (they left and did not come back).
+
+    - A match is rated only when no guest held a seat and at least one seat is an account's: a guest's
+      name is free text anyone can type, and bots playing bots would only move the bots' ratings.
+    - Leaving is resigning: a person gone at the end is rated as having lost the match to the other side(s),
+      whatever the stand-in made of it (otherwise leaving a lost game would protect a rating). Nobody else
+      at the table is rated for that match: they did not beat (or lose to) that person. Partners who both
+      left are both rated as losing. A person who came back before the end is rated as usual.
+    """
+    if any(k is None for k in keys) or all(k is None or k.startswith("bot:") for k in keys):
+        return {}
+    named = [k for k in keys if k is not None]
+    teams = [[named[s] for s in range(len(named)) if s % sides == side] for side in range(sides)]
+    left = {s for s in gone if not named[s].startswith("bot:")}
+    if not left:
+        return rate(current, teams, winner)
+    out: dict[str, tuple[float, float]] = {}
+    for side in sorted({s % sides for s in left}):
+        resigned = rate(current, teams, winner, loser=side)
+        out |= {named[s]: resigned[named[s]] for s in left if s % sides == side}
     return out

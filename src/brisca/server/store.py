@@ -28,6 +28,7 @@ from brisca.server.db import (
     RatingRow,
     SeatRow,
     TableRow,
+    UserRow,
     _now,
     make_engine,
     upgrade,
@@ -46,7 +47,7 @@ _SET_VERSION_STATUS = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id
                                last_active=_ACTIVE))
 _SET_SEAT = (_SEATS.update()
              .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
-             .values(name=sa.bindparam("b_name"), token_hash=sa.bindparam("b_hash")))
+             .values(name=sa.bindparam("b_name"), token_hash=sa.bindparam("b_hash"), user_id=sa.bindparam("b_user")))
 _INSERT_HAND = _HANDS.insert()
 _INSERT_ACTION = _ACTIONS.insert()
 
@@ -61,6 +62,15 @@ class SeatInfo:
     name: str | None = None
     bot: str | None = None
     token_hash: str | None = None
+    #: The account holding the seat (``None``: a guest, a bot, or free).
+    user_id: int | None = None
+    #: That account's (normalised) username: not a column of the seat, read with it.
+    account: str | None = None
+
+    @property
+    def guest(self) -> bool:
+        """A person without an account sits here."""
+        return self.bot is None and self.token_hash is not None and self.user_id is None
 
 
 @dataclass
@@ -237,7 +247,7 @@ class Store:
             s.flush()
             for info in state.seats:
                 s.add(SeatRow(table_id=state.id, seat=info.seat, name=info.name, bot=info.bot,
-                              token_hash=info.token_hash))
+                              token_hash=info.token_hash, user_id=info.user_id))
 
     def _version(self, c: sa.Connection, table_id: str, version: int, status: str | None = None,
                  active: datetime | None = None) -> None:
@@ -261,14 +271,15 @@ class Store:
     def write_join(self, table_id: str, info: SeatInfo, version: int) -> None:
         with self._begin() as c:
             self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": info.seat, "b_name": info.name,
-                                     "b_hash": info.token_hash})
+                                     "b_hash": info.token_hash, "b_user": info.user_id})
             self._version(c, table_id, version, None, _now())
 
     def write_close(self, table_id: str, seats: Sequence[int], version: int) -> None:
         """The table is closed: these seats (its people's) are freed, their tokens hold nothing any more."""
         with self._begin() as c:
             for seat in seats:
-                self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": seat, "b_name": None, "b_hash": None})
+                self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": seat, "b_name": None, "b_hash": None,
+                                         "b_user": None})
             self._version(c, table_id, version, "closed")
 
     def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int,
@@ -305,12 +316,15 @@ class Store:
             return {r.name: (r.mu, r.sigma) for r in rows}
 
     def leaderboard(self, preset: str, limit: int = 100) -> list[dict[str, Any]]:
+        """The rated accounts (by display name, with ``account``: the username) and bots of a preset, best first."""
+        query = (sa.select(RatingRow, UserRow.display).outerjoin(UserRow, UserRow.username == RatingRow.name)
+                 .where(RatingRow.preset == preset))
         with Session(self.engine) as s:
-            rows = sorted(s.scalars(sa.select(RatingRow).where(RatingRow.preset == preset)),
-                          key=lambda r: -(r.mu - 3 * r.sigma))
-            out = [{"name": r.name, "mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games}
-                   for r in rows]
-        return out[:limit]
+            found = [(r, display) for r, display in s.execute(query)
+                     if display is not None or r.name.startswith("bot:")]
+        found.sort(key=lambda rd: -(rd[0].mu - 3 * rd[0].sigma))
+        return [{"name": display or r.name, "account": r.name if display is not None else None, "mu": r.mu,
+                 "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games} for r, display in found[:limit]]
 
     def games(self, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
         with Session(self.engine) as s:
@@ -338,8 +352,9 @@ class Store:
             row = s.get(TableRow, table_id)
             if row is None:
                 return None
-            seats = [SeatInfo(r.seat, r.name, r.bot, r.token_hash) for r in
-                     s.scalars(sa.select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat))]
+            seats = [SeatInfo(r.seat, r.name, r.bot, r.token_hash, r.user_id, username) for r, username in
+                     s.execute(sa.select(SeatRow, UserRow.username).outerjoin(UserRow, UserRow.id == SeatRow.user_id)
+                               .where(SeatRow.table_id == table_id).order_by(SeatRow.seat))]
             hands = list(s.scalars(sa.select(HandRow).where(HandRow.table_id == table_id)
                                    .order_by(HandRow.hand_number)))
             actions = [(r.hand_number, r.seat, r.action) for r in
@@ -362,35 +377,80 @@ def live_tables(store: Store, status: str, limit: int = 50) -> list[tuple[str, s
         return [(row.id, row.created_at.isoformat()) for row in c.execute(query)]
 
 
+_GAMES = cast(sa.Table, GameRow.__table__)
+_USERS = cast(sa.Table, UserRow.__table__)
+_GAME_COLUMNS = (_GAMES.c.table_id, _GAMES.c.preset, _GAMES.c.players, _GAMES.c.names, _GAMES.c.winner,
+                 _GAMES.c.finished_at, _TABLES.c.options, _TABLES.c.created_at)
+
+
+def _seat_owners(c: sa.Connection, table_ids: Sequence[str]) -> dict[str, tuple[list[bool], list[str | None]]]:
+    """For each table: which seats a guest held, and the username of each seat's account (``None``: none)."""
+    query = (sa.select(_SEATS.c.table_id, _SEATS.c.seat, _SEATS.c.bot, _SEATS.c.token_hash, _SEATS.c.user_id,
+                       _USERS.c.username)
+             .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id)
+             .where(_SEATS.c.table_id.in_(list(table_ids))).order_by(_SEATS.c.table_id, _SEATS.c.seat))
+    out: dict[str, tuple[list[bool], list[str | None]]] = {}
+    for r in c.execute(query):
+        guests, accounts = out.setdefault(r.table_id, ([], []))
+        guests.append(r.bot is None and r.token_hash is not None and r.user_id is None)
+        accounts.append(r.username)
+    return out
+
+
+def _game_rows(c: sa.Connection, query: sa.Select[Any], with_record: bool = False) -> list[dict[str, Any]]:
+    rows = list(c.execute(query))
+    owners = _seat_owners(c, [r.table_id for r in rows]) if rows else {}
+    out = []
+    for r in rows:
+        guests, accounts = owners.get(r.table_id, ([False] * r.players, [None] * r.players))
+        game = {"table_id": r.table_id, "preset": r.preset, "players": r.players, "names": list(r.names),
+                "winner": r.winner, "finished_at": r.finished_at.isoformat(), "options": dict(r.options or {}),
+                "started_at": r.created_at.isoformat(), "guests": guests, "accounts": accounts}
+        if with_record:
+            game["record"] = r.record
+        out.append(game)
+    return out
+
+
 def finished_games(store: Store, limit: int = 50, offset: int = 0,
                    preset: str | None = None) -> list[dict[str, Any]]:
-    """The finished games, newest first, with their table's rule options and start time (not the records)."""
-    games = cast(sa.Table, GameRow.__table__)
-    query = (sa.select(games.c.table_id, games.c.preset, games.c.players, games.c.names, games.c.winner,
-                       games.c.finished_at, _TABLES.c.options, _TABLES.c.created_at)
-             .join(_TABLES, _TABLES.c.id == games.c.table_id)
-             .order_by(games.c.finished_at.desc(), games.c.table_id).limit(limit).offset(offset))
+    """The finished games, newest first, with their table's rule options and start time (not the records),
+    and for each seat whether a guest held it (``guests``) and its account's username (``accounts``)."""
+    query = (sa.select(*_GAME_COLUMNS).join(_TABLES, _TABLES.c.id == _GAMES.c.table_id)
+             .order_by(_GAMES.c.finished_at.desc(), _GAMES.c.table_id).limit(limit).offset(offset))
     if preset is not None:
-        query = query.where(games.c.preset == preset)
+        query = query.where(_GAMES.c.preset == preset)
     with store.engine.connect() as c:
-        return [{"table_id": r.table_id, "preset": r.preset, "players": r.players, "names": list(r.names),
-                 "winner": r.winner, "finished_at": r.finished_at.isoformat(), "options": dict(r.options or {}),
-                 "started_at": r.created_at.isoformat()} for r in c.execute(query)]
+        return _game_rows(c, query)
 
 
 def finished_game(store: Store, table_id: str) -> dict[str, Any] | None:
     """One finished game as :func:`finished_games` lists it, with its record text under ``"record"``."""
-    games = cast(sa.Table, GameRow.__table__)
-    query = (sa.select(games.c.table_id, games.c.preset, games.c.players, games.c.names, games.c.winner,
-                       games.c.finished_at, games.c.record, _TABLES.c.options, _TABLES.c.created_at)
-             .join(_TABLES, _TABLES.c.id == games.c.table_id).where(games.c.table_id == table_id))
+    query = (sa.select(*_GAME_COLUMNS, _GAMES.c.record).join(_TABLES, _TABLES.c.id == _GAMES.c.table_id)
+             .where(_GAMES.c.table_id == table_id))
     with store.engine.connect() as c:
-        r = c.execute(query).first()
-    if r is None:
-        return None
-    return {"table_id": r.table_id, "preset": r.preset, "players": r.players, "names": list(r.names),
-            "winner": r.winner, "finished_at": r.finished_at.isoformat(), "options": dict(r.options or {}),
-            "started_at": r.created_at.isoformat(), "record": r.record}
+        found = _game_rows(c, query, with_record=True)
+    return found[0] if found else None
+
+
+def player_games(store: Store, user_id: int, limit: int = 20) -> list[dict[str, Any]]:
+    """The finished games where the account held a seat, newest first, as :func:`finished_games` lists them."""
+    mine = sa.select(_SEATS.c.table_id).where(_SEATS.c.user_id == user_id)
+    query = (sa.select(*_GAME_COLUMNS).join(_TABLES, _TABLES.c.id == _GAMES.c.table_id)
+             .where(_GAMES.c.table_id.in_(mine))
+             .order_by(_GAMES.c.finished_at.desc(), _GAMES.c.table_id).limit(limit))
+    with store.engine.connect() as c:
+        return _game_rows(c, query)
+
+
+def player_ratings(store: Store, username: str) -> list[dict[str, Any]]:
+    """The ratings of an account (its normalised username), one per preset, most games first."""
+    ratings = cast(sa.Table, RatingRow.__table__)
+    query = (sa.select(ratings).where(ratings.c.name == username)
+             .order_by(ratings.c.games.desc(), ratings.c.preset))
+    with store.engine.connect() as c:
+        return [{"preset": r.preset, "mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games}
+                for r in c.execute(query)]
 
 
 def rated_presets(store: Store) -> list[dict[str, Any]]:

@@ -91,6 +91,9 @@ class Join:
     name: str
     seat: int | None
     reply: asyncio.Future[tuple[int, str]]
+    #: The account taking the seat (its id and username); ``None``: a guest.
+    user_id: int | None = None
+    account: str | None = None
 
 
 @dataclass
@@ -278,9 +281,11 @@ class TableActor:
         """Seconds since a person last changed the table or was connected to it (0 while someone is)."""
         return 0.0 if self.conns else now - self.last_active
 
-    async def join(self, name: str, seat: int | None) -> tuple[int, str]:
+    async def join(self, name: str, seat: int | None, user_id: int | None = None,
+                   account: str | None = None) -> tuple[int, str]:
+        """Seat a person: an account's (``user_id``, ``account``: its username) or a guest's."""
         reply: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
-        self.submit(Join(name, seat, reply))
+        self.submit(Join(name, seat, reply, user_id, account))
         return await reply
 
     async def _recover(self) -> None:
@@ -402,8 +407,9 @@ class TableActor:
             "sides": self.rules.sides(self.players),
             "status": self.status,
             "version": self.version,
-            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "away": s.seat in self.away,
-                       "standin": STANDIN_LEVEL if s.seat in self.standins else None} for s in self.seats],
+            "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "guest": s.guest, "account": s.account,
+                       "away": s.seat in self.away, "standin": STANDIN_LEVEL if s.seat in self.standins else None}
+                      for s in self.seats],
             "takeover_after": self.takeover_after,
             "practice": self.seeded,
             "seed": self.seed if self.seeded else None,
@@ -452,12 +458,16 @@ class TableActor:
             free = [s for s in free if s.seat == command.seat]
         if not free:
             raise TableError("illegal", "no free seat" if command.seat is None else f"seat {command.seat} is taken")
+        if command.user_id is not None and any(s.user_id == command.user_id for s in self.seats):
+            raise TableError("illegal", "you already hold a seat at this table")
         info = free[0]
         token = secrets.token_urlsafe(24)
         await self._write(self.store.write_join, self.id,
-                          SeatInfo(info.seat, command.name, None, hash_token(token)), self.version + 1)
+                          SeatInfo(info.seat, command.name, None, hash_token(token), command.user_id),
+                          self.version + 1)
         self.version += 1
         info.name, info.token_hash = command.name, hash_token(token)
+        info.user_id, info.account = command.user_id, command.account
         if not command.reply.done():
             command.reply.set_result((info.seat, token))
         self._emit("joined", {"seat": info.seat, "name": command.name})
@@ -696,19 +706,23 @@ class TableActor:
         return dataclasses.replace(made, hands=hands, seed=self.seed if self.seeded else None)
 
     async def _finish(self) -> None:
-        from brisca.server.ratings import rate
+        """Store the finished match and its ratings (:func:`~brisca.server.ratings.rate_table`: accounts and
+        bots, never guests; a person a stand-in was still playing for has resigned)."""
+        from brisca.server.ratings import rate_table
 
         assert self.match is not None
         match = self.match
         record = self.record().dumps()
         names = [f"bot:{s.bot}" if s.bot else (s.name or f"seat {s.seat}") for s in self.seats]
-        sides = self.rules.sides(self.players)
-        teams = [[names[seat] for seat in range(self.players) if seat % sides == side] for side in range(sides)]
+        keys = [f"bot:{s.bot}" if s.bot else s.account for s in self.seats]
+        gone = {seat for seat in self.standins if self.seats[seat].bot is None}
         ratings: dict[str, tuple[float, float]] = {}
-        # Never rated: a practice table (its person could know every deal), bots against bots (to watch).
-        if not self.seeded and not self.bot_only:
-            current = await asyncio.to_thread(self.store.ratings, self.preset, names)
-            ratings = rate(current, teams, match.winner)
+        # Never rated: a practice table (its person could know every deal); ``rate_table`` rates only tables
+        # with no guest and an account (so never bots alone).
+        if not self.seeded:
+            rated = [k for k in keys if k is not None]
+            current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
+            ratings = rate_table(current, keys, self.rules.sides(self.players), match.winner, gone)
         row = GameRow(table_id=self.id, preset=self.preset, players=self.players, names=names,
                       winner=match.winner, record=record)
         await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1)

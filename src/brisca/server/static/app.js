@@ -4,7 +4,12 @@
 
 const STRINGS = {
   en: {"signalsLabel": "Signals", "signalPrefix": "Signal: ", "claim": "Claim the rest", "arrastro": "Arrastro with ", "sig_trump-ace": "ace of trumps", "sig_trump-three": "three of trumps", "sig_trump-king": "king of trumps", "sig_trump-knight": "knight of trumps", "sig_trump-jack": "jack of trumps", "sig_small-trumps": "small trumps", "sig_briscas": "briscas in other suits", "sig_no-trumps": "no trumps", "sig_ask-points": "asks for points", "sig_ask-cards": "asks for cards",
-       team: "Team", 
+       team: "Team",
+       logIn: "Log in", signUp: "Sign up", logInSignUp: "Log in / Sign up", logOut: "Log out", username: "Username",
+       password: "Password", usernameHint: "3 to 24 letters, digits, _ - or .", account: "Your account",
+       myPage: "Your ratings and games", changePassword: "Change password", oldPassword: "Current password",
+       newPassword: "New password (8 characters or more)", passwordChanged: "Password changed; your other sessions are logged out.",
+       noPlayerRatings: "No rated games yet.", recentGames: "Recent games", playingAs: "Playing as", guest: "guest",
        lobby: "Tables", leaderboard: "Leaderboard", openTables: "Open tables", inProgress: "Games in progress",
        noOpen: "No open tables: create one below.", noPlaying: "No games in progress.", free: "free seats: {n}",
        joinTable: "Sit down", watch: "Watch", allPresets: "All", more: "More", noGames: "No finished games yet.",
@@ -28,7 +33,12 @@ const STRINGS = {
        phase_call: "Calling a card", phase_play: "",
        suit_O: "Coins", suit_C: "Cups", suit_E: "Swords", suit_B: "Clubs"},
   es: {"signalsLabel": "Señas", "signalPrefix": "Seña: ", "claim": "Reclamar el resto", "arrastro": "Arrastro con ", "sig_trump-ace": "as de triunfo", "sig_trump-three": "tres de triunfo", "sig_trump-king": "rey de triunfo", "sig_trump-knight": "caballo de triunfo", "sig_trump-jack": "sota de triunfo", "sig_small-trumps": "triunfos pequeños", "sig_briscas": "briscas de otro palo", "sig_no-trumps": "sin triunfos", "sig_ask-points": "pide puntos", "sig_ask-cards": "pide cartas",
-       team: "Equipo", 
+       team: "Equipo",
+       logIn: "Entrar", signUp: "Crear cuenta", logInSignUp: "Entrar / Crear cuenta", logOut: "Salir", username: "Usuario",
+       password: "Contraseña", usernameHint: "De 3 a 24 letras, cifras, _ - o .", account: "Tu cuenta",
+       myPage: "Tus puntuaciones y partidas", changePassword: "Cambiar la contraseña", oldPassword: "Contraseña actual",
+       newPassword: "Contraseña nueva (8 caracteres o más)", passwordChanged: "Contraseña cambiada; tus otras sesiones se han cerrado.",
+       noPlayerRatings: "Aún no hay partidas puntuadas.", recentGames: "Últimas partidas", playingAs: "Juegas como", guest: "invitado",
        lobby: "Mesas", leaderboard: "Clasificación", openTables: "Mesas abiertas", inProgress: "Partidas en juego",
        noOpen: "No hay mesas abiertas: crea una abajo.", noPlaying: "No hay partidas en juego.", free: "asientos libres: {n}",
        joinTable: "Sentarse", watch: "Mirar", allPresets: "Todas", more: "Más", noGames: "Aún no hay partidas terminadas.",
@@ -53,7 +63,12 @@ const STRINGS = {
        phase_call: "Llamada de carta", phase_play: "",
        suit_O: "Oros", suit_C: "Copas", suit_E: "Espadas", suit_B: "Bastos"},
   it: {"signalsLabel": "Segnali", "signalPrefix": "Segnale: ", "claim": "Reclama il resto", "arrastro": "Arrastro con ", "sig_trump-ace": "asso di briscola", "sig_trump-three": "tre di briscola", "sig_trump-king": "re di briscola", "sig_trump-knight": "cavallo di briscola", "sig_trump-jack": "fante di briscola", "sig_small-trumps": "briscole piccole", "sig_briscas": "carichi di altri semi", "sig_no-trumps": "senza briscole", "sig_ask-points": "chiede punti", "sig_ask-cards": "chiede le carte",
-       team: "Squadra", 
+       team: "Squadra",
+       logIn: "Accedi", signUp: "Registrati", logInSignUp: "Accedi / Registrati", logOut: "Esci", username: "Nome utente",
+       password: "Password", usernameHint: "Da 3 a 24 lettere, cifre, _ - o .", account: "Il tuo account",
+       myPage: "I tuoi punteggi e le tue partite", changePassword: "Cambia la password", oldPassword: "Password attuale",
+       newPassword: "Nuova password (almeno 8 caratteri)", passwordChanged: "Password cambiata; le altre sessioni sono state chiuse.",
+       noPlayerRatings: "Ancora nessuna partita valutata.", recentGames: "Partite recenti", playingAs: "Giochi come", guest: "ospite",
        lobby: "Tavoli", leaderboard: "Classifica", openTables: "Tavoli aperti", inProgress: "Partite in corso",
        noOpen: "Nessun tavolo aperto: creane uno qui sotto.", noPlaying: "Nessuna partita in corso.", free: "posti liberi: {n}",
        joinTable: "Siediti", watch: "Guarda", allPresets: "Tutte", more: "Altre", noGames: "Ancora nessuna partita finita.",
@@ -190,9 +205,13 @@ function esc(text) {
   return div.innerHTML;
 }
 
+// Who is logged in ({username, display} or null) and the token every POST carries (double submit).
+const session = {user: null, csrf: null};
+
 async function api(path, body) {
-  const res = await fetch(path, body === undefined ? {} : {
-    method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+  const headers = {"Content-Type": "application/json"};
+  if (session.csrf) headers["X-CSRF-Token"] = session.csrf;
+  const res = await fetch(path, body === undefined ? {} : {method: "POST", headers, body: JSON.stringify(body)});
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail || res.status));
   return data;
@@ -237,6 +256,7 @@ async function lobby() {
   form.preset.value = "spanish";
   setPlayers();
   form.name.value = localStorage.getItem("brisca:name") || "";
+  asAccount(form);
   form.onsubmit = async (ev) => {
     ev.preventDefault();
     const bots = {};
@@ -245,9 +265,10 @@ async function lobby() {
       if (level) bots[seat] = level;
     }
     try {
-      localStorage.setItem("brisca:name", form.name.value);
+      const who = session.user ? {sit: true} : {name: form.name.value};
+      if (!session.user) localStorage.setItem("brisca:name", form.name.value);
       const made = await api("/api/tables", {preset: form.preset.value, players: Number(form.players.value),
-                                             bots, name: form.name.value, bot_delay: Number(form.speed.value),
+                                             bots, ...who, bot_delay: Number(form.speed.value),
                                              options: parseOptions(form.options.value)});
       localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
       location.href = made.url;
@@ -263,15 +284,30 @@ const LOBBY_EVERY_MS = 3000;
 // What a page redraws when the language changes.
 let rerender = null;
 
-// "bot:easy" (how bots are named in games and ratings) -> "easy (bot)".
-function displayName(name) {
+// "bot:easy" (how bots are named in games and ratings) -> "easy (bot)"; a guest's name -> "Ana (guest)".
+function displayName(name, guest) {
   if (name === null || name === undefined) return "";
+  if (guest) return `${name} (${t("guest")})`;
   return name.startsWith("bot:") ? `${name.slice(4)} (bot)` : name;
+}
+
+// A link to an account's page (a guest's or a bot's name is plain text).
+function playerLink(text, account) {
+  return account ? `<a class="player" href="/players/${encodeURIComponent(account)}">${esc(text)}</a>` : esc(text);
 }
 
 function seatLabel(s) {
   if (s.bot) return esc(`${s.bot} (bot)`);
-  return s.name === null ? `<i>${esc(t("freeSeat"))}</i>` : esc(s.name);
+  return s.name === null ? `<i>${esc(t("freeSeat"))}</i>` : playerLink(displayName(s.name, s.guest), s.account);
+}
+
+// The forms where someone sits down: a name for a guest, the account's name for someone logged in.
+function asAccount(form) {
+  const user = session.user;
+  form.querySelector(".guestname").hidden = !!user;
+  form.name.required = !user;
+  form.querySelector(".asaccount").hidden = !user;
+  if (user) form.querySelector(".asaccount .me").textContent = user.display;
 }
 
 function score(entry) {
@@ -323,7 +359,8 @@ async function historyPage() {
       `<div class="what"><b>${esc(g.title)}</b> · ${esc(when(g.finished_at))}</div>` +
       `<div class="who">${g.names.map((n, i) => {
         const won = g.winner !== null && i % g.sides === g.winner;
-        return won ? `<b class="won">★ ${esc(displayName(n))}</b>` : esc(displayName(n));
+        const who = playerLink(displayName(n, g.guests && g.guests[i]), g.accounts && g.accounts[i]);
+        return won ? `<b class="won">★ ${who}</b>` : who;
       }).join(", ")}</div>` +
       `<div class="links"><a class="go" href="${g.url}">${esc(t("replayThis"))}</a> ` +
       `<a href="${g.record_url}" download>${esc(t("record"))}</a></div></li>`).join(""));
@@ -346,7 +383,8 @@ async function replayPage(id) {
   faces = data.card_names === "italian" ? "italian" : "spanish";
   // Seats named alike (bots of one level) get their seat number too.
   const twice = (n) => data.names.filter((m) => m === n).length > 1;
-  replay.info = {seats: data.names.map((n, i) => ({seat: i, name: displayName(n) + (twice(n) ? ` #${i}` : "")}))};
+  replay.info = {seats: data.names.map((n, i) => ({
+    seat: i, name: displayName(n, data.guests && data.guests[i]) + (twice(n) ? ` #${i}` : "")}))};
   const last = data.steps.length - 1;
   $("#rstep").max = String(last);
   const go = (n) => { showStep(Math.max(0, Math.min(last, n))); };
@@ -476,7 +514,7 @@ async function leaderboardPage(preset) {
   const show = async () => {
     const board = await api(`/api/ratings/${encodeURIComponent(select.value)}`);
     history.replaceState(null, "", `/leaderboard/${select.value}`);
-    $("#ratingtable tbody").innerHTML = board.map((r) => `<tr><td>${r.rank}</td><td>${esc(displayName(r.name))}</td>` +
+    $("#ratingtable tbody").innerHTML = board.map((r) => `<tr><td>${r.rank}</td><td>${playerLink(displayName(r.name), r.account)}</td>` +
       `<td>${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`).join("");
     $("#ratingtable").hidden = !board.length;
     $("#boardempty").hidden = board.length > 0;
@@ -523,7 +561,7 @@ function receive(m) {
       return;
     }
     table.v = m.v;
-    if (m.kind === "chat") addChat(m.name, m.text);
+    if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : seatName(m.state.table, m.seat), m.text);
     if (m.state) {
       const name = seatName(m.state.table, m.seat);
       if (m.kind === "away") {
@@ -563,7 +601,7 @@ function play(action) {
 
 function seatName(info, seat) {
   const s = info.seats[seat];
-  return s && s.name ? s.name : `#${seat}`;
+  return s && s.name ? displayName(s.name, s.guest) : `#${seat}`;
 }
 
 const suitName = (letter) => t(`suit_${letter}`);
@@ -592,7 +630,7 @@ function renderSeats(info, view, mine) {
     }
     const points = view ? ` · ${view.seat_points[i]} ${t("points")} · 🂠${view.hand_sizes[i]}` : "";
     const cls = `seat${view && i === view.turn ? " turn" : ""}${i === mine ? " me" : ""}${s.away || s.standin ? " away" : ""}`;
-    return `<span class="${cls}" data-seat="${i}">${esc(view ? seatName(info, i) : (s.name || "…"))}${points}${esc(extra)}</span>`;
+    return `<span class="${cls}" data-seat="${i}">${esc(s.name || s.bot ? seatName(info, i) : "…")}${points}${esc(extra)}</span>`;
   }).join("") + (matchScore(info) ? `<span class="seat score">${esc(matchScore(info))}</span>` : "");
   clearTimeout(table.timer);
   if (ticking) table.timer = setTimeout(() => renderSeats(table.state.table, table.state.view, table.seat), 1000);
@@ -810,11 +848,12 @@ async function tablePage(id) {
   const saved = JSON.parse(localStorage.getItem(`brisca:seat:${id}`) || "null");
   if (saved) { table.token = saved.token; }
   $("#joinform").name.value = localStorage.getItem("brisca:name") || "";
+  asAccount($("#joinform"));
   $("#joinform").onsubmit = async (ev) => {
     ev.preventDefault();
     try {
-      localStorage.setItem("brisca:name", ev.target.name.value);
-      const seat = await api(`/api/tables/${id}/join`, {name: ev.target.name.value});
+      if (!session.user) localStorage.setItem("brisca:name", ev.target.name.value);
+      const seat = await api(`/api/tables/${id}/join`, session.user ? {} : {name: ev.target.name.value});
       localStorage.setItem(`brisca:seat:${id}`, JSON.stringify(seat));
       table.token = seat.token;
       table.v = null;
@@ -830,16 +869,101 @@ async function tablePage(id) {
   connect();
 }
 
+// ------------------------------------------------------------------ accounts
+
+function renderWho() {
+  const user = session.user;
+  $("#whoami").innerHTML = user
+    ? `<a id="nav-me" href="/account">${esc(user.display)}</a> · <a id="logout" href="#">${esc(t("logOut"))}</a>`
+    : `<a id="nav-login" href="/login">${esc(t("logInSignUp"))}</a>`;
+  document.body.dataset.user = user ? user.username : "";
+  if (user) {
+    $("#logout").onclick = async (ev) => {
+      ev.preventDefault();
+      try {
+        await api("/api/logout", {});
+        location.href = "/";
+      } catch (e) { showError(e.message); }
+    };
+  }
+}
+
+async function loadSession() {
+  const me = await api("/api/me");
+  session.user = me.user;
+  session.csrf = me.csrf;
+  renderWho();
+}
+
+function loginPage() {
+  $("#login").hidden = false;
+  const enter = (form, path) => {
+    form.onsubmit = async (ev) => {
+      ev.preventDefault();
+      try {
+        const me = await api(path, {username: form.username.value, password: form.password.value});
+        session.user = me.user;
+        session.csrf = me.csrf;
+        location.href = "/";
+      } catch (e) { showError(e.message); }
+    };
+  };
+  enter($("#loginform"), "/api/login");
+  enter($("#signupform"), "/api/signup");
+}
+
+function accountPage() {
+  if (!session.user) { location.href = "/login"; return; }
+  $("#account").hidden = false;
+  $("#myplayer").href = `/players/${encodeURIComponent(session.user.username)}`;
+  const form = $("#passwordform");
+  form.onsubmit = async (ev) => {
+    ev.preventDefault();
+    try {
+      await api("/api/password", {old: form.old.value, new: form.new.value});
+      form.reset();
+      $("#passwordchanged").hidden = false;
+    } catch (e) { showError(e.message); }
+  };
+}
+
+async function playerPage(username) {
+  $("#player").hidden = false;
+  const data = await api(`/api/players/${encodeURIComponent(decodeURIComponent(username))}`);
+  const show = () => {
+    $("#playername").textContent = data.display;
+    $("#playerratings tbody").innerHTML = data.ratings.map((r) => `<tr data-preset="${esc(r.preset)}">` +
+      `<td><a href="/leaderboard/${encodeURIComponent(r.preset)}">${esc(r.title)}</a></td>` +
+      `<td>${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`)
+      .join("");
+    $("#playerratings").hidden = !data.ratings.length;
+    $("#playernoratings").hidden = data.ratings.length > 0;
+    $("#playergames").innerHTML = data.games.map((g) => `<li class="item" data-game="${g.table_id}">` +
+      `<div class="what"><b>${esc(g.title)}</b> · ${esc(when(g.finished_at))}</div>` +
+      `<div class="who">${g.names.map((n, i) => {
+        const who = playerLink(displayName(n, g.guests[i]), g.accounts[i]);
+        return g.winner !== null && i % g.sides === g.winner ? `<b class="won">★ ${who}</b>` : who;
+      }).join(", ")}</div>` +
+      `<div class="links"><a class="go" href="${g.url}">${esc(t("replayThis"))}</a></div></li>`).join("") ||
+      `<li class="empty">${esc(t("noGames"))}</li>`;
+    document.body.dataset.player = data.username;
+  };
+  rerender = show;
+  show();
+}
+
 $("#lang").onchange = (ev) => {
   lang = ev.target.value;
   localStorage.setItem("brisca:lang", lang);
   translate();
+  renderWho();
   if (table.state) render();
   if (rerender) rerender();
 };
 translate();
 
-// One page, five places: the lobby, a table, the finished games, a replay, the leaderboard.
+// One page, eight places: the lobby, a table, the finished games, a replay, the leaderboard, logging in,
+// the account, a player.
 function route() {
   const path = location.pathname;
   let m;
@@ -848,6 +972,9 @@ function route() {
     [/^\/games\/?$/, "history", () => historyPage()],
     [/^\/games\/([A-Za-z0-9_-]+)$/, "replay", (id) => replayPage(id)],
     [/^\/leaderboard(?:\/([A-Za-z0-9_-]+))?\/?$/, "leaderboard", (preset) => leaderboardPage(preset)],
+    [/^\/login\/?$/, "login", () => loginPage()],
+    [/^\/account\/?$/, "account", () => accountPage()],
+    [/^\/players\/([^/]+)$/, "player", (username) => playerPage(username)],
   ];
   for (const [pattern, name, open] of pages) {
     if ((m = path.match(pattern))) {
@@ -861,4 +988,4 @@ function route() {
   $("#nav-lobby").classList.add("here");
   return lobby();
 }
-route().catch((e) => showError(e.message));
+loadSession().catch((e) => showError(e.message)).then(route).catch((e) => showError(e.message));
