@@ -46,11 +46,12 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
     ("chilean", {}, 4),
     ("chilean", {"deal": "golpe"}, 4),
     ("chilean", {"deal": "pelada"}, 4),
+    ("chilean", {"follow": "suit_beat_trump"}, 4),
     ("rematada", {}, 3),
     ("chiamata", {}, 5),
     ("chiamata", {"bidding": "low_card"}, 5),
 ]
-IDS = ["chilean", "golpe", "pelada", "rematada", "chiamata", "low-card"]
+IDS = ["chilean", "golpe", "pelada", "chilean-beat-partner", "rematada", "chiamata", "low-card"]
 KING, KNIGHT = 12, 11
 
 
@@ -97,17 +98,21 @@ def check_play(before: Game, seat: int, card: Card) -> None:
     rules, hand, trick, trump = before.rules, before.hand(seat), before.trick, before.trump
     strength = rules.strength_table
     assert card in hand
-    if trick and rules.follow == "suit_beat_trump":
+    if trick and rules.follow in ("suit_beat_trump", "descanso"):
         led = trick[0].suit
         same = [c for c in hand if c.suit is led]
         trumps = [c for c in hand if c.suit is trump]
+        best = [c for c in trick if c.suit is trump] or [c for c in trick if c.suit is led]
+        top = max(best, key=lambda c: strength[c.index])
+        assert before.turn == seat
+        holder = (seat - len(trick) + trick.index(top)) % before.players
+        # 003's descanso: the partner's card is not beaten, nor trumped when it is not a trump.
+        mate = rules.follow == "descanso" and before.side_of(holder) == before.side_of(seat)
         if same:
             assert card.suit is led, f"seat {seat} did not follow {led} with {card}"
-            best = [c for c in trick if c.suit is trump] or [c for c in trick if c.suit is led]
-            top = max(best, key=lambda c: strength[c.index])
-            if top.suit is led and any(strength[c.index] > strength[top.index] for c in same):
+            if top.suit is led and not mate and any(strength[c.index] > strength[top.index] for c in same):
                 assert strength[card.index] > strength[top.index], f"{card} does not beat {top}"
-        elif trumps:
+        elif trumps and not (mate and top.suit is not trump):
             assert card.suit is trump, f"seat {seat} did not trump with {card}"
     if not trick and rules.deal == "pelada" and not before.tricks:
         assert seat == (before.dealer + 1) % before.players

@@ -74,7 +74,7 @@ def test_there_is_a_golden_record_of_every_kind() -> None:
     dealt_out = {
         "preset_chilean", "preset_rematada", "preset_chiamata", "chilean_golpe", "chilean_pelada", "chilean_vales",
         "chilean_capote", "chiamata_low_card", "chiamata_alone", "chiamata_all_passed", "rematada_last_must_bid",
-        "rematada_made", "match_chiamata", "match_rematada",
+        "rematada_made", "match_chiamata", "match_rematada", "chilean_descanso", "chilean_beat_partner",
     }
     assert dealt_out <= names
     assert len(BAD_SPECS) >= 11
@@ -193,6 +193,9 @@ def test_golden_records_show_what_they_claim() -> None:
     assert exp["chilean_capote"]["reason"] == "capote" and len({t["winner"] % 2 for t in exp["chilean_capote"][
         "tricks"]}) == 1
     assert any("declared" in b["why"] for b in exp["chilean_vales"]["bonuses"])
+    # The descanso: a seat threw a plain card under its partner's, holding a trump (the older reading forbids it).
+    assert maker.rested(_referee_hand(rec["chilean_descanso"]))
+    assert rec["chilean_beat_partner"]["rules"] == {"follow": "suit_beat_trump"}
     alone = exp["chiamata_alone"]["contract"]
     assert alone["partner"] == alone["declarer"]
     assert sorted(map(abs, exp["chiamata_alone"]["scores"])) == [1, 1, 1, 1, 4]
@@ -214,6 +217,15 @@ def test_golden_records_show_what_they_claim() -> None:
         assert match["match_points"] == [sum(h["scores"][s] for h in match["hands"]) for s in range(len(
             match["match_points"]))]
     assert max(exp["match_chiamata"]["match_points"]) >= 11
+
+
+def _referee_hand(data: dict[str, Any]) -> Hand:
+    """The referee's hand after a one-hand record's actions."""
+    h = Hand(maker.preset(data["variant"]) | data.get("rules", {}), data["players"], data["dealer"], data["deck"],
+             data.get("deal", 0))
+    for entry in data["actions"]:
+        h.act(entry["seat"], {k: v for k, v in entry.items() if k != "seat"})
+    return h
 
 
 def test_hands_checked_by_reasoning() -> None:

@@ -25,6 +25,7 @@ from variant_referee import Hand, key
 MIXTURES: list[tuple[dict[str, Any], tuple[int, ...]]] = [
     ({"follow": "suit_beat_trump", "arrastro": True, "trump_exchange": "any_time"}, (2, 3, 4, 6)),
     ({"follow": "suit_trump", "follow_from": "empty_stock", "exchange_chain": False}, (2, 4)),
+    ({"follow": "descanso", "claim": True, "signals": "partner"}, (3, 4, 6)),
     ({"claim": True, "last_trick_bonus": 10, "pair_bonus": True}, (2, 3)),
     ({"claim": True, "partners_look": True, "signals": "open"}, (4, 6)),
     ({"claim": True, "signals": "partner", "deal_look": True}, (4, 6)),
@@ -38,6 +39,7 @@ DEALT_OUT_MIXTURES: list[tuple[str, dict[str, Any], int]] = [
     ("chilean", {"deal": "golpe"}, 4),
     ("chilean", {"deal": "pelada"}, 4),
     ("chilean", {"deal": "one_by_one", "declarations": "on_lead"}, 4),
+    ("chilean", {"follow": "suit_beat_trump", "deal": "golpe"}, 4),
     ("chiamata", {"bidding": "low_card"}, 5),
     ("chiamata", {"declarations": "vales", "last_trick_bonus": 10, "min_bid": 40}, 5),
     ("rematada", {"all_pass": "redeal", "min_bid": 50}, 3),

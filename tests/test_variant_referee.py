@@ -34,6 +34,8 @@ SPANISH_COMBOS: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
     ("follow-suit-trump", {"follow": "suit_trump"}, (3, 4)),
     ("follow-beat", {"follow": "suit_beat_trump"}, (2, 6)),
     ("follow-beat-empty-stock", {"follow": "suit_beat_trump", "follow_from": "empty_stock"}, (2, 4)),
+    ("follow-descanso", {"follow": "descanso"}, (3, 4, 6)),
+    ("follow-descanso-empty-stock", {"follow": "descanso", "follow_from": "empty_stock", "arrastro": True}, (4,)),
     ("follow-suit-empty-stock", {"follow": "suit", "follow_from": "empty_stock"}, (3,)),
     ("exchange-off", {"trump_exchange": "off", "follow": "suit"}, (2,)),
     ("exchange-any-time", {"trump_exchange": "any_time"}, (2, 4)),
@@ -69,6 +71,7 @@ DEALT_OUT_COMBOS: list[tuple[str, str, dict[str, Any], int]] = [
     ("one-by-one", "chilean", {"deal": "one_by_one", "declarations": "on_lead", "lead_two": "any"}, 4),
     ("pelada-no-guard", "chilean", {"deal": "pelada", "lead_two": "any", "follow": "suit"}, 4),
     ("golpe-no-teams", "chilean", {"deal": "golpe", "teams": False, "capote": False}, 4),
+    ("chilean-beat-partner", "chilean", {"follow": "suit_beat_trump"}, 4),
     ("low-card", "chiamata", {"bidding": "low_card"}, 5),
     ("chiamata-vales", "chiamata", {"declarations": "vales", "follow": "suit_trump", "last_trick_bonus": 10}, 5),
     ("rematada-redeal", "rematada", {"all_pass": "redeal", "bid_step": 5, "max_bid": 150}, 3),
@@ -327,7 +330,8 @@ def test_configurations_cover_every_option_value() -> None:
         for name, value in (preset_options(variant) | overrides).items():  # type: ignore[operator]
             seen.setdefault(name, set()).add(json.dumps(value, sort_keys=True))
     want = {
-        "follow": ["none", "suit", "suit_trump", "suit_beat_trump"], "follow_from": ["start", "empty_stock"],
+        "follow": ["none", "suit", "suit_trump", "descanso", "suit_beat_trump"],
+        "follow_from": ["start", "empty_stock"],
         "trump_exchange": ["off", "after_win", "any_time", "before_penultimate"], "exchange_chain": [True, False],
         "arrastro": [True, False], "claim": [True, False], "signals": ["off", "partner", "open"],
         "kill_three": [True, False], "pair_bonus": [True, False], "hand_winner": ["most", "least"],

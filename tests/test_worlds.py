@@ -13,10 +13,12 @@ from brisca.worlds import WorldError, sample_world, sample_worlds
 
 CONFIGS = [(v, n, {}) for v in variant_names() for n in find_variant(v).player_counts] + [
     ("spanish", 4, {"follow": "suit_beat_trump", "arrastro": True, "signals": "partner", "claim": True}),
+    ("spanish", 6, {"follow": "descanso", "signals": "partner"}),
     ("spanish", 2, {"follow": "suit_trump", "follow_from": "empty_stock"}),
     ("spanish", 3, {"follow": "suit", "trump_rotation": True}),
     ("spanish", 6, {"deck": 48, "trump_exchange": "any_time", "deal_look": True}),
     ("chilean", 4, {"deal": "golpe"}),
+    ("chilean", 4, {"follow": "suit_beat_trump"}),
     ("chilean", 4, {"deal": "pelada", "signals": "partner"}),
     ("chiamata", 5, {"bidding": "low_card"}),
 ]
@@ -190,24 +192,28 @@ def test_dealt_out_worlds_from_every_seat_late_in_the_hand(variant: str, options
 
 def _voids(game: Game) -> list[tuple[int, str, object]]:
     """(seat, what, suit/card) that the duties of play revealed: 'suit' not followed, 'trump' not trumped,
-    'above' a card of the suit led it did not beat (the best card of that suit then)."""
+    'above' a card of the suit led it did not beat (the best card of that suit then).  Under the descanso a seat
+    owes nothing to its partner's card: following it low shows nothing, nor does a plain card under it when it is
+    not a trump."""
     out: list[tuple[int, str, object]] = []
     strength = game.rules.strength_table
+    descanso = game.rules.follow == "descanso"
     for trick in game.tricks:
         led = trick.cards[0].suit
-        best = trick.cards[0]
+        best, holder = trick.cards[0], trick.leader
         for i, c in enumerate(trick.cards[1:], start=1):
             seat = trick.seat_of(i, game.players)
+            mate = descanso and game.side_of(holder) == game.side_of(seat)
             if c.suit is not led:
                 out.append((seat, "suit", led))
-                if c.suit is not game.trump:
+                if c.suit is not game.trump and not (mate and best.suit is not game.trump):
                     out.append((seat, "trump", game.trump))
-            elif best.suit is led and strength[c.index] < strength[best.index]:
+            elif best.suit is led and strength[c.index] < strength[best.index] and not mate:
                 out.append((seat, "above", best))
             if (c.suit is best.suit and strength[c.index] > strength[best.index]) or (
                 c.suit is game.trump and best.suit is not game.trump
             ):
-                best = c
+                best, holder = c, seat
     return out
 
 

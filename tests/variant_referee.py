@@ -26,7 +26,11 @@ The rules, as this referee reads them:
   empty_stock``): ``suit``: a card of the suit led if the seat holds one;
   ``suit_trump``: else a trump if it holds one; ``suit_beat_trump``: as
   ``suit_trump``, and among cards of the suit led, one that beats the card
-  winning the trick when that card is of the suit led and the seat can.
+  winning the trick when that card is of the suit led and the seat can;
+  ``descanso``: as ``suit_beat_trump`` while an opponent (another side's seat)
+  holds the trick; when the seat's own side holds it, any card of the suit
+  led, and with none, a trump if the card holding the trick is a trump (and
+  the seat holds one), else any card.
 * ``trump_exchange``: on its turn (without ending it), while the face-up card is
   in the stock, a seat may give the trump ``exchange_with`` names for the face-up
   card's rank: ``after_win`` once it has won a trick, ``any_time`` always,
@@ -382,14 +386,18 @@ class Hand:
                 cands = [c for c in hand if self.strength[rank(c)] == top]
         elif trick and o["follow"] != "none" and (o["follow_from"] == "start" or not self.stock):
             led = suit(trick[0])
-            best = trick[self.best_index(trick)]
+            holder, best = self.table[self.best_index(trick)]
             same = [c for c in hand if suit(c) == led]
             trumps = [c for c in hand if suit(c) == self.trump]
+            # descanso: the duties are owed to the opponents; the partner's card is neither beaten nor, when it
+            # is not a trump, trumped.
+            partner_holds = o["follow"] == "descanso" and self.side(holder) == self.side(seat)
             if same:
                 cands = same
-                if o["follow"] == "suit_beat_trump" and suit(best) == led:
+                if o["follow"] in ("suit_beat_trump", "descanso") and suit(best) == led and not partner_holds:
                     cands = [c for c in same if self.beats(c, best)] or same
-            elif o["follow"] in ("suit_trump", "suit_beat_trump") and trumps:
+            elif trumps and (o["follow"] in ("suit_trump", "suit_beat_trump") or (
+                    o["follow"] == "descanso" and not (partner_holds and suit(best) != self.trump))):
                 cands = trumps
         elif not trick:
             cands = self.lead_duties(seat, cands)

@@ -894,13 +894,17 @@ class RuledGame(Game):
         elif trick and rules.follow != "none" and (rules.follow_from == "start" or not self._stock):
             led = trick[0].suit
             same = [a for a in hand if a.card.suit is led]
+            best = self._best
+            # descanso (source 003): the duties to beat and to trump are owed to the opponents' cards.
+            mate = rules.follow == "descanso" and self.side_of(self._best_seat) == self.side_of(self._turn)
             if same:
                 cands = same
-                best = self._best
-                if rules.follow == "suit_beat_trump" and best.suit is led:
+                if rules.follow in ("suit_beat_trump", "descanso") and best.suit is led and not mate:
                     beaters = [a for a in same if strength[a.card.index] > strength[best.index]]
                     cands = beaters or same
-            elif rules.follow in ("suit_trump", "suit_beat_trump"):
+            elif rules.follow in ("suit_trump", "suit_beat_trump") or (
+                rules.follow == "descanso" and not (mate and best.suit is not self.trump)
+            ):
                 cands = [a for a in hand if a.card.suit is self.trump] or hand
         elif not trick and (rules.deal == "pelada" or rules.lead_two == "guarded"):
             cands = self._lead_duties(hand)

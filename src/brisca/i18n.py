@@ -96,6 +96,8 @@ _EN: dict[str, str] = {
     "follow_none": "You need not follow suit",
     "follow_suit": "You must follow suit if you can",
     "follow_suit_trump": "You must follow suit if you can, else play a trump if you can",
+    "follow_descanso": "You must follow suit and beat an opponent's card if you can, else follow suit, else trump"
+                       " (not when your partner holds the trick with a plain card)",
     "follow_suit_beat_trump": "You must follow suit and beat the trick if you can, else follow suit, else trump",
     "follow_empty_stock": "{rule} (only once the stock is gone)",
     "draw_header": "Drawing for the deal (the highest card deals):",
@@ -438,6 +440,8 @@ _ES: dict[str, str] = {
     "follow_none": "No es obligatorio asistir",
     "follow_suit": "Hay que asistir al palo si se puede",
     "follow_suit_trump": "Hay que asistir al palo si se puede; si no, fallar con triunfo si se puede",
+    "follow_descanso": "Hay que asistir y cargar al contrincante si se puede; si no, asistir; si no, fallar con"
+                       " triunfo (salvo si tu compañero lleva la baza sin triunfo)",
     "follow_suit_beat_trump": "Hay que asistir y montar si se puede; si no, asistir; si no, fallar con triunfo",
     "follow_empty_stock": "{rule} (solo cuando se acaba el mazo)",
     "draw_header": "Sorteo del reparto (reparte la carta más alta):",
@@ -781,6 +785,8 @@ _IT: dict[str, str] = {
     "follow_none": "Non c'è obbligo di rispondere al seme",
     "follow_suit": "Devi rispondere al seme se puoi",
     "follow_suit_trump": "Devi rispondere al seme se puoi, altrimenti giocare briscola se puoi",
+    "follow_descanso": "Devi rispondere al seme e superare l'avversario se puoi, altrimenti rispondere, altrimenti"
+                       " briscola (non se il tuo compagno prende la mano senza briscola)",
     "follow_suit_beat_trump": "Devi rispondere al seme e superare se puoi, altrimenti rispondere, altrimenti briscola",
     "follow_empty_stock": "{rule} (solo quando il mazzo è finito)",
     "draw_header": "Sorteggio del mazziere (distribuisce la carta più alta):",

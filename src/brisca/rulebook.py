@@ -91,6 +91,17 @@ T: dict[str, dict[str, str]] = {
         "es": "Hay que asistir al palo de salida si se puede; si no, fallar con triunfo si se puede.",
         "it": "Bisogna rispondere al seme di uscita se si può; se no, briscolare se si può.",
     },
+    "follow_descanso": {
+        "en": "You must follow the suit led, and beat an opponent's best card if you can (never your partner's);"
+              " if you cannot follow, you must trump if you can, unless your partner holds the trick with a card"
+              " that is not a trump: then you rest (descanso) with any card.",
+        "es": "Hay que asistir al palo de salida y cargar la carta del contrincante si se puede (nunca la del"
+              " compañero); si no se tiene el palo, hay que fallar con triunfo, salvo que el compañero lleve la"
+              " baza con una carta que no sea triunfo: entonces se descansa con cualquier carta.",
+        "it": "Bisogna rispondere al seme di uscita e superare la carta dell'avversario se si può (mai quella del"
+              " compagno); se non si ha il seme, bisogna briscolare, salvo che il compagno prenda la mano con una"
+              " carta che non è briscola: allora si gioca qualsiasi carta.",
+    },
     "follow_suit_beat_trump": {
         "en": "You must follow the suit led and beat the best card if you can; else follow; else trump if you can.",
         "es": "Hay que asistir y montar si se puede; si no, asistir; si no, fallar con triunfo si se puede.",

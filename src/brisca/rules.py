@@ -27,8 +27,10 @@ from brisca.errors import InvalidCardError, RulesError
 
 #: When a seat may give a low trump for the face-up card.
 TRUMP_EXCHANGE_MODES = ("off", "after_win", "any_time", "before_penultimate")
-#: Duties of play, from none to the strictest.
-FOLLOW_MODES = ("none", "suit", "suit_trump", "suit_beat_trump")
+#: Duties of play: none, suit, suit_trump; descanso (source 003: follow suit always, beat and trump only against
+#: the opponents, a seat whose partner holds the trick with a plain card is free when void); suit_beat_trump
+#: (beat and trump whoever holds the trick, the partner too).
+FOLLOW_MODES = ("none", "suit", "suit_trump", "descanso", "suit_beat_trump")
 FOLLOW_FROM = ("start", "empty_stock")
 TIE_MODES = ("draw", "replay", "most_cards")
 MATCH_MODES = ("target_hands", "target_points")
@@ -150,7 +152,9 @@ OPTIONS: dict[str, Option] = {
                "a card given in an exchange may itself be taken (the 2 takes a 7 that was given)"),
         Option("follow", lambda v: _choice("follow", v, FOLLOW_MODES, {}),
                "duty of play: none; suit (follow suit if you can); suit_trump (follow suit, else trump if you can);"
-               " suit_beat_trump (follow and beat if you can, else follow, else trump)"),
+               " descanso (source 003: follow suit; beat an opponent's card if you can, never your partner's;"
+               " void, trump, unless your partner holds the trick with a card that is not a trump: then any card);"
+               " suit_beat_trump (follow and beat if you can, else follow, else trump, whoever holds the trick)"),
         Option("follow_from", lambda v: _choice("follow_from", v, FOLLOW_FROM, {}),
                "start: the duty applies all hand; empty_stock: only once the stock is gone"),
         Option("arrastro", lambda v: _bool("arrastro", v),

@@ -220,7 +220,7 @@ CHILEAN = register_variant(
         deal="alce",
         trump_from="dealer",
         trump_exchange="off",
-        follow="suit_beat_trump",
+        follow="descanso",
         lead_two="guarded",
         declarations="vales",
         last_trick_bonus=10,
@@ -236,9 +236,25 @@ CHILEAN = register_variant(
             " shown and the bottom card is the trump) or `pelada` (the top card is the trump; each opponent's"
             " first card is shown, and the next while they are trumps; the cutter must lead a trump to the first"
             " trick). The table agrees the way before the match.",
-            "Duties (cargar, fallar): follow the suit led and beat the best card of it if you can; the suit led is"
-            " followed even after a trump; with none of it, play a trump; else any card (`follow:"
-            " suit_beat_trump`). There is no duty to overtrump.",
+            "Duties (cargar, fallar, descanso; `follow: descanso`): the suit led is always followed, even after a"
+            " trump ('La pinta siempre debe ser la pedida, no importa si el jugador previo puso triunfo'). The duties"
+            " to beat and to trump are owed to the opponents ('deben siempre intentar cargar a su contrincante y si"
+            " no tienen la pinta, fallarles el pedido'): a seat beats the best card of the suit led if an opponent"
+            " holds the trick with it and the seat can, and never has to beat its partner's card; with none of"
+            " the suit led it plays a trump, and when its partner holds the trick with a card that is not a trump,"
+            " it rests (descanso) with any card ('su pareja descansará con alguna carta que estime conveniente':"
+            " a brisca, a useless card or a high trump). There is no duty to overtrump.",
+            "When the partner holds the trick only by a trump (he trumped an opponent's lead), a seat with none of"
+            " the suit led must still trump, any trump. We follow 003's definition of the descanso, which is"
+            " given with plain cards: 'El jugador dará descansos a su pareja, cuando tenga cartas grandes (que no"
+            " sean triunfo) de alguna pinta que su pareja no tiene'; a partner's trump is no descanso, and the"
+            " lead then was the opponents', which the seat is told to trump ('fallarles el pedido'). The general"
+            " rule of 003 says the same ('De no tener cartas de la pinta pedida y sí tener triunfos y no fallar la"
+            " jugada con triunfo, se cobrará renuncio').",
+            "`follow: suit_beat_trump` is the duty paragraph of 003 read alone ('Cargar las cartas es"
+            " obligatorio, a menos que no se pueda'), whoever holds the trick: a seat beats or trumps its"
+            " partner's card too. No other source has that duty; it was this preset's reading before the descanso"
+            " passage was taken into account, and stays an option for tables that play it.",
             "A 2 may be led only with the ace of its suit in hand, once that ace has been played, once the"
             " partner has failed to follow that suit, as the cutter's only trump in the first trick of a pelada,"
             " or when nothing else can be led (`lead_two: guarded`).",
@@ -257,8 +273,8 @@ CHILEAN = register_variant(
             " (`target_hands: 1`); raise `target_hands` for a longer match.",
         ),
         doc="Chilean brisca porteña (source 003): four players in pairs, every card dealt, the 2 as the second"
-            " brisca, duties to follow, beat and trump, guarded leads of a 2, vales for king-knight pairs, 10 for"
-            " the last trick and capote.",
+            " brisca, duties to follow, beat and trump the opponents (a seat whose partner holds the trick rests),"
+            " guarded leads of a 2, vales for king-knight pairs, 10 for the last trick and capote.",
     ),
     "porteña", "portena", "brisca-portena",
 )

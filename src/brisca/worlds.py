@@ -175,6 +175,7 @@ class _Plan:
         trick: list[Card] = []
         leader = (view.dealer + 1) % n
         best: Card | None = None
+        best_seat = leader
         arrastro = False
         finished = 0
         face_up = view.turned
@@ -190,15 +191,16 @@ class _Plan:
             card: Card = action.card
             self._out(seat, card, t)
             if not trick:
-                leader, best, arrastro = seat, card, isinstance(action, Arrastro)
+                leader, best, best_seat, arrastro = seat, card, seat, isinstance(action, Arrastro)
             else:
                 assert best is not None
                 duty_on = rules.follow != "none" and (rules.follow_from == "start" or stock_left == 0)
-                self.lacked[seat].extend(self._revealed(t, card, trick[0], best, arrastro, duty_on))
+                mate = rules.side_of(best_seat, n) == rules.side_of(seat, n)
+                self.lacked[seat].extend(self._revealed(t, card, trick[0], best, arrastro, duty_on, mate))
                 if (card.suit is best.suit and strength[card.index] > strength[best.index]) or (
                     card.suit is trump and best.suit is not trump
                 ):
-                    best = card
+                    best, best_seat = card, seat
             trick.append(card)
             if len(trick) < n:
                 continue
@@ -244,9 +246,10 @@ class _Plan:
         else:
             self.needs[seat].append((t, card))
 
-    def _revealed(self, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool) -> list[Constraint]:
+    def _revealed(self, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool,
+                  mate: bool) -> list[Constraint]:
         """What playing ``card`` at time ``t`` shows the seat did not hold then."""
-        return _revealed(self.view, t, card, led, best, arrastro, duty_on)
+        return _revealed(self.view, t, card, led, best, arrastro, duty_on, mate)
 
     def _release(self, seat: int, card: Card, deadline: float) -> float:
         """The latest time ``seat`` was seen not to hold ``card`` while it would have held it: it came after."""
@@ -366,10 +369,10 @@ def stock_draws(winner: int, players: int, stock_left: int, turned: bool) -> lis
 
 
 def _revealed(
-    view: View, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool
+    view: View, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool, mate: bool = False
 ) -> list[Constraint]:
-    """What playing ``card`` at time ``t`` (to a trick led with ``led``, won so far by ``best``) shows the seat
-    did not hold then, under the duties in force."""
+    """What playing ``card`` at time ``t`` (to a trick led with ``led``, won so far by ``best``, a card of the
+    seat's own side when ``mate``) shows the seat did not hold then, under the duties in force."""
     rules, trump, strength = view.rules, view.trump, view.rules.strength_table
     out: list[Constraint] = []
     if arrastro:
@@ -381,11 +384,15 @@ def _revealed(
     if not duty_on:
         return out
     suit = led.suit
+    # descanso: no duty to beat the partner's card, nor to trump when the partner holds with a plain card.
+    descanso = rules.follow == "descanso" and mate
     if card.suit is not suit:
         out.append((t, lambda c: c.suit is suit))
-        if rules.follow in ("suit_trump", "suit_beat_trump") and card.suit is not trump:
+        if card.suit is not trump and (rules.follow in ("suit_trump", "suit_beat_trump") or (
+                rules.follow == "descanso" and not (descanso and best.suit is not trump))):
             out.append((t, lambda c: c.suit is trump))
-    elif rules.follow == "suit_beat_trump" and best.suit is suit and strength[card.index] < strength[best.index]:
+    elif (rules.follow == "suit_beat_trump" or (rules.follow == "descanso" and not descanso)) and (
+            best.suit is suit and strength[card.index] < strength[best.index]):
         # Followed without beating the best card of the suit led ("cargar"): held nothing above it.
         out.append((t, lambda c: c.suit is suit and strength[c.index] > strength[best.index]))
     return out
@@ -506,6 +513,7 @@ class _DealtPlan:
         trick: list[Card] = []
         leader = 0
         best: Card | None = None
+        best_seat = 0
         arrastro = False
         finished: list[tuple[int, list[Card]]] = []
         seen_played: set[Card] = set()
@@ -519,7 +527,8 @@ class _DealtPlan:
                 if trick and len(held) == 2 and suit is not trick[0].suit and best is not None and seat != viewer:
                     # Both held, and one of them may be played now: what playing one shows.
                     self.lacked[seat].extend(p for _t, p in _revealed(
-                        view, t, Card(Rank.KING, suit), trick[0], best, arrastro, duty_on))
+                        view, t, Card(Rank.KING, suit), trick[0], best, arrastro, duty_on,
+                        rules.side_of(best_seat, n) == rules.side_of(seat, n)))
                 continue
             if kind is Signal:
                 if seat == viewer or trump is None:
@@ -537,15 +546,17 @@ class _DealtPlan:
             if not trick:
                 if seat != viewer:
                     self._lead_duties(seat, card, t, finished, seen_played, played_by)
-                leader, best, arrastro = seat, card, kind is Arrastro
+                leader, best, best_seat, arrastro = seat, card, seat, kind is Arrastro
             else:
                 assert best is not None and trump is not None
                 if seat != viewer:
-                    self.lacked[seat].extend(p for _t, p in _revealed(view, t, card, trick[0], best, arrastro, duty_on))
+                    mate = rules.side_of(best_seat, n) == rules.side_of(seat, n)
+                    self.lacked[seat].extend(
+                        p for _t, p in _revealed(view, t, card, trick[0], best, arrastro, duty_on, mate))
                 if (card.suit is best.suit and rules.strength_table[card.index] > rules.strength_table[best.index]) or (
                     card.suit is trump and best.suit is not trump
                 ):
-                    best = card
+                    best, best_seat = card, seat
             trick.append(card)
             if len(trick) == n:
                 finished.append((leader, trick))

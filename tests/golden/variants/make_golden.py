@@ -225,6 +225,22 @@ def partner_declared(h: Hand) -> bool:
     return False
 
 
+def rested(h: Hand) -> bool:
+    """A descanso the older reading forbids: a seat with none of the suit led but a trump in hand threw another card
+    while its partner held the trick with a card that is not a trump (source 003)."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        if "play" in action and r.table:
+            led = r.table[0][1][-1]
+            holder, best = r.table[r.best_index([c for _s, c in r.table])]
+            hand = r.hands[seat]
+            if (r.side(holder) == r.side(seat) and best[-1] != r.trump and not any(c[-1] == led for c in hand)
+                    and any(c[-1] == r.trump for c in hand) and action["play"][-1] != r.trump):
+                return True
+        r.act(seat, action)
+    return False
+
+
 def contract(h: Hand, key: str) -> Any:
     return None if h.contract is None else h.contract[key]
 
@@ -322,6 +338,11 @@ def craft_hands() -> dict[str, dict[str, Any]]:
         lambda h: h.over and vale_to_the_other_side(h) and partner_declared(h)
         and {b["points"] for b in h.bonuses()} >= {20})
     add("chilean_capote", "chilean", {}, 4, lambda h: outcome(h)[1] == "capote")
+    # The descanso (003): a seat rests with a plain card under its partner's; the older reading (beat and trump
+    # the partner's card too) as an option of the Chilean game.
+    add("chilean_descanso", "chilean", {}, 4, lambda h: h.over and rested(h))
+    add("chilean_beat_partner", "chilean", {"follow": "suit_beat_trump"}, 4,
+        lambda h: h.over and diverges(h, {"follow": "descanso"}))
     add("chiamata_low_card", "chiamata", {"bidding": "low_card"}, 5,
         lambda h: h.over and sum(1 for _s, a in h.bids if "bid" in a) >= 3 and contract(h, "partner") is not None)
     add("chiamata_alone", "chiamata", {}, 5,
@@ -541,6 +562,22 @@ def craft_bad() -> dict[str, tuple[dict[str, Any], str | None]]:
         return {"play": held_back[0]} if held_back else None
 
     add("lead_two_unguarded", "chilean", {}, 4, unguarded_two, "must play")
+
+    def plain_under_partners_trump(h: Hand) -> Any:
+        """A seat with none of the suit led throws a plain card while its partner holds the trick by a trump."""
+        if h.phase != "play" or not h.table or h.pending is not None:
+            return None
+        seat = h.turn
+        assert seat is not None
+        led = h.table[0][1][-1]
+        holder, best = h.table[h.best_index([c for _s, c in h.table])]
+        hand = h.hands[seat]
+        if h.side(holder) != h.side(seat) or best[-1] != h.trump or led == h.trump or any(c[-1] == led for c in hand):
+            return None
+        plain = [c for c in hand if c[-1] != h.trump]
+        return {"play": plain[0]} if plain and len(plain) < len(hand) else None
+
+    add("descanso_not_under_a_trump", "chilean", {}, 4, plain_under_partners_trump, "must play")
     add("discard_not_held", "rematada", {}, 3,
         lambda h: {"discard": [c for c in deck_cards(h.o, 3) if c not in h.hands[h.turn]][:2]}  # type: ignore
         if h.phase == "discard" else None, "discard")
