@@ -62,6 +62,8 @@ MAX_OPTIONS = 32
 MAX_OPTION_TEXT = 64
 MAX_OPTION_INT = 10**6
 MAX_OPTION_ITEMS = 16
+#: How a preset is named where the database is searched by it (nothing a database could choke on).
+PRESET_NAME = r"^[A-Za-z0-9_.-]{1,64}$"
 NAME_LIMIT = 40
 CHAT_LIMIT = 500
 
@@ -411,7 +413,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/api/games")
     def games(limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 50,
               offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
-              preset: Annotated[str | None, Query(max_length=MAX_OPTION_TEXT)] = None) -> list[dict[str, Any]]:
+              preset: Annotated[str | None, Query(pattern=PRESET_NAME)] = None) -> list[dict[str, Any]]:
         """Finished games, newest first: preset, names, the winning side and its names, dates, links."""
         rows = queries.finished_games(manager().store, max(1, min(limit, 500)), max(0, offset), preset)
         return [game_entry(row) for row in rows]
@@ -464,7 +466,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return [{**r, "title": _title(r["preset"])} for r in queries.rated_presets(manager().store)]
 
     @app.get("/api/ratings/{preset}")
-    def ratings(preset: Annotated[str, PathParam(max_length=MAX_OPTION_TEXT)],
+    def ratings(preset: Annotated[str, PathParam(pattern=PRESET_NAME)],
                 limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 100) -> list[dict[str, Any]]:
         """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side."""
         board = manager().store.leaderboard(preset, max(1, min(limit, 1000)))
@@ -626,7 +628,7 @@ def _dispatch(actor: TableActor, conn: Connection, data: str) -> None:
         actor.submit(Ping(conn, msg_id))
     elif kind == "hello":
         token, last = message.get("token"), message.get("last")
-        if (token is not None and not isinstance(token, str)) or (isinstance(token, str) and len(token) > 128):
+        if token is not None and not (isinstance(token, str) and len(token) <= 128 and token.isascii()):
             conn.send(error("bad_token", "'token' is the seat token string", msg_id))
         elif last is not None and (type(last) is not int or not 0 <= last < 2**53):
             conn.send(error("malformed", "'last' is the number of the last event seen", msg_id))
