@@ -49,9 +49,13 @@ def test_table_spam_is_refused_with_a_reason(tmp_path: Path) -> None:
         bots = {str(s): "easy" for s in range(4)}
         spam = {"players": 4, "bots": bots, "bot_delay": 0, "options": {"target_points": 10**15,
                                                                        "match": "target_points"}}
-        r = client.post("/api/tables", json=spam)
+        r = client.post("/api/tables", json=spam)  # past any option's bound: refused before the rules see it
+        assert r.status_code == 422 and "'target_points'" in r.json()["detail"]
+        r = client.post("/api/tables", json={**spam, "options": {"target_points": 5000, "match": "target_points"}})
         assert r.status_code == 400 and "'target_points' is at most 1000" in r.json()["detail"]
         r = client.post("/api/tables", json={**spam, "options": {"target_hands": 10**15}})
+        assert r.status_code == 422 and "'target_hands'" in r.json()["detail"]
+        r = client.post("/api/tables", json={**spam, "options": {"target_hands": 50}})
         assert r.status_code == 400 and "'target_hands' is at most 10" in r.json()["detail"]
         r = client.post("/api/tables", json={**spam, "options": {}})
         assert r.status_code == 400 and "bot_delay is at least 0.5" in r.json()["detail"]

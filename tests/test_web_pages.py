@@ -188,6 +188,23 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     page.locator("#lang").select_option("es")
     assert page.locator("#nav-leaderboard").inner_text() == "Clasificación"
     assert page.locator("#boardempty").inner_text().startswith("Aún no hay partidas")
+
+    # Watching a table, the connection drops and comes back having missed nothing (the server answers with
+    # its welcome only): the status says "Reconnecting…", then what it said before, without a new event.
+    watcher = context.new_page()
+    watcher.on("pageerror", lambda exc: errors.append(str(exc)))
+    watcher.goto(f"{server}/t/{waiting}")
+    watcher.locator("#lang").select_option("en")
+    watcher.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    status = watcher.locator("#status").inner_text()
+    v = watcher.evaluate("document.body.dataset.v")
+    assert status.startswith("Watching"), status
+    watcher.evaluate("table.ws.close()")
+    watcher.wait_for_function("document.querySelector('#status').textContent === 'Reconnecting…'",
+                              timeout=left_ms())
+    watcher.wait_for_function(f"document.querySelector('#status').textContent === {json.dumps(status)}",
+                              timeout=left_ms())
+    assert watcher.evaluate("document.body.dataset.v") == v  # nothing was missed: the welcome alone did it
     assert not errors, errors
     context.close()
     assert time.monotonic() - started < BUDGET_S

@@ -7,6 +7,7 @@ import contextlib
 import gc
 import json
 import logging
+import math
 import re
 import secrets
 import threading
@@ -15,13 +16,15 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, Field
 
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
@@ -55,26 +58,119 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 MESSAGE_TYPES = ("hello", "play", "chat", "ping")
 
 
+#: Bounds of what a client may send: seats at a table, the seed (SQLite's signed 64 bits), page offsets.
+MAX_PLAYERS = 8
+MAX_SEED = 2**63 - 1
+MAX_OFFSET = 10**6
+#: Rule options: how many, how long a name or a text value, how large a number, how many items in a list or map.
+MAX_OPTIONS = 32
+MAX_OPTION_TEXT = 64
+MAX_OPTION_INT = 10**6
+MAX_OPTION_ITEMS = 16
+#: How a preset is named where the database is searched by it (nothing a database could choke on).
+PRESET_NAME = r"^[A-Za-z0-9_.-]{1,64}$"
+NAME_LIMIT = 40
+CHAT_LIMIT = 500
+
+
+def _scalar(value: object) -> bool:
+    """A short string, a bounded whole number, a finite number, true, false or null."""
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return abs(value) <= MAX_OPTION_INT
+    if isinstance(value, float):
+        return math.isfinite(value) and abs(value) <= MAX_OPTION_INT
+    return isinstance(value, str) and len(value) <= MAX_OPTION_TEXT
+
+
+def _option_value(value: object) -> bool:
+    """A scalar, or a short list or map of scalars (or, in a map, of short lists): what the rule options take
+    (``rank_order`` is a list, ``points`` and ``exchange_with`` are maps)."""
+    if _scalar(value):
+        return True
+    if isinstance(value, list):
+        return len(value) <= MAX_OPTION_ITEMS and all(_scalar(v) for v in value)
+    if isinstance(value, dict):
+        return len(value) <= MAX_OPTION_ITEMS and all(
+            isinstance(k, str) and len(k) <= MAX_OPTION_TEXT
+            and (_scalar(v) or (isinstance(v, list) and len(v) <= MAX_OPTION_ITEMS and all(map(_scalar, v))))
+            for k, v in value.items())
+    return False
+
+
+def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+    for name, value in options.items():
+        if not 0 < len(name) <= MAX_OPTION_TEXT or not name.isprintable():
+            raise ValueError(f"an option's name is 1 to {MAX_OPTION_TEXT} printable characters")
+        if not _option_value(value):
+            raise ValueError(
+                f"option {name!r}: a string of at most {MAX_OPTION_TEXT} characters, a number from"
+                f" -{MAX_OPTION_INT} to {MAX_OPTION_INT}, true or false, or a list or map of at most"
+                f" {MAX_OPTION_ITEMS} of those")
+    return options
+
+
+def _clean_name(value: str) -> str:
+    return clean_text(value, what="name", limit=NAME_LIMIT)
+
+
+#: A name people see: 1 to 40 characters once cleaned, with nothing invisible (the raw text is bounded first).
+Name = Annotated[str, Field(min_length=1, max_length=4 * NAME_LIMIT), AfterValidator(_clean_name)]
+Seat = Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
+
+
 class CreateTable(BaseModel):
-    preset: str = "spanish"
-    players: int = 2
-    options: dict[str, Any] = Field(default_factory=dict)
+    preset: str = Field(default="spanish", min_length=1, max_length=MAX_OPTION_TEXT)
+    players: int = Field(default=2, ge=1, le=MAX_PLAYERS)
+    options: Annotated[dict[str, Any], Field(max_length=MAX_OPTIONS), AfterValidator(_check_options)] = Field(
+        default_factory=dict)
     #: Seat number -> bot level (easy, normal, hard, expert).
-    bots: dict[int, str] = Field(default_factory=dict)
-    bot_delay: float = Field(default=0.6, ge=0, le=10)
+    bots: dict[Seat, Annotated[str, Field(max_length=MAX_OPTION_TEXT)]] = Field(
+        default_factory=dict, max_length=MAX_PLAYERS)
+    bot_delay: float = Field(default=0.6, ge=0, le=10, allow_inf_nan=False)
     #: Practice tables only (one person at most): the deals come from this seed and anyone knowing it
     #: knows every hand. Other tables shuffle from the OS CSPRNG.
-    seed: int | None = Field(default=None, ge=0, lt=2**63)
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
     #: When given, the creator takes the first free seat with this name (a guest's; someone logged in sits
     #: under their account's name, and sits when ``sit`` is true too).
-    name: str | None = Field(default=None, min_length=1, max_length=40)
+    name: Name | None = None
     sit: bool = False
 
 
 class JoinSeat(BaseModel):
     #: A guest's name; ignored for someone logged in (their account's name is used).
-    name: str | None = Field(default=None, min_length=1, max_length=40)
-    seat: int | None = None
+    name: Name | None = None
+    seat: Seat | None = None
+
+
+def _field(loc: tuple[int | str, ...]) -> str:
+    """Where a validation error is, as ``bots.3`` (the request part left out; what the client typed, bounded)."""
+    parts = [str(p) for p in loc]
+    if len(parts) > 1 and parts[0] in ("body", "query", "path", "header", "cookie"):
+        parts = parts[1:]
+    cleaned = ("".join(c if c.isprintable() else "?" for c in p[:32]) for p in parts[:6])
+    return ".".join(cleaned) or "request"
+
+
+def _validation_message(err: Any) -> str:
+    msg = str(err.get("msg", "invalid"))
+    if err.get("type") == "value_error":
+        msg = msg.removeprefix("Value error, ")
+    return msg
+
+
+def validation_reply(exc: RequestValidationError) -> JSONResponse:
+    """422, ``detail``: the first problem as text naming its field; ``errors``: every one. The input itself
+    (which may be NaN or a huge number, and which the client has) is never echoed back."""
+    errors = [{"field": "body" if e.get("type") == "json_invalid" else _field(tuple(e.get("loc", ()))),
+               "message": _validation_message(e)} for e in exc.errors()[:20]]
+    if not errors:
+        errors = [{"field": "request", "message": "invalid request"}]
+    first = errors[0]
+    detail = first["message"] if first["message"].startswith(f"{first['field']}:") else \
+        f"{first['field']}: {first['message']}"
+    return JSONResponse({"detail": detail, "errors": errors}, status_code=422)
 
 
 class Credentials(BaseModel):
@@ -130,8 +226,8 @@ class Manager:
     def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
         """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits;
         ``sits``: its creator takes a seat at once."""
+        rules = _client_rules(spec.preset, spec.options)
         try:
-            rules = make_rules(spec.preset, spec.options)
             rules.check_players(spec.players)
         except BriscaError as exc:
             raise HTTPException(400, str(exc)) from None
@@ -232,6 +328,27 @@ RateLimit = TokenBucket
 REPLAY_CACHE = 32
 
 
+def _client_rules(preset: str, options: dict[str, Any]) -> Rules:
+    """The rules a client asked for; any failure is a 400 that names the preset or the option at fault."""
+    try:
+        return make_rules(preset, options)
+    except BriscaError as exc:
+        raise HTTPException(400, str(exc)) from None
+    except Exception:  # an odd value the option's parser did not expect: find which option it was
+        pass
+    try:
+        find_variant(preset)
+    except BriscaError as exc:
+        raise HTTPException(400, str(exc)) from None
+    for name, value in options.items():
+        try:
+            make_rules(preset, {name: value})
+        except Exception as exc:
+            raise HTTPException(400, f"option {name!r}: a value this option does not take"
+                                     f" ({type(exc).__name__})") from None
+    raise HTTPException(400, "options: these rule options do not go together")
+
+
 def _rules(preset: str, options: dict[str, Any]) -> Rules | None:
     try:
         return make_rules(preset, options)
@@ -312,6 +429,16 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.exception_handler(RateLimited)
     async def rate_limited(request: Request, exc: RateLimited) -> JSONResponse:
         return JSONResponse({"detail": exc.message}, status_code=429, headers={"Retry-After": str(exc.seconds)})
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return validation_reply(exc)
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        # The last resort (the tests show none happens): a JSON body the page can show, never the traceback.
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"detail": "internal server error"}, status_code=500)
 
     def manager() -> Manager:
         m: Manager = app.state.manager
@@ -507,7 +634,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         }
 
     @app.get("/api/lobby")
-    async def lobby(limit: int = 50) -> dict[str, list[dict[str, Any]]]:
+    async def lobby(limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 50) -> dict[str, list[dict[str, Any]]]:
         """Open tables (waiting, with a free seat) and games in progress (to watch), newest first.
 
         The database lists them (off the event loop); each table's actor, on the loop, describes it.
@@ -536,7 +663,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 "record_url": f"/api/games/{row['table_id']}/record"}
 
     @app.get("/api/games")
-    def games(limit: int = 50, offset: int = 0, preset: str | None = None) -> list[dict[str, Any]]:
+    def games(limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 50,
+              offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
+              preset: Annotated[str | None, Query(pattern=PRESET_NAME)] = None) -> list[dict[str, Any]]:
         """Finished games, newest first: preset, names, the winning side and its names, dates, links."""
         rows = queries.finished_games(manager().store, max(1, min(limit, 500)), max(0, offset), preset)
         return [game_entry(row) for row in rows]
@@ -589,7 +718,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return [{**r, "title": _title(r["preset"])} for r in queries.rated_presets(manager().store)]
 
     @app.get("/api/ratings/{preset}")
-    def ratings(preset: str, limit: int = 100) -> list[dict[str, Any]]:
+    def ratings(preset: Annotated[str, PathParam(pattern=PRESET_NAME)],
+                limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 100) -> list[dict[str, Any]]:
         """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side."""
         board = manager().store.leaderboard(preset, max(1, min(limit, 1000)))
         return [{"rank": i + 1, **row} for i, row in enumerate(board)]
@@ -616,14 +746,15 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 raw = await ws.receive()
                 if raw["type"] == "websocket.disconnect":
                     break
-                data = raw.get("text")
-                if data is None:
-                    data = raw.get("bytes") or b""
-                if len(data) > max_message:
-                    conn.send(error("too_large", f"messages are at most {max_message} bytes"))
-                    continue
+                text = raw.get("text")
                 if not bucket.allow():
                     conn.send(error("rate", "too many messages; slow down"))
+                    continue
+                if message_size(text if text is not None else raw.get("bytes") or b"") > max_message:
+                    conn.send(error("too_large", f"messages are at most {max_message} bytes (UTF-8)"))
+                    continue
+                if text is None:
+                    conn.send(error("malformed", "messages are JSON in text frames, not binary frames"))
                     continue
                 if actor.stopped:  # let go meanwhile: finished (it is loaded again), or closed
                     again = manager().get(table_id)
@@ -632,7 +763,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                         await ws.close(code=4410)
                         break
                     actor = again
-                _dispatch(actor, conn, data, limiter, address)
+                try:
+                    _dispatch(actor, conn, text, limiter, address)
+                except Exception:  # the last resort: the connection outlives any one message
+                    log.exception("table %s: a message could not be read", actor.id)
+                    conn.send(error("malformed", "this message could not be read"))
         except WebSocketDisconnect:
             pass
         finally:
@@ -641,21 +776,22 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pump
 
-    @app.get("/")
+    # The pages: the one page of the front end, whatever the path (not part of the API's schema).
+    @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/t/{table_id}")
+    @app.get("/t/{table_id}", include_in_schema=False)
     def table_page(table_id: str) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
-    @app.get("/games")
-    @app.get("/games/{table_id}")
-    @app.get("/leaderboard")
-    @app.get("/leaderboard/{preset}")
-    @app.get("/login")
-    @app.get("/account")
-    @app.get("/players/{username}")
+    @app.get("/games", include_in_schema=False)
+    @app.get("/games/{table_id}", include_in_schema=False)
+    @app.get("/leaderboard", include_in_schema=False)
+    @app.get("/leaderboard/{preset}", include_in_schema=False)
+    @app.get("/login", include_in_schema=False)
+    @app.get("/account", include_in_schema=False)
+    @app.get("/players/{username}", include_in_schema=False)
     def other_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
@@ -670,18 +806,78 @@ async def _pump(ws: WebSocket, conn: Connection) -> None:
             with contextlib.suppress(Exception):
                 await ws.close(code=1013)
             return
+        if not isinstance(message, str):
+            message = json.dumps(message, ensure_ascii=False)
+            if not message.isascii():
+                try:
+                    message.encode("utf-8")
+                except UnicodeEncodeError:  # a lone surrogate (from a client's "\ud800"): escaped, it is valid
+                    message = json.dumps(json.loads(message))
         try:
             # Events come as JSON already (made once for every connection of an audience).
-            await ws.send_text(message if isinstance(message, str) else json.dumps(message, ensure_ascii=False))
+            await ws.send_text(message)
         except (WebSocketDisconnect, RuntimeError):
             return
 
 
-def _dispatch(actor: TableActor, conn: Connection, data: str | bytes, limiter: Limiter | None = None,
+class _Refused(ValueError):
+    """A message's JSON that is read no further: why, in words."""
+
+
+def _no_constant(name: str) -> object:
+    raise _Refused(f"{name} is not a number here")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Refused("numbers are finite")
+    return value
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 18:
+        raise _Refused("whole numbers are at most 18 digits")
+    return int(text)
+
+
+#: How deep a message's JSON may nest (a play message's action is the deepest: 3).
+MAX_DEPTH = 8
+
+
+def _depth(value: object, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests at most ``limit`` levels of lists and objects."""
+    if isinstance(value, dict):
+        return limit > 0 and all(_depth(v, limit - 1) for v in value.values())
+    if isinstance(value, list):
+        return limit > 0 and all(_depth(v, limit - 1) for v in value)
+    return True
+
+
+def message_size(data: str | bytes) -> int:
+    """The size of a message in bytes (UTF-8 for a text frame), as the limit counts it."""
+    if isinstance(data, bytes) or data.isascii():
+        return len(data)
+    return len(data.encode("utf-8", "surrogatepass"))
+
+
+def read_message(data: str) -> object:
+    """A client message's JSON: no NaN or Infinity, no huge numbers, no deep nesting (``_Refused`` or
+    ``ValueError`` otherwise)."""
+    message = json.loads(data, parse_constant=_no_constant, parse_float=_finite, parse_int=_bounded_int)
+    if not _depth(message):
+        raise _Refused(f"messages nest at most {MAX_DEPTH} levels")
+    return message
+
+
+def _dispatch(actor: TableActor, conn: Connection, data: str, limiter: Limiter | None = None,
               address: str = "unknown") -> None:
     """Check one client message and hand it to the table's actor; a bad one gets a typed error."""
     try:
-        message = json.loads(data)
+        message = read_message(data)
+    except _Refused as exc:
+        conn.send(error("malformed", f"not a message: {exc}"))
+        return
     except (ValueError, RecursionError):
         conn.send(error("malformed", "not JSON"))
         return
@@ -694,16 +890,16 @@ def _dispatch(actor: TableActor, conn: Connection, data: str | bytes, limiter: L
         conn.send(error("malformed", "'id' is a short string or an integer"))
         return
     kind = message.get("type")
-    if kind not in MESSAGE_TYPES:
+    if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
         conn.send(error("malformed", f"unknown message type; types: {', '.join(MESSAGE_TYPES)}", msg_id))
         return
     if kind == "ping":
         actor.submit(Ping(conn, msg_id))
     elif kind == "hello":
         token, last = message.get("token"), message.get("last")
-        if (token is not None and not isinstance(token, str)) or (isinstance(token, str) and len(token) > 128):
+        if token is not None and not (isinstance(token, str) and len(token) <= 128 and token.isascii()):
             conn.send(error("bad_token", "'token' is the seat token string", msg_id))
-        elif last is not None and (type(last) is not int or last < 0):
+        elif last is not None and (type(last) is not int or not 0 <= last < 2**53):
             conn.send(error("malformed", "'last' is the number of the last event seen", msg_id))
         else:
             actor.submit(Hello(conn, token, last))
@@ -713,11 +909,13 @@ def _dispatch(actor: TableActor, conn: Connection, data: str | bytes, limiter: L
         else:
             actor.submit(Act(conn, message["action"], msg_id))
     elif kind == "chat":
-        text = message.get("text")
-        if not isinstance(text, str) or not 0 < len(text.strip()) <= 500:
-            conn.send(error("malformed", "'text' is 1 to 500 characters", msg_id))
-        elif limiter is not None and (wait := limiter.retry_after("chat", address)) is not None:
+        try:
+            text = clean_text(message.get("text"), what="text", limit=CHAT_LIMIT)
+        except ValueError as exc:
+            conn.send(error("malformed", str(exc), msg_id))
+            return
+        if limiter is not None and (wait := limiter.retry_after("chat", address)) is not None:
             limited = RateLimited("chat", wait)
             conn.send(error("rate", limited.message, msg_id) | {"retry_after": limited.seconds})
         else:
-            actor.submit(Chat(conn, text.strip(), msg_id))
+            actor.submit(Chat(conn, text, msg_id))

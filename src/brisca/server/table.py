@@ -526,7 +526,7 @@ class TableActor:
                 raise InvalidActionError("an action is its notation (\"3O\") or an object ({\"play\": \"3O\"})")
         except InvalidActionError as exc:
             raise TableError("malformed", str(exc)) from None
-        except (BriscaError, TypeError, KeyError) as exc:
+        except Exception as exc:  # any odd shape of action is the client's mistake, not the table's
             raise TableError("malformed", f"not an action: {exc}") from None
         await self._commit(conn.seat, action, by_person=True)
         self._ack(conn, command.id)

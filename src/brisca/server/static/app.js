@@ -551,6 +551,9 @@ function connect() {
 function receive(m) {
   if (m.type === "welcome") {
     table.seat = m.seat;
+    // Back after a reconnection that missed nothing: no sync or event follows, so show the table again now
+    // (else the status would say "Reconnecting…" until the next event).
+    if (table.state && m.v === table.v) render();
   } else if (m.type === "sync") {
     table.v = m.v;
     table.state = m.state;
