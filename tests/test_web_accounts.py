@@ -9,7 +9,6 @@ Same browser as ``test_web_browser.py`` (Debian's ``chromium`` under Playwright)
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,10 +16,9 @@ from typing import Any
 import pytest
 
 from test_server_resume import _postgres_url
-from test_web_browser import _get, browser, serving  # noqa: F401  (browser: the fixture)
+from test_web_browser import _clock, _get, browser, serving  # noqa: F401  (browser: the fixture)
 
 #: The whole test's budget; every wait below is bounded too.
-BUDGET_S = 90.0
 PASSWORD = "s3cret enough"
 
 
@@ -37,13 +35,7 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: str) -> None:  # noqa: F811
-    started = time.monotonic()
-
-    def left_ms() -> float:
-        left = BUDGET_S - (time.monotonic() - started)
-        assert left > 0, f"over the {BUDGET_S} s budget"
-        return min(10_000.0, left * 1000)
-
+    left_ms = _clock()
     context = browser.new_context(locale="en-US")
     page = context.new_page()
     page.set_default_timeout(10_000)
