@@ -137,7 +137,9 @@ OPTIONS: dict[str, Option] = {
                "with 4 or 6 players, play in two sides (even seats against odd seats); false: each for himself"),
         Option("trump_exchange",
                lambda v: _choice("trump_exchange", v, TRUMP_EXCHANGE_MODES, {True: "after_win", False: "off"}),
-               "off, or after_win: a seat that has won a trick may give a low trump for the face-up card"),
+               "giving a low trump for the face-up card: off; after_win (a seat that has won a trick, on its"
+               " turn); any_time (on its turn, from the first trick); before_penultimate (after a win, and no"
+               " longer once the last round of draws has begun)"),
         Option("exchange_with", lambda v: _exchange("exchange_with", v),
                "which trump is given for which face-up ranks, e.g. {\"7\": [1, 3, 12, 11, 10], \"2\": [4, 5, 6, 7]}"),
         Option("target_hands", lambda v: _int("target_hands", v, minimum=1),
