@@ -318,6 +318,9 @@ REMATADA = register_variant(
             " each defender, to three).",
             "The match is won by the first to reach 500 points (`target_points: 500`): the sources name no"
             " target for the points reading; level leaders play on.",
+            "000's tip, \"it is recommended not to exceed 170 points\" (the card points, one king-knight pair"
+            " and the last trick), is advice to bidders, not a rule: the highest bid stays 230; `--rule"
+            " max_bid=170` plays the tip as a rule.",
         ),
         doc="Brisca rematada (source 000): three players each for himself, 32 cards, an auction from 100, the"
             " talon to the winner who discards 2 and names the trump, declarations of king-knight pairs, and the"
@@ -362,6 +365,9 @@ CHIAMATA = register_variant(
             "`bidding: low_card` (002): each seat in turn names a rank once, lower than any named before, or"
             " passes; the lowest rank named wins, and its bidder names the suit of the called card"
             " (`trump O`). The bidder's side must then take 61 points (`min_bid`).",
+            "000 names three more variations: Chiamata Buia (trump declared only after the first trick) and"
+            " Chiamata a punti (only the points bid; suit and card named at the start of play), not built yet;"
+            " and Briscola pazza (Gingo), of which no source gives the rules: it is not played here.",
         ),
         doc="Briscola chiamata (sources 002 and 000): five players, an auction for points, the called card"
             " makes the trump and the hidden partner, and match points to 11.",
