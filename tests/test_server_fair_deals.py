@@ -54,6 +54,8 @@ def test_a_seed_is_refused_at_a_table_for_two_people(tmp_path: Path) -> None:
         assert made.status_code == 200
         info = client.get(f"/api/tables/{made.json()['table_id']}").json()
         assert info["practice"] and info["seed"] == 1234
+        playing = client.get("/api/lobby").json()["playing"]
+        assert [e["practice"] for e in playing if e["table_id"] == info["id"]] == [True]
 
 
 def test_the_second_persons_hand_is_not_what_any_seed_gives(tmp_path: Path) -> None:

@@ -101,7 +101,7 @@ Object.assign(STRINGS.en, {
   dealsSeen: "✓ the same commitments this browser saw during play",
   dealsNotSeen: "✗ this browser saw other commitments during play (hand {list})",
   dealsNone: "This game's deals carry no commitments.", dealsServer: "(checked by the server: this browser cannot hash here)",
-  practiceReplay: "Practice table: decks from seed {seed}."});
+  practiceReplay: "Practice table: decks from seed {seed}.", practiceTag: "practice (seeded deals, unrated)"});
 Object.assign(STRINGS.es, {
   committed: "Baraja de la mano {n} comprometida: {h}", practice: "Mesa de práctica: las manos salen de la semilla {seed}; no puntúa.",
   dealsOk: "✓ Repartos comprobados: {n} de {m} barajas coinciden con el compromiso publicado al repartir",
@@ -109,7 +109,7 @@ Object.assign(STRINGS.es, {
   dealsSeen: "✓ los mismos compromisos que este navegador vio durante la partida",
   dealsNotSeen: "✗ este navegador vio otros compromisos durante la partida (mano {list})",
   dealsNone: "Los repartos de esta partida no llevan compromiso.", dealsServer: "(comprobado por el servidor: este navegador no puede calcular el hash aquí)",
-  practiceReplay: "Mesa de práctica: barajas de la semilla {seed}."});
+  practiceReplay: "Mesa de práctica: barajas de la semilla {seed}.", practiceTag: "práctica (repartos con semilla, no puntúa)"});
 Object.assign(STRINGS.it, {
   committed: "Mazzo della mano {n} impegnato: {h}", practice: "Tavolo di pratica: le smazzate vengono dal seme {seed}; non valutato.",
   dealsOk: "✓ Smazzate verificate: {n} mazzi su {m} corrispondono all'impegno pubblicato alla distribuzione",
@@ -117,7 +117,7 @@ Object.assign(STRINGS.it, {
   dealsSeen: "✓ gli stessi impegni che questo browser ha visto durante la partita",
   dealsNotSeen: "✗ questo browser ha visto altri impegni durante la partita (mano {list})",
   dealsNone: "Le smazzate di questa partita non hanno impegni.", dealsServer: "(verificato dal server: questo browser qui non può calcolare l'hash)",
-  practiceReplay: "Tavolo di pratica: mazzi dal seme {seed}."});
+  practiceReplay: "Tavolo di pratica: mazzi dal seme {seed}.", practiceTag: "pratica (smazzate da un seme, non valutata)"});
 const LEVELS = ["easy", "normal", "hard", "expert"];
 const SUIT_COLOURS = {O: "#c99a06", C: "#c0392b", E: "#2563eb", B: "#15803d"};
 let lang = localStorage.getItem("brisca:lang") || (navigator.language || "en").slice(0, 2);
@@ -319,6 +319,7 @@ async function refreshLobby() {
   const lobby = await api("/api/lobby");
   const item = (e, open) => `<li class="item" data-table="${e.table_id}">` +
     `<div class="what"><b>${esc(e.title)}</b> · ${esc(t("playersN", {n: e.players}))}` +
+    (e.practice ? ` · <span class="practice">${esc(t("practiceTag"))}</span>` : "") +
     (open ? ` · <span class="free">${esc(t("free", {n: e.free.length}))}</span>`
       : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))} · ${esc(score(e))}</span>`) + `</div>` +
     `<div class="who">${e.seats.map(seatLabel).join(", ")}</div>` +
