@@ -754,3 +754,94 @@ def test_match_rejects_bad_setup() -> None:
 def test_all_cards_used_in_48_card_games() -> None:
     game = Game("spanish", 3, seed=1, options={"deck": 48})
     assert set(game.deck) == set(ALL_CARDS)
+
+
+# ------------------------------------------------------------------ tie: shared
+# 001: "The player who gets the highest score wins the hand. When two or more players make the same highest score,
+# the hand is awarded by all of them."  000 (second article): "Ties in a hand's points are shared among the tied
+# players."  001: "If two or more players reach that number of hands at the same time, the game continues until the
+# tie is broken."
+
+#: Each for himself, 3 players, dealer 1: seats 0 and 2 take 52 points each, seat 1 takes 16.
+SHARED_DECK = str.split(
+    "11C 12O 5E 11B 7B 10O 2B 10C 12C 10E 4O 4B 7C 11E 3O 12B 1C 6E 2E 2C 5C 1B 7O 1E 12E 4E 5O 11O 6O 6C 3B 10B 6B"
+    " 5B 1O 3C 3E 4C 7E"
+)
+SHARED_PLAYS = str.split(
+    "2B 12O 10O 4O 10C 7C 11B 4B 12B 5E 11E 7B 6E 3O 12C 11C 5C 1B 4E 5O 1C 2C 2E 3B 10B 12E 6O 6B 5B 3E 1E 1O 3C 6C"
+    " 7E 10E 7O 4C 11O"
+)
+
+
+def _shared_hand(tie: str) -> Game:
+    game = Game("spanish", 3, dealer=1, deck=SHARED_DECK, options={"tie": tie})
+    for play in SHARED_PLAYS:
+        game.apply(play)
+    return game
+
+
+def test_a_tie_for_the_most_is_awarded_to_every_tied_side_under_tie_shared() -> None:
+    result = _shared_hand("shared").result()
+    assert result is not None
+    assert result.side_points == (52, 16, 52)
+    # No single winner for code that reads only ``winner``; the sides awarded are listed.
+    assert result.winner is None and result.reason == "shared" and not result.replay
+    assert result.shared == (0, 2) and result.winners == (0, 2)
+    assert result.margin == 0
+
+
+def test_the_same_tie_under_the_other_tie_values() -> None:
+    drawn = _shared_hand("draw").result()
+    assert drawn is not None and drawn.winner is None and drawn.reason == "tie"
+    assert drawn.shared == () and drawn.winners == ()
+    replay = _shared_hand("replay").result()
+    assert replay is not None and replay.replay and replay.shared == ()
+    won = Game("spanish", 2, seed=2)
+    finish(won, random.Random(2))
+    result = won.result()
+    assert result is not None and result.shared == ()
+    assert result.winners == (() if result.winner is None else (result.winner,))
+
+
+def test_a_tie_not_for_the_most_is_not_shared() -> None:
+    game = Game("spanish", 3, seed=4, options={"tie": "shared"})
+    for action in _search_final(game, lambda g: sorted(g.seat_points)[0] == sorted(g.seat_points)[1] != 40):
+        game.apply(action)
+    result = game.result()
+    assert result is not None and result.shared == ()
+    assert result.winner == max(range(3), key=lambda s: game.seat_points[s])
+
+
+def test_four_players_each_for_himself_share_a_tie() -> None:
+    game = Game("spanish", 4, seed=7, options={"tie": "shared", "teams": False})
+
+    def tie(g: Game) -> bool:
+        pts = sorted(g.seat_points)
+        return pts[2] == pts[3]
+
+    for action in _search_final(game, tie):
+        game.apply(action)
+    result = game.result()
+    assert result is not None and result.reason == "shared" and result.winner is None
+    best = max(game.seat_points)
+    assert result.winners == tuple(s for s in range(4) if game.seat_points[s] == best)
+    assert len(result.winners) >= 2
+
+
+def test_a_shared_hand_counts_one_hand_to_each_tied_side_and_a_level_target_plays_on() -> None:
+    match = Match("spanish", 3, dealer=1, deck=SHARED_DECK, options={"tie": "shared", "target_hands": 1})
+    for play in SHARED_PLAYS:
+        match.game.apply(play)
+    assert match.hands_won == (1, 0, 1)
+    # Seats 0 and 2 reach the one hand together: no winner yet, the match continues.
+    assert match.winner is None and not match.is_over()
+    assert match.next_dealer == 2
+    match.next_hand()
+    assert match.game.dealer == 2
+
+
+def test_a_shared_hand_and_big_win() -> None:
+    match = Match("spanish", 3, dealer=1, deck=SHARED_DECK, options={"tie": "shared", "big_win": True})
+    for play in SHARED_PLAYS:
+        match.game.apply(play)
+    assert match.hands_won == (1, 0, 1)

@@ -99,6 +99,7 @@ def test_golden_replay(path: Path) -> None:
                 assert contract is None, f"hand {i}: contract"
             else:
                 assert {k: contract[k] for k in exp["contract"]} == exp["contract"], f"hand {i}: contract"
+        assert got.get("winners") == exp.get("winners"), f"hand {i}: winners"  # only a shared hand has them
         got = sorted_bonuses({k: got[k] for k in KEYS})
         exp = sorted_bonuses({k: exp[k] for k in KEYS})
         for k in KEYS:

@@ -33,6 +33,7 @@ MIXTURES: list[tuple[dict[str, Any], tuple[int, ...]]] = [
     ({"signals": "open", "open_hands": True, "trump_exchange": "before_penultimate"}, (2, 4)),
     ({"trump_rotation": True, "signals": "partner", "deal_look": True}, (2, 4, 6)),
     ({"deck": 48, "follow": "suit", "arrastro": True, "tie": "most_cards"}, (3, 4)),
+    ({"tie": "shared", "teams": False, "big_win": True}, (3, 4)),
 ]
 #: Option mixtures on the dealt-out presets: the ways to deal, low-card bidding, other auctions and declarations.
 DEALT_OUT_MIXTURES: list[tuple[str, dict[str, Any], int]] = [

@@ -56,6 +56,7 @@ SPANISH_COMBOS: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
     ("least-most-cards", {"hand_winner": "least", "tie": "most_cards"}, (3, 4)),
     ("tie-replay", {"tie": "replay", "follow": "suit"}, (2,)),
     ("tie-most-cards", {"tie": "most_cards", "follow": "suit"}, (2, 4)),
+    ("tie-shared", {"tie": "shared", "teams": False}, (3, 4)),
     ("trump-rotation", {"trump_rotation": True, "signals": "partner", "trump_exchange": "any_time"}, (2, 4)),
     ("signals-48", {"signals": "partner", "deck": 48, "trump_exchange": "before_penultimate"}, (4,)),
     ("deal-look", {"deal_look": True, "signals": "partner"}, (4, 6)),
@@ -194,6 +195,8 @@ def compare_one(variant: str, overrides: dict[str, Any], players: int, seed: int
         return fail(f"void hand: engine {result} != referee {theirs}")
     if ref.dealt_out and (msg := contract_differs(game, ref)):
         return fail(msg)
+    if list(result.shared) != theirs["winners"]:  # the sides awarded a hand shared under tie: shared
+        return fail(f"winners: engine {list(result.shared)} != referee {theirs['winners']}")
     if result.replay != theirs["replay"]:
         return fail(f"replay: engine {result.replay} != referee {theirs['replay']}")
     if sum(result.side_points) != sum(theirs["team_points"]):
@@ -288,6 +291,7 @@ MATCH_CONFIGS = [
     pytest.param("spanish", {"trump_rotation": True, "match": "target_points"}, 4, id="rotation-points-4p"),
     pytest.param("briscola", {}, 2, id="briscola-replay-2p"),
     pytest.param("spanish", {"trump_rotation": True, "tie": "replay"}, 2, id="rotation-replay-2p"),
+    pytest.param("spanish", {"tie": "shared", "target_hands": 1}, 3, id="tie-shared-3p"),
     pytest.param("mexican", {"big_win": True}, 3, id="mexican-3p"),
     pytest.param("mexican", {"big_win": True, "target_hands": 3}, 2, id="mexican-2p"),
     pytest.param("muerte-al-tres", {"big_win": True}, 2, id="muerte-2p"),
@@ -320,6 +324,7 @@ def test_matches_agree_with_referee(variant: str, overrides: dict[str, Any], pla
             f"{players}, {seed})) (hands {[(g.dealer, g.deal_number, g.result().reason) for g in match.games]})"  # type: ignore[union-attr]
         )
         assert [h.result().winner for h in match.games] == [h["winner"] for h in want["hands"]]  # type: ignore[union-attr]
+        assert [list(h.result().shared) for h in match.games] == [h["winners"] for h in want["hands"]]  # type: ignore[union-attr]
 
 
 def test_configurations_cover_every_option_value() -> None:
@@ -335,7 +340,7 @@ def test_configurations_cover_every_option_value() -> None:
         "trump_exchange": ["off", "after_win", "any_time", "before_penultimate"], "exchange_chain": [True, False],
         "arrastro": [True, False], "claim": [True, False], "signals": ["off", "partner", "open"],
         "kill_three": [True, False], "pair_bonus": [True, False], "hand_winner": ["most", "least"],
-        "tie": ["draw", "replay", "most_cards"], "trump_rotation": [True, False], "deal_look": [True, False],
+        "tie": ["draw", "replay", "most_cards", "shared"], "trump_rotation": [True, False], "deal_look": [True, False],
         "partners_look": [True, False], "open_hands": [True, False], "teams": [True, False], "deck": [40, 48],
         "last_trick_bonus": [0, 10], "big_win": [True, False], "match": ["target_hands", "target_points"],
     }

@@ -57,7 +57,8 @@ The rules, as this referee reads them:
   each suit whose king and knight a side captured.  Side totals include them.
 * Winner: most (or under ``hand_winner: least`` fewest) total; a tie: ``draw``,
   ``replay`` (same dealer, same deal number), ``most_cards`` (the tied side that
-  captured more cards; still tied: a draw).
+  captured more cards; still tied: a draw), ``shared`` (reason ``shared``, no single
+  winner: every tied side is awarded the hand and credited one hand won).
 * Match: ``target_hands`` (a hand won by a margin of more than 100 counts two
   under ``big_win``; the margin is the winner's lead over the nearest other side,
   which under ``hand_winner: least`` is how many fewer points it took) or
@@ -757,7 +758,17 @@ class Hand:
             top = [s for s, c in counts.items() if c == most]
             if len(top) == 1:
                 return top[0], "most-cards", False
+        if self.o["tie"] == "shared":
+            return None, "shared", False
         return None, "tie", self.o["tie"] == "replay"
+
+    def shared(self) -> list[int]:
+        """The sides awarded a hand shared under ``tie: shared`` (else empty)."""
+        if self.outcome()[1] != "shared":
+            return []
+        team = self.team_points()
+        best = (min if self.o["hand_winner"] == "least" else max)(team)
+        return [i for i, p in enumerate(team) if p == best]
 
     def made(self) -> bool:
         """Whether the declarer's side took the points it bid (cards, discards, bonuses)."""
@@ -817,6 +828,7 @@ class Hand:
             "turn": self.turn,
             "winner": winner,
             "reason": reason,
+            "winners": self.shared(),
             "replay": replay,
             "phase": self.phase,
             "bids": [{"seat": s, **a} for s, a in self.bids],
@@ -910,6 +922,8 @@ class MatchScore:
             winner, _reason, _replay = h.outcome()
             if winner is not None:
                 wins[winner] += 2 if self.o["big_win"] and h.margin() > 100 else 1
+            for side in h.shared():
+                wins[side] += 1
         return wins
 
     @property

@@ -93,10 +93,10 @@ class HandResult:
     seat_points: tuple[int, ...]
     #: Each side's total: its card points plus its bonuses.
     side_points: tuple[int, ...]
-    #: The winning side, or ``None`` for a drawn hand.
+    #: The winning side, or ``None`` for a drawn hand (and for a hand shared under ``tie: shared``).
     winner: int | None
     bonuses: tuple[Bonus, ...] = ()
-    #: Why the hand ended as it did: "points", "tie", "three-killed".
+    #: Why the hand ended as it did: "points", "tie", "shared", "three-killed".
     reason: str = "points"
     #: A tie under ``tie: replay``: the same dealer deals a replacement hand.
     replay: bool = False
@@ -104,6 +104,13 @@ class HandResult:
     scores: tuple[int, ...] | None = None
     #: Games with a contract: the contract played (``None`` when everybody passed).
     contract: Contract | None = None
+    #: A tie under ``tie: shared``: every side tied for the most, each awarded the hand (else empty).
+    shared: tuple[int, ...] = ()
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The sides awarded the hand: the winner alone, the tied sides of a shared hand, none for a drawn one."""
+        return (self.winner,) if self.winner is not None else self.shared
 
     @property
     def margin(self) -> int:
@@ -430,6 +437,8 @@ class Game:
             leaders = [s for s, c in cards.items() if c == most]
             if len(leaders) == 1:
                 return HandResult(seat_points, tuple(totals), leaders[0], bonuses, "most-cards")
+        if rules.tie == "shared":  # 001: "the hand is awarded by all of them"
+            return HandResult(seat_points, tuple(totals), None, bonuses, "shared", shared=tuple(tied))
         return HandResult(seat_points, tuple(totals), None, bonuses, "tie", rules.tie == "replay")
 
     def _bonuses(self) -> tuple[Bonus, ...]:
@@ -1165,7 +1174,7 @@ class RuledGame(Game):
         if out is not None and rules.capote and len(self._tricks) * self.players == len(self._order) - len(self._talon):
             sides = {t[2] % self._layout.sides for t in self._tricks}
             if len(sides) == 1:
-                out = dataclasses.replace(out, winner=sides.pop(), reason="capote")
+                out = dataclasses.replace(out, winner=sides.pop(), reason="capote", shared=())
         return out
 
     def _contract_result(self) -> HandResult:
@@ -1530,7 +1539,10 @@ class Match:
     ``match: target_points`` the first side whose points over the hands reach
     ``target_points`` wins (if several reach it in one hand, the higher total; level
     totals play on). Under ``trump_rotation`` the match is exactly four deals. A tie
-    under ``tie: replay`` is dealt again by the same dealer.
+    under ``tie: replay`` is dealt again by the same dealer; under ``tie: shared`` each
+    tied side is credited the hand, and if that brings several sides to the target
+    level the match plays on until one leads (001: "If two or more players reach that
+    number of hands at the same time, the game continues until the tie is broken.").
     """
 
     def __init__(
@@ -1586,11 +1598,13 @@ class Match:
 
     @property
     def hands_won(self) -> tuple[int, ...]:
-        """Hands won by each side so far (a big win counts two)."""
+        """Hands won by each side so far (a big win counts two; a shared hand counts one to each tied side)."""
         wins = [0] * self.rules.sides(self.players)
         for r in self.results:
             if r.winner is not None:
                 wins[r.winner] += 2 if self.rules.big_win and r.margin > 100 else 1
+            for side in r.shared:
+                wins[side] += 1
         return tuple(wins)
 
     @property

@@ -355,6 +355,7 @@ def summary(game: Game) -> dict[str, Any]:
         "turn": game.turn,
         "winner": result.winner if result else None,
         "reason": result.reason if result else None,
+        **({"winners": list(result.shared)} if result is not None and result.shared else {}),
         **({"scores": list(result.scores)} if result is not None and result.scores is not None else {}),
     }
 

@@ -247,6 +247,11 @@ T: dict[str, dict[str, str]] = {
         "es": "El empate lo gana el bando con más cartas.",
         "it": "Il pareggio lo vince la squadra con più carte.",
     },
+    "tie_shared": {
+        "en": "A tie is shared: every side tied for the most is credited the hand.",
+        "es": "El empate se comparte: la mano se adjudica a todos los empatados con más puntos.",
+        "it": "Il pareggio si divide: la mano va a tutti i pari merito con più punti.",
+    },
     "match_hands": {
         "en": "Match: the first side to win {n} hands; the deal passes to the next seat.",
         "es": "Partida: gana el primer bando que gane {n} manos; da el siguiente jugador.",

@@ -32,7 +32,7 @@ TRUMP_EXCHANGE_MODES = ("off", "after_win", "any_time", "before_penultimate")
 #: (beat and trump whoever holds the trick, the partner too).
 FOLLOW_MODES = ("none", "suit", "suit_trump", "descanso", "suit_beat_trump")
 FOLLOW_FROM = ("start", "empty_stock")
-TIE_MODES = ("draw", "replay", "most_cards")
+TIE_MODES = ("draw", "replay", "most_cards", "shared")
 MATCH_MODES = ("target_hands", "target_points")
 SIGNAL_MODES = ("off", "partner", "open")
 HAND_WINNER = ("most", "least")
@@ -171,7 +171,10 @@ OPTIONS: dict[str, Option] = {
                "a hand won by a margin of more than 100 points counts as two hands"),
         Option("tie", lambda v: _choice("tie", v, TIE_MODES, {}),
                "a tie for the most points: draw (the hand does not count), replay (the same dealer deals again),"
-               " most_cards (the tied side with more cards wins)"),
+               " most_cards (the tied side with more cards wins), shared (the hand is awarded to every side tied for"
+               " the most, each credited one hand won: 001 'When two or more players make the same highest score,"
+               " the hand is awarded by all of them.'; 000, second article: 'Ties in a hand's points are shared"
+               " among the tied players.')"),
         Option("trump_rotation", lambda v: _bool("trump_rotation", v),
                "no card is turned: trumps are oros, copas, espadas, bastos over four deals, and the match is the four"),
         Option("match", lambda v: _choice("match", v, MATCH_MODES, {}),

@@ -23,9 +23,15 @@ SPANISH = register_variant(
             " trick'; 001 completes an announced exchange after a win). `trump_exchange: any_time` and"
             " `before_penultimate` (000, second article) are the other readings.",
             "A 7 given in an exchange can later be taken with the 2 (`exchange_chain: true`).",
-            "A 60-60 hand is drawn and does not count (`tie: draw`). 001 awards the hand to all tied players, 000"
-            " (first article) to the side with more cards (`tie: most_cards`), 004 and the second article of 000"
-            " replay it (`tie: replay`).",
+            "A 60-60 hand is drawn and does not count (`tie: draw`). 001 awards the hand to all tied players"
+            " (`tie: shared`: 'When two or more players make the same highest score, the hand is awarded by all of"
+            " them.'), as one passage of the second article of 000 does ('Ties in a hand's points are shared among"
+            " the tied players.'); 000 (first article) gives it to the side with more cards (`tie: most_cards`), 004"
+            " and other passages of the second article of 000 replay it (`tie: replay`). The sources disagree, so"
+            " the default stays a draw.",
+            "Two sides reaching the target together (possible with `tie: shared`) play on until one leads (001: 'If"
+            " two or more players reach that number of hands at the same time, the game continues until the tie is"
+            " broken.').",
             "The match is won by the first side to win two hands (`target_hands: 2`); the sources leave the number"
             " to the players (001: 'the agreed number of hands'; 000: 3, 5 or 7).",
             "With 6 players the four 2s are removed (004); with 3 players the 2 of oros.",

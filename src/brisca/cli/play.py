@@ -1395,7 +1395,9 @@ class TerminalGame:
             self.say("goal_least")
         if result.reason == "capote" and result.winner is not None:
             self.say("capote", style="bold", who=self.side_label(result.winner))
-        if result.winner is None:
+        if result.shared:
+            self.say("hand_shared", style="bold", who=", ".join(self.side_label(s) for s in result.shared))
+        elif result.winner is None:
             self.say("hand_replay" if result.replay else "hand_draw", style="bold")
         elif result.winner == self.my_side:
             self.say("hand_won_you", style="bold green")

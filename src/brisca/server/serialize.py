@@ -21,6 +21,7 @@ def result_json(result: HandResult | None) -> dict[str, Any] | None:
         "seat_points": list(result.seat_points),
         "side_points": list(result.side_points),
         "winner": result.winner,
+        "winners": list(result.winners),
         "bonuses": [{"side": b.side, "points": b.points, "why": b.why} for b in result.bonuses],
         "reason": result.reason,
         "replay": result.replay,

@@ -326,6 +326,8 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     add("tie_most_cards", "spanish", {"tie": "most_cards"}, 2, lambda h: outcome(h)[1] == "most-cards")
     add("tie_draw_four_players", "spanish", {"tie": "draw", "last_trick_bonus": 10}, 4,
         lambda h: outcome(h)[1] == "tie")
+    # 001: "When two or more players make the same highest score, the hand is awarded by all of them."
+    add("tie_shared_three_players", "spanish", {"tie": "shared"}, 3, lambda h: outcome(h)[1] == "shared")
     add("hand_winner_least", "spanish", {"hand_winner": "least"}, 3, lambda h: h.over and outcome(h)[0] is not None)
     add("kill_three", "spanish", {"kill_three": True}, 4,
         lambda h: killed_early(h) and without_bonus_winner(h) != outcome(h)[0])
@@ -391,6 +393,9 @@ def craft_matches() -> dict[str, dict[str, Any]]:
     def tie(h: Hand) -> bool:
         return outcome(h)[2]
 
+    def shared(h: Hand) -> bool:
+        return outcome(h)[1] == "shared"
+
     return {
         # The first hand is won by more than 100: it counts two of the three hands needed.
         "match_big_win": craft_match("spanish", {"big_win": True, "target_hands": 3}, 2, [big], 100),
@@ -398,6 +403,10 @@ def craft_matches() -> dict[str, dict[str, Any]]:
         "match_big_win_least": craft_match("mexican", {"big_win": True}, 2, [big], 200),
         # A 60-60 hand is dealt again by the same dealer, with the same deal number.
         "match_tie_replay": craft_match("spanish", {"tie": "replay"}, 2, [finished, tie], 300),
+        # Each for himself, one hand to win: the first hand is shared, so two seats reach the target together and
+        # the match plays on (001: "If two or more players reach that number of hands at the same time, the game
+        # continues until the tie is broken.").
+        "match_tie_shared": craft_match("spanish", {"tie": "shared", "target_hands": 1}, 3, [shared], 1000),
         # Four deals, trumps oros, copas, espadas, bastos; the match is the four.
         "match_trump_rotation": craft_match("spanish", {"trump_rotation": True}, 2, [], 400),
         "match_trump_rotation_points": craft_match(
@@ -601,6 +610,8 @@ def expected(data: dict[str, Any]) -> dict[str, Any]:
 def cut(summary: dict[str, Any]) -> dict[str, Any]:
     """A hand's summary cut down to KEYS, and for a game with an auction its bids, contract and match points."""
     out = {k: summary[k] for k in KEYS}
+    if summary.get("winners"):  # a hand shared under tie: shared
+        out["winners"] = summary["winners"]
     if summary["scores"] is not None:
         out.update(auction=summary["bids"], contract=summary["contract"], scores=summary["scores"])
     return out
