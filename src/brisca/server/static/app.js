@@ -101,7 +101,8 @@ Object.assign(STRINGS.en, {
   dealsSeen: "✓ the same commitments this browser saw during play",
   dealsNotSeen: "✗ this browser saw other commitments during play (hand {list})",
   dealsNone: "This game's deals carry no commitments.", dealsServer: "(checked by the server: this browser cannot hash here)",
-  practiceReplay: "Practice table: decks from seed {seed}.", practiceTag: "practice (seeded deals, unrated)"});
+  practiceReplay: "Practice table: decks from seed {seed}.", practiceTag: "practice (seeded deals, unrated)",
+  handShared: "tied for the most: the hand goes to sides {list}"});
 Object.assign(STRINGS.es, {
   committed: "Baraja de la mano {n} comprometida: {h}", practice: "Mesa de práctica: las manos salen de la semilla {seed}; no puntúa.",
   dealsOk: "✓ Repartos comprobados: {n} de {m} barajas coinciden con el compromiso publicado al repartir",
@@ -109,7 +110,8 @@ Object.assign(STRINGS.es, {
   dealsSeen: "✓ los mismos compromisos que este navegador vio durante la partida",
   dealsNotSeen: "✗ este navegador vio otros compromisos durante la partida (mano {list})",
   dealsNone: "Los repartos de esta partida no llevan compromiso.", dealsServer: "(comprobado por el servidor: este navegador no puede calcular el hash aquí)",
-  practiceReplay: "Mesa de práctica: barajas de la semilla {seed}.", practiceTag: "práctica (repartos con semilla, no puntúa)"});
+  practiceReplay: "Mesa de práctica: barajas de la semilla {seed}.", practiceTag: "práctica (repartos con semilla, no puntúa)",
+  handShared: "empate en cabeza: la mano es para los bandos {list}"});
 Object.assign(STRINGS.it, {
   committed: "Mazzo della mano {n} impegnato: {h}", practice: "Tavolo di pratica: le smazzate vengono dal seme {seed}; non valutato.",
   dealsOk: "✓ Smazzate verificate: {n} mazzi su {m} corrispondono all'impegno pubblicato alla distribuzione",
@@ -117,7 +119,8 @@ Object.assign(STRINGS.it, {
   dealsSeen: "✓ gli stessi impegni che questo browser ha visto durante la partita",
   dealsNotSeen: "✗ questo browser ha visto altri impegni durante la partita (mano {list})",
   dealsNone: "Le smazzate di questa partita non hanno impegni.", dealsServer: "(verificato dal server: questo browser qui non può calcolare l'hash)",
-  practiceReplay: "Tavolo di pratica: mazzi dal seme {seed}.", practiceTag: "pratica (smazzate da un seme, non valutata)"});
+  practiceReplay: "Tavolo di pratica: mazzi dal seme {seed}.", practiceTag: "pratica (smazzate da un seme, non valutata)",
+  handShared: "pari in testa: la mano va alle squadre {list}"});
 const LEVELS = ["easy", "normal", "hard", "expert"];
 const SUIT_COLOURS = {O: "#c99a06", C: "#c0392b", E: "#2563eb", B: "#15803d"};
 let lang = localStorage.getItem("brisca:lang") || (navigator.language || "en").slice(0, 2);
@@ -495,6 +498,7 @@ function showStep(n) {
   if (view.result) {
     result = esc(t("handOver") + view.result.side_points.join(" – "));
     if (view.result.scores) result += " · " + esc(t("scores") + view.result.scores.join(", "));
+    result += sharedText(view.result);
   }
   if (n === d.steps.length - 1) {
     result += (result ? "<br>" : "") + esc(d.winner === null ? t("draw")
@@ -830,7 +834,7 @@ function renderHandAndActions(info, view, mine) {
 function renderResult(info, view) {
   let result = "";
   if (view.result) {
-    result = esc(t("handOver") + view.result.side_points.join(" – "));
+    result = esc(t("handOver") + view.result.side_points.join(" – ")) + sharedText(view.result);
     if (view.result.scores) {
       result += " · " + esc(t("scores") + view.result.scores.map((s, i) =>
         `${seatName(info, i)} ${s > 0 ? "+" : ""}${s}`).join(", "));
@@ -844,6 +848,12 @@ function renderResult(info, view) {
   $("#result").innerHTML = result;
   $("#replaylink").hidden = info.status !== "finished";
   $("#replaylink").href = `/games/${info.id}`;
+}
+
+// A hand tied for the most points under tie=shared: every tied side is awarded it.
+function sharedText(result) {
+  return result.winner === null && result.winners && result.winners.length > 1
+    ? " · " + esc(t("handShared", {list: result.winners.join(", ")})) : "";
 }
 
 async function tablePage(id) {
