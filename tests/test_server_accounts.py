@@ -124,7 +124,7 @@ def _csrf(client: Any) -> dict[str, str]:
 
 
 def _as(client: Any, cookie: str | None) -> None:
-    """Be the person of this session cookie (``None``: a guest)."""
+    """Be the person of this login cookie (``None``: a guest)."""
     client.cookies.clear()
     if cookie is not None:
         client.cookies.set("brisca_session", cookie)
@@ -162,7 +162,7 @@ def test_signup_login_logout_and_a_new_password(tmp_path: Path) -> None:
         assert client.post("/api/login", json={"username": "ana", "password": PASSWORD}).status_code == 200
         third = client.cookies["brisca_session"]
 
-        # A new password: the old one is checked, and the account's other sessions end.
+        # A new password: the old one is checked, and the account is logged out everywhere else.
         assert _post(client, "/api/password", {"old": "wrong password", "new": "another secret"}).status_code == 400
         assert _post(client, "/api/password", {"old": PASSWORD, "new": "short"}).status_code == 400
         r = _post(client, "/api/password", {"old": PASSWORD, "new": "another secret"})

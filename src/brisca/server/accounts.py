@@ -182,8 +182,8 @@ class Accounts:
             return _user(row)
 
     def change_password(self, user_id: int, old: object, new: object, keep: str | None = None) -> None:
-        """A new password, when ``old`` is the current one; every session of the account but ``keep``
-        (a session cookie's value) ends."""
+        """A new password, when ``old`` is the current one; every login of the account but ``keep``
+        (a login cookie's value) ends."""
         new = check_password(new)
         with Session(self.engine) as s, s.begin():
             row = s.get(UserRow, user_id)
