@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from test_server_resume import _postgres_url
-from test_web_browser import _clock, _get, browser, serving  # noqa: F401  (browser: the fixture)
+from test_web_browser import _clock, _get, _open_page, browser, serving  # noqa: F401  (browser: the fixture)
 
 #: The whole test's budget; every wait below is bounded too.
 PASSWORD = "s3cret enough"
@@ -36,11 +36,7 @@ def site(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: str) -> None:  # noqa: F811
     left_ms = _clock()
-    context = browser.new_context(locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = _open_page(browser, locale="en-US")
 
     # Sign up: logged in at once, back in the lobby.
     page.goto(f"{site}/")

@@ -105,6 +105,16 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
+def _open_page(browser: Any, **context: Any) -> tuple[Any, Any, list[str]]:
+    """A new browser context (``context``: its options) and page; the page's uncaught errors, collected."""
+    ctx = browser.new_context(**context)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return ctx, page, errors
+
+
 def _clock() -> Any:
     started = time.monotonic()
 
@@ -140,11 +150,7 @@ def _create_table(page: Any, preset: str, name: str, bots: dict[int, str], *, pl
 def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: str) -> None:
     started = time.monotonic()
     left_ms = _clock()
-    context = browser.new_context(locale="en-US", accept_downloads=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    console_errors: list[str] = []
-    page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+    context, page, console_errors = _open_page(browser, locale="en-US", accept_downloads=True)
 
     # The lobby: a 2-player Spanish table, seat 1 an easy bot playing fast.
     page.goto(f"{server}/")
@@ -241,11 +247,7 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
 def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(browser: Any, server: str) -> None:
     """The auction's controls: bid (the number input), discard two cards and confirm, name the trump, play."""
     left_ms = _clock()
-    context = browser.new_context(locale="es-ES")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = _open_page(browser, locale="es-ES")
     page.goto(f"{server}/")
     table_id = _create_table(page, "rematada", "Bea", {1: "easy", 2: "easy"}, options="target_points=1",
                              label="Crear mesa")
@@ -316,11 +318,7 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
 def test_partner_signals_show_to_partners_in_chromium(browser: Any, server: str) -> None:
     """4 players, ``signals: partner``: the page offers our signals and shows our partner's, never an opponent's."""
     left_ms = _clock()
-    context = browser.new_context(locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    console_errors: list[str] = []
-    page.on("pageerror", lambda exc: console_errors.append(str(exc)))
+    context, page, console_errors = _open_page(browser, locale="en-US")
     page.goto(f"{server}/")
     # The heuristic ("hard") signals its honours.
     table_id = _create_table(page, "spanish", "Ana", {1: "hard", 2: "hard", 3: "hard"}, players=4,

@@ -11,7 +11,7 @@ import time
 import urllib.request
 from typing import Any
 
-from test_web_browser import browser, server  # noqa: F401  (the fixtures)
+from test_web_browser import _open_page, browser, server  # noqa: F401  (the fixtures)
 
 #: The whole test's budget; every wait below is bounded too.
 BUDGET_S = 40.0
@@ -85,11 +85,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     other = _post(f"{server}/api/tables", {"preset": "spanish", "players": 2, "bots": {"1": "easy"}})["table_id"]
     _post(f"{server}/api/tables/{waiting}/join", {"name": "Bea"})  # now full: it starts, and leaves the open list
 
-    context = browser.new_context(locale="en-US", viewport=PHONE, is_mobile=True, has_touch=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    context, page, errors = _open_page(browser, locale="en-US", viewport=PHONE, is_mobile=True, has_touch=True)
 
     # The lobby: the open table with its free seat, the game in progress to watch.
     page.goto(f"{server}/")

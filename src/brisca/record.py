@@ -117,6 +117,13 @@ class MatchRecord:
     seed: int | None = None
 
     @classmethod
+    def of(cls, record: Record | MatchRecord) -> MatchRecord:
+        """``record`` as a match record: a hand record becomes a match of that one hand."""
+        if isinstance(record, MatchRecord):
+            return record
+        return cls(record.variant, record.players, [record], dict(record.rules))
+
+    @classmethod
     def from_match(cls, match: Match) -> MatchRecord:
         """The record of ``match`` as played so far."""
         hands = [dataclasses.replace(Record.from_game(g), deal=None) for g in match.games]

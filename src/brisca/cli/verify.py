@@ -37,8 +37,7 @@ def published_hashes(texts: list[str] | None) -> list[str]:
 
 def verify(record: rec.Record | rec.MatchRecord, published: list[str]) -> list[str]:
     """Lines saying what was checked; :class:`VerifyFailed` lists what failed."""
-    match = record if isinstance(record, rec.MatchRecord) else rec.MatchRecord(
-        record.variant, record.players, [record], record.rules)
+    match = rec.MatchRecord.of(record)
     problems = match.verify_deals()
     if published:
         if len(published) != len(match.hands):

@@ -320,8 +320,6 @@ class Manager:
         self.actors.clear()
 
 
-#: One connection's own limit on its messages (``rate`` a second, bursts of ``burst``).
-RateLimit = TokenBucket
 
 
 #: Replays of finished games kept in memory.

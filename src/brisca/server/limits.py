@@ -124,30 +124,24 @@ class Limiter:
     def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self.clock = clock
-        #: ``(kind, address)`` -> ``[tokens, time of the last refill]``, least recently used first.
-        self.buckets: OrderedDict[tuple[str, str], list[float]] = OrderedDict()
+        #: ``(kind, address)`` -> its bucket, least recently used first.
+        self.buckets: OrderedDict[tuple[str, str], TokenBucket] = OrderedDict()
         self._lock = threading.Lock()
 
     def retry_after(self, kind: str, address: str) -> float | None:
         """Take a token: ``None``; or, when there is none, the seconds until there is one."""
-        rate = self.limits.rate(kind)
-        per_second = rate.per_minute / 60
         key = (kind, address)
         with self._lock:
             now = self.clock()
             bucket = self.buckets.get(key)
             if bucket is None:
-                bucket = self.buckets[key] = [float(rate.burst), now]
+                rate = self.limits.rate(kind)
+                bucket = self.buckets[key] = TokenBucket(rate.per_minute / 60, rate.burst, now)
                 while len(self.buckets) > self.limits.max_addresses:
                     self.buckets.popitem(last=False)
             else:
                 self.buckets.move_to_end(key)
-                bucket[0] = min(float(rate.burst), bucket[0] + (now - bucket[1]) * per_second)
-                bucket[1] = now
-            if bucket[0] >= 1:
-                bucket[0] -= 1
-                return None
-            return (1 - bucket[0]) / per_second
+            return bucket.take(now)
 
     def check(self, kind: str, address: str) -> None:
         """Take a token, or raise :class:`RateLimited` (the app answers it with HTTP 429 and ``Retry-After``)."""
@@ -157,20 +151,24 @@ class Limiter:
 
 
 class TokenBucket:
-    """One connection's own bucket: ``rate`` messages a second, bursts of ``burst``."""
+    """``rate`` tokens a second, ``burst`` at most: one connection's own limit, and each bucket of a
+    :class:`Limiter`."""
 
-    def __init__(self, rate: float, burst: int) -> None:
+    def __init__(self, rate: float, burst: int, now: float | None = None) -> None:
         self.rate, self.burst = rate, float(burst)
-        self.tokens, self.stamp = float(burst), time.monotonic()
+        self.tokens, self.stamp = float(burst), time.monotonic() if now is None else now
 
-    def allow(self) -> bool:
-        now = time.monotonic()
+    def take(self, now: float) -> float | None:
+        """Take a token: ``None``; or, when there is none, the seconds until there is one."""
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
             self.tokens -= 1
-            return True
-        return False
+            return None
+        return (1 - self.tokens) / self.rate
+
+    def allow(self) -> bool:
+        return self.take(time.monotonic()) is None
 
 
 def client_address(client: Any) -> str:

@@ -105,8 +105,7 @@ def replay_json(record: Record | MatchRecord) -> dict[str, Any]:
     per action. Each step names the hand, the action just taken (``None`` at a deal), the match score
     so far and the :func:`position_json` after it. The record is checked by the engine first.
     """
-    match = record if isinstance(record, MatchRecord) else MatchRecord(
-        record.variant, record.players, [record], dict(record.rules))
+    match = MatchRecord.of(record)
     rules = match.make_rules()
     games = match.replay()  # raises RecordError on a bad record
     players = match.players

@@ -190,7 +190,6 @@ class TableActor:
     def __init__(self, store: Store, state: TableState, takeover_after: float | None = None,
                  max_hands: int | None = None) -> None:
         self.store = store
-        self.owner = state.owner
         self.max_hands = max_hands
         #: ``time.monotonic()`` of the last change a person made, or of the last connection's coming or going
         #: (a restart starts it again: people get a whole idle period to come back).
