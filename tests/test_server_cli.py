@@ -93,3 +93,36 @@ def test_serve_answers_on_loopback(tmp_path: Path) -> None:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+#: Runs the command line with the web extra's modules made unimportable, as in ``pip install brisca``.
+_CORE_ONLY = """
+import sys
+for name in ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "argon2", "platformdirs", "websockets"):
+    sys.modules[name] = None
+from brisca.cli import main
+code = main(sys.argv[1:])
+assert not any(sys.modules.get(n) for n in ("fastapi", "sqlalchemy")), "the core command imported the web stack"
+sys.exit(code)
+"""
+
+
+def test_core_install_runs_without_the_web_extra() -> None:
+    """The terminal game, the rules and ``--help`` need none of the web table's dependencies."""
+    for argv in (["--help"], ["rules", "spanish"], ["serve", "--help"]):
+        done = subprocess.run([sys.executable, "-c", _CORE_ONLY, *argv], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, (argv, done.stderr)
+    done = subprocess.run([sys.executable, "-c", _CORE_ONLY, "play", "--seed", "1"], input="q\n",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "You leave the match" in done.stdout
+
+
+def test_serve_without_the_web_extra_says_what_to_install() -> None:
+    done = subprocess.run([sys.executable, "-c", _CORE_ONLY, "serve"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "brisca: error: the web table needs the 'web' extra (fastapi, uvicorn, sqlalchemy, alembic, openskill,"
+        " argon2, platformdirs, websockets missing): pip install 'brisca[web]'"
+    ]
+    assert "Traceback" not in done.stderr

@@ -91,12 +91,15 @@ def takeover_after(args: argparse.Namespace) -> float | None:
 
 
 def run_serve_cli(args: argparse.Namespace) -> int:
-    try:
-        import uvicorn
+    from brisca.server import missing_web_extra
 
-        from brisca.server import create_app
-    except ImportError as exc:  # pragma: no cover - the server dependencies are in the main install
-        raise BriscaError(f"the web table needs its dependencies: {exc}") from None
+    missing = missing_web_extra()
+    if missing:
+        raise BriscaError(f"the web table needs the 'web' extra ({', '.join(missing)} missing):"
+                          " pip install 'brisca[web]'")
+    import uvicorn
+
+    from brisca.server import create_app
     if not 0 < args.port < 65536:
         raise BriscaError(f"--port must be from 1 to 65535, not {args.port}")
     after = takeover_after(args)
