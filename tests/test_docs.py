@@ -55,3 +55,38 @@ def test_option_changes_show_in_text() -> None:
     assert "follow the suit led" in rules_text(base.with_options(follow="suit"), "en")
     assert "arrastro" in rules_text(base.with_options(arrastro=True), "en").lower()
     assert "500" in rules_text(find_variant("mariaje"), "en")
+
+
+#: The modules of the library reference (docs/api.md), each a ``::: brisca.x`` block there.
+API_MODULES = ("cards", "actions", "rules", "game", "record", "commitment", "errors", "agents", "arena")
+
+
+def _undocumented(module_name: str) -> list[str]:
+    import importlib
+    import inspect
+
+    module = importlib.import_module(f"brisca.{module_name}")
+    names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+    missing = []
+    for name in names:
+        obj = getattr(module, name)
+        if not (inspect.isclass(obj) or inspect.isfunction(obj)) or obj.__module__ != module.__name__:
+            continue
+        if not inspect.getdoc(obj):
+            missing.append(f"{module_name}.{name}")
+        if inspect.isclass(obj):
+            for attr, value in vars(obj).items():
+                if attr.startswith("_") or not (inspect.isfunction(value) or isinstance(value, property)):
+                    continue
+                if not inspect.getdoc(getattr(obj, attr)):
+                    missing.append(f"{module_name}.{name}.{attr}")
+    return missing
+
+
+def test_the_library_reference_documents_every_public_name() -> None:
+    """Every public class, function, method and property of the reference's modules has a docstring."""
+    assert [f"::: brisca.{m}" for m in API_MODULES] == [
+        line.strip() for line in (DOCS / "api.md").read_text(encoding="utf-8").splitlines() if line.startswith(":::")
+    ]
+    missing = [name for m in API_MODULES for name in _undocumented(m)]
+    assert not missing, f"public names without a docstring: {', '.join(missing)}"

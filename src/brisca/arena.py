@@ -62,6 +62,7 @@ class ArenaResult:
 
     @property
     def games(self) -> int:
+        """Games played: every seat arrangement of every deal."""
         return sum(len(d.scores) for d in self.deals)
 
     @property
@@ -159,6 +160,7 @@ class ArenaResult:
         return out
 
     def to_json(self) -> dict[str, Any]:
+        """The report as JSON-ready data (``brisca arena --json``)."""
         data: dict[str, Any] = {
             "variant": self.variant,
             "players": self.players,
