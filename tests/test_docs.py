@@ -21,7 +21,7 @@ def test_variant_page_is_current(name: str) -> None:
 
 
 def test_index_is_current() -> None:
-    assert (DOCS / "README.md").read_text(encoding="utf-8") == docs_index()
+    assert (DOCS / "rules.md").read_text(encoding="utf-8") == docs_index()
 
 
 @pytest.mark.parametrize("name", variant_names())
@@ -90,3 +90,17 @@ def test_the_library_reference_documents_every_public_name() -> None:
     ]
     missing = [name for m in API_MODULES for name in _undocumented(m)]
     assert not missing, f"public names without a docstring: {', '.join(missing)}"
+
+
+def test_the_players_page_example_plays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/players.md's own player loads by ``module:Class`` and plays whole games in the arena."""
+    import re
+
+    from brisca.arena import run_arena
+
+    code = re.search(r"```python\n(.*?)```", (DOCS / "players.md").read_text(encoding="utf-8"), re.S)
+    assert code is not None
+    (tmp_path / "mybots_doc.py").write_text(code.group(1), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = run_arena(["mybots_doc:FirstCard", "random"], games=5, seed=1)
+    assert result.games == 10
