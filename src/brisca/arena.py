@@ -293,12 +293,18 @@ def run_arena(
     options: Mapping[str, object] | None = None,
     progress: Callable[[int, int], None] | None = None,
     versus: str | None = None,
+    ray: str | None = None,
 ) -> ArenaResult:
     """Every pair of ``agents`` plays ``games`` duplicate deals (each in every seating).
 
     With ``versus`` (a gauntlet), each of ``agents`` plays that one opponent and not the others: the way to
     measure a change (``run_arena(["new", "old"], versus="random")``, then :meth:`ArenaResult.paired`) in half
     the games a round robin of the three would take.
+
+    With ``ray`` the deals are played as tasks on a Ray cluster instead of local processes: ``"local"`` starts
+    one on this machine, anything else is the address given to ``ray.init`` (``"auto"``, ``"ray://host:10001"``).
+    Every deal is the same function of the seed wherever it runs, so the report is the same (for agents
+    without a clock; a time budget makes any search depend on the machine).
     """
     rules = make_rules(variant, options)
     rules.check_players(players)
@@ -314,7 +320,9 @@ def run_arena(
     tasks = [(pair, d, variant, players, dict(options or {}), seed, think) for pair in pairs for d in range(games)]
     start = time.perf_counter()
     results: list[DealResult] = []
-    if jobs <= 1:
+    if ray is not None:
+        results = _run_on_ray(tasks, ray, progress)
+    elif jobs <= 1:
         for i, t in enumerate(tasks):
             results.append(_job(t))
             if progress:
@@ -326,6 +334,47 @@ def run_arena(
                 if progress:
                     progress(i + 1, len(tasks))
     return ArenaResult(list(agents), rules.variant, players, results, time.perf_counter() - start)
+
+
+def _chunk(tasks: Sequence[tuple[Any, ...]]) -> list[DealResult]:
+    return [play_deal(*t) for t in tasks]
+
+
+def _run_on_ray(tasks: Sequence[tuple[Any, ...]], address: str,
+                progress: Callable[[int, int], None] | None) -> list[DealResult]:
+    """Play ``tasks`` as Ray tasks (a few deals each), and return their results in the order given."""
+    try:
+        import ray
+    except ImportError:
+        raise BriscaError("--ray needs Ray: pip install 'brisca[ray]'") from None
+    started = False
+    if not ray.is_initialized():
+        try:
+            ray.init(address=None if address == "local" else address, include_dashboard=False,
+                     log_to_driver=False, configure_logging=False)
+        except (ConnectionError, ValueError, RuntimeError) as exc:
+            raise BriscaError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+        started = True
+    try:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call,unused-ignore]
+        size = max(1, len(tasks) // (cpus * 8))
+        chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
+        remote = ray.remote(_chunk)
+        pending = {remote.remote(c): k for k, c in enumerate(chunks)}
+        done: dict[int, list[DealResult]] = {}
+        finished = 0
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                k = pending.pop(ref)
+                done[k] = ray.get(ref)
+                finished += len(done[k])
+                if progress:
+                    progress(finished, len(tasks))
+        return [r for k in range(len(chunks)) for r in done[k]]
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def format_table(result: ArenaResult) -> str:

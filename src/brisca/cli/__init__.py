@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--versus", metavar="AGENT",
                        help="a gauntlet: each agent plays only this one (measure a change: new old --versus random)")
     arena.add_argument("--json", action="store_true", help="print the results as JSON")
+    arena.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                       help="play the deals on a Ray cluster (pip install 'brisca[ray]'): with no ADDRESS a local"
+                            " one started here, else the address of a running cluster (auto, ray://host:10001)")
 
     serve = sub.add_parser("serve", help="the web table: play in the browser, against people and bots")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")

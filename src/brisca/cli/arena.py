@@ -31,6 +31,6 @@ def run_arena_cli(args: argparse.Namespace, options: dict[str, object]) -> int:
             counts = make_rules(args.variant, options).player_counts
             players = 2 if 2 in counts else counts[0]
         result = run_arena(args.agents, args.variant, players, args.games, args.think, jobs, args.seed,
-                           options, tick, args.versus)
+                           options, tick, args.versus, args.ray)
     print(json.dumps(result.to_json(), indent=1) if args.json else format_table(result))
     return 0
