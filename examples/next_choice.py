@@ -1,4 +1,4 @@
-"""Is one more search step in the rollouts worth its cost? (docs/strength.md, session 16)
+"""Is one more search step in the rollouts worth its cost? (docs/strength.md)
 
 The expert plays each candidate out with the heuristic. A deeper search would make the
 rollouts' own later choices by search too. This measures the first such step on its own: in

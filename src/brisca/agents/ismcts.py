@@ -1,4 +1,4 @@
-"""Information-set Monte Carlo tree search: the other search the AI issue names, kept to measure against
+"""Information-set Monte Carlo tree search: the other way to search hidden information, kept to measure against
 the sampled-world search (``expert[search=ismcts]``; docs/strength.md has the comparison).
 
 The tree holds only the searching seat's own decisions, and each node is one of its information

@@ -522,7 +522,7 @@ class ExpertAgent:
         #: skilled player) rather than at random. Its free plays then weigh the two (the Bayes factor of
         #: :func:`brisca.agents.inference.skill_evidence`), and its share of random moves in the rollouts is
         #: ``wild`` times the posterior chance of random play (the heuristic's judgment plays the rest). 0: every
-        #: dropped opponent plays at random (``wild``, as before session 7). Measured (docs/strength.md): 0.5 wins
+        #: dropped opponent plays at random (as ``wild`` alone would have it). Measured (docs/strength.md): 0.5 wins
         #: more against the heuristic and as much against random players.
         self.skilled = _number("skilled", skilled, float)
         if not 0 <= self.skilled < 1:

@@ -32,7 +32,7 @@ class RandomAgent:
 class GreedyAgent:
     """Wins a trick cheaply when it can, otherwise throws its least valuable card.
 
-    Fixed (as the AI issue defines it, so strength figures stay comparable):
+    Fixed once and for all, so that strength figures measured against it stay comparable:
     following, the lowest-ranked card that wins the trick without a trump; else,
     if the trick holds 10 points or more, the lowest trump that wins it; else the
     lowest non-trump, else the lowest trump. Leading, the lowest non-trump worth
