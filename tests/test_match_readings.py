@@ -6,7 +6,9 @@ Each test builds its positions by hand (drawn cards, hand results) and quotes th
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -353,3 +355,67 @@ def test_options_check_and_rules_text() -> None:
     assert "6 hands" in text and "draws a card" in text
     assert "3 game points" in rules_text(find_variant("rematada"))
     assert "match of 6 hands" in make_rules("spanish", {"match": "fixed_hands", "hands": 6}).describe()
+
+
+# ------------------------------------------------------------------ the terminal
+
+
+def brisca_play(*args: str, stdin: str) -> str:
+    proc = subprocess.run([sys.executable, "-m", "brisca", "play", *args], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8", timeout=120, env={**os.environ, "PYTHONIOENCODING": "utf-8",
+                                                                          "COLUMNS": "120"})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert "Traceback" not in proc.stdout
+    return proc.stdout
+
+
+@pytest.mark.parametrize("cut", [True, False])
+def test_the_terminal_shows_the_draw_and_seats_everybody_by_it(cut: bool, tmp_path: Path) -> None:
+    record = tmp_path / "match.json"
+    args = ["-p", "4", "--rule", "partners=draw", "--rule", "target_hands=1", "--ai", "random", "--lang", "en",
+            "--save", str(record)]
+    seed = next(s for s in range(200) if cut or len(Match(make_rules("spanish", {"partners": "draw"}), 4,
+                                                           seed=s).draw.rounds) > 1)  # type: ignore[union-attr]
+    out = brisca_play(*args, "--seed", str(seed), *([] if cut else ["--no-cut"]), stdin="\n1" * 400)
+    data = json.loads(record.read_text("utf-8"))
+    seating = data["seating"]
+    block = out.split("Drawing for partners and seats (the highest cards play together, the highest deals):\n")[1]
+    block = block.split("At the table:")[0]
+    first = re.findall(r"^  (You|Player \d): (\d+[OCEB]) ", block, re.MULTILINE)[:4]
+    assert [card for _who, card in first] == data["draw"][0]["cards"]
+    if len(data["draw"]) > 1:
+        assert "drew cards of the same rank and draw again:" in block
+    # The person is player 0 and sits where the draw put them; the highest card deals the first hand.
+    mine = seating[0]
+    assert f"Seat {mine}: You." in block
+    highest = seating.index(0)
+    assert f"The highest card deals: {'You' if highest == 0 else f'Player {highest}'}." in block
+    assert data["hands"][0]["dealer"] == 0
+    assert re.search(rf"^  {mine}  You$", out, re.MULTILINE)
+    partner = (mine + 2) % 4
+    assert f"Your partners: Seat {partner} (random, partner)." in out
+    assert re.search(r" play against ", block)
+    again = subprocess.run([sys.executable, "-m", "brisca", "replay", str(record)], capture_output=True, timeout=60)
+    assert json.loads(again.stdout)["seating"] == seating
+
+
+def test_the_terminal_counts_rematada_game_points(tmp_path: Path) -> None:
+    lines = "\n".join(["pass", "100", "1 2", "O", "declare O", *map(str, range(1, 11))]) + "\n"
+    record = tmp_path / "match.json"
+    out = brisca_play("--variant", "rematada", "--seed", "3", "--lang", "en", "--save", str(record),
+                      stdin=lines * 600)
+    assert "Match over" in out
+    assert re.search(r"^Game points: .*\(first to 3 wins the match\)\.$", out, re.MULTILINE)
+    summary = json.loads(subprocess.run([sys.executable, "-m", "brisca", "replay", str(record)],
+                                        capture_output=True, timeout=60).stdout)
+    assert max(summary["game_points"]) == 3
+    last = re.findall(r"^Game points: (.*) \(first to 3", out, re.MULTILINE)[-1]
+    assert [int(n) for n in re.findall(r" (\d+)(?: ·|$)", last)] == summary["game_points"]
+
+
+def test_the_terminal_counts_a_fixed_number_of_hands() -> None:
+    out = brisca_play("--no-cut", "--rule", "match=fixed_hands", "--rule", "hands=3", "--seed", "4", "--lang", "en",
+                      "--ai", "random", stdin="1\n" * 600)
+    assert "(hand 1 of 3; the most hands won wins the match)" in out
+    assert "(hand 3 of 3; the most hands won wins the match)" in out or "level: one more hand" in out
+    assert "Match over" in out
