@@ -419,3 +419,101 @@ def test_the_terminal_counts_a_fixed_number_of_hands() -> None:
     assert "(hand 1 of 3; the most hands won wins the match)" in out
     assert "(hand 3 of 3; the most hands won wins the match)" in out or "level: one more hand" in out
     assert "Match over" in out
+
+
+# ------------------------------------------------------------------ the web table
+
+
+def _drive(client: Any, table_id: str, conns: dict[int, Any]) -> None:
+    """The people play their first legal action on their turns until the match is over (bots play themselves)."""
+    import time
+
+    from test_server_common import match_of
+
+    while not match_of(client, table_id).is_over():
+        turn = match_of(client, table_id).game.turn
+        conn = conns.get(turn) if turn is not None else None
+        if conn is None:
+            time.sleep(0.005)
+            continue
+        conn.sync()
+        view = conn.state["view"]
+        if view["turn"] != conn.seat or not view["legal"]:
+            continue
+        action = {k: v for k, v in view["legal"][0].items() if k != "text"}
+        assert conn.request({"type": "play", "action": action})["type"] == "ack"
+
+
+def test_the_web_table_draws_for_partners_and_moves_everybody(tmp_path: Path) -> None:
+    from test_server_common import Conn, deadline, serve
+
+    db = str(tmp_path / "db.sqlite3")
+    with deadline(60), serve(db, takeover_after=None) as client:
+        r = client.post("/api/tables", json={"players": 4, "bots": {"2": "easy", "3": "normal"}, "bot_delay": 0,
+                                             "name": "Ana", "options": {"partners": "draw", "target_hands": 1}})
+        assert r.status_code == 200, r.text
+        table_id, ana_token = r.json()["table_id"], r.json()["token"]
+        ana = Conn(client, table_id, token=ana_token)
+        assert ana.seat == 0 and ana.state["table"]["draw"] is None  # nobody has drawn before the table is full
+        joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bea"}).json()
+        assert joined["seat"] == 1  # the seat taken; the draw then moves her
+        seed = client.app.state.manager.actors[table_id].seed
+        expected = draw_for_partners(make_rules("spanish", {"partners": "draw"}), 4, random.Random(
+            f"brisca-partners:{seed}"))
+        moved = ana.until(lambda m: m.get("kind") == "partners")[-1]
+        assert moved["you"] == expected.seating[0] and moved["moves"] == list(expected.seating)
+        assert moved["draw"]["dealer"] == 0 and moved["draw"]["order"] == [expected.seating[p] for p in
+                                                                           expected.order]
+        ana.seat = moved["you"]
+        bea = Conn(client, table_id, token=joined["token"])
+        assert bea.seat == expected.seating[1]  # the welcome gives the seat the draw gave
+        seats = bea.state["table"]["seats"]
+        assert seats[expected.seating[0]]["name"] == "Ana" and seats[expected.seating[1]]["name"] == "Bea"
+        assert seats[expected.seating[2]]["bot"] == "easy" and seats[expected.seating[3]]["bot"] == "normal"
+        assert bea.state["table"]["draw"]["rounds"][0][0] == {"seat": expected.seating[0],
+                                                              "card": str(expected.rounds[0][0][1])}
+        assert bea.state["view"]["dealer"] == 0
+        # The two highest cards are partners: they sit on the even seats.
+        assert {s["seat"] % 2 for s in seats if s["seat"] in (expected.seating[expected.order[0]],
+                                                               expected.seating[expected.order[1]])} == {0}
+        spectator = Conn(client, table_id)
+        assert spectator.state["table"]["draw"] == moved["draw"]
+    # A restart keeps the seats and the draw.
+    with deadline(60), serve(db, takeover_after=None) as client:
+        ana = Conn(client, table_id, token=ana_token)
+        bea = Conn(client, table_id, token=joined["token"])
+        assert (ana.seat, bea.seat) == (expected.seating[0], expected.seating[1])
+        assert ana.state["table"]["draw"] == moved["draw"]
+        _drive(client, table_id, {ana.seat: ana, bea.seat: bea})
+        record = loads(client.get(f"/api/games/{table_id}/record").text)
+        assert isinstance(record, MatchRecord) and record.draw == expected
+        assert record.replay()[0].dealer == 0
+        names = client.get("/api/games").json()[0]["names"]
+        assert names[expected.seating[0]] == "Ana" and names[expected.seating[1]] == "Bea"
+        for conn in (ana, bea):
+            conn.close()
+
+
+def test_the_web_table_shows_game_points_and_fixed_hands(tmp_path: Path) -> None:
+    from test_server_common import Conn, create, deadline, serve
+
+    with deadline(60), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = create(client, preset="rematada", players=3, bots={str(s): "easy" for s in range(3)}, seed=4)
+        spectator = Conn(client, table_id)
+        spectator.until(lambda m: m.get("kind") == "match_over")
+        info = spectator.state["table"]
+        assert info["match"] == "game_points" and info["target_game_points"] == 3
+        points = info["game_points"]
+        assert points[info["match_winner"]] >= 3 and points.count(max(points)) == 1  # level leaders play on
+        replay = client.get(f"/api/games/{table_id}/replay")
+        assert replay.status_code == 200
+        data = replay.json()
+        assert data["game_points"] == points and data["steps"][-1]["game_points"] == points
+        table_id = create(client, players=2, bots={"0": "easy", "1": "easy"}, seed=6,
+                          options={"match": "fixed_hands", "hands": 3})
+        spectator = Conn(client, table_id)
+        spectator.until(lambda m: m.get("kind") == "match_over")
+        info = spectator.state["table"]
+        assert info["match"] == "fixed_hands" and info["hands"] == 3 and info["deals_done"] >= 3
+        assert client.post("/api/tables", json={"options": {"hands": 10**6}}).status_code == 400
+        assert client.post("/api/tables", json={"options": {"target_game_points": 10**6}}).status_code == 400
