@@ -517,3 +517,60 @@ def test_the_web_table_shows_game_points_and_fixed_hands(tmp_path: Path) -> None
         assert info["match"] == "fixed_hands" and info["hands"] == 3 and info["deals_done"] >= 3
         assert client.post("/api/tables", json={"options": {"hands": 10**6}}).status_code == 400
         assert client.post("/api/tables", json={"options": {"target_game_points": 10**6}}).status_code == 400
+
+
+# ------------------------------------------------------------------ the referee
+
+
+def test_the_referee_checks_the_draw_on_its_own() -> None:
+    from variant_referee import RefereeError, check_draw
+
+    options = json.loads(json.dumps(make_rules("spanish", {"partners": "draw"}).options()))
+    tie = {"draw": [{"players": [0, 1, 2, 3], "cards": ["1O", "1C", "5E", "5B"]},
+                    {"players": [0, 1], "cards": ["4O", "7C"]}, {"players": [2, 3], "cards": ["3E", "10B"]}]}
+    assert check_draw(tie, options, 4) == [2, 0, 1, 3]
+    engine = PartnerDraw.from_rounds(make_rules("spanish", {"partners": "draw"}), 4, rounds(
+        *[list(zip(r["players"], r["cards"], strict=True)) for r in tie["draw"]]))
+    assert list(engine.seating) == [2, 0, 1, 3]
+    for bad, needle in (
+        ({"draw": tie["draw"][:2]}, "tied"),
+        ({"draw": [tie["draw"][0], tie["draw"][2], tie["draw"][1]]}, "draw next"),
+        ({**tie, "seating": [0, 1, 2, 3]}, "seating"),
+        ({"draw": [{"players": [0, 1, 2, 3], "cards": ["1O", "1O", "5E", "4B"]}]}, "bad cards"),
+    ):
+        with pytest.raises(RefereeError, match=needle):
+            check_draw(bad, options, 4)
+    with pytest.raises(RefereeError, match="without partners: draw"):
+        check_draw(tie, json.loads(json.dumps(make_rules("spanish").options())), 4)
+
+
+# ------------------------------------------------------------------ the page, in a real browser
+
+from test_web_browser import _clock, _create_table, _get, _open_page, browser, server  # noqa: E402, F401
+
+
+def test_the_page_shows_the_draw_and_sits_the_person_where_it_says(browser: Any, server: str) -> None:
+    left_ms = _clock()
+    context, page, errors = _open_page(browser, locale="en-US")
+    page.goto(f"{server}/")
+    table_id = _create_table(page, "spanish", "Ana", {1: "easy", 2: "easy", 3: "easy"}, players=4,
+                             options="partners=draw, match=fixed_hands, hands=1")
+    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    info = _get(f"{server}/api/tables/{table_id}")
+    mine = next(s["seat"] for s in info["seats"] if s["name"] == "Ana")
+    page.wait_for_function("document.querySelector('#seats .seat.draw')", timeout=left_ms())
+    assert page.locator("#seats .seat.draw").inner_text().startswith("Draw for partners and seats: ")
+    assert page.locator("#seats .seat.me").get_attribute("data-seat") == str(mine)
+    assert "(hands: 1; the most won wins)" in page.locator("#seats .seat.score").inner_text()
+    while page.evaluate("document.body.dataset.status") != "finished":
+        page.wait_for_function(
+            "document.querySelector('#hand .card.legal') || document.body.dataset.status === 'finished'",
+            timeout=left_ms())
+        if page.evaluate("document.body.dataset.status") == "finished":
+            break
+        v = int(page.evaluate("document.body.dataset.v"))
+        page.locator("#hand .card.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.v) > {v}", timeout=left_ms())
+    assert _get(f"{server}/api/tables/{table_id}")["status"] == "finished"
+    assert not errors, errors
+    context.close()
