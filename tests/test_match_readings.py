@@ -546,17 +546,20 @@ def test_the_referee_checks_the_draw_on_its_own() -> None:
 
 # ------------------------------------------------------------------ the page, in a real browser
 
-from test_web_browser import _clock, _create_table, _get, _open_page, browser, server  # noqa: E402, F401
+import test_web_browser as web  # noqa: E402
+
+browser = web.browser  # the browser and server fixtures of the page tests
+server = web.server
 
 
 def test_the_page_shows_the_draw_and_sits_the_person_where_it_says(browser: Any, server: str) -> None:
-    left_ms = _clock()
-    context, page, errors = _open_page(browser, locale="en-US")
+    left_ms = web._clock()
+    context, page, errors = web._open_page(browser, locale="en-US")
     page.goto(f"{server}/")
-    table_id = _create_table(page, "spanish", "Ana", {1: "easy", 2: "easy", 3: "easy"}, players=4,
+    table_id = web._create_table(page, "spanish", "Ana", {1: "easy", 2: "easy", 3: "easy"}, players=4,
                              options="partners=draw, match=fixed_hands, hands=1")
     page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
-    info = _get(f"{server}/api/tables/{table_id}")
+    info = web._get(f"{server}/api/tables/{table_id}")
     mine = next(s["seat"] for s in info["seats"] if s["name"] == "Ana")
     page.wait_for_function("document.querySelector('#seats .seat.draw')", timeout=left_ms())
     assert page.locator("#seats .seat.draw").inner_text().startswith("Draw for partners and seats: ")
@@ -571,6 +574,6 @@ def test_the_page_shows_the_draw_and_sits_the_person_where_it_says(browser: Any,
         v = int(page.evaluate("document.body.dataset.v"))
         page.locator("#hand .card.legal").first.click()
         page.wait_for_function(f"Number(document.body.dataset.v) > {v}", timeout=left_ms())
-    assert _get(f"{server}/api/tables/{table_id}")["status"] == "finished"
+    assert web._get(f"{server}/api/tables/{table_id}")["status"] == "finished"
     assert not errors, errors
     context.close()
