@@ -30,6 +30,8 @@ RECORDS = sorted(HERE.glob("*.record.json"))
 BAD_SPECS = sorted(BAD.glob("*.expect.json"))
 KEYS = ("trump", "tricks", "seat_points", "team_points", "bonuses", "winner", "reason")
 MATCH_KEYS = ("hands_won", "match_points", "match_over", "match_winner")
+#: Printed for some matches only: the seats a draw for partners gave, the game points of ``match: game_points``.
+OPTIONAL_MATCH_KEYS = ("seating", "game_points")
 
 # Loaded under its own name: tests/golden/make_golden.py is imported elsewhere as plain "make_golden".
 _spec = importlib.util.spec_from_file_location("variant_make_golden", HERE / "make_golden.py")
@@ -68,7 +70,8 @@ def test_there_is_a_golden_record_of_every_kind() -> None:
         "exchange_any_time", "exchange_before_penultimate", "exchange_no_chain", "arrastro", "claim",
         "signals_partner", "signals_open", "last_trick_bonus", "match_big_win", "match_tie_replay",
         "tie_most_cards", "match_trump_rotation", "match_target_points", "deal_look", "partners_look", "open_hands",
-        "pair_bonus", "hand_winner_least", "kill_three",
+        "pair_bonus", "hand_winner_least", "kill_three", "match_rematada_game_points", "match_game_points_big_win",
+        "match_fixed_hands", "match_fixed_hands_level", "match_partners_draw",
     }
     assert presets | options <= names
     dealt_out = {
@@ -109,6 +112,8 @@ def test_golden_replay(path: Path) -> None:
             assert got[k] == exp[k], f"hand {i}: {k}"
     if "hands" in want:
         assert {k: out[k] for k in MATCH_KEYS} == {k: want[k] for k in MATCH_KEYS}
+        for k in OPTIONAL_MATCH_KEYS:
+            assert out.get(k) == want.get(k), k
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=name_of)
@@ -218,6 +223,20 @@ def test_golden_records_show_what_they_claim() -> None:
         assert match["match_points"] == [sum(h["scores"][s] for h in match["hands"]) for s in range(len(
             match["match_points"]))]
     assert max(exp["match_chiamata"]["match_points"]) >= 11
+    # Rematada's game points (000, second article): a set contract gives each defender one, first to three.
+    rematada = exp["match_rematada_game_points"]
+    assert rematada["hands"][0]["reason"] == "set" and sorted(rematada["game_points"]) in ([1, 2, 3], [2, 2, 3])
+    assert max(rematada["game_points"]) == 3 and rematada["game_points"][rematada["match_winner"]] == 3
+    big = exp["match_game_points_big_win"]
+    assert big["hands"][0]["winner"] is not None and big["game_points"][big["hands"][0]["winner"]] >= 2
+    # A fixed number of hands: three are played; two level hands play on to a third.
+    assert len(exp["match_fixed_hands"]["hands"]) == 3 and max(exp["match_fixed_hands"]["hands_won"]) == 2
+    level = exp["match_fixed_hands_level"]
+    assert [h["winner"] for h in level["hands"][:2]] == [0, 1] and len(level["hands"]) >= 3
+    # The draw for partners: a tie drawn again, the highest at seat 0 dealing, partners on even seats.
+    drawn = rec["match_partners_draw"]
+    assert len(drawn["draw"]) > 1 and drawn["hands"][0]["dealer"] == 0
+    assert exp["match_partners_draw"]["seating"] == drawn["seating"] and sorted(drawn["seating"]) == [0, 1, 2, 3]
 
 
 def _referee_hand(data: dict[str, Any]) -> Hand:

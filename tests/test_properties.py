@@ -224,3 +224,42 @@ def test_records_fail_cleanly(junk: Any, fields: dict[str, Any]) -> None:
             record.replay()
         except RecordError as exc:
             assert "\n" not in str(exc)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([2, 3, 4, 6]), st.booleans(), SEEDS)
+def test_the_draw_for_partners_seats_everybody_once(players: int, teams: bool, seed: int) -> None:
+    """A draw for partners gives each player one seat; the highest deals from seat 0; with two sides the higher half
+    sits on the even seats; its recorded rounds rebuild it."""
+    from brisca import PartnerDraw, make_rules
+    from brisca.game import draw_for_partners
+
+    rules = make_rules("spanish", {"partners": "draw", "teams": teams})
+    draw = draw_for_partners(rules, players, seed)
+    assert sorted(draw.seating) == list(range(players)) and sorted(draw.order) == list(range(players))
+    assert draw.dealer == 0 and draw.seating[draw.order[0]] == 0
+    strength = rules.strength_table
+    first = dict(draw.rounds[0])
+    ranked = [strength[first[p].index] for p in draw.order]
+    assert ranked == sorted(ranked, reverse=True)  # ties broken by later rounds keep the first round's order
+    if rules.sides(players) < players:
+        high = set(draw.order[: players // 2])
+        assert {p for p in range(players) if draw.seating[p] % 2 == 0} == high
+    assert PartnerDraw.from_rounds(rules, players, draw.rounds) == draw
+
+
+@settings(max_examples=100, deadline=None)
+@given(JSON, st.sampled_from(["draw", "seating"]))
+def test_match_records_with_a_bad_draw_fail_cleanly(junk: Any, field: str) -> None:
+    """A match record under partners: draw with arbitrary draw or seating fields: a record or a RecordError."""
+    import json
+
+    data = {"format": "brisca-record/1", "variant": "spanish", "rules": {"partners": "draw"}, "players": 4,
+            "draw": [{"players": [0, 1, 2, 3], "cards": ["1O", "3O", "12O", "11O"]}], "seating": [0, 2, 1, 3],
+            "hands": [{"dealer": 0, "deck": [str(c) for c in Game("spanish", 4, seed=1).deck], "actions": []}]}
+    data[field] = junk
+    try:
+        record = rec.loads(json.dumps(data))
+        record.replay()
+    except RecordError as exc:
+        assert "\n" not in str(exc)

@@ -17,9 +17,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brisca import Card, Game, find_variant, parse_cards, variant_names
+from brisca import Card, Game, Match, find_variant, parse_cards, variant_names
 from brisca.actions import PASS, PLAYS, Action, Bid, Discard, Pass, RankBid, Signal
-from variant_referee import Hand, key
+from brisca.record import MatchRecord, loads, match_summary
+from variant_referee import Hand, key, replay_record
 
 #: Option mixtures on spanish beyond the presets: duties, calls, signals and looks.
 MIXTURES: list[tuple[dict[str, Any], tuple[int, ...]]] = [
@@ -51,6 +52,20 @@ CONFIGS: list[tuple[str, dict[str, Any], int]] = [
 ] + [("spanish", overrides, n) for overrides, counts in MIXTURES for n in counts] + DEALT_OUT_MIXTURES
 CONFIG = st.sampled_from(CONFIGS)
 SEEDS = st.integers(0, 2**32 - 1)
+#: Whole matches under the match readings: a fixed number of hands, game points, a draw for partners.
+MATCH_CONFIGS: list[tuple[str, dict[str, Any], int]] = [
+    ("spanish", {"match": "fixed_hands", "hands": 3}, 2),
+    ("spanish", {"match": "fixed_hands", "hands": 1, "tie": "replay", "partners": "draw"}, 4),
+    ("spanish", {"match": "game_points", "big_win": True, "partners": "draw"}, 6),
+    ("spanish", {"match": "game_points", "tie": "shared", "teams": False, "partners": "draw"}, 3),
+    ("spanish", {"match": "game_points", "trump_rotation": True}, 2),
+    ("briscola", {"partners": "draw", "match": "fixed_hands", "hands": 2}, 4),
+    ("bixkla", {"partners": "draw"}, 4),
+    ("rematada", {}, 3),
+    ("rematada", {"pair_bonus": True, "declarations": "off", "target_game_points": 4}, 3),
+    ("chiamata", {"match": "game_points", "target_game_points": 2}, 5),
+    ("chilean", {"partners": "draw", "match": "fixed_hands", "hands": 3}, 4),
+]
 
 
 def new_game(config: tuple[str, dict[str, Any], int], seed: int) -> tuple[Game, random.Random]:
@@ -294,3 +309,38 @@ def test_a_claim_offer_does_not_reveal_the_partners_cards() -> None:
     for card in plays:
         looking.apply(PLAYS[card.index])
     assert "claim" in {str(a) for a in looking.view(3).legal_actions}
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(MATCH_CONFIGS), SEEDS)
+def test_random_matches_agree_with_the_referee(config: tuple[str, dict[str, Any], int], seed: int) -> None:
+    """Whole random matches end as the referee counts them, and their records replay to the same seats and score."""
+    variant, overrides, players = config
+    rng = random.Random(seed)
+    match = Match(variant, players, seed=rng.randrange(2**32), options=overrides)
+    while True:
+        game = match.game
+        while not game.is_over():
+            game.apply(pick(game, rng))
+        if match.is_over():
+            break
+        assert len(match.games) < 80, "the match does not end"
+        match.next_hand()
+    rules = match.rules
+    if rules.partners == "draw":
+        assert match.draw is not None and match.games[0].dealer == match.draw.dealer == 0
+        assert sorted(match.seating) == list(range(players))
+    record = MatchRecord.from_match(match)
+    back = loads(record.dumps())
+    assert isinstance(back, MatchRecord)
+    out = match_summary(back, back.replay())
+    base = find_variant(variant)
+    preset = json.loads(json.dumps(base.options())) | {"removed": {str(n): list(c) for n, c in base.removed}}
+    ref = replay_record(json.loads(record.dumps()), preset)
+    for k in ("hands_won", "match_points", "match_over", "match_winner", "game_points", "seating"):
+        assert out.get(k) == ref.get(k), k
+    assert out["match_over"] and out["match_winner"] == match.winner
+    if not rules.trump_rotation:  # only the four deals of a rotation may end level
+        assert match.winner is not None
+    if rules.match == "fixed_hands":
+        assert match.deals_done >= rules.hands

@@ -66,6 +66,20 @@ The rules, as this referee reads them:
   the target wins; several in one hand: the highest; level: play on.  Under
   ``trump_rotation`` the match is the four deals (0 to 3; a replayed deal does
   not count twice), won by the most hands (or points); level: no winner.
+  ``game_points``: a hand with a contract gives one game point to each side with
+  a seat in the contract when it is made, to each other side when it is set
+  (none when all passed); any other hand one to each side awarded it (two for a
+  big win); first to ``target_game_points`` as above.  ``fixed_hands``: after
+  ``hands`` deals (replayed deals not counted) the most hands won wins; level:
+  play on, deal by deal, until one side leads.
+* Draw for partners (``partners: draw``, match records): the record's ``draw``
+  lists rounds of ``players`` and ``cards``; the first round has every player,
+  each card different and in play; players whose cards rank alike (by the rank
+  order) are tied, and every tie, the highest first, is broken by a round of its
+  players alone (in their order), depth first; no other round.  The players
+  ranked high to low take seats 0, 2, 4, ... (the first half) and 1, 3, 5, ...
+  (the rest) with two sides, else 0, 1, 2, ...; ``seating`` must say so, and the
+  first hand is dealt by seat 0.
 * Dealt-out games (``trump_from`` other than ``turned``, a ``talon``, or a ``deal``
   other than ``one_by_one``): every card is dealt, ``hand_size`` to each seat from
   the dealer's right and the rest to the talon.  ``alce``: packets of 5 round the
@@ -145,7 +159,8 @@ SPANISH_DEFAULTS: dict[str, Any] = {
     "rank_order": [1, 3, 12, 11, 10, 7, 6, 5, 4, 2], "points": {"1": 11, "3": 10, "10": 2, "11": 3, "12": 4},
     "hand_size": 3, "exchange_chain": True, "follow": "none", "follow_from": "start", "arrastro": False,
     "claim": False, "last_trick_bonus": 0, "big_win": False, "tie": "draw", "trump_rotation": False,
-    "match": "target_hands", "target_points": 121, "signals": "off", "deal_look": False, "partners_look": False,
+    "match": "target_hands", "target_points": 121, "target_game_points": 3, "hands": 3, "partners": "fixed",
+    "signals": "off", "deal_look": False, "partners_look": False,
     "open_hands": False, "pair_bonus": False, "hand_winner": "most", "kill_three": False, "card_names": "spanish",
     "deal": "one_by_one", "trump_from": "turned", "talon": 0, "bidding": "off", "min_bid": 61, "bid_step": 1,
     "max_bid": 120, "all_pass": "redeal", "contract": "off", "declarations": "off", "lead_two": "any",
@@ -935,30 +950,65 @@ class MatchScore:
                 total[side] += p
         return total
 
+    @property
+    def game_points(self) -> list[int]:
+        total = [0] * self.sides
+        for h in self.hands:
+            winner, reason, _replay = h.outcome()
+            if h.scores() is not None:
+                if h.contract is None:
+                    continue
+                seats = {h.contract["declarer"], h.contract["partner"]} - {None}
+                contract_sides = {h.side(s) for s in seats}
+                for side in range(self.sides):
+                    if (side in contract_sides) == (reason == "made"):
+                        total[side] += 1
+                continue
+            if winner is not None:
+                total[winner] += 2 if self.o["big_win"] and h.margin() > 100 else 1
+            for side in h.shared():
+                total[side] += 1
+        return total
+
     def _score(self) -> list[int]:
-        return self.points if self.o["match"] == "target_points" else self.hands_won
+        mode = self.o["match"]
+        return self.points if mode == "target_points" else self.game_points if mode == "game_points" \
+            else self.hands_won
+
+    def _deals(self) -> int:
+        return sum(1 for h in self.hands if h.over and not h.outcome()[2])
 
     @property
     def over(self) -> bool:
         if self.o["trump_rotation"]:
-            return sum(1 for h in self.hands if h.over and not h.outcome()[2]) >= 4
+            return self._deals() >= 4
         return self.winner is not None
 
     @property
     def winner(self) -> int | None:
-        score = self._score()
-        if self.o["trump_rotation"]:
-            if not self.over:
-                return None
-            best = max(score)
-            top = [s for s, v in enumerate(score) if v == best]
-            return top[0] if len(top) == 1 else None
+        if self.o["trump_rotation"] or self.o["match"] == "fixed_hands":
+            # Four deals (rotation), or the agreed number then one more at a time: decided the first time the
+            # deals are enough and one side leads.
+            length = 4 if self.o["trump_rotation"] else self.o["hands"]
+            for upto in range(1, len(self.hands) + 1):
+                part = MatchScore(self.o, self.players)
+                part.hands = self.hands[:upto]
+                if part._deals() < length:
+                    continue
+                score = part._score()
+                top = [s for s, v in enumerate(score) if v == max(score)]
+                if len(top) == 1:
+                    return top[0]
+                if self.o["trump_rotation"]:
+                    return None
+            return None
         # Checked hand by hand: the first hand after which a side has reached the target decides.
-        target = self.o["target_points"] if self.o["match"] == "target_points" else self.o["target_hands"]
+        target = {"target_points": self.o["target_points"], "game_points": self.o["target_game_points"]}.get(
+            self.o["match"], self.o["target_hands"])
         for upto in range(1, len(self.hands) + 1):
             part = MatchScore(self.o, self.players)
             part.hands = self.hands[:upto]
-            score = part.points if self.o["match"] == "target_points" else part.hands_won
+            score = part._score()
             reached = [s for s, v in enumerate(score) if v >= target]
             if reached:
                 best = max(score[s] for s in reached)
@@ -993,9 +1043,12 @@ def replay_record(data: Mapping[str, Any], preset: Mapping[str, Any]) -> dict[st
     if "hands" not in data:
         return play_hand(options, players, data["dealer"], data["deck"], data.get("actions", []),
                          data.get("deal", 0)).summary()
+    seating = check_draw(data, options, players)
     match = MatchScore(options, players)
     for i, h in enumerate(data["hands"]):
         deal = h.get("deal", 0)
+        if seating is not None and not match.hands and h["dealer"] != 0:
+            raise RefereeError(f"hand {i}: the highest card sits at seat 0 and deals, not seat {h['dealer']}")
         if match.hands:
             if not match.hands[-1].over:
                 raise RefereeError(f"hand {i}: the hand before is not finished")
@@ -1008,13 +1061,52 @@ def replay_record(data: Mapping[str, Any], preset: Mapping[str, Any]) -> dict[st
             match.add(play_hand(options, players, h["dealer"], h["deck"], h.get("actions", []), deal))
         except RefereeError as exc:
             raise RefereeError(f"hand {i}: {exc}") from None
-    return {
-        "hands": [h.summary() for h in match.hands],
-        "hands_won": match.hands_won,
-        "match_points": match.points,
-        "match_over": match.over,
-        "match_winner": match.winner,
-    }
+    out: dict[str, Any] = {} if seating is None else {"seating": seating}
+    out |= {"hands": [h.summary() for h in match.hands], "hands_won": match.hands_won,
+            "match_points": match.points}
+    if options["match"] == "game_points":
+        out["game_points"] = match.game_points
+    return out | {"match_over": match.over, "match_winner": match.winner}
+
+
+def check_draw(data: Mapping[str, Any], options: Mapping[str, Any], players: int) -> list[int] | None:
+    """The seat of each player after the record's draw for partners (``None`` without ``partners: draw``)."""
+    if options.get("partners", "fixed") != "draw":
+        if "draw" in data or "seating" in data:
+            raise RefereeError("a draw for partners without partners: draw")
+        return None
+    rounds = list(data.get("draw") or [])
+    if not rounds:
+        raise RefereeError("no draw for partners")
+    in_play = set(deck_cards(options, players))
+    power = {r: len(strength_order(options)) - i for i, r in enumerate(strength_order(options))}
+
+    def ranked(group: list[int]) -> list[int]:
+        if not rounds:
+            raise RefereeError(f"players {group} are tied and do not draw again")
+        r = rounds.pop(0)
+        if list(r["players"]) != group:
+            raise RefereeError(f"the draw: players {group} draw next, not {r['players']}")
+        cards = list(r["cards"])
+        if len(cards) != len(group) or len(set(cards)) != len(cards) or not set(cards) <= in_play:
+            raise RefereeError(f"the draw: bad cards {cards}")
+        value = {p: power[int(c[:-1])] for p, c in zip(group, cards, strict=True)}
+        out: list[int] = []
+        for v in sorted(set(value.values()), reverse=True):
+            tied = [p for p in group if value[p] == v]
+            out += tied if len(tied) == 1 else ranked(tied)
+        return out
+
+    order = ranked(list(range(players)))
+    if rounds:
+        raise RefereeError("the draw goes on after its ties are broken")
+    seats = [0] * players
+    two_sides = sides_of(options, players) < players
+    for i, p in enumerate(order):
+        seats[p] = (2 * i if i < players // 2 else 2 * (i - players // 2) + 1) if two_sides else i
+    if "seating" in data and list(data["seating"]) != seats:
+        raise RefereeError(f"the seating is {seats}, not {data['seating']}")
+    return seats
 
 
 # ------------------------------------------------------------------ a random driver for the tests

@@ -16,14 +16,14 @@ from brisca.errors import (
     RecordError,
     RulesError,
 )
-from brisca.game import Game, HandResult, InvalidDeckError, Match, Trick, View
+from brisca.game import Game, HandResult, InvalidDeckError, Match, PartnerDraw, Trick, View
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Action", "BriscaError", "Card", "Exchange", "Game", "HandResult", "IllegalActionError",
-    "InvalidActionError", "InvalidCardError", "InvalidDeckError", "Match", "Play", "Rank",
+    "InvalidActionError", "InvalidCardError", "InvalidDeckError", "Match", "PartnerDraw", "Play", "Rank",
     "RecordError", "Rules", "RulesError", "Suit", "Trick", "View", "find_variant", "make_rules",
     "parse_cards", "spanish_deck", "variant_names",
 ]

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -1520,6 +1520,100 @@ def draw_for_dealer(
             return drawing[0], rounds
 
 
+@dataclass(frozen=True)
+class PartnerDraw:
+    """The draw for partners and seats of ``partners: draw`` (001, 002), before the first hand.
+
+    Players are numbered in the order they came to the table (player ``i`` would sit at seat ``i``
+    under ``partners: fixed``). ``rounds`` holds every round of draws as ``(player, card)`` pairs: the
+    first has every player; each later one the players of one tie, who draw again among themselves.
+    ``order`` ranks the players from the highest card to the lowest; ``seating[player]`` is the seat
+    the player takes. The highest's "choice of choosing seat" (001) has a default, since seats are
+    numbered round the table and only who sits where relative to him matters: he takes seat 0 and
+    deals the first hand, his partner sits opposite, and the higher of the two lowest sits at seat 1,
+    the first to play.
+    """
+
+    players: int
+    rounds: tuple[tuple[tuple[int, Card], ...], ...]
+    order: tuple[int, ...]
+    seating: tuple[int, ...]
+
+    @property
+    def dealer(self) -> int:
+        """The seat of the first dealer: the highest card's."""
+        return self.seating[self.order[0]]
+
+    def player_at(self, seat: int) -> int:
+        """The player sitting at ``seat``."""
+        return self.seating.index(seat)
+
+    @classmethod
+    def from_rounds(
+        cls, rules: Rules, players: int, rounds: Sequence[Sequence[tuple[int, Card]]]
+    ) -> PartnerDraw:
+        """The draw these recorded rounds make; :class:`RulesError` if they are not a draw the rules allow."""
+        pending = list(rounds)
+
+        def next_round(group: Sequence[int]) -> tuple[Card, ...]:
+            if not pending:
+                raise RulesError(f"players {', '.join(map(str, group))} are tied and must draw again")
+            drawn = pending.pop(0)
+            who = [p for p, _c in drawn]
+            if who != list(group):
+                raise RulesError(f"players {', '.join(map(str, group))} draw next, not {', '.join(map(str, who))}")
+            return tuple(c for _p, c in drawn)
+
+        draw = _make_draw(rules, players, next_round)
+        if pending:
+            raise RulesError("the draw has rounds after every tie was broken")
+        return draw
+
+
+def draw_for_partners(rules: Rules, players: int, seed: int | random.Random | None = None) -> PartnerDraw:
+    """Each player draws a card from a shuffled deck (a fresh one for each round of a tie): see :class:`PartnerDraw`.
+
+    >>> draw = draw_for_partners(make_rules("spanish"), 4, seed=1)
+    >>> draw.dealer, sorted(draw.seating)
+    (0, [0, 1, 2, 3])
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    deck = rules.deck_cards(players)
+    return _make_draw(rules, players, lambda group: shuffled(deck, rng)[: len(group)])
+
+
+def _make_draw(
+    rules: Rules, players: int, next_round: Callable[[Sequence[int]], tuple[Card, ...]]
+) -> PartnerDraw:
+    """Rank the players by their cards, tied players drawing again (depth first, highest tie first)."""
+    rules.check_players(players)
+    strength = rules.strength_table
+    known = frozenset(rules.deck_cards(players))
+    rounds: list[tuple[tuple[int, Card], ...]] = []
+
+    def rank(group: Sequence[int]) -> list[int]:
+        cards = next_round(group)
+        if len(cards) != len(group) or len(set(cards)) != len(cards) or not set(cards) <= known:
+            raise RulesError("each player of a round draws one card, all different, from the deck in play")
+        rounds.append(tuple(zip(group, cards, strict=True)))
+        out: list[int] = []
+        for level in sorted({strength[c.index] for c in cards}, reverse=True):
+            tied = [p for p, c in zip(group, cards, strict=True) if strength[c.index] == level]
+            out.extend(tied if len(tied) == 1 else rank(tied))
+        return out
+
+    order = tuple(rank(range(players)))
+    seating = [0] * players
+    if rules.sides(players) < players:  # two sides: the higher half on the even seats, the lower on the odd
+        half = players // 2
+        for i, player in enumerate(order):
+            seating[player] = 2 * i if i < half else 2 * (i - half) + 1
+    else:
+        for i, player in enumerate(order):
+            seating[player] = i
+    return PartnerDraw(players, tuple(rounds), order, tuple(seating))
+
+
 class InvalidDeckError(RulesError):
     """A deck that is not exactly the cards the rules put in play."""
 
@@ -1538,11 +1632,20 @@ class Match:
     hands do not count; under ``big_win`` a hand won by more than 100 counts two). With
     ``match: target_points`` the first side whose points over the hands reach
     ``target_points`` wins (if several reach it in one hand, the higher total; level
-    totals play on). Under ``trump_rotation`` the match is exactly four deals. A tie
-    under ``tie: replay`` is dealt again by the same dealer; under ``tie: shared`` each
-    tied side is credited the hand, and if that brings several sides to the target
-    level the match plays on until one leads (001: "If two or more players reach that
-    number of hands at the same time, the game continues until the tie is broken.").
+    totals play on). With ``match: game_points`` each hand gives game points (see
+    :attr:`game_points`) and the first side to reach ``target_game_points`` wins, alike.
+    With ``match: fixed_hands`` the match is ``hands`` deals, won by the side with the most
+    hands won; sides level then play one more hand at a time until one leads (000, second
+    article: "overall ties are resolved by additional play"). Under ``trump_rotation`` the
+    match is exactly four deals. A tie under ``tie: replay`` is dealt again by the same
+    dealer; under ``tie: shared`` each tied side is credited the hand, and if that brings
+    several sides to the target level the match plays on until one leads (001: "If two or
+    more players reach that number of hands at the same time, the game continues until the
+    tie is broken.").
+
+    Under ``partners: draw`` the players draw for partners and seats first (:class:`PartnerDraw`,
+    drawn from the match's own random source unless ``draw`` is given): :attr:`seating` says
+    where each player sits, and the highest card deals the first hand.
     """
 
     def __init__(
@@ -1554,25 +1657,49 @@ class Match:
         seed: int | None = None,
         options: Mapping[str, object] | None = None,
         deck: Iterable[Card | str] | None = None,
+        draw: PartnerDraw | None = None,
     ) -> None:
         self.rules = make_rules(rules, options)
         self.rules.check_players(players)
         self.players = players
         self._rng = random.Random(seed)
-        first = players - 1 if dealer is None else dealer
+        self.draw = self._draw(draw)
+        first = self.draw.dealer if self.draw is not None and dealer is None else dealer
+        if first is None:
+            first = players - 1
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
             raise RulesError(f"the dealer must be a seat from 0 to {players - 1}, not {first!r}")
+        if self.draw is not None and first != self.draw.dealer:
+            raise RulesError(f"the draw for partners makes seat {self.draw.dealer} the first dealer, not seat {first}")
         self.games: list[Game] = []
         self.game = self._start(first, deck, 0)
 
+    def _draw(self, draw: PartnerDraw | None) -> PartnerDraw | None:
+        """The draw for partners under ``partners: draw`` (given, or drawn now), else ``None``."""
+        if self.rules.partners != "draw":
+            if draw is not None:
+                raise RulesError("a draw for partners needs the rule 'partners: draw'")
+            return None
+        if draw is None:
+            return draw_for_partners(self.rules, self.players, self._rng)
+        if draw.players != self.players:
+            raise RulesError(f"the draw for partners is for {draw.players} players, not {self.players}")
+        return draw
+
     @classmethod
-    def of_games(cls, rules: Rules, players: int, games: Sequence[Game]) -> Match:
+    def of_games(cls, rules: Rules, players: int, games: Sequence[Game], draw: PartnerDraw | None = None) -> Match:
         """A match made of hands already played (a replayed record), to score it."""
         match = object.__new__(cls)
         match.rules, match.players, match._rng = rules, players, random.Random(0)
+        match.draw = draw
         match.games = list(games)
         match.game = match.games[-1]
         return match
+
+    @property
+    def seating(self) -> tuple[int, ...]:
+        """The seat of each player, in the order they came to the table (unchanged without a draw)."""
+        return self.draw.seating if self.draw is not None else tuple(range(self.players))
 
     def shuffle(self) -> tuple[Card, ...]:
         """A freshly shuffled deck from the match's own random source (to cut, then deal)."""
@@ -1617,17 +1744,56 @@ class Match:
         return tuple(total)
 
     @property
+    def game_points(self) -> tuple[int, ...]:
+        """Game points of each side (``match: game_points``; 000, second article).
+
+        A hand with a contract: one to each side of the contract when it is made, one to every
+        other side when it is set ("If the contractor secures at least the bid amount in points from
+        captured cards, they earn one game point; failure results in each opponent gaining one game
+        point"), none when everybody passed. Any other hand: one to each side awarded it, two for a
+        big win under ``big_win`` (000: "winning by more than a hundred card points is worth two game
+        points").
+        """
+        sides = self.rules.sides(self.players)
+        total = [0] * sides
+        for r in self.results:
+            if r.scores is not None:  # a hand with an auction
+                if r.contract is None:
+                    continue
+                made = {s % sides for s in r.contract.side()}
+                for side in made if r.reason == "made" else set(range(sides)) - made:
+                    total[side] += 1
+                continue
+            if r.winner is not None:
+                total[r.winner] += 2 if self.rules.big_win and r.margin > 100 else 1
+            for side in r.shared:
+                total[side] += 1
+        return tuple(total)
+
+    @property
+    def score(self) -> tuple[int, ...]:
+        """The standing the match is decided on: points, game points or hands won, as ``match`` says."""
+        mode = self.rules.match
+        if mode == "target_points":
+            return self.points
+        if mode == "game_points":
+            return self.game_points
+        return self.hands_won
+
+    @property
     def winner(self) -> int | None:
         """The side that has won the match, or ``None`` while it goes on (or when it ends level)."""
         rules = self.rules
-        score = self.points if rules.match == "target_points" else self.hands_won
-        if rules.trump_rotation:
-            if self.deals_done < 4:
+        score = self.score
+        length = 4 if rules.trump_rotation else rules.hands if rules.match == "fixed_hands" else None
+        if length is not None:
+            if self.deals_done < length:
                 return None
             best = max(score)
             leaders = [s for s, v in enumerate(score) if v == best]
             return leaders[0] if len(leaders) == 1 else None
-        target = rules.target_points if rules.match == "target_points" else rules.target_hands
+        target = {"target_points": rules.target_points, "game_points": rules.target_game_points}.get(
+            rules.match, rules.target_hands)
         reached = [s for s, v in enumerate(score) if v >= target]
         if not reached:
             return None
@@ -1641,7 +1807,8 @@ class Match:
         return sum(1 for r in self.results if not r.replay)
 
     def is_over(self) -> bool:
-        """Whether the match has ended (under ``trump_rotation``, after the fourth deal, even level)."""
+        """Whether the match has ended (under ``trump_rotation``, after the fourth deal, even level; a match of
+        ``fixed_hands`` ends level never, it plays on)."""
         if self.rules.trump_rotation:
             return self.deals_done >= 4
         return self.winner is not None

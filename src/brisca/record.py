@@ -11,7 +11,9 @@ dealer, the whole deck (top card first) and every action with its seat::
     True
 
 A match record keeps the header once and lists its hands under ``"hands"``,
-each with its own ``dealer``, ``deck`` and ``actions``. The module mirrors
+each with its own ``dealer``, ``deck`` and ``actions``. Under ``partners: draw`` it
+also keeps the draw for partners (``"draw"``: each round's players and cards) and
+the ``"seating"`` it made, so that a replay seats everybody again. The module mirrors
 :mod:`json`: :func:`load`, :func:`loads`, :func:`dump`, :func:`dumps`.
 """
 
@@ -27,13 +29,13 @@ from brisca.actions import Action, Bid, Declare, Pass, RankBid, Signal
 from brisca.cards import Card
 from brisca.commitment import check_deal, practice_deck
 from brisca.errors import BriscaError, RecordError
-from brisca.game import Game, Match
+from brisca.game import Game, Match, PartnerDraw
 from brisca.rules import Rules, make_rules
 
 FORMAT = "brisca-record/1"
 
 _HAND_KEYS = {"format", "variant", "rules", "players", "dealer", "deal", "deck", "salt", "commitment", "actions"}
-_MATCH_KEYS = {"format", "variant", "rules", "players", "seed", "hands"}
+_MATCH_KEYS = {"format", "variant", "rules", "players", "seed", "draw", "seating", "hands"}
 _DEAL_KEYS = {"dealer", "deal", "deck", "salt", "commitment", "actions"}
 _HEX = frozenset("0123456789abcdef")
 
@@ -115,6 +117,8 @@ class MatchRecord:
     #: The seed of a practice table's deals (:func:`brisca.commitment.practice_deck`): anyone can
     #: recompute them; ``None`` when the decks were shuffled at random.
     seed: int | None = None
+    #: The draw for partners and seats (``partners: draw``); ``None`` without one.
+    draw: PartnerDraw | None = None
 
     @classmethod
     def of(cls, record: Record | MatchRecord) -> MatchRecord:
@@ -127,7 +131,7 @@ class MatchRecord:
     def from_match(cls, match: Match) -> MatchRecord:
         """The record of ``match`` as played so far."""
         hands = [dataclasses.replace(Record.from_game(g), deal=None) for g in match.games]
-        return cls(match.rules.variant, match.players, hands, match.rules.overrides())
+        return cls(match.rules.variant, match.players, hands, match.rules.overrides(), draw=match.draw)
 
     def verify_deals(self) -> list[str]:
         """What is wrong with the deals' commitments (and a practice seed's decks); empty when all hold.
@@ -159,16 +163,20 @@ class MatchRecord:
 
         A hand may follow only a finished hand of a match still going on, dealt by the
         next seat (the same seat after a tie under ``tie: replay``), with the next deal
-        number. :class:`RecordError` names the first thing wrong.
+        number; after a draw for partners, the first hand is dealt by the highest card's
+        seat. :class:`RecordError` names the first thing wrong.
         """
         rules = self.make_rules()
         games: list[Game] = []
         for i, hand in enumerate(self.hands):
+            if not games and self.draw is not None and hand.dealer != self.draw.dealer:
+                raise RecordError(f"the draw for partners makes seat {self.draw.dealer} the first dealer, not seat"
+                                  f" {hand.dealer}", hand=i)
             if games:
                 prev = games[-1]
                 if not prev.is_over():
                     raise RecordError("the hand before this one is not finished", hand=i)
-                if Match.of_games(rules, self.players, games).is_over():
+                if Match.of_games(rules, self.players, games, self.draw).is_over():
                     raise RecordError("the match is already over", hand=i)
                 result = prev.result()
                 again = result is not None and result.replay
@@ -190,6 +198,9 @@ class MatchRecord:
         out["players"] = self.players
         if self.seed is not None:
             out["seed"] = self.seed
+        if self.draw is not None:
+            out["draw"] = [{"players": [p for p, _c in r], "cards": [str(c) for _p, c in r]} for r in self.draw.rounds]
+            out["seating"] = list(self.draw.seating)
         out["hands"] = [_deal_json(h) for h in self.hands]
         return out
 
@@ -275,8 +286,43 @@ def from_json(data: object) -> Record | MatchRecord:
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63):
             raise RecordError(f"field 'seed' must be a whole number from 0 to 2**63 - 1, not {seed!r}")
         deals = [_read_deal(h, variant, players, dict(overrides), i) for i, h in enumerate(hands)]
-        return MatchRecord(variant, players, deals, dict(overrides), seed)
+        draw = _read_draw(data, rules, players)
+        return MatchRecord(variant, players, deals, dict(overrides), seed, draw)
     return _read_deal(data, variant, players, dict(overrides), None)
+
+
+def _read_draw(data: Mapping[str, Any], rules: Rules, players: int) -> PartnerDraw | None:
+    """The draw for partners of a match record: required under ``partners: draw``, refused otherwise."""
+    raw, seating = data.get("draw"), data.get("seating")
+    if rules.partners != "draw":
+        if raw is not None or seating is not None:
+            raise RecordError("fields 'draw' and 'seating' belong to matches under the rule 'partners: draw'")
+        return None
+    if raw is None:
+        raise RecordError("a match under 'partners: draw' records the draw (field 'draw')")
+    shape = "field 'draw' must be a list of rounds like {\"players\": [0, 1, 2, 3], \"cards\": [\"1O\", ...]}"
+    if not isinstance(raw, list) or not raw:
+        raise RecordError(shape)
+    rounds: list[tuple[tuple[int, Card], ...]] = []
+    for r in raw:
+        if not isinstance(r, Mapping) or set(r) != {"players", "cards"}:
+            raise RecordError(shape)
+        who, cards = r["players"], r["cards"]
+        if (not isinstance(who, list) or not isinstance(cards, list) or len(who) != len(cards)
+                or not all(type(p) is int and 0 <= p < players for p in who)
+                or not all(isinstance(c, str) for c in cards)):
+            raise RecordError(shape)
+        try:
+            rounds.append(tuple(zip(who, (Card.parse(c) for c in cards), strict=True)))
+        except BriscaError as exc:
+            raise RecordError(f"bad draw: {exc}") from None
+    try:
+        draw = PartnerDraw.from_rounds(rules, players, rounds)
+    except BriscaError as exc:
+        raise RecordError(f"bad draw: {exc}") from None
+    if seating is not None and seating != list(draw.seating):
+        raise RecordError(f"field 'seating' must be the draw's, {list(draw.seating)}, not {seating!r}")
+    return draw
 
 
 def _read_deal(data: object, variant: str, players: int, rules: dict[str, Any], hand: int | None) -> Record:
@@ -386,13 +432,16 @@ def _auction_summary(game: Game) -> dict[str, Any]:
 
 def match_summary(record: MatchRecord, games: Sequence[Game]) -> dict[str, Any]:
     """What ``brisca replay`` prints for a match record: each hand, the match score, the match winner."""
-    match = Match.of_games(record.make_rules(), record.players, games)
-    return {
-        "variant": record.variant,
-        "players": record.players,
+    rules = record.make_rules()
+    match = Match.of_games(rules, record.players, games, record.draw)
+    out: dict[str, Any] = {"variant": record.variant, "players": record.players}
+    if record.draw is not None:
+        out["seating"] = list(record.draw.seating)
+    out |= {
         "hands": [summary(g) for g in games],
         "hands_won": list(match.hands_won),
         "match_points": list(match.points),
-        "match_over": match.is_over(),
-        "match_winner": match.winner,
     }
+    if rules.match == "game_points":
+        out["game_points"] = list(match.game_points)
+    return out | {"match_over": match.is_over(), "match_winner": match.winner}

@@ -28,6 +28,25 @@ T: dict[str, dict[str, str]] = {
         "es": "Con {n} jugadores juegan dos bandos: asientos pares contra impares ({sides}).",
         "it": "In {n} giocatori si gioca in due squadre: posti pari contro dispari ({sides}).",
     },
+    "partners_draw": {
+        "en": "Before the first hand each player draws a card: the two highest (with 6, the three highest) play"
+              " against the others, and players tied draw again among themselves. The highest takes seat 0 and"
+              " deals, his side the even seats and the others the odd ones, each in the order of their cards.",
+        "es": "Antes de la primera mano cada jugador saca una carta: las dos más altas (con 6, las tres más altas)"
+              " juegan contra las demás, y los empatados vuelven a sacar entre ellos. La más alta ocupa el asiento"
+              " 0 y da, su bando los asientos pares y los demás los impares, en el orden de sus cartas.",
+        "it": "Prima della prima mano ogni giocatore pesca una carta: le due più alte (in 6, le tre più alte)"
+              " giocano contro le altre, e chi pareggia pesca di nuovo. La più alta prende il posto 0 e"
+              " distribuisce, la sua squadra i posti pari e gli altri i dispari, nell'ordine delle carte.",
+    },
+    "dealer_draw": {
+        "en": "Before the first hand each player draws a card; players tied draw again. The highest takes seat 0"
+              " and deals; the others sit in the order of their cards.",
+        "es": "Antes de la primera mano cada jugador saca una carta; los empatados vuelven a sacar. La más alta"
+              " ocupa el asiento 0 y da; los demás se sientan en el orden de sus cartas.",
+        "it": "Prima della prima mano ogni giocatore pesca una carta; chi pareggia pesca di nuovo. La più alta"
+              " prende il posto 0 e distribuisce; gli altri siedono nell'ordine delle carte.",
+    },
     "alone": {
         "en": "Otherwise each plays for himself.",
         "es": "Si no, cada uno juega para sí.",
@@ -267,7 +286,36 @@ T: dict[str, dict[str, str]] = {
         "es": "Partida: las cuatro manos; gana el bando con más {what}.",
         "it": "Partita: le quattro mani; vince la squadra con più {what}.",
     },
+    "match_game_points": {
+        "en": "Match: the first to reach {n} game points; if several reach it in the same hand, the higher;"
+              " level leaders play on. The deal passes to the next seat.",
+        "es": "Partida: gana el primero que llegue a {n} puntos de juego; si llegan varios en la misma mano, el"
+              " que más tenga; si empatan, se sigue. Da el siguiente jugador.",
+        "it": "Partita: vince il primo che arriva a {n} punti gioco; se ci arrivano in più nella stessa mano,"
+              " chi ne ha di più; a parità si continua. Distribuisce il successivo.",
+    },
+    "game_point_hand": {
+        "en": "A hand won is worth one game point.",
+        "es": "Cada mano ganada vale un punto de juego.",
+        "it": "Ogni mano vinta vale un punto gioco.",
+    },
+    "game_point_contract": {
+        "en": "Game points: one to the declarer's side when the contract is made, one to every other side when"
+              " it is set.",
+        "es": "Puntos de juego: uno al bando del que ganó la subasta si cumple, uno a cada uno de los demás si"
+              " no cumple.",
+        "it": "Punti gioco: uno alla parte di chi ha vinto l'asta se la rispetta, uno a ciascun altro se no.",
+    },
+    "match_fixed": {
+        "en": "Match: {n} hands (a hand dealt again after a tie does not count); the side with the most hands"
+              " won wins, and sides level play one more hand at a time until one leads.",
+        "es": "Partida: {n} manos (la que se repite por empate no cuenta); gana el bando con más manos ganadas,"
+              " y si hay empate se juega una mano más cada vez hasta que uno vaya delante.",
+        "it": "Partita: {n} mani (quella ripetuta per pareggio non conta); vince la squadra con più mani vinte,"
+              " e a parità si gioca una mano in più alla volta finché una passa avanti.",
+    },
     "hands_word": {"en": "hands won", "es": "manos ganadas", "it": "mani vinte"},
+    "game_points_word": {"en": "game points", "es": "puntos de juego", "it": "punti gioco"},
     "points_word": {"en": "points", "es": "puntos", "it": "punti"},
     "big_win": {
         "en": "A hand won by more than 100 points counts as two.",
@@ -496,6 +544,8 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
         out.append(_t("teams", lang, n=n, sides=f"{evens} / {odds}"))
     if any(rules.sides(n) == n for n in rules.player_counts) and rules.partnerships:
         out.append(_t("alone", lang))
+    if rules.partners == "draw":
+        out.append(_t("partners_draw" if rules.partnerships else "dealer_draw", lang))
     out.append(_t("deck", lang, size=rules.deck))
     if rules.deck == 40:
         for n, cards in rules.removed:
@@ -562,18 +612,24 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
         out.append(_t(f"contract_{rules.contract}", lang))
     else:
         out.append(_t(f"tie_{rules.tie}", lang))
-    if rules.contract != "off":
+    if rules.match == "game_points":
+        out.append(_t("game_point_contract" if rules.contract != "off" else "game_point_hand", lang))
+    if rules.trump_rotation:
+        word = {"target_points": "points_word", "game_points": "game_points_word"}.get(rules.match, "hands_word")
+        out.append(_t("match_rotation", lang, what=_t(word, lang)))
+    elif rules.match == "game_points":
+        out.append(_t("match_game_points", lang, n=rules.target_game_points))
+    elif rules.match == "fixed_hands":
+        out.append(_t("match_fixed", lang, n=rules.hands))
+    elif rules.contract != "off":
         out.append(_t("match_score", lang, n=rules.target_points))
-    elif rules.trump_rotation:
-        what = _t("points_word" if rules.match == "target_points" else "hands_word", lang)
-        out.append(_t("match_rotation", lang, what=what))
     elif rules.match == "target_points":
         out.append(_t("match_points", lang, n=rules.target_points))
     elif rules.target_hands == 1:
         out.append(_t("match_one", lang))
     else:
         out.append(_t("match_hands", lang, n=rules.target_hands))
-    if rules.big_win and rules.match == "target_hands":
+    if rules.big_win and rules.contract == "off" and rules.match != "target_points":
         out.append(_t("big_win", lang))
     return out
 

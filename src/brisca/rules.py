@@ -33,7 +33,11 @@ TRUMP_EXCHANGE_MODES = ("off", "after_win", "any_time", "before_penultimate")
 FOLLOW_MODES = ("none", "suit", "suit_trump", "descanso", "suit_beat_trump")
 FOLLOW_FROM = ("start", "empty_stock")
 TIE_MODES = ("draw", "replay", "most_cards", "shared")
-MATCH_MODES = ("target_hands", "target_points")
+#: How a match is counted: hands won to a target, card points to a target, game points to a target (000,
+#: second article: a contract's game point to the declarer or to each defender), or a fixed number of hands.
+MATCH_MODES = ("target_hands", "target_points", "game_points", "fixed_hands")
+#: How the sides are made: fixed (even seats against odd, as the players sat) or by a draw (001, 002).
+PARTNER_MODES = ("fixed", "draw")
 SIGNAL_MODES = ("off", "partner", "open")
 HAND_WINNER = ("most", "least")
 CARD_NAMES = ("spanish", "italian")
@@ -135,6 +139,13 @@ OPTIONS: dict[str, Option] = {
                "40 or 48 cards; with 48 the 9 and 8 rank just above the 7 and score 0, and no card is removed"),
         Option("teams", lambda v: _bool("teams", v),
                "with 4 or 6 players, play in two sides (even seats against odd seats); false: each for himself"),
+        Option("partners", lambda v: _choice("partners", v, PARTNER_MODES, {}),
+               "fixed: the players keep the seats they took; draw (001: 'Each player draws one card and shows it."
+               " The two players with the highest cards play against the other two. The player who draws the"
+               " highest card has the choice of choosing seat and is the dealer.'; 002 alike): before the first"
+               " hand each player draws a card, ranked as in play, and players tied draw again among themselves;"
+               " the highest takes seat 0 and deals, the higher half takes the even seats and the lower half the"
+               " odd ones, each half in the order of its cards (without sides, the seats follow the cards)"),
         Option("trump_exchange",
                lambda v: _choice("trump_exchange", v, TRUMP_EXCHANGE_MODES, {True: "after_win", False: "off"}),
                "giving a low trump for the face-up card: off; after_win (a seat that has won a trick, on its"
@@ -178,9 +189,22 @@ OPTIONS: dict[str, Option] = {
         Option("trump_rotation", lambda v: _bool("trump_rotation", v),
                "no card is turned: trumps are oros, copas, espadas, bastos over four deals, and the match is the four"),
         Option("match", lambda v: _choice("match", v, MATCH_MODES, {}),
-               "target_hands (hands won) or target_points (card points added up over the hands)"),
+               "target_hands (hands won); target_points (card points, or a contract's match points, added up"
+               " over the hands); game_points (000, second article: 'If the contractor secures at least the bid"
+               " amount in points from captured cards, they earn one game point; failure results in each opponent"
+               " gaining one game point': a side awarded a hand scores one game point, two for a big win, and"
+               " under a contract the contract's side scores one when it makes it, every other side one when it"
+               " is set); fixed_hands (000, second article: 'The game concludes after an agreed number of hands"
+               " (commonly one, three, or six), with the team or player accumulating the most hand wins declared"
+               " the overall victor; overall ties are resolved by additional play.')"),
         Option("target_points", lambda v: _int("target_points", v, minimum=1),
                "with match: target_points, the points a side must reach"),
+        Option("target_game_points", lambda v: _int("target_game_points", v, minimum=1),
+               "with match: game_points, the game points a side must reach (000: 'typically three')"),
+        Option("hands", lambda v: _int("hands", v, minimum=1),
+               "with match: fixed_hands, how many hands the match lasts (a hand dealt again after a tie under"
+               " tie: replay does not count); sides level in hands won then play one more hand at a time until"
+               " one leads"),
         Option("signals", lambda v: _choice("signals", v, SIGNAL_MODES, {True: "partner", False: "off"}),
                "partner signals (señas): off; partner (only partners see them); open (everybody sees them)"),
         Option("deal_look", lambda v: _bool("deal_look", v),
@@ -262,6 +286,7 @@ class Rules:
     deck: int = 40
     player_counts: tuple[int, ...] = (2, 3, 4, 6)
     teams: bool = True
+    partners: str = "fixed"
     rank_order: tuple[int, ...] = (1, 3, 12, 11, 10, 7, 6, 5, 4, 2)
     points: tuple[tuple[int, int], ...] = ((1, 11), (3, 10), (12, 4), (11, 3), (10, 2))
     #: Cards removed from the 40-card deck, per player count, so that the deal comes out even.
@@ -284,6 +309,8 @@ class Rules:
     trump_rotation: bool = False
     match: str = "target_hands"
     target_points: int = 121
+    target_game_points: int = 3
+    hands: int = 3
     signals: str = "off"
     deal_look: bool = False
     partners_look: bool = False
@@ -395,6 +422,9 @@ class Rules:
         if self.deal != "one_by_one" and self.trump_from != "dealer":
             raise RulesError(f"'deal: {self.deal}' deals every card with the trump card to the dealer:"
                              " it needs 'trump_from: dealer'")
+        if self.trump_rotation and self.match == "fixed_hands":
+            raise RulesError("'trump_rotation' makes the match its four deals; it does not go with"
+                             " 'match: fixed_hands'")
         if self.trump_rotation and self.dealt_out:
             raise RulesError("'trump_rotation' plays with a stock; it does not go with dealt-out games")
         if self.min_bid > self.max_bid:
@@ -511,8 +541,19 @@ class Rules:
         return (
             f"{self.title}: {self.deck} cards, players {'/'.join(map(str, self.player_counts))}, "
             f"ranks {' '.join(map(str, self.strength_order()))}, points {pts}, "
-            f"trump exchange {self.trump_exchange}, match to {self.target_hands} hands"
+            f"trump exchange {self.trump_exchange}, {self.match_goal()}"
         )
+
+    def match_goal(self) -> str:
+        """The match's length in a few words (``match to 2 hands``, ``match of 3 hands``)."""
+        if self.trump_rotation:
+            return "match of the four deals"
+        return {
+            "target_hands": f"match to {self.target_hands} hands",
+            "target_points": f"match to {self.target_points} points",
+            "game_points": f"match to {self.target_game_points} game points",
+            "fixed_hands": f"match of {self.hands} hands",
+        }[self.match]
 
 
 def _to_json(name: str, value: Any) -> Any:

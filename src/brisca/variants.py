@@ -33,7 +33,16 @@ SPANISH = register_variant(
             " two or more players reach that number of hands at the same time, the game continues until the tie is"
             " broken.').",
             "The match is won by the first side to win two hands (`target_hands: 2`); the sources leave the number"
-            " to the players (001: 'the agreed number of hands'; 000: 3, 5 or 7).",
+            " to the players (001: 'the agreed number of hands'; 000: 3, 5 or 7). The second article of 000 plays"
+            " a set number of hands instead ('commonly one, three, or six'), the most hands won winning and a"
+            " level match playing on: `match: fixed_hands` with `hands: 1`, `3` or `6`.",
+            "With 4 players the sides are even seats against odd, as the players sat (`partners: fixed`). 001 has"
+            " the four draw for partners ('The two players with the highest cards play against the other two. The"
+            " player who draws the highest card has the choice of choosing seat and is the dealer.'):"
+            " `partners: draw`. The sources do not say what a tie in the draw does: tied players draw again. The"
+            " highest's choice of seat is made for him: seats are numbered round the table, so the choice only"
+            " says which opponent sits where; he takes seat 0 and deals, his partner sits opposite at seat 2, and"
+            " the higher of the two lowest sits at seat 1 and plays first.",
             "With 6 players the four 2s are removed (004); with 3 players the 2 of oros.",
         ),
         doc=(
@@ -69,6 +78,10 @@ BRISCOLA = register_variant(
             "Communication (002 lists open talk, signals, both, or none) is off by default; `signals: partner` or"
             " `open` choose the others.",
             "The match is won by the first side to win two hands (002).",
+            "Partners are even seats against odd, as the players sat; 002's draw ('all four players draw one card"
+            " from a shuffled deck. The player's drawing the two highest cards play as partners against the"
+            " players drawing the two lowest. The player drawing the highest card has first selection of seats"
+            " and is also set as the first dealer.') is `partners: draw`, read as in `spanish`.",
         ),
         doc="Italian Briscola as source 002 gives it: no exchange, ties replayed, partners look at each other's"
             " hands when the stock runs out.",
@@ -93,7 +106,12 @@ BIXKLA = register_variant(
             "4 players in two partnerships (002).",
             "A tie is a drawn game with no winner (002): `tie: draw`.",
             "Partner signals are 'commonplace' (002): `signals: partner`.",
-            "002 plays 'a set number of hands'; we play to two hands won, like Briscola.",
+            "002 plays 'a set number of hands' ('After a set number of hands, the team with the highest number of"
+            " Game Points (equal to the number of Games won) is declared the winner'); we play to two hands won,"
+            " like Briscola. `match: fixed_hands` with `hands: N` plays the set number.",
+            "Partners and seats may be drawn as in Briscola (002: 'Determination of partnerships, seating positions"
+            " and first dealer can be performed using the same procedures as in standard Briscola'):"
+            " `partners: draw`.",
         ),
         doc="The Maltese game: Briscola with the jack above the knight, four players in pairs, signals allowed.",
     ),
@@ -305,7 +323,8 @@ REMATADA = register_variant(
         contract="solo",
         declarations="on_lead",
         last_trick_bonus=10,
-        match="target_points",
+        match="game_points",
+        target_game_points=3,
         target_points=500,
         sources=("000 (encyclopedia articles: Brisca Rematada)",),
         readings=(
@@ -318,19 +337,25 @@ REMATADA = register_variant(
             " are his), then names the trump suit and leads.",
             "No duty to follow (000, second article).",
             "A king-knight pair scores 20, 40 in trumps, for its holder, declared when he leads one of them after"
-            " winning a trick (`declarations: on_lead`). The last trick scores 10.",
-            "Scoring (`contract: solo`): the first article of 000 (the declarer scores his bid when he makes it;"
-            " otherwise each defender scores half of it) over the second (one game point to the declarer or to"
-            " each defender, to three).",
-            "The match is won by the first to reach 500 points (`target_points: 500`): the sources name no"
-            " target for the points reading; level leaders play on.",
-            "000's tip, \"it is recommended not to exceed 170 points\" (the card points, one king-knight pair"
-            " and the last trick), is advice to bidders, not a rule: the highest bid stays 230; `--rule"
-            " max_bid=170` plays the tip as a rule.",
+            " winning a trick (`declarations: on_lead`). The last trick scores 10. The second article of 000"
+            " scores the pair when it is captured ('bonuses such as 10 points for the last trick and 20 or 40"
+            " points for capturing kings and knights of the trump suit'): `pair_bonus: true` with"
+            " `declarations: off` (the cards laid away from the talon are not captured in tricks).",
+            "The match (`match: game_points`, `target_game_points: 3`), as the second article of 000 has it: 'If"
+            " the contractor secures at least the bid amount in points from captured cards, they earn one game"
+            " point; failure results in each opponent gaining one game point [...] until a player reaches a"
+            " predetermined number of game points, typically three.' Two defenders reaching 3 together play on"
+            " until one leads. Each hand still shows the first article's score (`contract: solo`: the declarer"
+            " scores his bid when he makes it, otherwise each defender half of it).",
+            "The first article's match, those scores added up, is `match: target_points`; it names no target,"
+            " so `target_points: 500` is the preset's; level leaders play on.",
+            "000's tip, \"it is recommended not to exceed 170 points\" (120 card points, the king-knight pair"
+            " of trumps for 40 and 10 for the last trick), is advice to bidders, not a rule: the highest bid stays"
+            " 230; `--rule max_bid=170` plays the tip as a rule.",
         ),
         doc="Brisca rematada (source 000): three players each for himself, 32 cards, an auction from 100, the"
-            " talon to the winner who discards 2 and names the trump, declarations of king-knight pairs, and the"
-            " bid scored by the declarer or split by the defenders.",
+            " talon to the winner who discards 2 and names the trump, declarations of king-knight pairs, and a"
+            " game point to the declarer who makes his bid or to each defender when he is set, three to win.",
     ),
     "brisca-rematada",
 )

@@ -8,7 +8,9 @@ with :func:`input`, so a match can be driven through a pipe (the tests do).
 A match starts as at a real table (:class:`Table`): each seat draws a card, the
 highest deals, and before every deal the player to the dealer's left cuts the
 deck; the record keeps each deck as dealt, after the cut. ``--no-cut`` skips the
-draw and the cuts (the last seat deals first).
+draw and the cuts (the last seat deals first). Under ``partners: draw`` the draw is
+for partners and seats (:class:`~brisca.game.PartnerDraw`, kept in the record, with or
+without ``--no-cut``): the person and the computers take the seats it gives them.
 """
 
 from __future__ import annotations
@@ -47,7 +49,19 @@ from brisca.actions import (
 from brisca.agents import Agent, make_agent
 from brisca.cards import LANGS, Card, Lang, Rank, Suit
 from brisca.errors import BriscaError, InvalidCardError, RulesError
-from brisca.game import MIN_CUT, Contract, HandResult, Match, Trick, View, cut, draw_for_dealer, shuffled
+from brisca.game import (
+    MIN_CUT,
+    Contract,
+    HandResult,
+    Match,
+    PartnerDraw,
+    Trick,
+    View,
+    cut,
+    draw_for_dealer,
+    draw_for_partners,
+    shuffled,
+)
 from brisca.i18n import Messages, default_lang
 from brisca.record import MatchRecord, dump
 from brisca.rulebook import SIGNAL_NAMES, card_lang
@@ -188,9 +202,10 @@ class Table:
     def rng(self) -> random.Random:
         return table_rng(self.seed)
 
-    def deal(self, dealer: int, deck: Sequence[Card]) -> Match:
-        """The match, its first hand dealt by ``dealer`` from ``deck`` (already cut)."""
-        return Match(self.rules, self.players, dealer=dealer, seed=_derived_seed(self.seed, "match"), deck=deck)
+    def deal(self, dealer: int, deck: Sequence[Card], draw: PartnerDraw | None = None) -> Match:
+        """The match, its first hand dealt by ``dealer`` from ``deck`` (already cut), after ``draw`` if any."""
+        return Match(self.rules, self.players, dealer=dealer, seed=_derived_seed(self.seed, "match"), deck=deck,
+                     draw=draw)
 
 
 def agent_seed(seed: int | None, seat: int) -> int | None:
@@ -282,6 +297,9 @@ class TerminalGame:
         self.card_lang: Lang = card_lang(rules, self.lang)
         self.teams = rules.sides(players) < players
         self.my_side = rules.side_of(seat, players)
+        #: The person's place before a draw for partners (``seat`` is then where the draw seats them).
+        self.player = seat
+        self._draw: PartnerDraw | None = None
         self._rng = self.table.rng() if self.table is not None else random.Random()
         # Per-hand narration state: how much of the view's public history has been told.
         self._trump: Suit | None = None
@@ -311,6 +329,9 @@ class TerminalGame:
     def run(self) -> Outcome:
         """Play hands until a side wins the match, the person quits or the input ends."""
         self._welcome()
+        if self.rules.partners == "draw":
+            self._draw_for_partners()
+        self._show_seating()
         if self._match is None:
             stopped = self._first_deal()
             if stopped is not None:
@@ -337,16 +358,46 @@ class TerminalGame:
     # ------------------------------------------------------------------ the draw and the cut
 
     def _first_deal(self) -> Outcome | None:
-        """Draw for the dealer, have the deck cut, deal the first hand."""
+        """Draw for the dealer (unless the draw for partners chose him), have the deck cut, deal the first hand."""
         assert self.table is not None
-        dealer, rounds = draw_for_dealer(self.rules, self.players, self._rng)
-        self._tell_draw(rounds)
+        if self._draw is not None:
+            dealer = self._draw.dealer
+        else:
+            dealer, rounds = draw_for_dealer(self.rules, self.players, self._rng)
+            self._tell_draw(rounds)
         deck = self.table.first_deck()
         at = self._cut(dealer, len(deck))
         if isinstance(at, Outcome):
             return at
-        self._match = self.table.deal(dealer, cut(deck, at))
+        self._match = self.table.deal(dealer, cut(deck, at), self._draw)
         return None
+
+    def _draw_for_partners(self) -> None:
+        """``partners: draw``: show the draw (the match's, or the table's own), then seat everybody by it."""
+        draw = self._match.draw if self._match is not None else draw_for_partners(self.rules, self.players, self._rng)
+        assert draw is not None
+        self._draw = draw
+        self.console.print()
+        self.say("draw_partners_header" if self.teams else "draw_seats_header", style="bold")
+        for i, drawn in enumerate(draw.rounds):
+            if i:
+                self.say("draw_tie", who=", ".join(self.player_label(p) for p, _c in drawn))
+            for player, card in drawn:
+                self.console.print(Text(f"  {self.player_label(player)}: ").append(self.card_text(card, mark=False)))
+        if self.teams:
+            half = self.players // 2
+            self.say("draw_sides", high=" + ".join(self.player_label(p) for p in draw.order[:half]),
+                     low=" + ".join(self.player_label(p) for p in draw.order[half:]))
+        self.say("draw_dealer", style="bold", who=self.player_label(draw.order[0]))
+        for player in draw.order:
+            self.say("draw_seat", who=self.player_label(player), seat=draw.seating[player])
+        self.seat = draw.seating[self.player]
+        self.my_side = self.rules.side_of(self.seat, self.players)
+        self.agents = {draw.seating[p]: agent for p, agent in self.agents.items()}
+
+    def player_label(self, player: int) -> str:
+        """A player before the draw seats him: the person's name or "You", else "Player 2"."""
+        return (self.name or self.msg("you")) if player == self.player else self.msg("player", n=player)
 
     def _next_deal(self) -> Outcome | None:
         """Deal the next hand: shuffled, cut by the player to the new dealer's left (at a table)."""
@@ -893,7 +944,14 @@ class TerminalGame:
 
     def _welcome(self) -> None:
         rules, players = self.rules, self.players
-        self.say("welcome", style="bold", title=rules.title, players=players, seat=self.seat)
+        if rules.partners == "draw":
+            self.say("welcome_draw", style="bold", title=rules.title, players=players)
+        else:
+            self.say("welcome", style="bold", title=rules.title, players=players, seat=self.seat)
+
+    def _show_seating(self) -> None:
+        """Who sits where (after the draw for partners, if any), the person's partners, the goal."""
+        rules, players = self.rules, self.players
         self.console.print(self.msg("seating"))
         for s in range(players):
             you = f" ({self.msg('you')})" if s == self.seat and self.name else ""
@@ -1461,20 +1519,27 @@ class TerminalGame:
         self.say("claimed", who=self.label(seat), cards=line, points=points)
 
     def match_score(self) -> tuple[str, str]:
-        """The match standing as the rules count it (hands won, or points over the hands) and the goal."""
+        """The match standing as the rules count it (hands won, points or game points) and the goal."""
         label, goal = self._match_goal()
-        score = self.match.points if self.rules.match == "target_points" else self.match.hands_won
-        return label, f"{self._points_text(score)} ({goal})"
+        return label, f"{self._points_text(self.match.score)} ({goal})"
 
     def _match_goal(self) -> tuple[str, str]:
         rules, msg = self.rules, self.msg
         if rules.match == "target_points":
             label, target = msg("match_points"), rules.target_points
+        elif rules.match == "game_points":
+            label, target = msg("game_points"), rules.target_game_points
         else:
             label, target = msg("hands_won"), rules.target_hands
         if rules.trump_rotation:
             deals = len(self.match.games) if self.dealt else 1
             return label, msg("goal_rotation", deal=min(deals, 4))
+        if rules.match == "fixed_hands":
+            match = self.match
+            deal = match.deals_done + (0 if match.game.is_over() else 1)
+            if deal > rules.hands or (deal == rules.hands and match.game.is_over() and match.winner is None):
+                return label, msg("goal_fixed_level", n=rules.hands)
+            return label, msg("goal_fixed", deal=deal, n=rules.hands)
         return label, msg("goal_target", target=target)
 
     def _end_match(self) -> None:

@@ -264,6 +264,8 @@ class Manager:
         """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
         limits = self.limits
         for option, value, cap in (("target_hands", rules.target_hands, limits.max_target_hands),
+                                   ("target_game_points", rules.target_game_points, limits.max_target_hands),
+                                   ("hands", rules.hands, limits.max_target_hands),
                                    ("target_points", rules.target_points, limits.max_target_points)):
             if value > cap:
                 raise HTTPException(400, f"option {option!r} is at most {cap} on this server, not {value}")

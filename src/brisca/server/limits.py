@@ -61,7 +61,8 @@ class Limits:
     max_bot_tables_total: int = 20
     #: Seconds between two bot moves, at least, at a table with no person's seat.
     min_bot_delay: float = 0.5
-    #: The match length a table may ask for (its options ``target_hands`` and ``target_points``).
+    #: The match length a table may ask for (its options ``target_hands``, ``target_points``, and
+    #: ``target_game_points`` and ``hands`` under the hands' cap).
     max_target_hands: int = 10
     max_target_points: int = 1000
     #: Hands one match may deal, whatever its options (ties replayed, low card points...): then it is closed.

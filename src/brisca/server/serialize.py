@@ -122,13 +122,15 @@ def replay_json(record: Record | MatchRecord) -> dict[str, Any]:
                 "step": len(steps), "hand": number, "index": index,
                 "action": None if move is None else action_json(*move),
                 "hands_won": list(so_far.hands_won), "match_points": list(so_far.points),
-                "position": position_json(game),
+                "game_points": list(so_far.game_points), "position": position_json(game),
             })
     last = Match.of_games(rules, players, games)
     return {
         "variant": match.variant, "rules": dict(match.rules), "players": players, "sides": rules.sides(players),
         "hands": len(games), "match": rules.match, "target_hands": rules.target_hands,
-        "target_points": rules.target_points, "winner": last.winner, "hands_won": list(last.hands_won),
+        "target_points": rules.target_points, "target_game_points": rules.target_game_points,
+        "match_hands": rules.hands, "seating": None if match.draw is None else list(match.draw.seating),
+        "game_points": list(last.game_points), "winner": last.winner, "hands_won": list(last.hands_won),
         "match_points": list(last.points), "card_names": rules.card_names, "steps": steps,
         "seed": match.seed, "commitment_scheme": SCHEME, "deals": deals_json(match),
     }

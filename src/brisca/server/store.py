@@ -48,6 +48,11 @@ _SET_VERSION_STATUS = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id
 _SET_SEAT = (_SEATS.update()
              .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
              .values(name=sa.bindparam("b_name"), token_hash=sa.bindparam("b_hash"), user_id=sa.bindparam("b_user")))
+#: A seat taken by whoever the draw for partners put there (a bot too).
+_MOVE_SEAT = (_SEATS.update()
+              .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
+              .values(name=sa.bindparam("b_name"), bot=sa.bindparam("b_bot"), token_hash=sa.bindparam("b_hash"),
+                      user_id=sa.bindparam("b_user")))
 _INSERT_HAND = _HANDS.insert()
 _INSERT_ACTION = _ACTIONS.insert()
 
@@ -283,8 +288,13 @@ class Store:
             self._version(c, table_id, version, "closed")
 
     def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int,
-                   salt: str | None = None, commitment: str | None = None) -> None:
+                   salt: str | None = None, commitment: str | None = None,
+                   seats: Sequence[SeatInfo] | None = None) -> None:
+        """A hand dealt; ``seats``: who sits where from now on (the draw for partners, with the first hand)."""
         with self._begin() as c:
+            for info in seats or ():
+                self._run(c, _MOVE_SEAT, {"b_table": table_id, "b_seat": info.seat, "b_name": info.name,
+                                          "b_bot": info.bot, "b_hash": info.token_hash, "b_user": info.user_id})
             self._run(c, _INSERT_HAND, {"table_id": table_id, "hand_number": hand_number, "deck": list(deck),
                                         "salt": salt, "commitment": commitment})
             self._version(c, table_id, version, "playing")

@@ -20,6 +20,7 @@ import dataclasses
 import hmac
 import json
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from brisca.actions import Action, Discard, Signal
 from brisca.agents import Agent, make_agent
 from brisca.commitment import commit, new_salt, practice_deck, secure_deck
 from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
-from brisca.game import Match
+from brisca.game import Match, PartnerDraw, draw_for_partners
 from brisca.record import MatchRecord
 from brisca.rules import Rules, make_rules
 from brisca.server.db import GameRow, _now
@@ -234,11 +235,18 @@ class TableActor:
 
     # ------------------------------------------------------------------ rebuilding
 
+    def partner_draw(self) -> PartnerDraw | None:
+        """The draw for partners and seats under ``partners: draw``: drawn from the table's seed, so a restart
+        draws it again the same (the seats it gave are stored with the first hand)."""
+        if self.rules.partners != "draw":
+            return None
+        return draw_for_partners(self.rules, self.players, random.Random(f"brisca-partners:{self.seed}"))
+
     def _replay(self, state: TableState) -> None:
         """Rebuild the match from the stored decks and actions (a restart loses nothing)."""
         if not state.decks:
             return
-        match = Match(self.rules, self.players, deck=state.decks[0])
+        match = Match(self.rules, self.players, deck=state.decks[0], draw=self.partner_draw())
         for hand_number, seat, data in state.actions:
             while hand_number > len(match.games) - 1:
                 match.next_hand(deck=state.decks[len(match.games)])
@@ -418,7 +426,13 @@ class TableActor:
             "card_names": self.rules.card_names,
             "target_hands": self.rules.target_hands,
             "target_points": self.rules.target_points,
+            "target_game_points": self.rules.target_game_points,
+            "hands": self.rules.hands,
+            "deals_done": None if match is None else match.deals_done,
+            "partners": self.rules.partners,
+            "draw": None if match is None or match.draw is None else draw_json(match.draw),
             "hands_won": None if match is None else list(match.hands_won),
+            "game_points": None if match is None else list(match.game_points),
             "match_points": None if match is None else list(match.points),
             "match_over": False if match is None else match.is_over(),
             "match_winner": None if match is None else match.winner,
@@ -429,8 +443,10 @@ class TableActor:
         watched = any(c.subscribed and c.seat is None for c in self.conns)
         return [*range(self.players), None] if watched else list(range(self.players))
 
-    def _emit(self, kind: str, public: Message, visible: Callable[[int | None], bool] | None = None) -> None:
-        """Number one event (the version is already stored) and send it to every subscribed connection."""
+    def _emit(self, kind: str, public: Message, visible: Callable[[int | None], bool] | None = None,
+              own: Callable[[int | None], Message] | None = None) -> None:
+        """Number one event (the version is already stored) and send it to every subscribed connection
+        (``own``: what each audience is told of itself besides)."""
         v = self.version
         messages: dict[int | None, str] = {}
         table = self.table_json()
@@ -438,7 +454,8 @@ class TableActor:
             if visible is not None and not visible(audience):
                 message: Message = {"type": "event", "v": v, "kind": "stub"}
             else:
-                message = {"type": "event", "v": v, "kind": kind, **public, "state": self.snapshot(audience, table)}
+                message = {"type": "event", "v": v, "kind": kind, **public, **(own(audience) if own else {}),
+                           "state": self.snapshot(audience, table)}
             messages[audience] = json.dumps(message, ensure_ascii=False)
         self.events.append((v, messages))
         if len(self.events) > HISTORY_LIMIT:
@@ -682,19 +699,45 @@ class TableActor:
         deck = [str(c) for c in order]
         salt = new_salt()
         commitment = commit(deck, salt)
-        await self._write(self.store.write_hand, self.id, hand_number, deck, self.version + 1, salt, commitment)
+        draw = self.partner_draw() if self.match is None else None
+        # The seats the draw gives are stored with the first hand, in one write: a restart finds both or neither.
+        seats = self._seated_by(draw) if draw is not None else None
+        await self._write(self.store.write_hand, self.id, hand_number, deck, self.version + 1 + (draw is not None),
+                          salt, commitment, seats)
+        if draw is not None and seats is not None:
+            self._take_seats(draw, seats)
         self.version += 1
         self.decks.append(deck)
         self.salts.append(salt)
         self.commitments.append(commitment)
         if self.match is None:
-            self.match = Match(self.rules, self.players, deck=deck)
+            self.match = Match(self.rules, self.players, deck=deck, draw=draw)
         else:
             self.match.next_hand(deck=deck)
         self.status = "playing"
         self._emit("deal", {"hand_number": hand_number, "commitment": commitment})
         if hand_number == 0:
             self._check_presence_later()
+
+    def _seated_by(self, draw: PartnerDraw) -> list[SeatInfo]:
+        """The seats after the draw: whoever joined seat ``p`` (player ``p``) moves to ``draw.seating[p]``."""
+        moved = [dataclasses.replace(self.seats[draw.player_at(seat)], seat=seat) for seat in range(self.players)]
+        return moved
+
+    def _take_seats(self, draw: PartnerDraw, seats: list[SeatInfo]) -> None:
+        """Move everybody (people, bots, connections) to the seats the draw gave, and tell the table: each
+        audience is told its own new seat (``you``), which a reconnection's welcome also gives."""
+        new = draw.seating
+        self.seats = seats
+        self.agents = {new[p]: agent for p, agent in self.agents.items()}
+        self.standins = {new[p]: agent for p, agent in self.standins.items()}
+        self.away = {new[p]: due for p, due in self.away.items()}
+        for conn in self.conns:
+            if conn.seat is not None:
+                conn.seat = new[conn.seat]
+        self.version += 1
+        public = {"draw": draw_json(draw), "moves": list(new)}
+        self._emit("partners", public, own=lambda audience: {"you": audience})
 
     def record(self) -> MatchRecord:
         """The match's record with every hand's salt and commitment (and a practice table's seed)."""
@@ -730,3 +773,14 @@ class TableActor:
         self.away.clear()
         self.standins.clear()
         self._emit("match_over", {"winner": match.winner, "record": f"/api/games/{self.id}/record"})
+
+
+def draw_json(draw: PartnerDraw) -> Message:
+    """The draw for partners as the table shows it: each round's cards by the seat their drawer sits at now,
+    the seats from the highest card to the lowest, and the first dealer's seat."""
+    new = draw.seating
+    return {
+        "rounds": [[{"seat": new[p], "card": str(c)} for p, c in r] for r in draw.rounds],
+        "order": [new[p] for p in draw.order],
+        "dealer": draw.dealer,
+    }

@@ -32,16 +32,20 @@ from variant_referee import (  # noqa: E402
     Hand,
     MatchScore,
     RefereeError,
+    check_draw,
     choose,
     deck_cards,
     entry_action,
     replay_record,
+    strength_order,
 )
 
 FORMAT = "brisca-record/1"
 #: What ``brisca replay`` must print for a hand, compared key by key.
 KEYS = ("trump", "tricks", "seat_points", "team_points", "bonuses", "winner", "reason")
 MATCH_KEYS = ("hands_won", "match_points", "match_over", "match_winner")
+#: Printed for some matches only: the seats a draw for partners gave, the game points of ``match: game_points``.
+OPTIONAL_MATCH_KEYS = ("seating", "game_points")
 
 
 def preset(variant: str) -> dict[str, Any]:
@@ -362,12 +366,40 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     return out
 
 
+def draw_rounds(options: dict[str, Any], players: int, rng: random.Random) -> list[dict[str, Any]]:
+    """A random draw for partners by the referee's rules: every player draws, then each tie (highest first, depth
+    first) draws again from a fresh deck."""
+    order = strength_order(options)
+    rounds: list[dict[str, Any]] = []
+
+    def rank(group: list[int]) -> None:
+        cards = rng.sample(deck_cards(options, players), len(group))
+        rounds.append({"players": group, "cards": cards})
+        power = {p: len(order) - order.index(int(c[:-1])) for p, c in zip(group, cards, strict=True)}
+        for v in sorted(set(power.values()), reverse=True):
+            tied = [p for p in group if power[p] == v]
+            if len(tied) > 1:
+                rank(tied)
+
+    rank(list(range(players)))
+    return rounds
+
+
 def craft_match(variant: str, rules: dict[str, Any], players: int, accepts: list[Callable[[Hand], bool]],
-                start: int) -> dict[str, Any]:
-    """A match record: hand ``i`` is the first seeded hand that ``accepts[i]`` takes (any finished hand after)."""
+                start: int, draw: Callable[[list[dict[str, Any]]], bool] | None = None) -> dict[str, Any]:
+    """A match record: hand ``i`` is the first seeded hand that ``accepts[i]`` takes (any finished hand after).
+
+    Under ``partners: draw`` the draw is the first seeded one that ``draw`` takes, and seat 0 deals first."""
     options = preset(variant) | rules
     score = MatchScore(options, players)
     dealer, deal = players - 1, 0
+    head: dict[str, Any] = {}
+    if options["partners"] == "draw":
+        seed = start
+        while not (draw or (lambda _r: True))(rounds := draw_rounds(options, players, random.Random(seed))):
+            seed += 1
+        head = {"draw": rounds, "seating": check_draw({"draw": rounds}, options, players)}
+        dealer = 0
     parts = []
     while True:
         accept = accepts[len(score.hands)] if len(score.hands) < len(accepts) else finished
@@ -382,7 +414,7 @@ def craft_match(variant: str, rules: dict[str, Any], players: int, accepts: list
     data: dict[str, Any] = {"format": FORMAT, "variant": variant}
     if rules:
         data["rules"] = rules
-    data.update(players=players, hands=parts)
+    data.update(players=players, **head, hands=parts)
     return data
 
 
@@ -395,6 +427,12 @@ def craft_matches() -> dict[str, dict[str, Any]]:
 
     def shared(h: Hand) -> bool:
         return outcome(h)[1] == "shared"
+
+    def set_contract(h: Hand) -> bool:
+        return outcome(h)[1] == "set"
+
+    def won_by(side: int) -> Callable[[Hand], bool]:
+        return lambda h: outcome(h)[0] == side
 
     return {
         # The first hand is won by more than 100: it counts two of the three hands needed.
@@ -419,7 +457,24 @@ def craft_matches() -> dict[str, dict[str, Any]]:
             "spanish", {"match": "target_points", "target_points": 200, "last_trick_bonus": 10}, 2, [], 700),
         # Match points of the contracts: +2/+1/-1 (or the opposite) to 11, and the bid or half of it to 500.
         "match_chiamata": craft_match("chiamata", {}, 5, [], 800),
-        "match_rematada": craft_match("rematada", {"target_points": 300}, 3, [], 900),
+        "match_rematada": craft_match("rematada", {"match": "target_points", "target_points": 300}, 3, [], 900),
+        # Rematada as the second article of 000 counts it: a game point to the declarer who makes his bid, one to
+        # each defender when he is set, first to three; the first hand is set, so both defenders score.
+        "match_rematada_game_points": craft_match("rematada", {}, 3, [set_contract], 1100),
+        # Game points of plain hands: a big win is worth two (000: "winning by more than a hundred card points is
+        # worth two game points").
+        "match_game_points_big_win": craft_match(
+            "spanish", {"match": "game_points", "big_win": True}, 2, [big], 1200),
+        # Three hands whatever happens (000, second article: "an agreed number of hands (commonly one, three, or
+        # six)"): the first two are split, so the third decides.
+        "match_fixed_hands": craft_match(
+            "spanish", {"match": "fixed_hands", "hands": 3}, 2, [won_by(0), won_by(1), finished], 1300),
+        # Two hands, one each: level, so the match plays on ("overall ties are resolved by additional play").
+        "match_fixed_hands_level": craft_match(
+            "spanish", {"match": "fixed_hands", "hands": 2}, 2, [won_by(0), won_by(1)], 1400),
+        # Four players draw for partners (001, 002); one tie is drawn again.
+        "match_partners_draw": craft_match(
+            "spanish", {"partners": "draw"}, 4, [], 1500, draw=lambda rounds: len(rounds) > 1),
     }
 
 
@@ -603,7 +658,8 @@ def expected(data: dict[str, Any]) -> dict[str, Any]:
     """The referee's replay, cut down to what ``brisca replay`` must print."""
     out = replay_record(data, preset(data["variant"]))
     if "hands" in out:
-        return {"hands": [cut(h) for h in out["hands"]], **{k: out[k] for k in MATCH_KEYS}}
+        extra = {k: out[k] for k in OPTIONAL_MATCH_KEYS if k in out}
+        return {"hands": [cut(h) for h in out["hands"]], **{k: out[k] for k in MATCH_KEYS}, **extra}
     return cut(out)
 
 

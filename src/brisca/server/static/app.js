@@ -26,7 +26,9 @@ const STRINGS = {
        talon: "Talon", yourDiscards: "Your discards", discardHint: "Choose {n} cards to discard", confirm: "Confirm",
        nameTrump: "Name the trump suit:", callHint: "Call a card: its holder is your secret partner",
        declare: "Declare ", declared: "declared", contract: "Contract", by: "by", called: "called", partner: "partner",
-       scores: "Scores: ", match: "Match", away: "away: a bot plays in {n} s", standin: "a bot plays for them",
+       scores: "Scores: ", match: "Match", gamePoints: "Game points", fixedHands: "hands: {n}; the most won wins",
+       drawNote: "Draw for partners and seats: {cards}. {dealer} drew the highest card and deals.",
+       away: "away: a bot plays in {n} s", standin: "a bot plays for them",
        awayNote: "{name} is away: a bot plays for them in {n} s", takeoverNote: "A bot now plays for {name}",
        backNote: "{name} is back", passed: "pass", shown: "Shown: ", replay: "Replay", prev: "◀", next: "▶",
        close: "Close", step: "Step", phase_bid: "Auction", phase_discard: "Discard", phase_trump: "Naming trump",
@@ -56,7 +58,9 @@ const STRINGS = {
        talon: "Monte", yourDiscards: "Tus descartes", discardHint: "Elige {n} cartas para descartar", confirm: "Confirmar",
        nameTrump: "Elige el palo de triunfo:", callHint: "Llama una carta: quien la tenga es tu compañero secreto",
        declare: "Cantar ", declared: "cantó", contract: "Contrato", by: "de", called: "llamada", partner: "compañero",
-       scores: "Tantos: ", match: "Partida", away: "ausente: juega un bot en {n} s", standin: "juega un bot por él",
+       scores: "Tantos: ", match: "Partida", gamePoints: "Puntos de juego", fixedHands: "manos: {n}; gana quien más gane",
+       drawNote: "Sorteo de parejas y puestos: {cards}. {dealer} sacó la carta más alta y reparte.",
+       away: "ausente: juega un bot en {n} s", standin: "juega un bot por él",
        awayNote: "{name} se ha ido: un bot jugará por él en {n} s", takeoverNote: "Un bot juega ahora por {name}",
        backNote: "{name} ha vuelto", passed: "paso", shown: "Enseñadas: ", replay: "Repetición", prev: "◀", next: "▶",
        close: "Cerrar", step: "Paso", phase_bid: "Subasta", phase_discard: "Descarte", phase_trump: "Elección del triunfo",
@@ -86,7 +90,9 @@ const STRINGS = {
        talon: "Monte", yourDiscards: "I tuoi scarti", discardHint: "Scegli {n} carte da scartare", confirm: "Conferma",
        nameTrump: "Scegli il seme di briscola:", callHint: "Chiama una carta: chi la ha è il tuo compagno segreto",
        declare: "Accusa ", declared: "ha accusato", contract: "Contratto", by: "di", called: "chiamata", partner: "compagno",
-       scores: "Punteggio: ", match: "Partita", away: "assente: gioca un bot tra {n} s", standin: "gioca un bot al suo posto",
+       scores: "Punteggio: ", match: "Partita", gamePoints: "Punti gioco", fixedHands: "mani: {n}; vince chi ne vince di più",
+       drawNote: "Sorteggio di coppie e posti: {cards}. {dealer} ha pescato la carta più alta e distribuisce.",
+       away: "assente: gioca un bot tra {n} s", standin: "gioca un bot al suo posto",
        awayNote: "{name} è assente: un bot giocherà per lui tra {n} s", takeoverNote: "Un bot gioca ora per {name}",
        backNote: "{name} è tornato", passed: "passo", shown: "Mostrate: ", replay: "Rivedi", prev: "◀", next: "▶",
        close: "Chiudi", step: "Mossa", phase_bid: "Asta", phase_discard: "Scarto", phase_trump: "Scelta della briscola",
@@ -472,6 +478,8 @@ function showStep(n) {
   what += step.action ? `${seatName(info, step.action.seat)}: ${actionText(info, step.action)}` : t("dealt");
   $("#rstepinfo").textContent = what;
   const scoreText = d.match === "target_points" ? `${step.match_points.join(" – ")} / ${d.target_points}`
+    : d.match === "game_points" ? `${step.game_points.join(" – ")} / ${d.target_game_points}`
+    : d.match === "fixed_hands" ? `${step.hands_won.join(" – ")} (${t("fixedHands", {n: d.match_hands})})`
     : step.hands_won.join(" – ");
   $("#rscore").textContent = `${t("match")}: ${scoreText}`;
   $("#rcontract").innerHTML = contractHTML(info, view);
@@ -570,6 +578,14 @@ function receive(m) {
     }
     table.v = m.v;
     if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : seatName(m.state.table, m.seat), m.text);
+    if (m.kind === "partners" && m.state) {
+      // The draw moved everybody: this event says where this connection now sits.
+      table.seat = m.you === undefined ? null : m.you;
+      if (table.token && table.seat !== null) {
+        localStorage.setItem(`brisca:seat:${table.id}`, JSON.stringify({seat: table.seat, token: table.token}));
+      }
+      addNote(drawText(m.state.table, m.draw));
+    }
     if (m.state) {
       const name = seatName(m.state.table, m.seat);
       if (m.kind === "away") {
@@ -639,7 +655,8 @@ function renderSeats(info, view, mine) {
     const points = view ? ` · ${view.seat_points[i]} ${t("points")} · 🂠${view.hand_sizes[i]}` : "";
     const cls = `seat${view && i === view.turn ? " turn" : ""}${i === mine ? " me" : ""}${s.away || s.standin ? " away" : ""}`;
     return `<span class="${cls}" data-seat="${i}">${esc(s.name || s.bot ? seatName(info, i) : "…")}${points}${esc(extra)}</span>`;
-  }).join("") + (matchScore(info) ? `<span class="seat score">${esc(matchScore(info))}</span>` : "");
+  }).join("") + (matchScore(info) ? `<span class="seat score">${esc(matchScore(info))}</span>` : "") +
+    (info.draw && info.hand_number === 0 ? `<span class="seat draw">${esc(drawText(info, info.draw))}</span>` : "");
   clearTimeout(table.timer);
   if (ticking) table.timer = setTimeout(() => renderSeats(table.state.table, table.state.view, table.seat), 1000);
 }
@@ -648,7 +665,20 @@ function matchScore(info) {
   if (info.match === "target_points" && info.match_points) {
     return `${t("match")}: ${info.match_points.join(" – ")} / ${info.target_points}`;
   }
+  if (info.match === "game_points" && info.game_points) {
+    return `${t("gamePoints")}: ${info.game_points.join(" – ")} / ${info.target_game_points}`;
+  }
+  if (info.match === "fixed_hands" && info.hands_won) {
+    return `${info.hands_won.join(" – ")} (${t("fixedHands", {n: info.hands})})`;
+  }
   return info.hands_won ? info.hands_won.join(" – ") : "";
+}
+
+// The draw for partners and seats (partners: draw), each card by the seat its drawer now holds.
+function drawText(info, draw) {
+  const cards = draw.rounds.map((round) => round.map((d) => `${seatName(info, d.seat)} ${d.card}`).join(", "))
+    .join(" · ");
+  return t("drawNote", {cards, dealer: seatName(info, draw.dealer)});
 }
 
 function renderContract(info, view) {
@@ -843,6 +873,7 @@ function renderResult(info, view) {
   if (info.status === "finished") {
     result = esc(info.match_winner === null ? t("draw") : t("matchOver") + info.match_winner) +
       (info.match === "target_points" && info.match_points ? esc(` (${info.match_points.join(" – ")})`) : "") +
+      (info.match === "game_points" && info.game_points ? esc(` (${info.game_points.join(" – ")})`) : "") +
       ` · <a href="/api/games/${info.id}/record">${t("record")}</a>`;
   }
   $("#result").innerHTML = result;
