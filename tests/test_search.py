@@ -12,7 +12,7 @@ import pytest
 
 from brisca import Game
 from brisca.actions import Signal
-from brisca.agents import LEVELS, ExpertAgent, GreedyAgent, HeuristicAgent, make_agent
+from brisca.agents import LEVELS, ExpertAgent, GreedyAgent, HeuristicAgent, NetAgent, make_agent
 from brisca.agents.search import best_exact, exact_choice, expect, margin, outcome, solve
 from brisca.arena import run_arena
 from brisca.rules import find_variant, variant_names
@@ -314,10 +314,11 @@ def test_expert_stops_early_once_its_choice_is_settled() -> None:
 
 
 def test_levels_plugins_and_options() -> None:
-    assert set(LEVELS) == {"easy", "normal", "hard", "expert"}
-    hard = make_agent("hard")
+    assert set(LEVELS) == {"easy", "normal", "hard", "expert", "hard-v1", "expert-v1"}
+    hard = make_agent("hard-v1")
     assert isinstance(hard, HeuristicAgent) and hard.policy == "learned"
-    rules = make_agent("hard[policy=rules]")  # a level's options, those given on top
+    assert isinstance(make_agent("hard"), NetAgent)  # the network; hard-v1 where it does not cover the game
+    rules = make_agent("hard-v1[policy=rules]")  # a level's options, those given on top
     assert isinstance(rules, HeuristicAgent) and rules.policy == "rules"
     assert isinstance(make_agent("brisca.agents.search:ExpertAgent"), ExpertAgent)
     agent = make_agent("expert[sims=12,think=0.1]")

@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 from brisca.agents.base import Agent
 from brisca.agents.heuristic import HeuristicAgent
+from brisca.agents.net import NetAgent
 from brisca.agents.search import ExpertAgent
 from brisca.agents.simple import GreedyAgent, RandomAgent
 from brisca.errors import BriscaError
@@ -32,12 +33,15 @@ AGENTS: dict[str, Callable[..., Agent]] = {
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
     "expert": ExpertAgent,
+    "net": NetAgent,
 }
-#: Levels for people: a beginner can beat ``easy``. ``hard`` is the heuristic with the learned card choice,
-#: which plays its rules where that choice was not fitted and scores 0.58 against them with two players
-#: (docs/strength.md).
-LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "heuristic[policy=learned]",
-                          "expert": "expert"}
+#: Levels for people: a beginner can beat ``easy``. ``hard`` is the self-play network alone (:mod:`brisca.agents.net`)
+#: where one is trained for the game (2-player ``spanish`` and ``briscola``), else ``hard-v1``: the heuristic with the
+#: learned linear card choice. ``expert`` searches sampled worlds with the network's values at the leaves where it
+#: covers the game, else plays as ``expert-v1``, the search with the heuristic's rollouts alone. The ``-v1`` levels
+#: stay fixed, so that every change is measured against the same opponents (docs/strength.md).
+LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "net", "expert": "expert[net=on]",
+                          "hard-v1": "heuristic[policy=learned]", "expert-v1": "expert[net=off]"}
 
 
 class AgentError(BriscaError):
@@ -95,5 +99,5 @@ def _number(text: str) -> object:
     return text
 
 
-__all__ = ["AGENTS", "LEVELS", "Agent", "AgentError", "ExpertAgent", "GreedyAgent", "HeuristicAgent", "RandomAgent",
-           "make_agent"]
+__all__ = ["AGENTS", "LEVELS", "Agent", "AgentError", "ExpertAgent", "GreedyAgent", "HeuristicAgent", "NetAgent",
+           "RandomAgent", "make_agent"]

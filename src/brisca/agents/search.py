@@ -434,6 +434,51 @@ def _number(name: str, value: object, kind: type[int] | type[float]) -> Any:
         raise ValueError(f"{name} is a number, not {value!r}") from None
 
 
+def net_leaves(net: Any, worlds: Sequence[Game], candidates: Sequence[Action], seat: int) -> list[list[float]]:
+    """For each world and candidate: the candidate played, the other seats moving by ``net``'s policy (each from
+    its own view of the world) until ``seat`` is to act again, then ``net``'s value of ``seat``'s view (the reward
+    itself if the hand is over). The other seats' forward passes, and the values, are batched."""
+    import numpy as np
+
+    from brisca.agents.net import reward
+
+    games: list[Game] = []
+    for world in worlds:
+        for action in candidates:
+            g = world.clone()
+            g.apply(action)
+            games.append(g)
+    preset = net.preset(worlds[0].rules, worlds[0].players)
+    ids = net.encoder(preset).codec.ids
+    for _ in range(4 * worlds[0].players):
+        moving = [g for g in games if not g.is_over() and g.turn != seat]
+        if not moving:
+            break
+        views = [g.view(g.turn) for g in moving]
+        x = np.zeros((len(views), net.inputs), np.float32)
+        for i, v in enumerate(views):
+            net.features(v, preset, x[i])
+        logits = net.forward(x)[0]
+        for g, v, row in zip(moving, views, logits, strict=True):
+            legal = v.legal_actions
+            g.apply(legal[max(range(len(legal)), key=lambda j: row[ids[legal[j]]])])
+    values = [0.0] * len(games)
+    rest = []
+    for i, g in enumerate(games):
+        if g.is_over():
+            values[i] = reward(g, seat)
+        else:
+            rest.append(i)
+    if rest:
+        x = np.zeros((len(rest), net.inputs), np.float32)
+        for j, i in enumerate(rest):
+            net.features(games[i].view(seat), preset, x[j])
+        for j, v in zip(rest, net.forward(x)[1], strict=True):
+            values[j] = float(v)
+    k = len(candidates)
+    return [values[w * k:(w + 1) * k] for w in range(len(worlds))]
+
+
 class ExpertAgent:
     """Searches sampled worlds for ``think`` seconds a move (or exactly ``sims`` worlds, for reproducible play).
 
@@ -464,6 +509,8 @@ class ExpertAgent:
         endgame: bool | str = False,
         rollout: str = "heuristic",
         nest: int | str = 0,
+        net: str = "off",
+        blend: float | str = 0.5,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -561,6 +608,20 @@ class ExpertAgent:
             if not (self.kernel and enabled()):
                 why = MISSING or "kernel=false or BRISCA_KERNEL=0"
                 raise ValueError(f"nest needs the compiled kernel, which is off: {why}")
+        #: The self-play network (:mod:`brisca.agents.net`) at the leaves: ``off``, ``on`` (the shipped one) or the
+        #: path of one. Where it covers the game, each candidate in each world is played on to this seat's next
+        #: turn (the other seats moving by the network's policy, in the world they hold) and valued by the
+        #: network from what the seat will see then; ``blend`` is that value's share of the world's value, the
+        #: rollout's the rest (1: no rollouts). Where it does not cover the game the search is ``expert-v1``'s.
+        #: Measured: docs/strength.md ("The self-play network").
+        self.blend = _number("blend", blend, float)
+        if not 0 <= self.blend <= 1:
+            raise ValueError(f"blend is a share from 0 to 1, not {blend!r}")
+        self.net: Any = None
+        if str(net).lower() not in ("off", "0", "false", "no"):
+            from brisca.agents.net import load_net
+
+            self.net = load_net(None if str(net).lower() in ("on", "1", "true", "yes") else str(net))
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
         self.last_worlds = 0
@@ -701,6 +762,10 @@ class ExpertAgent:
 
             fast = kernel_for(view.rules, view.players)
         size = 1 if fast is None else _BATCH  # the kernel plays a batch of worlds in one call
+        net = self.net if self.net is not None and self.net.covers(view.rules, view.players) else None
+        blend = self.blend if net is not None else 0.0
+        if net is not None:
+            size = _BATCH  # the network values a batch of worlds in one pass
         reading = self._reading(view, sampler.believed, read)
         doubts = self._doubts(view, sampler.believed, reading)
         samplers = {sampler.believed: sampler}
@@ -730,7 +795,9 @@ class ExpertAgent:
                 side = team_of(world, view.seat)  # under a contract the world knows the viewer's team
                 w = world_likelihood(world, view.seat, self.infer) if self.infer > 0 else 1.0
                 batch.append((world, side, w, self.rng.getrandbits(31) if mix else 0))
-            if fast is not None and batch:
+            if blend >= 1:
+                results = [[0.0] * k for _b in batch]
+            elif fast is not None and batch:
                 rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
                                      greedy, mix, [b[3] for b in batch], self.endgame, self.learned,
                                      self.nest)[0]
@@ -745,6 +812,10 @@ class ExpertAgent:
                         values.append(playout(g, side, 0, self.weight, greedy, mix, seed, self.endgame,
                                               self.learned))
                     results.append(values)
+            if net is not None and batch:
+                leaves = net_leaves(net, [b[0] for b in batch], candidates, view.seat)
+                results = [[(1 - blend) * r + blend * (0.5 + 0.5 * v) for r, v in zip(row, leaf, strict=True)]
+                           for row, leaf in zip(results, leaves, strict=True)]
             for (_world, _side, w, _seed), values in zip(batch, results, strict=True):
                 for i in range(k):
                     totals[i] += w * values[i]
@@ -860,5 +931,5 @@ class ExpertAgent:
         return candidates.index(choice) if choice in candidates else None
 
 
-__all__ = ["ExpertAgent", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action", "margin", "outcome",
-           "playout", "rollout_action", "solve", "team_of"]
+__all__ = ["ExpertAgent", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action", "margin",
+           "net_leaves", "outcome", "playout", "rollout_action", "solve", "team_of"]

@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="play the deals on a Ray cluster (pip install 'brisca[ray]'): with no ADDRESS a local"
                             " one started here, else the address of a running cluster (auto, ray://host:10001)")
 
+    sub.add_parser("train", help="self-play training of the net player (python -m brisca.learn.train --help)",
+                   add_help=False)
+
     serve = sub.add_parser("serve", help="the web table: play in the browser, against people and bots")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
@@ -98,6 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["train"]:  # its options are the trainer's own (brisca.learn.train)
+        try:
+            from brisca.learn.train import main as train_main
+        except ImportError as exc:
+            print(f"brisca: error: training needs numpy: pip install 'brisca[fast]' ({exc})", file=sys.stderr)
+            return 2
+        return train_main(words[1:])
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":

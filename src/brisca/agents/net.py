@@ -1,0 +1,218 @@
+"""The ``net`` player: a policy and value network trained by self-play, played with numpy alone.
+
+The network reads a seat's :class:`~brisca.game.View` through the research encoder
+(:class:`brisca.envs.encode.ObservationEncoder`, which cannot see a hidden card) plus one input a
+preset it was trained on, and gives a score (logit) for every action id of the
+:class:`~brisca.envs.actions.ActionCodec` and a value: the hand's expected reward for the seat
+(:func:`reward`). The player plays the legal action the network scores highest.
+
+The weights ship in the package (``brisca/agents/nets/*.npz``, a few hundred KB); they were trained by
+:mod:`brisca.learn.train` (the command is in the file's metadata, :attr:`Net.meta`). Where no network
+covers the game (another preset, other options, another number of players, or numpy not installed) the
+player plays its ``fallback`` (``hard-v1``: the heuristic with the learned linear card choice).
+
+    >>> from brisca import Game
+    >>> game = Game("spanish", 2, seed=4)
+    >>> agent = NetAgent()
+    >>> agent.act(game.view(game.turn)) in game.legal_actions()
+    True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from brisca.actions import Action
+from brisca.game import Game, View
+from brisca.rules import Rules, make_rules
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from brisca.envs.encode import ObservationEncoder
+else:
+    try:
+        import numpy as np
+    except ImportError:  # the network needs numpy ('fast' or 'rl' extra); without it the fallback plays
+        np = None
+
+#: The network that ships with the package (2-player ``spanish`` and ``briscola``).
+SHIPPED = "two_player.npz"
+#: Its sha256, checked by the tests. Trained (its metadata holds the commands) on the lent 16-core machine with a GPU,
+#: 1,179,360 self-play hands in 819 updates (about 15 minutes)::
+#:
+#:     brisca train --out run --minutes 7.2 --workers 15 --games 96 --lr 6e-4 --epochs 4 --minibatch 8192 \
+#:         --eval-every 150 --eval-deals 50 --expert-deals 15 --snapshot 20 --league-size 12 --checkpoint-every 50 \
+#:         --seed 1 --backend torch
+#:     brisca train --out run --resume --minutes 7.6 --workers 15 --games 96 --lr 3e-4 --epochs 4 --minibatch 8192 \
+#:         --eval-every 150 --eval-deals 50 --expert-deals 15 --snapshot 20 --league-size 12 --checkpoint-every 50 \
+#:         --seed 2 --backend torch
+#:
+#: Its curve is docs/curves/net-two-player.jsonl.
+SHIPPED_SHA256 = "adc9905488698c88a466ff84023654879f0a1f7f0cb1b826539ec6531ac940dc"
+
+#: The parameter arrays of a network, in order: two hidden layers, the policy head, the value head.
+LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
+
+
+def reward(game: Game, seat: int) -> float:
+    """The reward the network learns for ``seat`` at the end of a 2-side hand: +1 a win, -1 a loss, 0 a draw,
+    plus a quarter of the point margin over 240 (a tie-breaker: 30 points are worth 0.03 of a win)."""
+    result = game.result()
+    assert result is not None
+    side = game.side_of(seat)
+    pts = result.side_points
+    lead = pts[side] - max(p for i, p in enumerate(pts) if i != side)
+    won = 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
+    return won + 0.25 * lead / 240
+
+
+class Net:
+    """A trained network: ``forward`` from encoded inputs to logits and values; numpy only."""
+
+    def __init__(self, arrays: dict[str, Any], meta: dict[str, Any]) -> None:
+        if np is None:
+            raise ImportError("the network needs numpy: pip install 'brisca[fast]'")
+        self.arrays = {k: np.ascontiguousarray(arrays[k], dtype=np.float32) for k in LAYERS}
+        self.meta = meta
+        self.presets: tuple[str, ...] = tuple(meta["presets"])
+        self.players: int = int(meta.get("players", 2))
+        self._rules = {make_rules(p): i for i, p in enumerate(self.presets)}
+        self._encoders: dict[int, ObservationEncoder] = {}
+        a = self.arrays
+        self.inputs = int(a["w1"].shape[0])
+
+    @classmethod
+    def load(cls, path: str | Path) -> Net:
+        """The network saved at ``path`` (an ``.npz`` with the :data:`LAYERS` arrays and a ``meta`` JSON text)."""
+        with np.load(path) as data:
+            arrays = {k: data[k] for k in LAYERS}
+            meta = json.loads(str(data["meta"]))
+        return cls(arrays, meta)
+
+    def save(self, path: str | Path) -> None:
+        arrays: dict[str, Any] = dict(self.arrays)
+        np.savez_compressed(path, meta=np.array(json.dumps(self.meta, sort_keys=True)), **arrays)
+
+    def preset(self, rules: Rules, players: int) -> int | None:
+        """The index of the preset these rules are (with its default options), or ``None``: the network
+        was trained on those games only."""
+        if players != self.players:
+            return None
+        return self._rules.get(rules)
+
+    def covers(self, rules: Rules, players: int) -> bool:
+        return self.preset(rules, players) is not None
+
+    def encoder(self, preset: int) -> ObservationEncoder:
+        enc = self._encoders.get(preset)
+        if enc is None:
+            from brisca.envs.encode import ObservationEncoder
+
+            enc = self._encoders[preset] = ObservationEncoder(self.presets[preset], self.players)
+        return enc
+
+    def features(self, view: View, preset: int, out: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
+        """The network's input for ``view``: the encoder's vector, then one input a preset."""
+        enc = self.encoder(preset)
+        if out is None:
+            out = np.zeros(self.inputs, np.float32)
+        enc.encode(view, out[:enc.size])
+        out[enc.size:] = 0.0
+        out[enc.size + preset] = 1.0
+        return out
+
+    def forward(self, x: NDArray[np.float32]) -> tuple[NDArray[Any], NDArray[Any]]:
+        """Logits (one per action id, before masking) and values, for a batch of inputs ``x``."""
+        a = self.arrays
+        h = x @ a["w1"]
+        h += a["b1"]
+        np.maximum(h, 0.0, out=h)
+        h2 = h @ a["w2"]
+        h2 += a["b2"]
+        np.maximum(h2, 0.0, out=h2)
+        return h2 @ a["wp"] + a["bp"], (h2 @ a["wv"] + a["bv"])[..., 0]
+
+    def legal_ids(self, view: View, preset: int) -> list[int]:
+        ids = self.encoder(preset).codec.ids
+        return [ids[a] for a in view.legal_actions]
+
+    def evaluate(self, view: View) -> tuple[list[float], float]:
+        """For a covered view: the logits of its legal actions (in ``view.legal_actions``'s order) and its value."""
+        preset = self.preset(view.rules, view.players)
+        assert preset is not None
+        logits, value = self.forward(self.features(view, preset)[None])
+        row = logits[0]
+        return [float(row[i]) for i in self.legal_ids(view, preset)], float(value[0])
+
+    def value(self, view: View) -> float:
+        """The expected :func:`reward` of ``view``'s seat, as the network reckons it."""
+        return self.evaluate(view)[1]
+
+    def choose(self, view: View) -> Action:
+        """The legal action scored highest (the first of equals)."""
+        logits, _value = self.evaluate(view)
+        best = max(range(len(logits)), key=logits.__getitem__)
+        return view.legal_actions[best]
+
+
+def shipped_path() -> Path:
+    return Path(str(resources.files("brisca.agents").joinpath("nets", SHIPPED)))
+
+
+def sha256(path: str | Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@cache
+def _load(path: str) -> Net | None:
+    if np is None or not Path(path).exists():
+        return None
+    return Net.load(path)
+
+
+def load_net(weights: str | None = None) -> Net | None:
+    """The network at ``weights`` (a path; the shipped one when ``None``), or ``None`` where numpy or the shipped
+    file is missing. Loaded once a path."""
+    if weights is None:
+        return _load(str(shipped_path()))
+    if not Path(weights).exists():
+        raise ValueError(f"no network at {weights}")
+    return _load(str(weights))
+
+
+class NetAgent:
+    """The network alone (under a millisecond a move); ``fallback`` plays where it does not cover the game."""
+
+    def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1") -> None:
+        from brisca.agents import make_agent
+
+        self.net = load_net(weights)
+        self.fallback = make_agent(fallback, seed=seed)
+
+    def covers(self, rules: Rules, players: int) -> bool:
+        return self.net is not None and self.net.covers(rules, players)
+
+    def act(self, view: View) -> Action:
+        if self.net is None or not view.legal_actions or not self.net.covers(view.rules, view.players):
+            return self.fallback.act(view)
+        if len(view.legal_actions) == 1:
+            return view.legal_actions[0]
+        return self.net.choose(view)
+
+
+def presets(net: Net | None = None) -> Sequence[str]:
+    """The presets the (shipped) network plays, with two players; none without numpy or weights."""
+    net = net or load_net()
+    return net.presets if net is not None else ()
+
+
+__all__ = ["LAYERS", "SHIPPED", "SHIPPED_SHA256", "Net", "NetAgent", "load_net", "presets", "reward", "sha256",
+           "shipped_path"]

@@ -1,0 +1,560 @@
+"""Self-play training of the ``net`` player (:mod:`brisca.agents.net`): PPO against itself and a league of its past
+selves, on 2-player presets.
+
+Each update, worker processes play hands with the current network (numpy, as it plays in the package): in most
+hands it holds both seats, in the rest (``--league``) one seat against a past self drawn from the league (a
+snapshot is added every ``--snapshot`` updates). Every decision with more than one legal action is kept with the
+seat's encoded view (never a hidden card), the legal mask, the action drawn from the policy, its log-probability and
+the value; at the end of the hand the seat's reward (:func:`brisca.agents.net.reward`) gives the advantages
+(GAE, lambda ``--gae``). Then PPO's clipped update (``--epochs`` passes over minibatches) runs in the main process:
+with torch (the ``learn`` extra, the GPU when there is one) or with the numpy learner here (the same loss, slower).
+
+Every ``--eval-every`` updates the arg-max policy plays duplicate deals against ``heuristic`` and ``expert-v1`` on
+each preset (the arena's :func:`~brisca.arena.play_deal`); the scores, with the losses of every update, go to
+``OUT/curve.jsonl`` (one JSON object a line), and the network to ``OUT/net.npz``. ``OUT/checkpoint*`` lets
+``--resume`` continue a stopped run where it was.
+
+    python -m brisca.learn.train --out runs/net --minutes 120 --workers 2
+
+(``brisca train`` is the same command.) The shipped network's command is in its metadata.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import random
+import shutil
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from brisca.agents.net import LAYERS, Net, reward
+from brisca.arena import play_deal, wilson
+from brisca.game import Game
+from brisca.rules import make_rules
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    try:
+        import numpy as np
+    except ImportError:  # training needs numpy ('fast' or 'learn'); the module still imports without it
+        np = None
+
+Arrays = dict[str, Any]
+
+#: Scores in the curve: these opponents, on every preset.
+OPPONENTS = ("heuristic", "expert-v1")
+
+
+def init_arrays(inputs: int, actions: int, hidden: int, seed: int) -> Arrays:
+    """A fresh network: uniform weights of scale 1/sqrt(fan-in) (the policy head 100 times smaller: near-uniform
+    play at first), zero biases."""
+    rng = np.random.default_rng(seed)
+
+    def layer(n_in: int, n_out: int, scale: float = 1.0) -> tuple[Any, Any]:
+        bound = scale / math.sqrt(n_in)
+        return rng.uniform(-bound, bound, (n_in, n_out)).astype(np.float32), np.zeros(n_out, np.float32)
+
+    w1, b1 = layer(inputs, hidden)
+    w2, b2 = layer(hidden, hidden)
+    wp, bp = layer(hidden, actions, 0.01)
+    wv, bv = layer(hidden, 1)
+    return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "wp": wp, "bp": bp, "wv": wv, "bv": bv}
+
+
+def shape(presets: Sequence[str], players: int = 2) -> tuple[int, int]:
+    """The network's inputs and action ids for ``presets`` (they must share the encoder's layout)."""
+    from brisca.envs.encode import ObservationEncoder
+
+    encs = [ObservationEncoder(p, players) for p in presets]
+    if len({(e.size, e.codec.size) for e in encs}) != 1:
+        raise ValueError(f"{', '.join(presets)} do not share one encoding; train them apart")
+    return encs[0].size + len(presets), encs[0].codec.size
+
+
+# --- self-play (worker processes) -----------------------------------------------------------------------------------
+
+
+def _pick(rng: random.Random, logits: Any, ids: Sequence[int]) -> tuple[int, float]:
+    """An index into ``ids`` drawn from the softmax of ``logits[ids]``, and its log-probability."""
+    row = [float(logits[i]) for i in ids]
+    top = max(row)
+    exps = [math.exp(v - top) for v in row]
+    total = sum(exps)
+    u = rng.random() * total
+    k = 0
+    acc = exps[0]
+    while acc < u and k + 1 < len(exps):
+        k += 1
+        acc += exps[k]
+    return k, row[k] - top - math.log(total)
+
+
+def collect(task: dict[str, Any]) -> dict[str, Any]:
+    """Play ``task["games"]`` hands of self-play; the learner's decisions with their advantages and returns."""
+    meta = {"presets": task["presets"], "players": 2}
+    net = Net(task["weights"], meta)
+    league = [Net(w, meta) for w in task["league"]]
+    rng = random.Random(task["seed"])
+    rules = [make_rules(p) for p in task["presets"]]
+    lam = task["gae"]
+    obs: list[Any] = []
+    masks: list[Any] = []
+    acts: list[int] = []
+    logps: list[float] = []
+    advs: list[float] = []
+    rets: list[float] = []
+    rewards: list[float] = []
+    x = np.zeros(net.inputs, np.float32)
+    for _ in range(task["games"]):
+        p = rng.randrange(len(rules))
+        game = Game(rules[p], 2, dealer=rng.randrange(2), seed=rng.getrandbits(32))
+        players = [net, net]
+        learning = [True, True]
+        if league and rng.random() < task["league_share"]:
+            other = rng.randrange(2)
+            players[other] = rng.choice(league)
+            learning[other] = False
+        codec = net.encoder(p).codec
+        traj: list[list[tuple[Any, Any, int, float, float]]] = [[], []]
+        while not game.is_over():
+            seat = game.turn
+            assert seat is not None
+            legal = game.legal_actions()
+            if len(legal) == 1:
+                game.apply(legal[0])
+                continue
+            view = game.view(seat)
+            player = players[seat]
+            player.features(view, p, x)
+            logits, value = player.forward(x[None])
+            ids = [codec.ids[a] for a in view.legal_actions]
+            k, logp = _pick(rng, logits[0], ids)
+            if learning[seat]:
+                mask = np.zeros(codec.size, np.bool_)
+                mask[ids] = True
+                traj[seat].append((np.rint(x * 255).astype(np.uint8), mask, ids[k], logp, float(value[0])))
+            game.apply(view.legal_actions[k])
+        for seat in (0, 1):
+            steps = traj[seat]
+            if not steps:
+                continue
+            r = reward(game, seat)
+            rewards.append(r)
+            adv = 0.0
+            next_value = r
+            out: list[float] = []
+            for step in reversed(steps):
+                delta = next_value - step[4]
+                adv = delta + lam * adv
+                out.append(adv)
+                next_value = step[4]
+            out.reverse()
+            for step, a in zip(steps, out, strict=True):
+                obs.append(step[0])
+                masks.append(step[1])
+                acts.append(step[2])
+                logps.append(step[3])
+                advs.append(a)
+                rets.append(a + step[4])
+    return {
+        "obs": np.stack(obs), "mask": np.stack(masks), "act": np.array(acts, np.int64),
+        "logp": np.array(logps, np.float32), "adv": np.array(advs, np.float32), "ret": np.array(rets, np.float32),
+        "games": task["games"], "reward": float(np.mean(rewards)) if rewards else 0.0,
+    }
+
+
+def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    batch = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "act", "logp", "adv", "ret")}
+    batch["obs"] = batch["obs"].astype(np.float32) / 255.0
+    return batch
+
+
+# --- learners -------------------------------------------------------------------------------------------------------
+
+
+class NumpyLearner:
+    """PPO's clipped loss, backpropagated by hand and stepped with Adam: no torch needed (small runs, the tests)."""
+
+    def __init__(self, arrays: Arrays, lr: float = 3e-4, clip: float = 0.2, value_coef: float = 0.5,
+                 entropy: float = 0.01, max_norm: float = 0.5, seed: int = 0) -> None:
+        self.p = {k: np.array(arrays[k], np.float32) for k in LAYERS}
+        self.m = {k: np.zeros_like(v) for k, v in self.p.items()}
+        self.v = {k: np.zeros_like(v) for k, v in self.p.items()}
+        self.t = 0
+        self.lr, self.clip, self.value_coef, self.entropy, self.max_norm = lr, clip, value_coef, entropy, max_norm
+        self.rng = np.random.default_rng(seed)
+
+    def arrays(self) -> Arrays:
+        return {k: v.copy() for k, v in self.p.items()}
+
+    def loss_and_grads(self, x: Any, mask: Any, act: Any, old: Any, adv: Any, ret: Any) -> tuple[dict[str, float],
+                                                                                                  Arrays]:
+        p = self.p
+        n = len(x)
+        h1 = np.maximum(x @ p["w1"] + p["b1"], 0.0)
+        h2 = np.maximum(h1 @ p["w2"] + p["b2"], 0.0)
+        z = np.where(mask, h2 @ p["wp"] + p["bp"], -1e9)
+        value = (h2 @ p["wv"] + p["bv"])[:, 0]
+        z = z - z.max(axis=1, keepdims=True)
+        logp_all = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        prob = np.exp(logp_all) * mask
+        rows = np.arange(n)
+        logp = logp_all[rows, act]
+        ratio = np.exp(logp - old)
+        clipped = np.clip(ratio, 1 - self.clip, 1 + self.clip)
+        surrogate = np.minimum(ratio * adv, clipped * adv)
+        plogp = np.where(mask, prob * logp_all, 0.0)
+        ent = -plogp.sum(axis=1)
+        loss_pi = -surrogate.mean()
+        loss_v = ((value - ret) ** 2).mean()
+        active = ratio * adv <= clipped * adv
+        g_logp = np.where(active, -ratio * adv, 0.0) / n
+        dz = -prob * g_logp[:, None]
+        dz[rows, act] += g_logp
+        # d(-entropy)/dz_j = p_j (log p_j + H), weighed by the entropy coefficient.
+        dz += self.entropy / n * (plogp + prob * ent[:, None])
+        dv = (2 * self.value_coef / n) * (value - ret)
+        g: Arrays = {"wp": h2.T @ dz, "bp": dz.sum(0), "wv": h2.T @ dv[:, None], "bv": np.array([dv.sum()])}
+        dh2 = (dz @ p["wp"].T + dv[:, None] @ p["wv"].T) * (h2 > 0)
+        g["w2"], g["b2"] = h1.T @ dh2, dh2.sum(0)
+        dh1 = (dh2 @ p["w2"].T) * (h1 > 0)
+        g["w1"], g["b1"] = x.T @ dh1, dh1.sum(0)
+        kl = float((old - logp).mean())
+        stats = {"loss_pi": float(loss_pi), "loss_v": float(loss_v), "entropy": float(ent.mean()), "kl": kl,
+                 "loss": float(loss_pi + self.value_coef * loss_v - self.entropy * ent.mean())}
+        return stats, g
+
+    def step(self, g: Arrays) -> None:
+        norm = math.sqrt(sum(float((v.astype(np.float64) ** 2).sum()) for v in g.values()))
+        scale = min(1.0, self.max_norm / (norm + 1e-6))
+        self.t += 1
+        b1, b2 = 0.9, 0.999
+        c1, c2 = 1 - b1 ** self.t, 1 - b2 ** self.t
+        for k, grad in g.items():  # Adam as torch.optim.Adam computes it (eps 1e-5)
+            grad = grad.astype(np.float32) * scale
+            self.m[k] = b1 * self.m[k] + (1 - b1) * grad
+            self.v[k] = b2 * self.v[k] + (1 - b2) * grad * grad
+            self.p[k] -= (self.lr * (self.m[k] / c1) / (np.sqrt(self.v[k] / c2) + 1e-5)).astype(self.p[k].dtype)
+
+    def update(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
+        n = len(batch["act"])
+        adv = batch["adv"]
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        totals: dict[str, float] = {}
+        count = 0
+        for _ in range(epochs):
+            order = self.rng.permutation(n)
+            for start in range(0, n, minibatch):
+                idx = order[start:start + minibatch]
+                stats, g = self.loss_and_grads(batch["obs"][idx], batch["mask"][idx], batch["act"][idx],
+                                               batch["logp"][idx], adv[idx], batch["ret"][idx])
+                self.step(g)
+                for k, v in stats.items():
+                    totals[k] = totals.get(k, 0.0) + v
+                count += 1
+        return {k: v / max(1, count) for k, v in totals.items()}
+
+    def save(self, path: Path) -> None:
+        state: dict[str, Any] = {f"p_{k}": v for k, v in self.p.items()} | {f"m_{k}": v for k, v in self.m.items()}
+        state |= {f"v_{k}": v for k, v in self.v.items()}
+        np.savez(path, t=np.array(self.t), **state)
+
+    def load(self, path: Path) -> None:
+        with np.load(path) as d:
+            self.t = int(d["t"])
+            for k in LAYERS:
+                self.p[k], self.m[k], self.v[k] = d[f"p_{k}"], d[f"m_{k}"], d[f"v_{k}"]
+
+
+class TorchLearner:
+    """The same loss and update with torch (the ``learn`` extra): on the GPU where there is one."""
+
+    def __init__(self, arrays: Arrays, lr: float = 3e-4, clip: float = 0.2, value_coef: float = 0.5,
+                 entropy: float = 0.01, max_norm: float = 0.5, seed: int = 0, device: str = "auto") -> None:
+        import torch
+
+        self.torch = torch
+        if device == "auto":
+            device = "cuda" if torch.cuda.is_available() else "cpu"
+        self.device = torch.device(device)
+        torch.manual_seed(seed)
+        self.p = {k: torch.nn.Parameter(torch.tensor(np.asarray(arrays[k]), device=self.device)) for k in LAYERS}
+        self.lr = lr
+        self.opt = torch.optim.Adam(list(self.p.values()), lr=lr, eps=1e-5)
+        self.clip, self.value_coef, self.entropy, self.max_norm = clip, value_coef, entropy, max_norm
+        self.gen = torch.Generator(device="cpu").manual_seed(seed)
+
+    def arrays(self) -> Arrays:
+        return {k: v.detach().cpu().numpy().copy() for k, v in self.p.items()}
+
+    def update(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
+        torch = self.torch
+        dev = self.device
+        x = torch.from_numpy(batch["obs"]).to(dev)
+        mask = torch.from_numpy(batch["mask"]).to(dev)
+        act = torch.from_numpy(batch["act"]).to(dev)
+        old = torch.from_numpy(batch["logp"]).to(dev)
+        adv = torch.from_numpy(batch["adv"]).to(dev)
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+        ret = torch.from_numpy(batch["ret"]).to(dev)
+        p = self.p
+        n = len(act)
+        totals: dict[str, float] = {}
+        count = 0
+        for _ in range(epochs):
+            order = torch.randperm(n, generator=self.gen).to(dev)
+            for start in range(0, n, minibatch):
+                idx = order[start:start + minibatch]
+                h1 = torch.relu(x[idx] @ p["w1"] + p["b1"])
+                h2 = torch.relu(h1 @ p["w2"] + p["b2"])
+                m = mask[idx]
+                z = (h2 @ p["wp"] + p["bp"]).masked_fill(~m, -1e9)
+                value = (h2 @ p["wv"] + p["bv"])[:, 0]
+                logp_all = torch.log_softmax(z, dim=1)
+                logp = logp_all.gather(1, act[idx][:, None])[:, 0]
+                ratio = torch.exp(logp - old[idx])
+                a = adv[idx]
+                loss_pi = -torch.minimum(ratio * a, ratio.clamp(1 - self.clip, 1 + self.clip) * a).mean()
+                prob = logp_all.exp()
+                ent = -(torch.where(m, prob * logp_all, torch.zeros_like(prob))).sum(1).mean()
+                loss_v = ((value - ret[idx]) ** 2).mean()
+                loss = loss_pi + self.value_coef * loss_v - self.entropy * ent
+                self.opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(list(p.values()), self.max_norm)
+                self.opt.step()
+                stats = {"loss_pi": loss_pi.item(), "loss_v": loss_v.item(), "entropy": ent.item(),
+                         "kl": (old[idx] - logp).mean().item(), "loss": loss.item()}
+                for k, v in stats.items():
+                    totals[k] = totals.get(k, 0.0) + v
+                count += 1
+        return {k: v / max(1, count) for k, v in totals.items()}
+
+    def save(self, path: Path) -> None:
+        self.torch.save({"p": {k: v.detach().cpu() for k, v in self.p.items()}, "opt": self.opt.state_dict()}, path)
+
+    def load(self, path: Path) -> None:
+        state = self.torch.load(path, map_location=self.device)
+        with self.torch.no_grad():
+            for k, v in state["p"].items():
+                self.p[k].copy_(v)
+        self.opt.load_state_dict(state["opt"])
+        for group in self.opt.param_groups:  # this invocation's --lr, not the saved one
+            group["lr"] = self.lr
+
+
+def make_learner(backend: str, arrays: Arrays, lr: float, seed: int, device: str) -> NumpyLearner | TorchLearner:
+    if backend == "auto":
+        try:
+            import torch  # noqa: F401
+
+            backend = "torch"
+        except ImportError:
+            backend = "numpy"
+    if backend == "torch":
+        return TorchLearner(arrays, lr=lr, seed=seed, device=device)
+    if backend != "numpy":
+        raise ValueError(f"backend is auto, torch or numpy, not {backend!r}")
+    return NumpyLearner(arrays, lr=lr, seed=seed)
+
+
+# --- evaluation -----------------------------------------------------------------------------------------------------
+
+
+def _deal(args: tuple[Any, ...]) -> list[float]:
+    return play_deal(*args).scores
+
+
+def evaluate(pool: ProcessPoolExecutor | None, weights: Path, opponent: str, preset: str, deals: int,
+             seed: int) -> tuple[float, float, float, int]:
+    """The network's (arg-max) score against ``opponent`` over ``deals`` duplicate deals: score, 95% interval,
+    games."""
+    name = f"net[weights={weights}]"
+    tasks: list[tuple[Any, ...]] = [((name, opponent), d, preset, 2, {}, seed, None) for d in range(deals)]
+    results = list(pool.map(_deal, tasks)) if pool is not None else [_deal(t) for t in tasks]
+    scores = [s for r in results for s in r]
+    mean = sum(scores) / len(scores)
+    low, high = wilson(mean, len(scores))
+    return mean, low, high, len(scores)
+
+
+# --- the run --------------------------------------------------------------------------------------------------------
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="brisca train", description="Self-play PPO training of the net player.")
+    ap.add_argument("--out", required=True, help="run folder: curve.jsonl, net.npz, checkpoints")
+    ap.add_argument("--presets", default="spanish,briscola", help="2-player presets, comma-separated")
+    ap.add_argument("--minutes", type=float, default=60.0, help="stop after this long (this invocation)")
+    ap.add_argument("--updates", type=int, default=1_000_000, help="stop at this many updates (in all)")
+    ap.add_argument("--workers", type=int, default=2, help="self-play processes")
+    ap.add_argument("--games", type=int, default=64, help="hands a worker plays an update")
+    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--minibatch", type=int, default=4096)
+    ap.add_argument("--gae", type=float, default=0.95, help="GAE lambda (the reward comes at the end of the hand)")
+    ap.add_argument("--league", type=float, default=0.3, help="share of hands against a past self")
+    ap.add_argument("--snapshot", type=int, default=10, help="updates between league snapshots")
+    ap.add_argument("--league-size", type=int, default=20)
+    ap.add_argument("--eval-every", type=int, default=50, help="updates between evaluations (0: none)")
+    ap.add_argument("--eval-deals", type=int, default=100, help="duplicate deals against heuristic a preset")
+    ap.add_argument("--expert-deals", type=int, default=25, help="duplicate deals against expert-v1 a preset")
+    ap.add_argument("--checkpoint-every", type=int, default=10)
+    ap.add_argument("--backend", default="auto", choices=("auto", "torch", "numpy"))
+    ap.add_argument("--device", default="auto", help="torch device (auto: cuda when there is one)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--resume", action="store_true", help="continue the run in --out")
+    ap.add_argument("--init", help="start from this network (.npz) instead of a fresh one")
+    return ap
+
+
+class Run:
+    """A training run's state, folder and log."""
+
+    def __init__(self, args: argparse.Namespace, command: str) -> None:
+        self.args = args
+        self.out = Path(args.out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        (self.out / "league").mkdir(exist_ok=True)
+        self.presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+        self.inputs, self.actions = shape(self.presets)
+        self.command = command
+        state_path = self.out / "state.json"
+        if args.resume and state_path.exists():
+            self.state = json.loads(state_path.read_text())
+            self.presets = self.state["presets"]
+            arrays = dict(np.load(self.out / "checkpoint_net.npz"))
+        else:
+            self.state = {"update": 0, "games": 0, "samples": 0, "seconds": 0.0, "league": [],
+                          "presets": self.presets, "hidden": args.hidden, "seed": args.seed, "commands": []}
+            arrays = (dict(Net.load(args.init).arrays) if args.init else
+                      init_arrays(self.inputs, self.actions, args.hidden, args.seed))
+        self.state["commands"].append(command)
+        if not self.state["league"]:  # the league starts with the first self: a near-uniform player
+            np.savez(self.out / "league" / "u000000.npz", **arrays)
+            self.state["league"] = ["u000000.npz"]
+        backend = args.backend
+        if backend == "auto" and args.resume:
+            backend = self.state.get("backend", "auto")  # the learner that saved the checkpoint reads it
+        self.learner = make_learner(backend, arrays, args.lr, args.seed + self.state["update"], args.device)
+        self.state["backend"] = "torch" if isinstance(self.learner, TorchLearner) else "numpy"
+        if args.resume and (self.out / "checkpoint_learner").exists():
+            self.learner.load(self.out / "checkpoint_learner")
+        self.rng = random.Random(args.seed * 1_000_003 + self.state["update"])
+
+    def meta(self) -> dict[str, Any]:
+        return {"presets": self.presets, "players": 2, "hidden": self.state["hidden"], "updates": self.state["update"],
+                "games": self.state["games"], "samples": self.state["samples"], "commands": self.state["commands"],
+                "method": "PPO self-play with a league of past selves (brisca.learn.train)"}
+
+    def export(self, path: Path) -> None:
+        Net(self.learner.arrays(), self.meta()).save(path)
+
+    def log(self, record: dict[str, Any]) -> None:
+        with (self.out / "curve.jsonl").open("a") as f:
+            f.write(json.dumps(record) + "\n")
+
+    def checkpoint(self) -> None:
+        arrays = self.learner.arrays()
+        np.savez(self.out / "checkpoint_net.npz", **arrays)
+        tmp = self.out / "checkpoint_learner.tmp"
+        self.learner.save(tmp)
+        saved = tmp if tmp.exists() else tmp.with_suffix(".tmp.npz")
+        shutil.move(saved, self.out / "checkpoint_learner")
+        (self.out / "state.json").write_text(json.dumps(self.state))
+
+    def league(self) -> list[Arrays]:
+        return [dict(np.load(self.out / "league" / name)) for name in self.state["league"]]
+
+
+def train(args: argparse.Namespace, command: str = "") -> Path:
+    """Run (or continue) a training run; returns the folder. See the module's doc."""
+    try:
+        from brisca.agents.kernel import enabled, warm
+
+        if enabled():
+            warm()  # compile (and cache) the expert's kernel once, before the workers need it
+    except ImportError:
+        pass
+    # Fresh worker processes (not forks of a process that may hold a GPU context).
+    pool = ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) \
+        if args.workers > 1 else None
+    run = Run(args, command or " ".join(sys.argv))
+    st = run.state
+    start = time.perf_counter()
+    seconds0 = st["seconds"]
+    league_arrays = run.league()
+    try:
+        while st["update"] < args.updates and time.perf_counter() - start < args.minutes * 60:
+            arrays = run.learner.arrays()
+            tasks: list[dict[str, Any]] = []
+            for w in range(max(1, args.workers)):
+                pick = [run.rng.choice(league_arrays) for _ in range(2)] if league_arrays else []
+                tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "games": args.games,
+                              "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league})
+            t0 = time.perf_counter()
+            parts = list(pool.map(collect, tasks)) if pool is not None else [collect(t) for t in tasks]
+            t1 = time.perf_counter()
+            batch = merge(parts)
+            stats = run.learner.update(batch, args.epochs, args.minibatch)
+            t2 = time.perf_counter()
+            st["update"] += 1
+            st["games"] += sum(p["games"] for p in parts)
+            st["samples"] += len(batch["act"])
+            st["seconds"] = seconds0 + time.perf_counter() - start
+            run.log({"update": st["update"], "games": st["games"], "samples": st["samples"],
+                     "seconds": round(st["seconds"], 1), "play_s": round(t1 - t0, 2), "learn_s": round(t2 - t1, 2),
+                     "reward": round(float(np.mean([p["reward"] for p in parts])), 4),
+                     **{k: round(v, 5) for k, v in stats.items()}})
+            if st["update"] % args.snapshot == 0:
+                name = f"u{st['update']:06d}.npz"
+                np.savez(run.out / "league" / name, **run.learner.arrays())
+                st["league"] = [*st["league"], name][-args.league_size:]
+                league_arrays = run.league()
+            if st["update"] % args.checkpoint_every == 0:
+                run.checkpoint()
+            if args.eval_every and st["update"] % args.eval_every == 0:
+                run.export(run.out / "net.npz")
+                run.checkpoint()
+                for preset in run.presets:
+                    for opponent, deals in zip(OPPONENTS, (args.eval_deals, args.expert_deals), strict=True):
+                        if deals <= 0:
+                            continue
+                        score, low, high, games = evaluate(pool, run.out / "net.npz", opponent, preset, deals,
+                                                           1000 + st["update"])
+                        run.log({"update": st["update"], "games": st["games"], "eval": opponent, "preset": preset,
+                                 "score": round(score, 4), "low": round(low, 4), "high": round(high, 4),
+                                 "eval_games": games})
+                        print(f"update {st['update']}: {preset} vs {opponent} {score:.3f} ({low:.3f}-{high:.3f}) "
+                              f"over {games}", flush=True)
+            if st["update"] % 10 == 0:
+                print(f"update {st['update']}: {st['games']} games, reward {np.mean([p['reward'] for p in parts]):+.3f}"
+                      f", entropy {stats['entropy']:.3f}, play {t1 - t0:.2f}s learn {t2 - t1:.2f}s", flush=True)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    run.checkpoint()
+    run.export(run.out / "net.npz")
+    return run.out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    words = ["brisca", "train", *(sys.argv[1:] if argv is None else argv)]
+    train(args, " ".join(words))
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    raise SystemExit(main())

@@ -1,0 +1,190 @@
+"""The self-play network: its trainer (brisca.learn.train), its numpy player (brisca.agents.net) and the levels.
+
+Needs numpy (the 'fast' extra; CI runs this file after installing it). The torch learner's agreement with the numpy
+one runs where torch is installed (the 'learn' extra).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from brisca.agents import HeuristicAgent, NetAgent, make_agent  # noqa: E402
+from brisca.agents.net import SHIPPED_SHA256, Net, load_net, sha256, shipped_path  # noqa: E402
+from brisca.agents.search import ExpertAgent, net_leaves  # noqa: E402
+from brisca.arena import run_arena  # noqa: E402
+from brisca.envs.encode import shuffle_hidden  # noqa: E402
+from brisca.game import Game  # noqa: E402
+from brisca.learn.train import NumpyLearner, collect, init_arrays, merge, parser, shape, train  # noqa: E402
+from brisca.worlds import sample_world  # noqa: E402
+
+
+def _batch(hidden: int = 16, games: int = 12) -> tuple[dict[str, object], dict[str, object]]:
+    inputs, actions = shape(["spanish"])
+    arrays = init_arrays(inputs, actions, hidden, 0)
+    part = collect({"weights": arrays, "league": [], "presets": ["spanish"], "games": games, "seed": 1, "gae": 0.95,
+                    "league_share": 0.0})
+    return arrays, merge([part])
+
+
+def test_the_hand_written_gradient_is_the_loss_s_derivative() -> None:
+    arrays, batch = _batch()
+    learner = NumpyLearner(arrays, entropy=0.05)
+    learner.p = {k: v.astype(np.float64) for k, v in learner.p.items()}
+    learner.p["wp"] *= 50  # away from the uniform start, where some terms vanish
+    idx = np.arange(40)
+    adv = np.random.default_rng(0).normal(size=40)
+    args = (batch["obs"][idx], batch["mask"][idx], batch["act"][idx], batch["logp"][idx] - 0.3, adv,
+            batch["ret"][idx])
+    _stats, grads = learner.loss_and_grads(*args)
+    rng = np.random.default_rng(1)
+    for name in ("w1", "b1", "w2", "wp", "bp", "wv", "bv"):
+        for _ in range(3):
+            at = tuple(int(rng.integers(0, n)) for n in learner.p[name].shape)
+            eps = 1e-6
+            learner.p[name][at] += eps
+            up = learner.loss_and_grads(*args)[0]["loss"]
+            learner.p[name][at] -= 2 * eps
+            down = learner.loss_and_grads(*args)[0]["loss"]
+            learner.p[name][at] += eps
+            assert (up - down) / (2 * eps) == pytest.approx(grads[name][at], rel=1e-4, abs=1e-9)
+
+
+def test_the_loss_falls_as_the_learner_steps_on_a_batch() -> None:
+    arrays, batch = _batch()
+    learner = NumpyLearner(arrays, lr=3e-3)
+    adv = batch["adv"] / (batch["adv"].std() + 1e-8)
+    args = (batch["obs"], batch["mask"], batch["act"], batch["logp"], adv, batch["ret"])
+    before = learner.loss_and_grads(*args)[0]
+    for _ in range(30):
+        learner.step(learner.loss_and_grads(*args)[1])
+    after = learner.loss_and_grads(*args)[0]
+    assert after["loss"] < before["loss"] - 0.05
+    assert after["loss_v"] < before["loss_v"]
+
+
+def test_a_small_run_logs_its_curve_checkpoints_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    args = ["--out", str(out), "--presets", "spanish,briscola", "--workers", "1", "--games", "6", "--updates", "3",
+            "--hidden", "16", "--minibatch", "256", "--epochs", "1", "--eval-every", "3", "--eval-deals", "2",
+            "--expert-deals", "0", "--backend", "numpy", "--snapshot", "2"]
+    train(parser().parse_args(args), "brisca train (test)")
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert [r["update"] for r in rows if "eval" not in r] == [1, 2, 3]
+    evals = [r for r in rows if "eval" in r]
+    assert {(r["preset"], r["eval"]) for r in evals} == {("spanish", "heuristic"), ("briscola", "heuristic")}
+    assert all(0 <= r["score"] <= 1 and r["eval_games"] == 4 for r in evals)
+    train(parser().parse_args([*args[:-6], "--snapshot", "2", "--updates", "4", "--resume"]), "resumed")
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 4 and state["commands"] == ["brisca train (test)", "resumed"]
+    assert state["league"] == ["u000000.npz", "u000002.npz", "u000004.npz"]
+    net = Net.load(out / "net.npz")
+    assert net.meta["updates"] == 4 and net.presets == ("spanish", "briscola")
+    game = Game("briscola", 2, seed=3)
+    agent = NetAgent(weights=str(out / "net.npz"))
+    while not game.is_over():
+        game.apply(agent.act(game.view(game.turn)))
+
+
+def test_the_shipped_network_is_the_one_documented_and_plays_legal_moves() -> None:
+    assert sha256(shipped_path()) == SHIPPED_SHA256
+    net = load_net()
+    assert net is not None and net.presets == ("spanish", "briscola") and net.players == 2
+    assert shipped_path().stat().st_size < 4_000_000
+    for preset in net.presets:
+        rng = random.Random(5)
+        for deal in range(4):
+            game = Game(preset, 2, seed=deal)
+            agents = [NetAgent(), make_agent("random", seed=deal)]
+            assert agents[0].covers(game.rules, 2)
+            while not game.is_over():
+                seat = game.turn
+                assert seat is not None
+                action = agents[seat].act(game.view(seat))
+                assert action in game.legal_actions()
+                game.apply(action)
+            assert rng  # the games ran to the end
+
+
+def test_the_shipped_network_beats_random_and_plays_fast() -> None:
+    result = run_arena(["hard", "random"], "spanish", 2, 40, seed=11)
+    row = result.pair_table()[0]
+    assert row["low"] > 0.75
+    assert result.move_ms()["hard"] < 5.0
+
+
+def test_the_network_reads_only_the_seat_s_view() -> None:
+    net = load_net()
+    assert net is not None
+    rng = random.Random(2)
+    game = Game("spanish", 2, seed=8)
+    for _ in range(9):
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.turn
+    assert seat is not None
+    x = net.features(game.view(seat), 0).copy()
+    for k in range(5):
+        other = shuffle_hidden(game, seat, random.Random(k))
+        assert np.array_equal(net.features(other.view(seat), 0), x)
+
+
+def test_other_games_fall_back_to_hard_v1() -> None:
+    agent = make_agent("hard", seed=1)
+    assert isinstance(agent, NetAgent) and isinstance(agent.fallback, HeuristicAgent)
+    for preset, players in (("spanish", 4), ("briscola", 3), ("mexican", 2)):
+        game = Game(preset, players, seed=2)
+        assert not agent.covers(game.rules, players)
+        while not game.is_over():
+            seat = game.turn
+            assert seat is not None
+            view = game.view(seat)
+            assert agent.act(view) == agent.fallback.act(view)
+            game.apply(agent.act(view))
+    tied = Game("spanish", 2, seed=2, options={"tie": "shared"})
+    assert not agent.covers(tied.rules, 2)  # other options: not the games it learned
+
+
+def test_the_levels_and_their_fixed_versions() -> None:
+    assert isinstance(make_agent("hard-v1"), HeuristicAgent)
+    old, new = make_agent("expert-v1"), make_agent("expert")
+    assert isinstance(old, ExpertAgent) and isinstance(new, ExpertAgent)
+    assert old.net is None and new.net is load_net()
+
+
+def test_the_expert_values_leaves_with_the_network() -> None:
+    net = load_net()
+    assert net is not None
+    game = Game("briscola", 2, seed=6)
+    rng = random.Random(6)
+    for _ in range(6):
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    worlds = [sample_world(view, seed=s) for s in range(3)]
+    leaves = net_leaves(net, worlds, view.legal_actions, seat)
+    assert len(leaves) == 3 and all(len(row) == len(view.legal_actions) for row in leaves)
+    assert all(-2 < v < 2 for row in leaves for v in row)
+    for blend in (0.5, 1.0):
+        agent = ExpertAgent(seed=1, sims=16, net="on", blend=blend)
+        assert agent.act(view) in view.legal_actions
+
+
+def test_the_torch_learner_computes_the_numpy_learner_s_update() -> None:
+    pytest.importorskip("torch")
+    from brisca.learn.train import TorchLearner
+
+    arrays, batch = _batch()
+    a = NumpyLearner(arrays, lr=1e-3)
+    b = TorchLearner(arrays, lr=1e-3, device="cpu")
+    sa = a.update(batch, 1, 10_000)
+    sb = b.update(batch, 1, 10_000)
+    for key in ("loss_pi", "loss_v", "entropy"):
+        assert sa[key] == pytest.approx(sb[key], rel=1e-4, abs=1e-6)
+    for name, value in a.arrays().items():
+        assert np.allclose(value, b.arrays()[name], atol=1e-5)
