@@ -25,6 +25,7 @@ const STRINGS = {
        options: "Rule options (name=value, …)", bid: "Bid", pass: "Pass", bidRank: "Bid rank ", auction: "Auction",
        talon: "Talon", yourDiscards: "Your discards", discardHint: "Choose {n} cards to discard", confirm: "Confirm",
        nameTrump: "Name the trump suit:", callHint: "Call a card: its holder is your secret partner",
+       noTrumpYet: "No trump: the call comes after this first trick",
        declare: "Declare ", declared: "declared", contract: "Contract", by: "by", called: "called", partner: "partner",
        scores: "Scores: ", match: "Match", away: "away: a bot plays in {n} s", standin: "a bot plays for them",
        awayNote: "{name} is away: a bot plays for them in {n} s", takeoverNote: "A bot now plays for {name}",
@@ -55,6 +56,7 @@ const STRINGS = {
        options: "Opciones de reglas (nombre=valor, …)", bid: "Pujar", pass: "Paso", bidRank: "Pujar el ", auction: "Subasta",
        talon: "Monte", yourDiscards: "Tus descartes", discardHint: "Elige {n} cartas para descartar", confirm: "Confirmar",
        nameTrump: "Elige el palo de triunfo:", callHint: "Llama una carta: quien la tenga es tu compañero secreto",
+       noTrumpYet: "Sin triunfo: la llamada viene tras esta primera baza",
        declare: "Cantar ", declared: "cantó", contract: "Contrato", by: "de", called: "llamada", partner: "compañero",
        scores: "Tantos: ", match: "Partida", away: "ausente: juega un bot en {n} s", standin: "juega un bot por él",
        awayNote: "{name} se ha ido: un bot jugará por él en {n} s", takeoverNote: "Un bot juega ahora por {name}",
@@ -85,6 +87,7 @@ const STRINGS = {
        options: "Opzioni delle regole (nome=valore, …)", bid: "Chiama", pass: "Passo", bidRank: "Chiama il ", auction: "Asta",
        talon: "Monte", yourDiscards: "I tuoi scarti", discardHint: "Scegli {n} carte da scartare", confirm: "Conferma",
        nameTrump: "Scegli il seme di briscola:", callHint: "Chiama una carta: chi la ha è il tuo compagno segreto",
+       noTrumpYet: "Niente briscola: la chiamata viene dopo questa prima presa",
        declare: "Accusa ", declared: "ha accusato", contract: "Contratto", by: "di", called: "chiamata", partner: "compagno",
        scores: "Punteggio: ", match: "Partita", away: "assente: gioca un bot tra {n} s", standin: "gioca un bot al suo posto",
        awayNote: "{name} è assente: un bot giocherà per lui tra {n} s", takeoverNote: "Un bot gioca ora per {name}",
@@ -476,8 +479,7 @@ function showStep(n) {
   $("#rscore").textContent = `${t("match")}: ${scoreText}`;
   $("#rcontract").innerHTML = contractHTML(info, view);
   $("#rauction").innerHTML = auctionHTML(info, view);
-  $("#rfaceup").innerHTML = view.face_up ? cardSVG(view.face_up)
-    : `<b class="suit">${view.trump ? esc(suitName(view.trump)) : "?"}</b>`;
+  $("#rfaceup").innerHTML = view.face_up ? cardSVG(view.face_up) : trumpHTML(view);
   $("#rstock").textContent = `${view.stock_count} ${t("stock")}`;
   const talon = [...view.talon, ...view.discards.filter((c) => !view.talon.includes(c))];
   $("#rtalon").hidden = !talon.length;
@@ -651,6 +653,14 @@ function matchScore(info) {
   return info.hands_won ? info.hands_won.join(" – ") : "";
 }
 
+// The trump suit in words; "?" while an auction decides it; under a blind call (Chiamata Buia) the first trick,
+// played before any trump, says so.
+function trumpHTML(view) {
+  if (view.trump) return `<b class="suit">${esc(suitName(view.trump))}</b>`;
+  if (view.phase === "play" && view.bids.length) return `<b class="suit notrump">${esc(t("noTrumpYet"))}</b>`;
+  return `<b class="suit">?</b>`;
+}
+
 function renderContract(info, view) {
   $("#contract").innerHTML = contractHTML(info, view);
 }
@@ -713,8 +723,7 @@ function render() {
   $("#status").textContent = status;
   renderContract(info, view);
   renderAuction(info, view);
-  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up)
-    : `<b class="suit">${view.trump ? esc(suitName(view.trump)) : "?"}</b>`;
+  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up) : trumpHTML(view);
   $("#stock").textContent = `${view.stock_count} ${t("stock")}`;
   $("#stock").hidden = !view.face_up && view.stock_count === 0;
   // The talon once it is shown; the declarer's own discards.
