@@ -820,7 +820,11 @@ class RuledGame(Game):
 
     @property
     def phase(self) -> str:
-        """``bid``, ``discard``, ``trump``, ``call`` (the auction and what follows it) or ``play``."""
+        """``bid``, ``discard``, ``trump``, ``call`` (the auction and what follows it) or ``play``.
+
+        Under ``call_time: after_first_trick`` (Chiamata Buia) the auction is followed by ``play`` with no trump,
+        and the ``call`` phase comes once the first trick is over.
+        """
         return self._phase
 
     @property

@@ -408,9 +408,9 @@ CHIAMATA_BUIA = register_variant(
             " The card must still be in a hand (002: 'whichever other player has the card called'); a card"
             " played in the first trick is out. No view shows the partner until the called card is played.",
             "The winner of the first trick leads the second. Its points count for whoever won it, partner or not.",
-            "000 does not say whether the bidder chooses the card before the first trick and only announces it"
-            " after. A choice nobody sees cannot be held to at a real table, so the card is chosen when it is"
-            " called, as the sentence says.",
+            "000 says when the trump is declared, not that the card is chosen earlier and kept secret until then:"
+            " the bidder chooses the card when he calls it. (A card chosen before the first trick and announced"
+            " after it would hold the bidder to a choice nobody at the table saw him make.)",
             "The low-card auction (`bidding: low_card`) names the called card's rank while bidding, and the four"
             " cards of a rank can all fall in the first trick: it does not go with this option, which needs"
             " `bidding: points`.",
