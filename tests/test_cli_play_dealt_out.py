@@ -70,6 +70,7 @@ MATCHES = [
     ("rematada", 3, (), "en"),
     ("chiamata", 5, (), "it"),
     ("chiamata", 5, ("bidding=low_card",), "en"),
+    ("chiamata-buia", 5, (), "es"),
 ]
 
 
@@ -94,10 +95,14 @@ def test_a_whole_match_in_the_terminal(
             assert {"en": "Shown face up at the deal:", "it": "Scoperte nella distribuzione:"}[lang] in out
     else:
         assert AUCTION_WON[lang] in out
-        assert {"en": "Match points for this hand:", "it": "Punti della partita in questa mano:"}[lang] in out
-    if variant == "chiamata":
+        assert {"en": "Match points for this hand:", "es": "Puntos de la partida en esta mano:",
+                "it": "Punti della partita in questa mano:"}[lang] in out
+    if variant.startswith("chiamata"):
         assert re.search(r"\d+[OCEB] \w+ di (denari|coppe|spade|bastoni)", out)  # Italian card names
-        assert {"en": "has been played:", "it": "È uscita"}[lang] in out
+        assert {"en": "has been played:", "es": "Se ha jugado", "it": "È uscita"}[lang] in out
+    if variant == "chiamata-buia":  # the call comes after a first trick played without trumps
+        assert "sale a la primera baza, que se juega sin triunfo; la llamada viene después." in out
+        assert "aún ninguno: lo declara la llamada tras la primera baza" in out
 
 
 # ---------------------------------------------------------------- a scripted person, in process
@@ -202,6 +207,7 @@ def view_only(monkeypatch: pytest.MonkeyPatch) -> None:
     ("chiamata", 5, {}),
     ("chiamata", 5, {"bidding": "low_card"}),
     ("chilean", 4, {"deal": "pelada"}),
+    ("chiamata-buia", 5, {}),
 ])
 def test_the_person_bids_discards_names_calls_and_declares(
     variant: str, players: int, options: dict[str, object]
@@ -217,7 +223,7 @@ def test_the_person_bids_discards_names_calls_and_declares(
         assert any(isinstance(a, Discard) for a in mine) and any(isinstance(a, TrumpChoice) for a in mine)
         assert re.search(r"^You lay \S+ .*, \S+ .* face down in your pile \(\d+ points\)\.$", out, re.MULTILINE)
         assert re.search(r"^The talon is .*: you show it and take it\.$", out, re.MULTILINE)
-    if variant == "chiamata" and not options:
+    if variant.startswith("chiamata") and not options:
         assert any(isinstance(a, Call) for a in mine)
         assert re.search(r"^You call \d+[OCEB] ", out, re.MULTILINE)
         assert re.search(r"^Contract: you must take \d+ points\. Trump: ", out, re.MULTILINE)

@@ -104,3 +104,10 @@ def test_the_players_page_example_plays(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.syspath_prepend(str(tmp_path))
     result = run_arena(["mybots_doc:FirstCard", "random"], games=5, seed=1)
     assert result.games == 10
+
+
+def test_the_site_lists_every_preset_page() -> None:
+    """mkdocs.yml's navigation names every page under docs/variants (the strict build refuses one left out)."""
+    nav = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
+    missing = [p.name for p in sorted((DOCS / "variants").glob("*.md")) if f"variants/{p.name}" not in nav]
+    assert not missing, f"add to mkdocs.yml's nav: {', '.join(missing)}"

@@ -78,6 +78,7 @@ def test_there_is_a_golden_record_of_every_kind() -> None:
         "preset_chilean", "preset_rematada", "preset_chiamata", "chilean_golpe", "chilean_pelada", "chilean_vales",
         "chilean_capote", "chiamata_low_card", "chiamata_alone", "chiamata_all_passed", "rematada_last_must_bid",
         "rematada_made", "match_chiamata", "match_rematada", "chilean_descanso", "chilean_beat_partner",
+        "preset_chiamata_buia", "chiamata_buia_set", "match_chiamata_buia",
     }
     assert dealt_out <= names
     assert len(BAD_SPECS) >= 11
@@ -217,7 +218,16 @@ def test_golden_records_show_what_they_claim() -> None:
     assert made["reason"] == "made" and made["scores"][made["contract"]["declarer"]] == made["contract"]["points"]
     assert sum(exp["preset_rematada"]["scores"]) in (exp["preset_rematada"]["contract"]["points"],
                                                      exp["preset_rematada"]["contract"]["points"] // 2 * 2)
-    for name in ("match_chiamata", "match_rematada"):
+    # Chiamata Buia (000: "trumps are only declared after the first trick"): the call follows the first trick,
+    # which a card of the suit called later did not take, and whose winner (not the bidder) led the second.
+    for name in ("preset_chiamata_buia", "chiamata_buia_set"):
+        actions = _actions(rec[name])
+        calls = [i for i, a in enumerate(actions) if "call" in a]
+        plays = [i for i, a in enumerate(actions) if "play" in a]
+        assert len(calls) == 1 and sum(1 for i in plays if i < calls[0]) == 5
+        assert maker.first_trick_untrumped(_referee_hand(rec[name]))
+    assert exp["preset_chiamata_buia"]["reason"] == "made" and exp["chiamata_buia_set"]["reason"] == "set"
+    for name in ("match_chiamata", "match_rematada", "match_chiamata_buia"):
         match = exp[name]
         assert match["match_over"] and match["match_winner"] is not None
         assert match["match_points"] == [sum(h["scores"][s] for h in match["hands"]) for s in range(len(

@@ -213,12 +213,14 @@ JSON = st.recursive(
 
 
 @settings(max_examples=200, deadline=None)
-@given(JSON, st.dictionaries(st.sampled_from(["variant", "players", "dealer", "deck", "actions", "rules"]), JSON))
-def test_records_fail_cleanly(junk: Any, fields: dict[str, Any]) -> None:
+@given(JSON, st.dictionaries(st.sampled_from(["variant", "players", "dealer", "deck", "actions", "rules"]), JSON),
+       st.sampled_from([("spanish", 2), ("chiamata", 5), ("chiamata-buia", 5)]))
+def test_records_fail_cleanly(junk: Any, fields: dict[str, Any], game: tuple[str, int]) -> None:
     """Arbitrary JSON, or a record header with arbitrary fields: a record or a RecordError, nothing else."""
     import json
 
-    for data in (junk, {"format": "brisca-record/1", "variant": "spanish", "players": 2, "dealer": 1, **fields}):
+    variant, players = game
+    for data in (junk, {"format": "brisca-record/1", "variant": variant, "players": players, "dealer": 1, **fields}):
         try:
             record = rec.loads(json.dumps(data))
             record.replay()

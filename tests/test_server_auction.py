@@ -29,11 +29,14 @@ def _check(message: dict[str, Any], seat: int | None, match: Match) -> None:
         return
     game = match.games[state["table"]["hand_number"]]
     view = state["view"]
-    # Calling a card lists every card of the deck the caller does not hold: that reveals nothing.
+    # Calling a card lists every card of the deck the caller does not hold (after a first trick, under a blind
+    # call, every such card not played in it): that reveals nothing.
     calls = {a["call"] for a in view["legal"] if "call" in a}
     if calls:
         own = {str(c) for c in game.hand(seat)} if seat is not None else set()
-        assert calls >= {str(c) for c in game.rules.deck_cards(game.players)} - own
+        gone = {c for t in view["tricks"] for c in t["cards"]}
+        assert calls >= {str(c) for c in game.rules.deck_cards(game.players)} - own - gone
+        assert not calls & gone
     seen = cards_in({**message, "state": {**state, "view": {
         **view, "legal": [a for a in view["legal"] if "call" not in a]}}})
     engine = game.view(seat)
@@ -68,6 +71,7 @@ def _check(message: dict[str, Any], seat: int | None, match: Match) -> None:
     ("chiamata", 5, {}),
     ("rematada", 3, {}),
     ("chiamata", 5, {"bidding": "low_card", "target_points": 4}),
+    ("chiamata-buia", 5, {"target_points": 4}),
 ])
 def test_a_match_with_an_auction_leaks_nothing(tmp_path: Path, preset: str, players: int,
                                                options: dict[str, Any]) -> None:
@@ -81,6 +85,7 @@ def test_a_match_with_an_auction_leaks_nothing(tmp_path: Path, preset: str, play
         kinds: set[str] = set()
         stubs = 0
         hands = 0
+        blind = 0
         for _ in range(20_000):
             match = match_of(client, table_id)
             if match.is_over():
@@ -90,6 +95,9 @@ def test_a_match_with_an_auction_leaks_nothing(tmp_path: Path, preset: str, play
             assert turn is not None
             kinds.add(game.phase)  # type: ignore[attr-defined]
             mover = conns[turn]
+            shown = mover.state["view"] if mover.state is not None else None
+            if shown is not None and shown["phase"] == "play" and shown["trump"] is None:
+                blind += 1
             assert mover.state is not None
             action = agents[turn].act(game.view(turn))
             legal = [{k: v for k, v in a.items() if k != "text"} for a in mover.state["view"]["legal"]]
@@ -117,6 +125,8 @@ def test_a_match_with_an_auction_leaks_nothing(tmp_path: Path, preset: str, play
             assert "trump" in kinds  # the lowest rank's bidder names the suit: that card is the called one
         else:
             assert "call" in kinds
+        if preset == "chiamata-buia":  # the first trick of each hand is played before the call, with no trump
+            assert blind
         spectator.sync()
         assert spectator.state is not None
         final = spectator.state
@@ -129,7 +139,7 @@ def test_a_match_with_an_auction_leaks_nothing(tmp_path: Path, preset: str, play
         assert replayed.winner == final["table"]["match_winner"] == match.winner
 
 
-@pytest.mark.parametrize(("preset", "players"), [("chiamata", 5), ("rematada", 3)])
+@pytest.mark.parametrize(("preset", "players"), [("chiamata", 5), ("rematada", 3), ("chiamata-buia", 5)])
 def test_server_bots_play_a_match_with_an_auction(tmp_path: Path, preset: str, players: int) -> None:
     with deadline(60), serve(str(tmp_path / "db.sqlite3")) as client:
         bots = {str(s): "easy" for s in range(players)}

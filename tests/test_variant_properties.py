@@ -44,6 +44,7 @@ DEALT_OUT_MIXTURES: list[tuple[str, dict[str, Any], int]] = [
     ("chilean", {"follow": "suit_beat_trump", "deal": "golpe"}, 4),
     ("chiamata", {"bidding": "low_card"}, 5),
     ("chiamata", {"declarations": "vales", "last_trick_bonus": 10, "min_bid": 40}, 5),
+    ("chiamata-buia", {"follow": "suit_beat_trump", "declarations": "vales", "arrastro": True}, 5),
     ("rematada", {"all_pass": "redeal", "min_bid": 50}, 3),
     ("rematada", {"follow": "suit_beat_trump", "lead_two": "guarded", "declarations": "vales"}, 3),
 ]

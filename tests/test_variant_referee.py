@@ -75,6 +75,9 @@ DEALT_OUT_COMBOS: list[tuple[str, str, dict[str, Any], int]] = [
     ("chilean-beat-partner", "chilean", {"follow": "suit_beat_trump"}, 4),
     ("low-card", "chiamata", {"bidding": "low_card"}, 5),
     ("chiamata-vales", "chiamata", {"declarations": "vales", "follow": "suit_trump", "last_trick_bonus": 10}, 5),
+    ("buia-duties", "chiamata-buia", {"follow": "suit_beat_trump", "arrastro": True, "claim": True}, 5),
+    ("buia-vales", "chiamata-buia", {"declarations": "vales", "follow": "descanso", "pair_bonus": True,
+                                     "all_pass": "last_must_bid", "last_trick_bonus": 10}, 5),
     ("rematada-redeal", "rematada", {"all_pass": "redeal", "bid_step": 5, "max_bid": 150}, 3),
     ("rematada-follow", "rematada", {"follow": "suit_beat_trump", "lead_two": "guarded",
                                      "declarations": "vales"}, 3),
@@ -295,6 +298,7 @@ MATCH_CONFIGS = [
     pytest.param("mexican", {"big_win": True}, 3, id="mexican-3p"),
     pytest.param("mexican", {"big_win": True, "target_hands": 3}, 2, id="mexican-2p"),
     pytest.param("muerte-al-tres", {"big_win": True}, 2, id="muerte-2p"),
+    pytest.param("chiamata-buia", {"target_points": 5}, 5, id="chiamata-buia-5p"),
 ]
 
 
@@ -343,6 +347,7 @@ def test_configurations_cover_every_option_value() -> None:
         "tie": ["draw", "replay", "most_cards", "shared"], "trump_rotation": [True, False], "deal_look": [True, False],
         "partners_look": [True, False], "open_hands": [True, False], "teams": [True, False], "deck": [40, 48],
         "last_trick_bonus": [0, 10], "big_win": [True, False], "match": ["target_hands", "target_points"],
+        "call_time": ["before_play", "after_first_trick"],
     }
     for name, values in want.items():
         assert {json.dumps(v) for v in values} <= seen[name], name

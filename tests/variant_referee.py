@@ -98,7 +98,10 @@ The rules, as this referee reads them:
   wins.  The winner takes the ``talon`` and discards as many cards (their points
   are his), then names the trump (``named``; under ``low_card`` the suit of the
   called card of the rank he named) or calls any card (``called``: its suit is
-  trump, its holder the partner, himself if he holds it).  He leads.
+  trump, its holder the partner, himself if he holds it).  He leads.  Under
+  ``call_time: after_first_trick`` (Chiamata Buia) he leads before calling: the
+  first trick has no trump (the best card of the suit led takes it); once it is
+  over he calls a card not played in it, and the first trick's winner leads.
 * Lead duties: in a ``pelada`` the cutter leads a trump to the first trick if he
   can; under ``lead_two: guarded`` a 2 is led only with the ace of its suit in hand,
   once that ace has been played, once a partner has played another suit to a trick
@@ -162,9 +165,9 @@ SPANISH_DEFAULTS: dict[str, Any] = {
     "match": "target_hands", "target_points": 121, "target_game_points": 3, "hands": 3, "partners": "fixed",
     "signals": "off", "deal_look": False, "partners_look": False,
     "open_hands": False, "pair_bonus": False, "hand_winner": "most", "kill_three": False, "card_names": "spanish",
-    "deal": "one_by_one", "trump_from": "turned", "talon": 0, "bidding": "off", "min_bid": 61, "bid_step": 1,
-    "max_bid": 120, "all_pass": "redeal", "contract": "off", "declarations": "off", "lead_two": "any",
-    "capote": False,
+    "deal": "one_by_one", "trump_from": "turned", "talon": 0, "bidding": "off", "call_time": "before_play",
+    "min_bid": 61, "bid_step": 1, "max_bid": 120, "all_pass": "redeal", "contract": "off", "declarations": "off",
+    "lead_two": "any", "capote": False,
 }
 
 
@@ -265,6 +268,8 @@ class Hand:
         #: (seat, points or rank) of the best bid so far
         self.high: tuple[int, int] | None = None
         self.contract: dict[str, Any] | None = None
+        #: Under ``call_time: after_first_trick``: the auction's winner, while his call waits for the first trick.
+        self.blind: int | None = None
         self.discards: list[str] = []
         #: (seat, suit, index of the trick it was declared in)
         self.declared: list[tuple[int, str, int]] = []
@@ -494,7 +499,8 @@ class Hand:
             return [{"discard": list(c)} for c in combinations(sorted(self.hands[seat]), len(self.talon))]
         if self.phase == "trump":
             return [{"trump": s} for s in SUITS]
-        return [{"call": c} for c in deck_cards(o, self.players)]
+        played = {c for t in self.tricks for c in t["cards"]}
+        return [{"call": c} for c in deck_cards(o, self.players) if c not in played]
 
     def exchange_card(self, seat: int) -> str | None:
         """The trump ``seat`` may give for the face-up card now, or ``None``."""
@@ -656,6 +662,10 @@ class Hand:
                 self.hands[winner].extend(self.talon)
             elif o["trump_from"] == "named" or o["bidding"] == "low_card":
                 self.phase = "trump"
+            elif o.get("call_time", "before_play") == "after_first_trick":
+                self.blind = winner  # the bidder leads a first trick without trumps, and calls after it
+                self.phase = "play"
+                self.leader = winner
             else:
                 self.phase = "call"
         elif "discard" in action:
@@ -678,7 +688,11 @@ class Hand:
         self.contract = {"declarer": declarer, "bid": bid["bid"], "points": points, "trump": trump,
                          "called": called, "partner": partner}
         self.phase = "play"
-        self.leader = self.turn = declarer
+        if self.blind is not None:  # called after the first trick: its winner leads
+            self.blind = None
+            self.turn = self.leader
+        else:
+            self.leader = self.turn = declarer
 
     def end_trick(self) -> None:
         n = self.players
@@ -703,6 +717,8 @@ class Hand:
                     self.public.append((s, card))  # the face-up card, drawn last
         self.leader = winner
         self.turn = None if not any(self.hands) else winner
+        if self.blind is not None and self.turn is not None:
+            self.phase, self.turn = "call", self.blind
 
     # ------------------------------------------------------------- outcome
 

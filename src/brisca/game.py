@@ -736,7 +736,7 @@ class RuledGame(Game):
 
     __slots__ = (
         "_phase", "_bids", "_passed", "_high", "_contract", "_talon", "_discards", "_shown", "_declared",
-        "_pending", "_dealt",
+        "_pending", "_dealt", "_blind",
     )
 
     def _deal(self) -> None:
@@ -752,6 +752,8 @@ class RuledGame(Game):
         self._declared: list[tuple[int, Suit, int]] = []
         self._pending: Suit | None = None
         self._dealt: tuple[tuple[Card, ...], ...] = ()
+        #: Under ``call_time: after_first_trick``, the auction's winner while his call waits for the first trick.
+        self._blind: int | None = None
         super()._deal()
         self._signals = []
         self._turn_signals = []
@@ -818,7 +820,11 @@ class RuledGame(Game):
 
     @property
     def phase(self) -> str:
-        """``bid``, ``discard``, ``trump``, ``call`` (the auction and what follows it) or ``play``."""
+        """``bid``, ``discard``, ``trump``, ``call`` (the auction and what follows it) or ``play``.
+
+        Under ``call_time: after_first_trick`` (Chiamata Buia) the auction is followed by ``play`` with no trump,
+        and the ``call`` phase comes once the first trick is over.
+        """
         return self._phase
 
     @property
@@ -876,7 +882,7 @@ class RuledGame(Game):
         rules = self.rules
         if rules.declarations != "off":
             actions.extend(self._declarable(seat, hand, plays))
-        if rules.arrastro and not self._trick:
+        if rules.arrastro and not self._trick and self.trump is not None:
             ace = PLAYS[Card(Rank.ACE, self.trump).index]
             if ace in plays:
                 actions.append(ARRASTROS[ace.card.index])
@@ -920,7 +926,7 @@ class RuledGame(Game):
         if self._pending is not None:  # a pair was declared: one of its cards is played now
             pair = (Card(Rank.KING, self._pending), Card(Rank.KNIGHT, self._pending))
             cands = [a for a in cands if a.card in pair]
-        if rules.kill_three and not self._three_out and len(hand) > 1:
+        if rules.kill_three and not self._three_out and len(hand) > 1 and self.trump is not None:
             ace = PLAYS[Card(Rank.ACE, self.trump).index]
             if ace in cands:
                 # The ace of trumps is a prisoner: this comes before any duty of play.
@@ -1004,6 +1010,9 @@ class RuledGame(Game):
             return [Discard(*combo) for combo in itertools.combinations(hand, len(self._talon))]
         if phase == "trump":
             return [TrumpChoice(suit) for suit in Suit]
+        if self._tricks:  # a call after the first trick names a card still in a hand
+            played = {c for t in self._tricks for c in t[1]}
+            return [CALLS[c.index] for c in self._layout.cards if c not in played]
         return [CALLS[c.index] for c in self._layout.cards]  # call
 
     def _claim_holds(self, seat: int) -> bool:
@@ -1062,6 +1071,10 @@ class RuledGame(Game):
                 self._three_out = True
             if len(self._tricks) > tricks_before:
                 self._after_trick(len(self._stock) < stock_before)
+                if self._blind is not None and not self._over:
+                    # Chiamata Buia: the first trick is over, and the bidder calls now.
+                    self._phase = "call"
+                    self._turn = self._blind
         elif kind is Exchange:
             self._exchange(action)  # type: ignore[arg-type]
         elif kind is Claim:
@@ -1116,6 +1129,11 @@ class RuledGame(Game):
                 self._hands[winner].extend(PLAYS[c.index] for c in self._talon)
             elif rules.trump_from == "named" or rules.bidding == "low_card":
                 self._phase = "trump"
+            elif rules.call_time == "after_first_trick":
+                # 000, Chiamata Buia: the bidder leads a first trick with no trump; he calls once it is over.
+                self._blind = winner
+                self._phase = "play"
+                self._leader = winner
             else:
                 self._phase = "call"
         elif kind is Discard:
@@ -1144,7 +1162,11 @@ class RuledGame(Game):
         points = bid.points if type(bid) is Bid else rules.min_bid
         self._contract = Contract(declarer, bid, points, trump, called, partner)
         self._phase = "play"
-        self._leader = self._turn = declarer
+        if self._blind is not None:  # called after the first trick: its winner leads the second
+            self._blind = None
+            self._turn = self._leader
+        else:
+            self._leader = self._turn = declarer
 
     def clone(self) -> Game:
         g = super().clone()
@@ -1160,6 +1182,7 @@ class RuledGame(Game):
         g._declared = self._declared[:]
         g._pending = self._pending
         g._dealt = self._dealt
+        g._blind = self._blind
         return g
 
     __copy__ = clone
@@ -1235,7 +1258,7 @@ class RuledGame(Game):
     def _after_trick(self, drew: bool) -> None:
         self._arrastro_on = False
         leader, cards, winner, _points = self._tricks[-1]
-        if self.rules.kill_three:
+        if self.rules.kill_three and self.trump is not None:
             ace, three = Card(Rank.ACE, self.trump), Card(Rank.THREE, self.trump)
             if ace in cards and three in cards:
                 self._killer = (leader + cards.index(ace)) % self.players
@@ -1262,6 +1285,9 @@ class RuledGame(Game):
         auction_kinds = (Bid, RankBid, Pass, Discard, TrumpChoice, Call)
         if self._phase != "play":
             return self._why_illegal_in_auction(action)
+        if isinstance(action, Call) and self._blind is not None:
+            return (f"seat {self._blind} calls a card once the first trick is over (call_time: after_first_trick):"
+                    f" seat {seat} plays a card now")
         if isinstance(action, auction_kinds):
             return f"the auction is over: seat {seat} plays a card"
         if isinstance(action, Declare):
@@ -1287,12 +1313,15 @@ class RuledGame(Game):
             if isinstance(action, Arrastro):
                 if not rules.arrastro:
                     return "arrastro is not played in these rules"
+                if self.trump is None:
+                    return "there is no trump suit yet: arrastro is called with the ace of trumps"
                 if self._trick or card != Card(Rank.ACE, self.trump):
                     return "arrastro is called only when leading the ace of trumps"
             allowed = " ".join(str(a.card) for a in self._playable(hand))
             if self._trick and self._arrastro_on:
                 return f"arrastro: seat {seat} must play its best card ({allowed})"
-            if rules.kill_three and card == Card(Rank.ACE, self.trump) and not self._three_out:
+            if rules.kill_three and self.trump is not None and card == Card(Rank.ACE, self.trump) and (
+                    not self._three_out):
                 return "the ace of trumps may not be played before the three of trumps (except in the last trick)"
             return f"seat {seat} must play one of {allowed} ({rules.follow.replace('_', ' ')} duty)"
         if isinstance(action, Claim):
@@ -1333,6 +1362,8 @@ class RuledGame(Game):
         if phase == "trump":
             return f"seat {seat} names the trump suit now, like 'trump O'"
         if isinstance(action, Call):
+            if any(action.card in t[1] for t in self._tricks):
+                return f"{action.card} was played in the first trick: call a card still in a hand"
             return f"{action.card} is not in this deck"
         return f"seat {seat} calls a card now, like 'call 3O'"
 
@@ -1416,9 +1447,15 @@ class View:
         """The seats that played the cards of the current trick, in order."""
         return tuple((self.leader + i) % self.players for i in range(len(self.trick)))
 
+    @property
+    def call_pending(self) -> bool:
+        """Whether the play has begun before the trump is declared (``call_time: after_first_trick``, 000's
+        Chiamata Buia): the first trick has no trump suit, and the bidder calls once it is over."""
+        return self.trump is None and self.phase == "play" and self.rules.call_time == "after_first_trick"
+
     def trick_winner(self) -> int | None:
         """The seat winning the current trick so far, or ``None`` when the table is empty."""
-        if not self.trick or self.trump is None:
+        if not self.trick or (self.trump is None and not self.call_pending):
             return None
         return self.trick_seats()[winning_index(self.trick, self.trump, self.rules.strength_table)]
 
@@ -1438,8 +1475,11 @@ class View:
         return tuple(c for c in self.rules.layout(self.players).cards if c not in seen)
 
 
-def winning_index(cards: Sequence[Card], trump: Suit, strength: Sequence[int]) -> int:
-    """The position of the card that wins a trick: the highest trump, else the highest of the suit led."""
+def winning_index(cards: Sequence[Card], trump: Suit | None, strength: Sequence[int]) -> int:
+    """The position of the card that wins a trick: the highest trump, else the highest of the suit led.
+
+    ``trump`` is ``None`` for a trick played before any trump is declared (Chiamata Buia's first).
+    """
     best = 0
     for i in range(1, len(cards)):
         c, b = cards[i], cards[best]

@@ -204,6 +204,7 @@ _EN: dict[str, str] = {
     ),
     # The dealt-out games: the deal, the auction, the talon, the contract, declarations.
     "new_hand_auction": "Hand {hand}. Dealer: {who}. The trump is decided after the auction.",
+    "new_hand_buia": "Hand {hand}. Dealer: {who}. The trump is declared by the call after the first trick.",
     "new_hand_dealer_card": "Hand {hand}. Dealer: {who}. Trump: {suit}, by the dealer's card {card}, face up until he"
                             " plays it.",
     "deal_way": "Cut and deal: {way}.",
@@ -220,6 +221,7 @@ _EN: dict[str, str] = {
     "header_auction": "Hand {hand} · auction",
     "talon_row": "Talon",
     "trump_pending": "decided after the auction",
+    "trump_after_first_trick": "none yet: declared by the call after the first trick",
     "trump_card_dealer": "{card}, the card of {who} (dealer), face up until played",
     "trump_card_yours": "{card}, your card (you deal), face up until you play it",
     "err_auction_over": "The auction is over: play a card.",
@@ -273,6 +275,8 @@ _EN: dict[str, str] = {
     "err_not_suit": "\"{text}\" is not a suit: type one of {suits}.",
     "err_call_unknown": "\"{text}\" is not a card: call one like {example}.",
     "err_call_deck": "{card} is not in this deck.",
+    "err_call_played": "{card} was played in the first trick: call a card still in a hand, like {example}.",
+    "err_call_after_first_trick": "The card is called once the first trick is over: play a card now.",
     "err_declare_off": "Declarations are not played in these rules.",
     "err_declare_done": "The king and knight of {suit} have already been declared.",
     "err_declare_vales": (
@@ -287,6 +291,10 @@ _EN: dict[str, str] = {
     ),
     "auction_won": "{who} wins the auction with {bid}.",
     "you_win_auction": "You win the auction with {bid}.",
+    "call_after_first_trick": "{who} leads the first trick, played without trumps; the call comes once it is over.",
+    "you_call_after_first_trick": (
+        "You lead the first trick, played without trumps; you call your card once it is over."
+    ),
     "contract_line_you": "Contract: you must take {points} points. Trump: {suit}.",
     "contract_called_you": "Called card: {card}. Its holder is your hidden partner.",
     "talon_shown": "{who} shows the talon: {cards}, and takes it.",
@@ -350,6 +358,12 @@ _EN: dict[str, str] = {
     "rule_called": (
         "The auction's winner calls a card (call 3O): its suit is trumps and its holder his hidden partner, known"
         " only when it is played; calling his own card, he plays alone. He leads."
+    ),
+    "rule_called_buia": (
+        "Chiamata buia: the auction's winner leads a first trick played without trumps (the best card of the"
+        " suit led takes it). Then he calls a card still in a hand (call 3O): its suit is trumps and its holder"
+        " his hidden partner, known only when it is played; calling his own card, he plays alone. The first"
+        " trick's winner leads the second."
     ),
     "rule_contract_solo": (
         "The declarer who reaches his bid scores it; otherwise each other player scores half of it. The last"
@@ -559,6 +573,7 @@ _ES: dict[str, str] = {
     ),
     # Los juegos en que se reparten todas las cartas: el reparto, la subasta, el talón, el contrato, los cantes.
     "new_hand_auction": "Mano {hand}. Reparte: {who}. El triunfo se decide tras la subasta.",
+    "new_hand_buia": "Mano {hand}. Reparte: {who}. El triunfo lo declara la llamada tras la primera baza.",
     "new_hand_dealer_card": "Mano {hand}. Reparte: {who}. Triunfo: {suit}, por la carta del que reparte, {card}, a la"
                             " vista hasta que la juegue.",
     "deal_way": "Corte y reparto: {way}.",
@@ -575,6 +590,7 @@ _ES: dict[str, str] = {
     "header_auction": "Mano {hand} · subasta",
     "talon_row": "Talón",
     "trump_pending": "se decide tras la subasta",
+    "trump_after_first_trick": "aún ninguno: lo declara la llamada tras la primera baza",
     "trump_card_dealer": "{card}, carta de {who} (reparte), a la vista hasta que la juegue",
     "trump_card_yours": "{card}, tu carta (repartes), a la vista hasta que la juegues",
     "err_auction_over": "La subasta ha terminado: juega una carta.",
@@ -629,6 +645,8 @@ _ES: dict[str, str] = {
     "err_not_suit": "\"{text}\" no es un palo: escribe uno de {suits}.",
     "err_call_unknown": "\"{text}\" no es una carta: llama una como {example}.",
     "err_call_deck": "{card} no está en esta baraja.",
+    "err_call_played": "{card} se jugó en la primera baza: llama una carta que siga en una mano, como {example}.",
+    "err_call_after_first_trick": "La carta se llama cuando acabe la primera baza: ahora juega una carta.",
     "err_declare_off": "En estas reglas no se canta.",
     "err_declare_done": "El rey y el caballo de {suit} ya se han cantado.",
     "err_declare_vales": (
@@ -643,6 +661,8 @@ _ES: dict[str, str] = {
     ),
     "auction_won": "{who} gana la subasta con {bid}.",
     "you_win_auction": "Ganas la subasta con {bid}.",
+    "call_after_first_trick": "{who} sale a la primera baza, que se juega sin triunfo; la llamada viene después.",
+    "you_call_after_first_trick": "Sales a la primera baza, que se juega sin triunfo; llamas tu carta después.",
     "contract_line_you": "Contrato: debes hacer {points} puntos. Triunfo: {suit}.",
     "contract_called_you": "Carta llamada: {card}. Quien la tenga es tu compañero oculto.",
     "talon_shown": "{who} muestra el talón: {cards}, y se lo lleva.",
@@ -706,6 +726,12 @@ _ES: dict[str, str] = {
     "rule_called": (
         "El ganador de la subasta llama una carta (call 3O): su palo es el triunfo y quien la tenga su compañero"
         " oculto, que se sabe cuando se juega; si llama una suya, juega solo. Sale él."
+    ),
+    "rule_called_buia": (
+        "Chiamata buia: el ganador de la subasta sale a una primera baza sin triunfo (la gana la carta más alta"
+        " del palo de salida). Después llama una carta que siga en una mano (call 3O): su palo es el triunfo y"
+        " quien la tenga su compañero oculto, que se sabe cuando se juega; si llama una suya, juega solo. Sale a"
+        " la segunda baza quien ganó la primera."
     ),
     "rule_contract_solo": (
         "Si el que puja llega a su puja, se la apunta; si no, cada uno de los otros se apunta la mitad. La última"
@@ -922,6 +948,7 @@ _IT: dict[str, str] = {
     ),
     # I giochi in cui si distribuiscono tutte le carte: la distribuzione, l'asta, il monte, il contratto, le accuse.
     "new_hand_auction": "Mano {hand}. Distribuisce: {who}. La briscola si decide dopo l'asta.",
+    "new_hand_buia": "Mano {hand}. Distribuisce: {who}. La briscola la dichiara la chiamata dopo la prima presa.",
     "new_hand_dealer_card": "Mano {hand}. Distribuisce: {who}. Briscola: {suit}, dalla carta del mazziere, {card},"
                             " scoperta finché non la gioca.",
     "deal_way": "Taglio e distribuzione: {way}.",
@@ -938,6 +965,7 @@ _IT: dict[str, str] = {
     "header_auction": "Mano {hand} · asta",
     "talon_row": "Monte",
     "trump_pending": "si decide dopo l'asta",
+    "trump_after_first_trick": "ancora nessuna: la dichiara la chiamata dopo la prima presa",
     "trump_card_dealer": "{card}, carta di {who} (mazziere), scoperta finché non la gioca",
     "trump_card_yours": "{card}, la tua carta (sei il mazziere), scoperta finché non la giochi",
     "err_auction_over": "L'asta è finita: gioca una carta.",
@@ -992,6 +1020,8 @@ _IT: dict[str, str] = {
     "err_not_suit": "\"{text}\" non è un seme: scrivi uno di {suits}.",
     "err_call_unknown": "\"{text}\" non è una carta: chiamane una come {example}.",
     "err_call_deck": "{card} non è in questo mazzo.",
+    "err_call_played": "{card} è uscita nella prima presa: chiama una carta ancora in mano a qualcuno, come {example}.",
+    "err_call_after_first_trick": "La carta si chiama finita la prima presa: ora gioca una carta.",
     "err_declare_off": "In queste regole non si accusa.",
     "err_declare_done": "Il re e il cavallo di {suit} sono già stati accusati.",
     "err_declare_vales": (
@@ -1006,6 +1036,8 @@ _IT: dict[str, str] = {
     ),
     "auction_won": "{who} vince l'asta con {bid}.",
     "you_win_auction": "Vinci l'asta con {bid}.",
+    "call_after_first_trick": "{who} apre la prima presa, giocata senza briscola; la chiamata viene dopo.",
+    "you_call_after_first_trick": "Apri la prima presa, giocata senza briscola; chiami la tua carta dopo.",
     "contract_line_you": "Contratto: devi fare {points} punti. Briscola: {suit}.",
     "contract_called_you": "Carta chiamata: {card}. Chi la tiene è il tuo compagno nascosto.",
     "talon_shown": "{who} mostra il monte: {cards}, e lo prende.",
@@ -1068,6 +1100,12 @@ _IT: dict[str, str] = {
     "rule_called": (
         "Chi vince l'asta chiama una carta (call 3O): il suo seme è briscola e chi la tiene il suo compagno"
         " nascosto, che si scopre quando esce; se chiama una sua, gioca da solo. Esce lui."
+    ),
+    "rule_called_buia": (
+        "Chiamata buia: chi vince l'asta apre una prima presa giocata senza briscola (la prende la carta più alta"
+        " del seme di uscita). Poi chiama una carta ancora in mano a qualcuno (call 3O): il suo seme è briscola e"
+        " chi la tiene il suo compagno nascosto, che si scopre quando esce; se chiama una sua, gioca da solo."
+        " Apre la seconda presa chi ha preso la prima."
     ),
     "rule_contract_solo": (
         "Se chi ha vinto l'asta arriva alla sua offerta, la segna; se no, ognuno degli altri ne segna la metà."

@@ -426,6 +426,20 @@ T: dict[str, dict[str, str]] = {
               " (chiamando una carta sua, gioca da solo). Nessuno sa chi è finché la carta chiamata non viene"
               " giocata. Apre chi ha vinto l'asta.",
     },
+    "trump_called_buia": {
+        "en": "Chiamata buia: the bidder leads a first trick played with no trump, which the highest card of the"
+              " suit led takes. Then he calls a card still in a hand: its suit is trump and its holder is his"
+              " hidden partner (calling his own card, he plays alone). Nobody knows the partner until the called"
+              " card is played. The first trick's winner leads the second.",
+        "es": "Chiamata buia: el que gana la subasta sale a una primera baza sin triunfo, que gana la carta más"
+              " alta del palo de salida. Después llama una carta que siga en una mano: su palo es el triunfo y"
+              " quien la tiene es su compañero oculto (si llama una suya, juega solo). Nadie sabe quién es hasta"
+              " que se juega la carta llamada. Sale a la segunda baza quien ganó la primera.",
+        "it": "Chiamata buia: chi vince l'asta apre una prima presa senza briscola, che prende la carta più alta"
+              " del seme di uscita. Poi chiama una carta ancora in mano a qualcuno: il suo seme è la briscola e"
+              " chi la tiene è il suo socio segreto (chiamando una carta sua, gioca da solo). Nessuno sa chi è"
+              " finché la carta chiamata non viene giocata. Apre la seconda presa chi ha preso la prima.",
+    },
     "trump_called_low": {
         "en": "The bidder names a suit: the card of his rank in that suit is called; its suit is trump and its"
               " holder is his hidden partner (alone if he holds it). Nobody knows the partner until it is played."
@@ -653,7 +667,10 @@ def _dealt_out_lines(rules: Rules, lang: Lang) -> list[str]:
     if rules.trump_from == "named":
         out.append(_t("trump_named", lang))
     elif rules.trump_from == "called":
-        out.append(_t("trump_called_low" if rules.bidding == "low_card" else "trump_called", lang))
+        if rules.bidding == "low_card":
+            out.append(_t("trump_called_low", lang))
+        else:
+            out.append(_t("trump_called_buia" if rules.call_time == "after_first_trick" else "trump_called", lang))
     return out
 
 

@@ -46,6 +46,8 @@ DEAL_MODES = ("one_by_one", "alce", "golpe", "pelada")
 #: Where the trump suit comes from.
 TRUMP_FROM = ("turned", "dealer", "named", "called")
 BIDDING_MODES = ("off", "points", "low_card")
+#: When the bidder calls his card (Chiamata Buia, source 000: after the first trick).
+CALL_TIMES = ("before_play", "after_first_trick")
 ALL_PASS = ("redeal", "last_must_bid")
 CONTRACT_MODES = ("off", "solo", "called")
 DECLARATIONS = ("off", "vales", "on_lead")
@@ -232,9 +234,17 @@ OPTIONS: dict[str, Option] = {
                "cards dealt face down to the table; the auction's winner shows them, takes them and discards as"
                " many into his own scoring pile"),
         Option("bidding", lambda v: _choice("bidding", v, BIDDING_MODES, {False: "off"}),
-               "off; points (each bid is a number of points higher than the last, a pass is final); low_card (each"
-               " seat names a rank once, lower than any named before, or passes; the lowest rank wins and its"
-               " bidder names the suit)"),
+               "off; points (each bid is a number of points higher than the last, a pass is final; with a called"
+               " card this is 000's Chiamata a punti: 'only the points to be won are declared, the suit and the"
+               " card that will determine the pairs and the trump suit are declared only at the beginning of the"
+               " deal'); low_card (each seat names a rank once, lower than any named before, or passes; the lowest"
+               " rank wins and its bidder names the suit)"),
+        Option("call_time", lambda v: _choice("call_time", v, CALL_TIMES, {}),
+               "when the bidder calls his card (`trump_from: called`, `bidding: points`): before_play (002: 'After"
+               " the high bidder has called his card ... play of the hand begins'); after_first_trick (000,"
+               " Chiamata Buia: 'trumps are only declared after the first trick'): the bidder leads a first trick"
+               " played with no trump suit (the best card of the suit led takes it), then calls a card still in a"
+               " hand, whose suit is trump from the second trick on"),
         Option("min_bid", lambda v: _int("min_bid", v, minimum=1),
                "the lowest bid in points; under low_card, the points the bidder's side must take"),
         Option("bid_step", lambda v: _int("bid_step", v, minimum=1), "how much each bid must raise the last"),
@@ -322,6 +332,7 @@ class Rules:
     trump_from: str = "turned"
     talon: int = 0
     bidding: str = "off"
+    call_time: str = "before_play"
     min_bid: int = 61
     bid_step: int = 1
     max_bid: int = 120
@@ -413,6 +424,11 @@ class Rules:
             raise RulesError("an auction ('bidding') decides the trump: set 'trump_from' to named or called")
         if self.bidding == "low_card" and self.trump_from != "called":
             raise RulesError("'bidding: low_card' names the rank of a called card: it needs 'trump_from: called'")
+        if self.call_time != "before_play" and (
+            self.trump_from != "called" or self.bidding != "points" or self.talon
+        ):
+            raise RulesError(f"'call_time: {self.call_time}' is for a called card after a points auction and no"
+                             " talon: it needs 'trump_from: called', 'bidding: points' and 'talon: 0'")
         if (self.contract == "off") != (self.bidding == "off"):
             raise RulesError("an auction and a 'contract' go together: set both or neither")
         if self.contract == "called" and self.trump_from != "called":

@@ -386,6 +386,12 @@ CHIAMATA = register_variant(
             " 61 (more than half of the 120; the sources give no minimum) to 120; a pass is final; it ends when"
             " one bidder is left. If everybody passes the hand is void and the next dealer deals"
             " (`all_pass: redeal`).",
+            "This auction is also 000's Chiamata a punti ('only the points to be won are declared, the suit and"
+            " the card that will determine the pairs and the trump suit are declared only at the beginning of the"
+            " deal'), which the alias `chiamata-punti` names: the bids are points only (`bidding: points`), and"
+            " the bidder names the card, and with it the suit, when the play begins (`call_time: before_play`)."
+            " 002's main form is the same game; what 000 sets it against is an auction that names the card while"
+            " bidding, as 002's low-card form does (`bidding: low_card`).",
             "The bidder calls a card: its suit is trump and its holder the hidden partner; calling his own card,"
             " he plays alone. No view shows the partner until the called card is played. The bidder leads.",
             "No duty to follow, as in Briscola.",
@@ -396,12 +402,46 @@ CHIAMATA = register_variant(
             "`bidding: low_card` (002): each seat in turn names a rank once, lower than any named before, or"
             " passes; the lowest rank named wins, and its bidder names the suit of the called card"
             " (`trump O`). The bidder's side must then take 61 points (`min_bid`).",
-            "000 names three more variations: Chiamata Buia (trump declared only after the first trick) and"
-            " Chiamata a punti (only the points bid; suit and card named at the start of play), not built yet;"
+            "000 names three more variations: Chiamata Buia ('trumps are only declared after the first trick'),"
+            " the preset `chiamata-buia` (`call_time: after_first_trick`); Chiamata a punti, this preset (above);"
             " and Briscola pazza (Gingo), of which no source gives the rules: it is not played here.",
         ),
         doc="Briscola chiamata (sources 002 and 000): five players, an auction for points, the called card"
             " makes the trump and the hidden partner, and match points to 11.",
     ),
-    "briscola-chiamata", "call-briscola",
+    "briscola-chiamata", "call-briscola", "chiamata-punti", "chiamata-a-punti",
+)
+
+CHIAMATA_BUIA = register_variant(
+    dataclasses.replace(
+        CHIAMATA,
+        variant="chiamata-buia",
+        title="Briscola chiamata buia (Italy)",
+        call_time="after_first_trick",
+        sources=("000 (Briscola Chiamata: 'Chiamata Buia: trumps are only declared after the first trick')",
+                 "002 (Briscola Chiamata)"),
+        readings=(
+            "000: 'Chiamata Buia: trumps are only declared after the first trick.' In Chiamata the trump is"
+            " declared by calling a card (002: 'the suit of the called card is set as the Briscola (or trump)"
+            " suit'), so the call comes after the first trick (`call_time: after_first_trick`); everything else"
+            " is `chiamata`: five players, 8 cards each, the auction for points, the scoring and the match to 11.",
+            "The first trick is played before any trump exists: the bidder leads it (002: 'the high bidder"
+            " leading the first card to the first trick'), and the best card of the suit led takes it. Nobody,"
+            " the bidder included, knows the trump suit or the partner during it: the bidder has not chosen yet.",
+            "Once the first trick is over the bidder calls a card, by rank and suit: its suit is trump from the"
+            " second trick on and its holder the hidden partner, himself if he holds it (he then plays alone)."
+            " The card must still be in a hand (002: 'whichever other player has the card called'); a card"
+            " played in the first trick is out. No view shows the partner until the called card is played.",
+            "The winner of the first trick leads the second. Its points count for whoever won it, partner or not.",
+            "000 says when the trump is declared, not that the card is chosen earlier and kept secret until then:"
+            " the bidder chooses the card when he calls it. (A card chosen before the first trick and announced"
+            " after it would hold the bidder to a choice nobody at the table saw him make.)",
+            "The low-card auction (`bidding: low_card`) names the called card's rank while bidding, and the four"
+            " cards of a rank can all fall in the first trick: it does not go with this option, which needs"
+            " `bidding: points`.",
+        ),
+        doc="Briscola chiamata buia (source 000): Briscola chiamata whose bidder calls his card, and so declares"
+            " the trump and makes the hidden partner, only after a first trick played without trumps.",
+    ),
+    "buia", "chiamata_buia", "briscola-chiamata-buia",
 )

@@ -46,8 +46,8 @@ import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from brisca.actions import Arrastro, Declare, Discard, Exchange, Play, Signal
-from brisca.cards import Card, Rank
+from brisca.actions import Arrastro, Call, Declare, Discard, Exchange, Play, Signal
+from brisca.cards import Card, Rank, Suit
 from brisca.errors import BriscaError
 from brisca.game import SIGNAL_RANKS, Game, RuledGame, View
 
@@ -249,7 +249,7 @@ class _Plan:
     def _revealed(self, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool,
                   mate: bool) -> list[Constraint]:
         """What playing ``card`` at time ``t`` shows the seat did not hold then."""
-        return _revealed(self.view, t, card, led, best, arrastro, duty_on, mate)
+        return _revealed(self.view, t, card, led, best, arrastro, duty_on, mate, self.view.trump)
 
     def _release(self, seat: int, card: Card, deadline: float) -> float:
         """The latest time ``seat`` was seen not to hold ``card`` while it would have held it: it came after."""
@@ -358,6 +358,10 @@ def _is(card: Card) -> Callable[[Card], bool]:
     return lambda c: c is card
 
 
+def _in_suit(suit: Suit) -> Callable[[Card], bool]:
+    return lambda c: c.suit is suit
+
+
 def stock_draws(winner: int, players: int, stock_left: int, turned: bool) -> list[tuple[int, bool]]:
     """Who draws from a stock of ``stock_left`` cards after a trick won by ``winner`` (the winner first, then the
     others in turn), each with whether the card is the stock's last one (the face-up card, when ``turned``)."""
@@ -369,11 +373,13 @@ def stock_draws(winner: int, players: int, stock_left: int, turned: bool) -> lis
 
 
 def _revealed(
-    view: View, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool, mate: bool = False
+    view: View, t: float, card: Card, led: Card, best: Card, arrastro: bool, duty_on: bool, mate: bool,
+    trump: Suit | None,
 ) -> list[Constraint]:
     """What playing ``card`` at time ``t`` (to a trick led with ``led``, won so far by ``best``, a card of the
-    seat's own side when ``mate``) shows the seat did not hold then, under the duties in force."""
-    rules, trump, strength = view.rules, view.trump, view.rules.strength_table
+    seat's own side when ``mate``, under the trump suit ``trump``: ``None`` in a trick played before the trump was
+    declared, Chiamata Buia's first) shows the seat did not hold then, under the duties in force."""
+    rules, strength = view.rules, view.rules.strength_table
     out: list[Constraint] = []
     if arrastro:
         if card.suit is trump:
@@ -508,7 +514,9 @@ class _DealtPlan:
     def _read_history(self, played_by: list[dict[Card, int]]) -> None:
         """Fill ``lacked`` and ``holds`` from the duties, declarations, guarded leads and signals of the history."""
         view, n = self.view, self.n
-        rules, viewer, trump = view.rules, view.seat, view.trump
+        rules, viewer = view.rules, view.seat
+        # Under call_time: after_first_trick there is no trump until the call that follows the first trick.
+        trump = view.trump if rules.call_time == "before_play" else None
         duty_on = rules.follow != "none"
         trick: list[Card] = []
         leader = 0
@@ -519,6 +527,9 @@ class _DealtPlan:
         seen_played: set[Card] = set()
         for t, (seat, action) in enumerate(view.history):
             kind = type(action)
+            if kind is Call:
+                trump = view.trump
+                continue
             if kind is Declare:
                 suit = action.suit  # type: ignore[attr-defined]
                 pair = {Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)}
@@ -528,7 +539,7 @@ class _DealtPlan:
                     # Both held, and one of them may be played now: what playing one shows.
                     self.lacked[seat].extend(p for _t, p in _revealed(
                         view, t, Card(Rank.KING, suit), trick[0], best, arrastro, duty_on,
-                        rules.side_of(best_seat, n) == rules.side_of(seat, n)))
+                        rules.side_of(best_seat, n) == rules.side_of(seat, n), trump))
                 continue
             if kind is Signal:
                 if seat == viewer or trump is None:
@@ -538,7 +549,7 @@ class _DealtPlan:
                 if rank is not None:
                     self.holds[seat].add(Card(rank, trump))
                 elif name == "no-trumps":
-                    self.lacked[seat].append(lambda c: c.suit is trump)
+                    self.lacked[seat].append(_in_suit(trump))
                 continue
             if kind is not Play and kind is not Arrastro:
                 continue
@@ -548,11 +559,11 @@ class _DealtPlan:
                     self._lead_duties(seat, card, t, finished, seen_played, played_by)
                 leader, best, best_seat, arrastro = seat, card, seat, kind is Arrastro
             else:
-                assert best is not None and trump is not None
+                assert best is not None
                 if seat != viewer:
                     mate = rules.side_of(best_seat, n) == rules.side_of(seat, n)
                     self.lacked[seat].extend(
-                        p for _t, p in _revealed(view, t, card, trick[0], best, arrastro, duty_on, mate))
+                        p for _t, p in _revealed(view, t, card, trick[0], best, arrastro, duty_on, mate, trump))
                 if (card.suit is best.suit and rules.strength_table[card.index] > rules.strength_table[best.index]) or (
                     card.suit is trump and best.suit is not trump
                 ):

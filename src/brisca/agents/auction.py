@@ -20,7 +20,7 @@ seat position, nor (in Chiamata) at which card a partner would have to hold.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from brisca.actions import PASS, Action, Bid, Call, Declare, Discard, Play, RankBid, TrumpChoice
 from brisca.cards import Card, Rank, Suit
@@ -82,10 +82,14 @@ def best_estimate(rules: Rules, hand: Sequence[Card]) -> tuple[float, Suit]:
     return max(((estimate(rules, hand, s), s) for s in Suit), key=lambda es: (es[0], -int(es[1])))
 
 
-def called_card(rules: Rules, hand: Sequence[Card], suit: Suit) -> Card:
-    """The card to call in ``suit``: the strongest one ``hand`` lacks (its own best when it holds them all)."""
+def called_card(rules: Rules, hand: Sequence[Card], suit: Suit, gone: Collection[Card] = ()) -> Card:
+    """The card to call in ``suit``: the strongest one ``hand`` lacks (its own best when it holds them all).
+
+    ``gone``: cards that may not be called (played in the first trick, under ``call_time: after_first_trick``).
+    """
     strength = rules.strength_table
-    order = sorted((Card(r, suit) for r in rules.strength_order()), key=lambda c: -strength[c.index])
+    order = sorted((Card(r, suit) for r in rules.strength_order() if Card(r, suit) not in gone),
+                   key=lambda c: -strength[c.index])
     held = set(hand)
     for c in order:
         if c not in held:
@@ -137,11 +141,17 @@ def _choose_rank_bid(view: View) -> Action:
 
 
 def choose_call(view: View) -> Action:
-    """Chiamata: call the strongest card the hand lacks in its best suit (that suit becomes trump)."""
+    """Chiamata: call the strongest card the hand lacks in its best suit (that suit becomes trump).
+
+    After a first trick (``call_time: after_first_trick``) the cards played in it cannot be called, and a suit
+    whose cards are all gone cannot be named: the best suit among those left.
+    """
     rules = view.rules
     hand = list(view.hand)
-    _est, suit = best_estimate(rules, hand)
-    call = Call(called_card(rules, hand, suit))
+    gone = set(view.played_cards())
+    suits = [s for s in Suit if any(Card(r, s) not in gone for r in rules.strength_order())]
+    suit = max(suits, key=lambda s: (estimate(rules, hand, s), -int(s)))
+    call = Call(called_card(rules, hand, suit, gone))
     return call if call in view.legal_actions else view.legal_actions[0]
 
 

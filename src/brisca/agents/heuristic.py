@@ -26,7 +26,8 @@ class Situation:
 
     hand: Sequence[Card]
     trick: Sequence[Card]
-    trump: Suit
+    #: ``None`` in a trick played before any trump is declared (Chiamata Buia's first).
+    trump: Suit | None
     strength: Sequence[int]
     points: Sequence[int]
     #: Whether the card now winning the trick belongs to this seat's side.
@@ -115,7 +116,7 @@ def _choose_least(s: Situation) -> Card:
     return min(s.hand, key=lambda c: (points[c.index], -strength[c.index]))
 
 
-def _beats(card: Card, best: Card, trump: Suit, strength: Sequence[int]) -> bool:
+def _beats(card: Card, best: Card, trump: Suit | None, strength: Sequence[int]) -> bool:
     """Whether ``card`` would take a trick that ``best`` is winning."""
     if card.suit is best.suit:
         return strength[card.index] > strength[best.index]
@@ -175,7 +176,7 @@ def situation(view: View, hand: Sequence[Card]) -> Situation:
     trick = view.trick
     seat = view.seat if view.seat is not None else 0
     trump = view.trump
-    assert trump is not None, "the card play has a trump"
+    assert trump is not None or view.call_pending, "the card play has a trump (but a blind call's first trick)"
     ally = allies(view)
     winner = view.trick_winner()
     partner_winning = winner is not None and ally(winner)

@@ -89,6 +89,7 @@ def score(card: int, trump: int, strength: Sequence[int], points: Sequence[int],
 
 def choose_learned(s: Situation, stock: int, weights: Sequence[int] = WEIGHTS) -> Card:
     """The card the fit scores highest (the first of equals, in the hand's order)."""
+    assert s.trump is not None, "fitted to two-player games, which have a trump from the deal"
     trump = int(s.trump)
     hand = [c.index for c in s.hand]
     trick = [c.index for c in s.trick]

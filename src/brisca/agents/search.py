@@ -281,7 +281,8 @@ class RolloutPolicy:
                 if c not in held:
                     top[suit] = strength[c.index]
                     break
-        trumps_out = len(self.rem[trump]) - sum(1 for c in held if c.suit is trump)
+        # (No trump yet in the first trick of a blind call: Chiamata Buia.)
+        trumps_out = 0 if trump is None else len(self.rem[trump]) - sum(1 for c in held if c.suit is trump)
         s = Situation(cards, trick, trump, strength, self.points, partner_winning, opponents_after, trumps_out, top,
                       best, self.least)
         return PLAYS[(choose_learned(s, game.stock_count) if self.learned else choose(s)).index]
@@ -631,6 +632,12 @@ class ExpertAgent:
         bid = auction_action(view)
         if bid is not None:
             return bid  # the auction, discard, trump and call: the heuristic's judgment
+        if view.call_pending:
+            # The first trick of a blind call (Chiamata Buia): the sides are made by a call still to come, which
+            # the worlds cannot score; the heuristic's judgment plays it.
+            from brisca.agents.heuristic import HeuristicAgent
+
+            return HeuristicAgent().act(view)
         candidates = [a for a in legal if not isinstance(a, Signal)]
         for a in candidates:
             if isinstance(a, Claim):

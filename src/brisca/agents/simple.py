@@ -59,11 +59,11 @@ class GreedyAgent:
     @staticmethod
     def choose_card(view: View, hand: Sequence[Card]) -> Card:
         """The greedy card among ``hand`` (in the order held, longest first)."""
-        assert view.trump is not None, "the card play has a trump"
+        assert view.trump is not None or view.call_pending, "the card play has a trump (but a blind call's first trick)"
         return greedy_card(hand, view.trick, view.trump, view.rules.strength_table, view.rules.point_table)
 
 
-def greedy_card(hand: Sequence[Card], trick: Sequence[Card], trump: Suit, strength: Sequence[int],
+def greedy_card(hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None, strength: Sequence[int],
                 points: Sequence[int]) -> Card:
     """The fixed greedy rule on a hand (in the order held, longest first) and the trick so far: a pure function,
     so the search can also play it for a seat it has read as greedy (:mod:`brisca.agents.inference`)."""

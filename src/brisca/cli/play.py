@@ -569,6 +569,8 @@ class TerminalGame:
                 action = Action.parse(text)
             except BriscaError:
                 return self.msg("err_unknown", text=text, max=len(hand))
+        if isinstance(action, Call) and view.call_pending:
+            return self.msg("err_call_after_first_trick")
         if isinstance(action, Bid | RankBid | Pass | Discard | TrumpChoice | Call):
             return self.msg("err_auction_over" if view.rules.auction else "err_no_auction")
         if isinstance(action, Exchange):
@@ -726,6 +728,8 @@ class TerminalGame:
         except InvalidCardError:
             return msg("err_call_unknown", text=text, example=self._call_example(view))
         if Call(card) not in legal:
+            if card in view.played_cards():  # Chiamata Buia: the call comes after the first trick
+                return msg("err_call_played", card=card, example=self._call_example(view))
             return msg("err_call_deck", card=card)
         return Call(card)
 
@@ -844,8 +848,9 @@ class TerminalGame:
 
     @staticmethod
     def _call_example(view: View) -> str:
-        """A card to show in the call prompt: the first the person does not hold (calling one's own is allowed)."""
-        mine = set(view.hand)
+        """A card to show in the call prompt: the first the person does not hold (calling one's own is allowed),
+        and that was not played in a first trick before the call."""
+        mine = set(view.hand) | set(view.played_cards())
         return str(next((c for c in view.rules.deck_cards(view.players) if c not in mine), Card(Rank.THREE, Suit.OROS)))
 
     def bid_text(self, action: Action) -> str:
@@ -972,8 +977,9 @@ class TerminalGame:
         self._contract_told = self._partner_told = False
         self.console.print()
         hand, dealer = len(self.match.games), self.label(view.dealer)
-        if view.trump is None:  # named or called after the auction
-            self.say("new_hand_auction", style="bold", hand=hand, who=dealer)
+        if view.trump is None:  # named or called after the auction (Chiamata Buia: after the first trick)
+            key = "new_hand_buia" if rules.call_time == "after_first_trick" else "new_hand_auction"
+            self.say(key, style="bold", hand=hand, who=dealer)
         elif view.turned is None:  # trumps chosen without turning a card (trump rotation)
             self.say("new_hand_no_turn", style="bold", hand=hand, who=dealer, suit=self.suit_text(view.trump))
         elif rules.trump_from == "dealer":
@@ -1003,9 +1009,11 @@ class TerminalGame:
         msg = self.msg
         rules = view.rules
         auction = view.phase != "play"
+        # A call after the first trick (Chiamata Buia) comes with the trick on the table: it stays in sight.
+        played = not auction or bool(view.tricks)
         self.console.print()
         hand = len(self.match.games)
-        title = msg("header_auction", hand=hand) if auction else msg("header", hand=hand, trick=len(view.tricks) + 1)
+        title = msg("header", hand=hand, trick=len(view.tricks) + 1) if played else msg("header_auction", hand=hand)
         self.console.rule(Text(title, style="bold"))
         rows: list[tuple[str, Text | str]] = [(msg("trump"), self._trump_value(view))]
         if rules.dealt_out:
@@ -1020,10 +1028,10 @@ class TerminalGame:
             rows.append((msg("stock"), msg("stock_empty")))
         if rules.auction:
             rows.extend(self._auction_rows(view))
-        if not auction:
+        if played:
             rows.append((msg("points"), self._points_text(view.side_points)))
         rows.append(self.match_score())
-        if not auction:
+        if played:
             rows.extend(self._trick_rows(view))
         partners = view.partners()
         if partners:
@@ -1091,7 +1099,8 @@ class TerminalGame:
     def _trump_value(self, view: View) -> Text:
         """The trump suit, or that the auction decides it; with the dealer's trump card while he holds it."""
         if view.trump is None:
-            return Text(self.msg("trump_pending"))
+            blind = view.call_pending or (view.phase == "call" and bool(view.tricks))  # Chiamata Buia
+            return Text(self.msg("trump_after_first_trick" if blind else "trump_pending"))
         out = self.suit_text(view.trump)
         turned = view.turned
         if view.rules.trump_from == "dealer" and turned is not None and turned not in view.played_cards():
@@ -1270,7 +1279,7 @@ class TerminalGame:
         if rules.talon:
             lines.append(msg("rule_talon", n=rules.talon))
         if rules.auction and rules.trump_from == "called" and rules.bidding != "low_card":
-            lines.append(msg("rule_called"))
+            lines.append(msg("rule_called_buia" if rules.call_time == "after_first_trick" else "rule_called"))
         if rules.contract in ("solo", "called"):
             lines.append(msg(f"rule_contract_{rules.contract}"))
         if rules.declarations in ("vales", "on_lead"):
@@ -1325,6 +1334,9 @@ class TerminalGame:
             if high is not None:
                 self.say("you_win_auction" if winner == self.seat else "auction_won", style="bold",
                          who=self.label(winner), bid=self.bid_text(high))
+            if view.call_pending:
+                self.say("you_call_after_first_trick" if winner == self.seat else "call_after_first_trick",
+                         who=self.label(winner))
             if view.talon:
                 key = "you_take_talon" if winner == self.seat else "talon_shown"
                 self.say(key, who=self.label(winner), cards=self.cards_text(view.talon, mark=False))

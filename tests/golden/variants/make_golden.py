@@ -249,6 +249,20 @@ def contract(h: Hand, key: str) -> Any:
     return None if h.contract is None else h.contract[key]
 
 
+def first_trick_untrumped(h: Hand) -> bool:
+    """Chiamata Buia: the first trick held a card of the suit called later, not led, and the trick went elsewhere
+    (000: 'trumps are only declared after the first trick'); its winner, not the bidder, led the second."""
+    if len(h.tricks) < 2 or h.contract is None:
+        return False
+    first = h.tricks[0]
+    cards, trump = first["cards"], h.contract["trump"]
+    led = cards[0][-1]
+    late = [i for i, c in enumerate(cards) if c[-1] == trump and led != trump]
+    winner_at = cards.index(max((c for c in cards if c[-1] == led), key=lambda c: h.strength[int(c[:-1])]))
+    return (bool(late) and winner_at not in late and first["winner"] != h.contract["declarer"]
+            and h.tricks[1]["leader"] == first["winner"])
+
+
 def killed_early(h: Hand) -> bool:
     """The three of trumps killed before the last trick, so the hand ends with cards still out."""
     return outcome(h)[1] == "three-killed" and len(h.tricks) < len(h.deck) // h.players
@@ -354,6 +368,12 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     add("chiamata_alone", "chiamata", {}, 5,
         lambda h: h.over and contract(h, "partner") is not None and contract(h, "partner") == contract(h, "declarer"))
     add("chiamata_all_passed", "chiamata", {}, 5, lambda h: outcome(h)[1] == "all-passed")
+    # Chiamata Buia (000): the first trick is played before the call, with no trump; the bidder calls after it.
+    add("preset_chiamata_buia", "chiamata-buia", {}, 5,
+        lambda h: h.over and outcome(h)[1] == "made" and first_trick_untrumped(h)
+        and contract(h, "partner") not in (None, contract(h, "declarer")))
+    add("chiamata_buia_set", "chiamata-buia", {}, 5,
+        lambda h: h.over and outcome(h)[1] == "set" and first_trick_untrumped(h) and h.tricks[0]["points"] >= 10)
     add("rematada_last_must_bid", "rematada", {}, 3,
         lambda h: h.over and [("pass" in a) for _s, a in h.bids] == [True, True, False])
     add("rematada_made", "rematada", {}, 3, lambda h: outcome(h)[1] == "made")
@@ -475,6 +495,7 @@ def craft_matches() -> dict[str, dict[str, Any]]:
         # Four players draw for partners (001, 002); one tie is drawn again.
         "match_partners_draw": craft_match(
             "spanish", {"partners": "draw"}, 4, [], 1500, draw=lambda rounds: len(rounds) > 1),
+        "match_chiamata_buia": craft_match("chiamata-buia", {"target_points": 5}, 5, [], 1100),
     }
 
 
@@ -648,6 +669,12 @@ def craft_bad() -> dict[str, tuple[dict[str, Any], str | None]]:
     add("play_during_auction", "chiamata", {}, 5,
         lambda h: {"play": h.hands[h.turn][0]} if h.phase == "bid" and len(h.bids) == 2 else None,  # type: ignore
         "auction")
+    # Chiamata Buia: no call during the first trick, and none of a card played in it.
+    add("call_during_first_trick", "chiamata-buia", {}, 5,
+        lambda h: {"call": "1O"} if h.phase == "play" and h.blind is not None and len(h.table) == 2 else None,
+        "first trick")
+    add("call_played_card", "chiamata-buia", {}, 5,
+        lambda h: {"call": h.tricks[0]["cards"][1]} if h.phase == "call" else None, "played in the first trick")
     return bad
 
 

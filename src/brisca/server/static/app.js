@@ -25,6 +25,7 @@ const STRINGS = {
        options: "Rule options (name=value, …)", bid: "Bid", pass: "Pass", bidRank: "Bid rank ", auction: "Auction",
        talon: "Talon", yourDiscards: "Your discards", discardHint: "Choose {n} cards to discard", confirm: "Confirm",
        nameTrump: "Name the trump suit:", callHint: "Call a card: its holder is your secret partner",
+       noTrumpYet: "No trump: the call comes after this first trick",
        declare: "Declare ", declared: "declared", contract: "Contract", by: "by", called: "called", partner: "partner",
        scores: "Scores: ", match: "Match", gamePoints: "Game points", fixedHands: "hands: {n}; the most won wins",
        drawNote: "Draw for partners and seats: {cards}. {dealer} drew the highest card and deals.",
@@ -57,6 +58,7 @@ const STRINGS = {
        options: "Opciones de reglas (nombre=valor, …)", bid: "Pujar", pass: "Paso", bidRank: "Pujar el ", auction: "Subasta",
        talon: "Monte", yourDiscards: "Tus descartes", discardHint: "Elige {n} cartas para descartar", confirm: "Confirmar",
        nameTrump: "Elige el palo de triunfo:", callHint: "Llama una carta: quien la tenga es tu compañero secreto",
+       noTrumpYet: "Sin triunfo: la llamada viene tras esta primera baza",
        declare: "Cantar ", declared: "cantó", contract: "Contrato", by: "de", called: "llamada", partner: "compañero",
        scores: "Tantos: ", match: "Partida", gamePoints: "Puntos de juego", fixedHands: "manos: {n}; gana quien más gane",
        drawNote: "Sorteo de parejas y puestos: {cards}. {dealer} sacó la carta más alta y reparte.",
@@ -89,6 +91,7 @@ const STRINGS = {
        options: "Opzioni delle regole (nome=valore, …)", bid: "Chiama", pass: "Passo", bidRank: "Chiama il ", auction: "Asta",
        talon: "Monte", yourDiscards: "I tuoi scarti", discardHint: "Scegli {n} carte da scartare", confirm: "Conferma",
        nameTrump: "Scegli il seme di briscola:", callHint: "Chiama una carta: chi la ha è il tuo compagno segreto",
+       noTrumpYet: "Niente briscola: la chiamata viene dopo questa prima presa",
        declare: "Accusa ", declared: "ha accusato", contract: "Contratto", by: "di", called: "chiamata", partner: "compagno",
        scores: "Punteggio: ", match: "Partita", gamePoints: "Punti gioco", fixedHands: "mani: {n}; vince chi ne vince di più",
        drawNote: "Sorteggio di coppie e posti: {cards}. {dealer} ha pescato la carta più alta e distribuisce.",
@@ -484,8 +487,7 @@ function showStep(n) {
   $("#rscore").textContent = `${t("match")}: ${scoreText}`;
   $("#rcontract").innerHTML = contractHTML(info, view);
   $("#rauction").innerHTML = auctionHTML(info, view);
-  $("#rfaceup").innerHTML = view.face_up ? cardSVG(view.face_up)
-    : `<b class="suit">${view.trump ? esc(suitName(view.trump)) : "?"}</b>`;
+  $("#rfaceup").innerHTML = view.face_up ? cardSVG(view.face_up) : trumpHTML(view);
   $("#rstock").textContent = `${view.stock_count} ${t("stock")}`;
   const talon = [...view.talon, ...view.discards.filter((c) => !view.talon.includes(c))];
   $("#rtalon").hidden = !talon.length;
@@ -681,6 +683,14 @@ function drawText(info, draw) {
   return t("drawNote", {cards, dealer: seatName(info, draw.dealer)});
 }
 
+// The trump suit in words; "?" while an auction decides it; under a blind call (Chiamata Buia) the first trick,
+// played before any trump, says so.
+function trumpHTML(view) {
+  if (view.trump) return `<b class="suit">${esc(suitName(view.trump))}</b>`;
+  if (view.phase === "play" && view.bids.length) return `<b class="suit notrump">${esc(t("noTrumpYet"))}</b>`;
+  return `<b class="suit">?</b>`;
+}
+
 function renderContract(info, view) {
   $("#contract").innerHTML = contractHTML(info, view);
 }
@@ -743,8 +753,7 @@ function render() {
   $("#status").textContent = status;
   renderContract(info, view);
   renderAuction(info, view);
-  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up)
-    : `<b class="suit">${view.trump ? esc(suitName(view.trump)) : "?"}</b>`;
+  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up) : trumpHTML(view);
   $("#stock").textContent = `${view.stock_count} ${t("stock")}`;
   $("#stock").hidden = !view.face_up && view.stock_count === 0;
   // The talon once it is shown; the declarer's own discards.
