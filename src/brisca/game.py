@@ -177,9 +177,9 @@ class Contract:
         }
 
 
-#: Phases of a hand, in order: the cutter's choice of the deal (``deal: cutter_chooses``), the auction and what
-#: follows it, the play; ``mark`` comes and goes in the play, while seats whose card is down may still mark a vale.
-PHASES = ("cut", "bid", "discard", "trump", "call", "play", "mark")
+#: Phases of a hand with an auction, in order. Before them ``cut`` (the cutter chooses the deal, ``deal:
+#: cutter_chooses``); within the play ``mark`` comes and goes (seats whose card is down may still mark a vale).
+PHASES = ("bid", "discard", "trump", "call", "play")
 
 _NO_SIGNALS: tuple[()] = ()
 
