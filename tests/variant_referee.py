@@ -109,8 +109,9 @@ The rules, as this referee reads them:
   in order of play: it may declare each suit of which one card lies among its
   side's cards of the trick and the other there or in its own hand (its hand as it
   was when the card was played, before any draw), and passes (``{"pass": true}``)
-  when it is done; play then goes on (a hand whose last trick this was ends).  ``on_lead``: leading, after having won a trick, holding both (one
-  must be led); the points go to the holder.
+  when it is done; play then goes on (a hand whose last trick this was ends).
+  ``on_lead``: leading, after having won a trick, holding both (one must be
+  led); the points go to the holder.
 * Contracts: the declarer's side (with the partner) makes the contract when its
   totals (cards with the discards, bonuses) reach the bid (under ``low_card``,
   ``min_bid``).  ``solo``: made, the bid to the declarer; set, half of it to each

@@ -79,7 +79,8 @@ class Action:
     @staticmethod
     def parse(text: str) -> Action:
         """Read an action's notation: ``3O`` play, ``x7B`` exchange, ``1O!`` arrastro, ``claim``, ``signal NAME``,
-        ``say NAME``, ``cut golpe``, ``bid 110``, ``bid rank 3``, ``pass``, ``call 3O``, ``trump O``, ``discard 5O 6C``, ``declare O``."""
+        ``say NAME``, ``cut golpe``, ``bid 110``, ``bid rank 3``, ``pass``, ``call 3O``, ``trump O``,
+        ``discard 5O 6C``, ``declare O``."""
         if not isinstance(text, str):
             raise InvalidActionError(f"not an action: {text!r}")
         t = text.strip()

@@ -38,6 +38,7 @@ from brisca.actions import (
     EXCHANGES,
     PASS,
     PLAYS,
+    SIGNAL_SETS,
     Action,
     Arrastro,
     Bid,
@@ -51,7 +52,6 @@ from brisca.actions import (
     Play,
     RankBid,
     Signal,
-    SIGNAL_SETS,
     TrumpChoice,
 )
 from brisca.cards import Card, Rank, Suit
@@ -337,7 +337,7 @@ class Game:
 
     @property
     def deal_way(self) -> str:
-        """How this hand was dealt (``one_by_one``, ``alce``, ``golpe``, ``pelada``); ``""`` until the cutter chooses."""
+        """How this hand is dealt (``one_by_one``, ``alce``, ``golpe``, ``pelada``); ``""`` until the cutter chooses."""
         return self.rules.deal
 
     @property
@@ -1692,24 +1692,31 @@ def draw_for_dealer(
     draws (one card per seat still drawing).
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    value = face_values(rules) if rules.dealer_draw == "face_value" else rules.strength_table
-    sides = rules.sides(players)
     drawing = list(range(players))
     rounds: list[list[Card]] = []
     while True:
         cards = shuffled(rules.deck_cards(players), rng)[: len(drawing)]
         rounds.append(list(cards))
-        top = max(value[c.index] for c in cards)
-        tied = [seat for seat, c in zip(drawing, cards, strict=True) if value[c.index] == top]
-        if rules.dealer_draw == "face_value" and sides < players and len({s % sides for s in tied}) > 1:
-            sums = [0] * sides
-            for seat, c in zip(drawing, cards, strict=True):
-                sums[seat % sides] += value[c.index]
-            best = max(sums[s % sides] for s in tied)
-            tied = [s for s in tied if sums[s % sides] == best]
-        drawing = tied
+        drawing = draw_leaders(rules, players, drawing, cards)
         if len(drawing) == 1:
             return drawing[0], rounds
+
+
+def draw_leaders(rules: Rules, players: int, drawing: Sequence[int], cards: Sequence[Card]) -> list[int]:
+    """The seats still in the running after one round of the draw for the dealer (``drawing[i]`` drew
+    ``cards[i]``): those with the highest card, and under ``dealer_draw: face_value`` with partners, of those
+    the ones whose side's cards add up to most."""
+    value = face_values(rules) if rules.dealer_draw == "face_value" else rules.strength_table
+    top = max(value[c.index] for c in cards)
+    tied = [seat for seat, c in zip(drawing, cards, strict=True) if value[c.index] == top]
+    sides = rules.sides(players)
+    if rules.dealer_draw == "face_value" and sides < players and len({s % sides for s in tied}) > 1:
+        sums = [0] * sides
+        for seat, c in zip(drawing, cards, strict=True):
+            sums[seat % sides] += value[c.index]
+        best = max(sums[s % sides] for s in tied)
+        tied = [s for s in tied if sums[s % sides] == best]
+    return tied
 
 
 def face_values(rules: Rules) -> tuple[int, ...]:
