@@ -360,7 +360,7 @@ def test_configurations_cover_every_option_value() -> None:
 
 
 def test_referee_refuses_what_it_should() -> None:
-    options = preset_options("spanish") | {"arrastro": True, "signals": "partner", "claim": True}
+    options = preset_options("spanish") | {"arrastro": True, "signals": "partner", "claim": True, "signal_asks": True}
     deck = [str(c) for c in Game("spanish", 4, seed=11).deck]
     hand = Hand(options, 4, 3, deck)
     with pytest.raises(RefereeError, match="out of turn"):

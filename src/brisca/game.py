@@ -801,12 +801,12 @@ class RuledGame(Game):
             return
         n, order, d, hs = self.players, self._order, self.dealer, rules.hand_size
         way = self._way
-        if not way:  # the cutter has not chosen yet: the deck lies cut, undealt
+        if not way:  # the cutter has not chosen yet: the deck lies cut, undealt (bottom first, as a stock)
             self._hands = [[] for _ in range(n)]
             self._dealt = ()
             self._talon = ()
             self._shown = ()
-            self._stock = []
+            self._stock = list(order[::-1])
             self.turned = None
             self.trump = None  # type: ignore[assignment]
             return

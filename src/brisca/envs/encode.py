@@ -271,7 +271,7 @@ class ObservationEncoder:
                     out[base + a.card.index] = k * scale
         if ones:
             out[ones] = 1.0
-        out[at["stock"]] = view.stock_count / self._stock0
+        out[at["stock"]] = min(view.stock_count / self._stock0, 1.0)  # (before the cutter chooses: the whole deck)
         base = at["points"]
         scale = 1.0 / self._points
         hs = 1.0 / self._hand_size
