@@ -2,7 +2,8 @@
 the descanso of a seat whose partner holds the trick (``follow: descanso``, the ``chilean`` preset), against
 the older reading where the partner's card is beaten and trumped too (``follow: suit_beat_trump``).
 
-Each position is dealt ``alce`` (packets of 5, the cutter's choice) by seat 3, so seat 0 (the cutter) leads, seats 0 and 2 play
+Each position is dealt ``alce`` (packets of 5, the cutter's choice) by seat 3, so seat 0 (the cutter)
+leads, seats 0 and 2 play
 against seats 1 and 3, and the dealer's last card, the 10 of oros, makes oros trumps.  Every position is
 checked against the engine and against the independent referee (``tests/variant_referee.py``).
 """

@@ -10,7 +10,6 @@ import pytest
 
 from brisca import Game, find_variant
 from brisca.actions import Action, Signal
-from brisca.cards import Card
 from brisca.errors import IllegalActionError
 from variant_referee import Hand
 
