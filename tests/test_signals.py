@@ -104,3 +104,25 @@ def test_the_cut_and_the_windows_hide_the_hands() -> None:
     game = Game("chilean", 4, dealer=3, seed=4)
     assert all(game.view(s).hand == () for s in range(4))
     assert game.view(1) == Game("chilean", 4, dealer=3, seed=9).view(1)  # nothing of the deck shows
+
+
+@pytest.mark.parametrize(("variant", "overrides"), [
+    ("chilean", {}), ("chilean", {"cut_ways": ["golpe", "pelada"], "signals": "combination", "signal_asks": True}),
+    ("briscola", {"signals": "combination"}), ("spanish", {"signals": "partner"}),
+])
+def test_agents_take_legal_actions_with_the_new_options(variant: str, overrides: dict[str, Any]) -> None:
+    """Thousands of positions: the cut, the vale windows, 002's signals said aloud or made to the partner."""
+    from brisca.agents import make_agent
+
+    positions = 0
+    for i in range(12):
+        agents = [make_agent(name, seed=i) for name in ("random", "greedy", "heuristic", "random")]
+        game = Game(variant, 4, seed=i, dealer=i % 4, options=overrides)
+        while not game.is_over():
+            seat = game.turn
+            assert seat is not None
+            action = agents[seat].act(game.view(seat))
+            assert action in game.legal_actions()
+            game.apply(action)
+            positions += 1
+    assert positions > 400
