@@ -2,7 +2,8 @@
 the descanso of a seat whose partner holds the trick (``follow: descanso``, the ``chilean`` preset), against
 the older reading where the partner's card is beaten and trumped too (``follow: suit_beat_trump``).
 
-Each position is dealt ``alce`` (packets of 5) by seat 3, so seat 0 (the cutter) leads, seats 0 and 2 play
+Each position is dealt ``alce`` (packets of 5, the cutter's choice) by seat 3, so seat 0 (the cutter)
+leads, seats 0 and 2 play
 against seats 1 and 3, and the dealer's last card, the 10 of oros, makes oros trumps.  Every position is
 checked against the engine and against the independent referee (``tests/variant_referee.py``).
 """
@@ -13,10 +14,11 @@ import json
 
 import pytest
 
-from brisca import Game, find_variant
-from brisca.actions import PLAYS, Play
+from brisca import BriscaError, Game, find_variant, parse_cards
+from brisca.actions import PASS, PLAYS, Cut, Declare, Play
 from brisca.cards import Card
 from brisca.errors import IllegalActionError
+from brisca.game import draw_for_dealer, draw_leaders, face_values
 from variant_referee import Hand, RefereeError
 
 #: seat -> its ten cards; the last card of seat 3 (the dealer) is the trump card, 10 of oros.
@@ -42,13 +44,26 @@ def position(plays: str, follow: str = "descanso", hands: list[str] = HANDS) -> 
     rules = find_variant("chilean").with_options(follow=follow)
     options = json.loads(json.dumps(rules.options())) | {"removed": {str(n): list(c) for n, c in rules.removed}}
     ref = Hand(options, 4, 3, deck)
+    game.apply(Cut("alce"))  # 003: the cutter chooses the way; these positions are dealt alce
+    ref.act(0, {"cut": "alce"})
     for card in plays.split():
+        pass_windows(game, ref)
         seat = game.turn
         assert seat is not None and ref.turn == seat
         game.apply(PLAYS[Card.parse(card).index])
         ref.act(seat, {"play": card})
+    pass_windows(game, ref)
     assert str(game.trump) == "O"
     return game, ref
+
+
+def pass_windows(game: Game, ref: Hand) -> None:
+    """Let every vale go while seats whose card is down are asked (both must ask the same seats)."""
+    while getattr(game, "phase", "") == "mark":
+        seat = game.turn
+        assert seat is not None and ref.turn == seat and ref.phase == "mark"
+        game.apply(PASS)
+        ref.act(seat, {"pass": True})
 
 
 def playable(game: Game, ref: Hand) -> set[str]:
@@ -178,3 +193,136 @@ def test_the_preset_reads_descanso() -> None:
     assert any("descansará" in r for r in rules.readings)
     assert any("que no sean triunfo" in r for r in rules.readings)
     assert any("suit_beat_trump" in r for r in rules.readings)
+
+
+# ------------------------------------------------------------------ vales marked after the card is down
+
+#: Seat 0 holds the knight of copas, seat 2 its king; the trump card is the 10 of oros (seat 3, dealing).
+VALE_HANDS = [
+    "11C 4C 5C 6C 1E 2E 3E 1B 2B 3B",
+    "7C 10C 4E 5E 6E 4B 5B 6B 1O 3O",
+    "12C 2O 12O 11O 7E 10E 11E 12E 7B 10B",
+    "1C 2C 3C 11B 12B 4O 5O 6O 7O 10O",
+]
+
+
+def test_the_partner_marks_after_its_card_is_down() -> None:
+    """003: 'si un jugador lanza el rey de copas ... si no lo tiene y su pareja sí lo tiene, su pareja lo marca sin
+    importar si lo juega o no en aquella jugada'. Seat 0 led 4C and holds the knight; its partner, seat 2, plays
+    the king after it: seat 0, its card down, may mark the vale."""
+    game, ref = position("", hands=VALE_HANDS)
+    for card in ("4C", "7C", "12C"):
+        seat = game.turn
+        game.apply(PLAYS[Card.parse(card).index])
+        ref.act(seat, {"play": card})  # type: ignore[arg-type]
+    assert game.phase == ref.phase == "mark"  # type: ignore[attr-defined]
+    assert game.turn == ref.turn == 0
+    assert Declare(Card.parse("1C").suit) in game.legal_actions()
+    assert ref.legal() == [{"declare": "C"}, {"pass": True}]
+    game.apply("declare C")
+    ref.act(0, {"declare": "C"})
+    # Seat 2, whose card is down too, is asked as well: who is asked follows the cards on the table, not the hands.
+    assert game.turn == ref.turn == 2 and game.legal_actions() == [PASS]
+    game.apply(PASS)
+    ref.act(2, {"pass": True})
+    assert game.phase == "play" and game.turn == 3  # type: ignore[attr-defined]
+    game.apply("2C")
+    ref.act(3, {"play": "2C"})
+    pass_windows(game, ref)  # (after the last card seat 0 and seat 2 are asked again: nothing left to mark)
+    result_trick = game.tricks[0]
+    assert result_trick.winner == 3  # the 2 of copas takes the king: the vale goes to the trick's winners (003)
+    while not game.is_over():
+        pass_windows(game, ref)
+        if game.is_over():
+            break
+        seat = game.turn
+        action = next(a for a in game.legal_actions() if isinstance(a, Play))
+        game.apply(action)
+        ref.act(seat, action.to_json())  # type: ignore[arg-type]
+    result = game.result()
+    assert result is not None
+    assert any(b.side == 1 and b.points == 20 for b in result.bonuses)
+
+
+def test_a_vale_is_not_marked_once_the_trick_is_gathered() -> None:
+    """003: 'de cerrarse la jugada, no se podrá marcar después'. Seat 0 lets it go after each card; the trick
+    gathered, the knight of copas no longer makes a vale."""
+    game, ref = position("4C 7C 12C 2C", hands=VALE_HANDS)
+    assert game.turn == ref.turn == 3 and game.phase == "play"  # type: ignore[attr-defined]
+    with pytest.raises(IllegalActionError, match="declared in the trick"):
+        game.apply("declare C")
+    with pytest.raises(RefereeError):
+        ref.act(3, {"declare": "C"})
+
+
+def test_seats_are_asked_after_every_card_until_the_trick_closes() -> None:
+    """Marking is open from the card that shows the pair to the end of the trick: seat 0 is asked after seat 2's
+    card and again after seat 3's, and a vale marked after the last card counts for that trick."""
+    game, ref = position("", hands=VALE_HANDS)
+    asked = []
+    for card in ("4C", "7C", "12C", "2C"):
+        seat = game.turn
+        game.apply(PLAYS[Card.parse(card).index])
+        ref.act(seat, {"play": card})  # type: ignore[arg-type]
+        while game.phase == "mark":  # type: ignore[attr-defined]
+            asked.append((card, game.turn))
+            if card == "2C" and game.turn == 0:
+                game.apply("declare C")
+                ref.act(0, {"declare": "C"})
+            else:
+                game.apply(PASS)
+                ref.act(game.history[-1][0], {"pass": True})
+    assert asked == [("12C", 0), ("12C", 2), ("2C", 0), ("2C", 2)]
+    assert game.view(1).declarations == ((0, Card.parse("1C").suit),)
+    assert ref.declared == [(0, "C", 0)]  # declared in the first trick, after its last card
+
+
+# ------------------------------------------------------------------ the cut and the draw for the dealer
+
+
+def test_the_cutter_is_the_opponent_on_the_dealers_right_and_chooses_the_way() -> None:
+    """003: 'El contrincante de su derecha, alzará el mazo' and 'tiene la opción de ejecutarlo de cualquiera de las
+    tres maneras'; the seat after the dealer, who leads ('Parte o sale quien alzó el mazo')."""
+    game = Game("chilean", 4, dealer=1, seed=5)
+    assert game.phase == "cut" and game.turn == game.cutter == 2  # type: ignore[attr-defined]
+    assert [str(a) for a in game.legal_actions()] == ["cut alce", "cut golpe", "cut pelada"]
+    view = game.view(0)
+    assert view.hand == () and view.trump is None and view.deal_way == ""  # nothing is dealt before the cut
+    game.apply("cut pelada")
+    assert game.phase == "play" and game.turn == 2 and game.deal_way == "pelada"  # type: ignore[attr-defined]
+    assert game.view(3).deal_way == "pelada" and game.trump is game.turned.suit  # type: ignore[union-attr]
+    assert Game("spanish", 4, dealer=1).cutter == 0  # elsewhere the seat before the dealer cuts
+
+
+def test_two_agreed_ways_and_never_one() -> None:
+    """003: 'a menos que se haya previamente establecido reducir el juego a dos tipos de alce. Nunca puede jugarse
+    con un solo tipo de alce'."""
+    game = Game("chilean", 4, seed=2, options={"cut_ways": ["golpe", "pelada"]})
+    assert [str(a) for a in game.legal_actions()] == ["cut golpe", "cut pelada"]
+    with pytest.raises(IllegalActionError, match="chooses among golpe, pelada"):
+        game.apply("cut alce")
+    assert game.phase == "cut"  # type: ignore[attr-defined]
+    with pytest.raises(BriscaError, match="at least two"):
+        find_variant("chilean").with_options(cut_ways=["alce"])
+
+
+def test_the_draw_for_the_dealer_counts_face_values() -> None:
+    """003: 'Quien obtenga el número mayor (de 1 a 10, el rey vale 10, el caballo 9 y la sota 8) las reparte. De
+    haber empate, la pareja que sume más números gana.'"""
+    chilean = find_variant("chilean")
+    spanish = find_variant("spanish").with_options(teams=True)
+    cards = parse_cards("12O 1C 11E 2B")
+    assert draw_leaders(chilean, 4, [0, 1, 2, 3], cards) == [0]  # the rey, 10: the ace counts 1
+    assert draw_leaders(spanish, 4, [0, 1, 2, 3], cards) == [1]  # by rank order the ace is highest
+    # Reyes for seat 0 and seat 3: seat 0's pair adds 10 + 1, seat 3's 9 + 10: seat 3's pair wins the deal.
+    assert draw_leaders(chilean, 4, [0, 1, 2, 3], parse_cards("12O 11C 1E 12B")) == [3]
+    # Partners tied for the highest: their pair deals, and the two draw again.
+    assert draw_leaders(chilean, 4, [0, 1, 2, 3], parse_cards("12O 7C 12E 2B")) == [0, 2]
+    dealer, rounds = draw_for_dealer(chilean, 4, 11)
+    values = face_values(chilean)
+    assert values[Card.parse("12O").index] == 10 and values[Card.parse("10O").index] == 8
+    assert values[Card.parse("1O").index] == 1
+    drawing = [0, 1, 2, 3]
+    for cards in rounds:  # each round leaves those still in the running; the last leaves the dealer alone
+        drawing = draw_leaders(chilean, 4, drawing, cards)
+    assert drawing == [dealer]

@@ -271,15 +271,15 @@ def test_greedy_players_do_not_signal(tmp_path: Path) -> None:
 
 def test_the_person_signals_by_key_by_name_and_in_any_language(tmp_path: Path) -> None:
     seed = 2
-    view = Match("spanish", 4, seed=seed, options={"signals": "partner"}).game.view(0)
+    view = Match("spanish", 4, seed=seed, options={"signals": "partner", "signal_asks": True}).game.view(0)
     offered = [a.name for a in view.legal_actions if isinstance(a, Signal)]
     untrue = next(n for n in SIGNALS if n not in offered)
     first = offered[0]
     record = tmp_path / "mine.json"
     stdin = (f"{signal_key(first)}\n{signal_key(first)}\nsignal {untrue}\ns11\nseña nada\n"
              "signal ask-cards\npide puntos\n") + MOVES
-    out = play("-p", "4", "-r", "signals=partner", "--ai", "random", "--seed", str(seed), "--lang", "en",
-               "--no-cut", "--save", str(record), stdin=stdin)
+    out = play("-p", "4", "-r", "signals=partner", "-r", "signal_asks=true", "--ai", "random", "--seed", str(seed),
+               "--lang", "en", "--no-cut", "--save", str(record), stdin=stdin)
     assert f"  [{signal_key(first)}] signal: {SIGNAL_NAMES[first]['en']}" in out
     assert f"You signal: {SIGNAL_NAMES[first]['en']}." in out
     assert f"You have already signalled {SIGNAL_NAMES[first]['en']} this turn." in out
@@ -291,6 +291,29 @@ def test_the_person_signals_by_key_by_name_and_in_any_language(tmp_path: Path) -
     assert [a.get("signal") for a in mine[: len(expected)]] == expected
     assert "play" in mine[len(expected)]
     assert re.search(r"^Partner signals +You: ", out, re.MULTILINE)
+
+
+def test_nobody_asks_for_signals_under_the_club_rule() -> None:
+    """004: 'No se deben hacer señas falsas, ni tampoco pedirlas': the Spanish preset offers no ask, and says why."""
+    out = play("-p", "4", "-r", "signals=partner", "--ai", "random", "--seed", "2", "--lang", "en", "--no-cut",
+               stdin="signal ask-cards\npide puntos\n?\nq\n")
+    assert out.count("Nobody may ask for signals in these rules") == 2
+    assert "Nobody asks for signals." in out  # the help says so
+    assert "(ask-cards)" not in out.split("Keys", 1)[1]  # and lists no ask among the signals
+
+
+def test_italian_signals_and_saying_them_aloud() -> None:
+    """002's own table under briscola, and 'combination': a signal said aloud ('say s6') for everybody."""
+    seed = next(s for s in range(50) if any(
+        isinstance(a, Signal) and a.name == "high-card"
+        for a in Match("briscola", 4, seed=s, options={"signals": "combination"}).game.view(0).legal_actions))
+    out = play("--variant", "briscola", "-p", "4", "-r", "signals=combination", "--ai", "random", "--seed", str(seed),
+               "--lang", "en", "--no-cut", stdin="?\nsay s6\ns6\nsignal briscas\nq\n")
+    assert "s6 high card in another suit (high-card)" in out  # the help lists 002's table, s1 to s6
+    assert "s7" not in out.split("Keys", 1)[1].split("Your move", 1)[0]
+    assert "You signal: high card in another suit." in out
+    assert "You have already signalled high card in another suit this turn." in out
+    assert "is not one of the signals of these rules" in out
 
 
 def test_signals_are_refused_where_they_are_not_played() -> None:

@@ -115,7 +115,7 @@ def check_play(before: Game, seat: int, card: Card) -> None:
                 assert strength[card.index] > strength[top.index], f"{card} does not beat {top}"
         elif trumps and not (mate and top.suit is not trump):
             assert card.suit is trump, f"seat {seat} did not trump with {card}"
-    if not trick and rules.deal == "pelada" and not before.tricks:
+    if not trick and before.deal_way == "pelada" and not before.tricks:
         assert seat == (before.dealer + 1) % before.players
         if any(c.suit is trump for c in hand):
             assert card.suit is trump, "the cutter must lead a trump to the first trick of a pelada"
@@ -128,10 +128,10 @@ def check_play(before: Game, seat: int, card: Card) -> None:
             if t.seat_of(i, before.players) != seat and before.side_of(t.seat_of(i, before.players))
             == before.side_of(seat)
         )
-        only_trump = (rules.deal == "pelada" and not before.tricks and card.suit is trump
+        only_trump = (before.deal_way == "pelada" and not before.tricks and card.suit is trump
                       and [c for c in hand if c.suit is trump] == [card])
         nothing_else = all(c.rank == 2 for c in hand) or (
-            rules.deal == "pelada" and not before.tricks and all(c.rank == 2 for c in hand if c.suit is trump)
+            before.deal_way == "pelada" and not before.tricks and all(c.rank == 2 for c in hand if c.suit is trump)
             and any(c.suit is trump for c in hand))
         assert ace in hand or ace in played or partner_failed or only_trump or nothing_else, (
             f"seat {seat} led {card} unguarded")

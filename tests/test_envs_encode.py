@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from brisca import Game, find_variant, variant_names
-from brisca.actions import ARRASTROS, CLAIM, EXCHANGES, PLAYS, SIGNALS, Signal
+from brisca.actions import ARRASTROS, CLAIM, EXCHANGES, PLAYS, SIGNAL_SETS, Signal
 from brisca.envs import actions as actions_mod
 from brisca.envs import hand_returns, return_bounds, step_rewards
 from brisca.envs.actions import CORE_BLOCKS, CORE_SIZE, ActionCodec, register_block
@@ -64,7 +64,7 @@ def test_core_layout_is_fixed() -> None:
         assert codec.decode(48 + i) is EXCHANGES[i]
     assert [codec.decode(96 + s).card.index for s in range(4)] == [0, 12, 24, 36]  # type: ignore[attr-defined]
     assert codec.decode(100) is CLAIM
-    assert [codec.decode(101 + i) for i in range(10)] == [Signal(name) for name in SIGNALS]
+    assert [codec.decode(101 + i) for i in range(10)] == [Signal(name) for name in SIGNAL_SETS["spanish"]]
     with pytest.raises(IndexError):
         codec.decode(-1)
     with pytest.raises(IndexError):
@@ -77,11 +77,14 @@ def test_core_layout_is_fixed() -> None:
 def test_every_legal_action_has_an_id(preset: str, players: int, options: dict[str, Any]) -> None:
     rules = find_variant(preset).with_options(options)
     codec = ActionCodec.for_rules(rules, players)
-    # The core ids are the same for every configuration; only auctions and declarations add blocks after them.
+    # The core ids are the same for every configuration; only auctions, declarations, the cutter's choice and
+    # signals beyond the core ten (002's high card, signals said aloud) add blocks after them.
     assert [(b.name, b.start, b.size) for b in codec.blocks[:5]] == [
         ("play", 0, 48), ("exchange", 48, 48), ("arrastro", 96, 4), ("claim", 100, 1), ("signal", 101, 10)
     ]
-    extended = rules.auction or rules.declarations != "off"
+    signalling = rules.signals != "off" and rules.sides(players) < players
+    extended = (rules.auction or rules.declarations != "off" or rules.deal == "cutter_chooses"
+                or (signalling and (rules.signal_set != "spanish" or rules.signals == "combination")))
     assert (codec.size == 111) != extended
     for game in random_states(preset, players, options, seed=1, hands=2):
         ids = codec.encode_all(game.legal_actions())

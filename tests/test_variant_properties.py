@@ -35,6 +35,8 @@ MIXTURES: list[tuple[dict[str, Any], tuple[int, ...]]] = [
     ({"trump_rotation": True, "signals": "partner", "deal_look": True}, (2, 4, 6)),
     ({"deck": 48, "follow": "suit", "arrastro": True, "tie": "most_cards"}, (3, 4)),
     ({"tie": "shared", "teams": False, "big_win": True}, (3, 4)),
+    ({"signals": "combination", "signal_asks": True, "claim": True}, (4, 6)),
+    ({"signals": "combination", "signal_set": "italian", "declarations": "vales"}, (4,)),
 ]
 #: Option mixtures on the dealt-out presets: the ways to deal, low-card bidding, other auctions and declarations.
 DEALT_OUT_MIXTURES: list[tuple[str, dict[str, Any], int]] = [
@@ -42,6 +44,8 @@ DEALT_OUT_MIXTURES: list[tuple[str, dict[str, Any], int]] = [
     ("chilean", {"deal": "pelada"}, 4),
     ("chilean", {"deal": "one_by_one", "declarations": "on_lead"}, 4),
     ("chilean", {"follow": "suit_beat_trump", "deal": "golpe"}, 4),
+    ("chilean", {"cut_ways": ["golpe", "pelada"], "signals": "combination"}, 4),
+    ("chilean", {"cutter": "left", "signals": "partner", "signal_asks": True}, 4),
     ("chiamata", {"bidding": "low_card"}, 5),
     ("chiamata", {"declarations": "vales", "last_trick_bonus": 10, "min_bid": 40}, 5),
     ("chiamata-buia", {"follow": "suit_beat_trump", "declarations": "vales", "arrastro": True}, 5),
@@ -248,7 +252,8 @@ def test_views_never_leak(config: tuple[str, dict[str, Any], int], seed: int, st
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.sampled_from([c for c in CONFIGS if c[2] in (4, 6)]), st.sampled_from(["partner", "open"]), SEEDS,
+@given(st.sampled_from([c for c in CONFIGS if c[2] in (4, 6)]), st.sampled_from(["partner", "open", "combination"]),
+       SEEDS,
        st.integers(0, 80))
 def test_signals_stay_on_their_side(config: tuple[str, dict[str, Any], int], mode: str, seed: int,
                                    steps: int) -> None:
@@ -261,6 +266,7 @@ def test_signals_stay_on_their_side(config: tuple[str, dict[str, Any], int], mod
         signals = [a for a in legal if type(a) is Signal]
         game.apply(rng.choice(signals) if signals and rng.random() < 0.4 else pick(game, rng))
     made = [(s, a.name) for s, a in game.history if type(a) is Signal]
+    aloud = [a.aloud for _s, a in game.history if type(a) is Signal]
     sides = game.rules.sides(players)
     if sides == players:
         assert made == []
@@ -271,10 +277,11 @@ def test_signals_stay_on_their_side(config: tuple[str, dict[str, Any], int], mod
         assert list(view.signals) == in_history
         if mode == "open":
             assert in_history == made
-        elif viewer is None:
-            assert in_history == [], "a spectator sees partner signals"
+        elif viewer is None:  # (said aloud under combination, a signal is heard by all)
+            assert in_history == [m for m, said in zip(made, aloud, strict=True) if said], "a spectator sees signals"
         else:
-            assert in_history == [(s, n) for s, n in made if s % sides == viewer % sides]
+            assert in_history == [(s, n) for (s, n), said in zip(made, aloud, strict=True)
+                                  if said or s % sides == viewer % sides]
         # Everything else in the history is public: every play and exchange, in order.
         assert [x for x in view.history if type(x[1]) is not Signal] == [
             x for x in game.history if type(x[1]) is not Signal

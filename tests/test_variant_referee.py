@@ -49,6 +49,10 @@ SPANISH_COMBOS: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
     ("signals-partner", {"signals": "partner"}, (2, 4, 6)),
     ("signals-open", {"signals": "open", "follow": "suit"}, (4, 6)),
     ("signals-no-teams", {"signals": "partner", "teams": False, "claim": True}, (4,)),
+    ("signals-combination", {"signals": "combination", "signal_asks": True}, (4, 6)),
+    ("signals-italian", {"signals": "partner", "signal_set": "italian", "follow": "suit"}, (4, 6)),
+    ("signals-italian-combination", {"signals": "combination", "signal_set": "italian", "deck": 48}, (4,)),
+    ("signals-asks", {"signals": "open", "signal_asks": True}, (4,)),
     ("kill-three", {"kill_three": True, "follow": "suit_beat_trump", "arrastro": True}, (2, 4)),
     ("kill-three-bonus", {"kill_three": True, "last_trick_bonus": 10, "pair_bonus": True, "claim": True}, (3, 4)),
     ("last-trick-bonus", {"last_trick_bonus": 10}, (2, 4)),
@@ -73,6 +77,10 @@ DEALT_OUT_COMBOS: list[tuple[str, str, dict[str, Any], int]] = [
     ("pelada-no-guard", "chilean", {"deal": "pelada", "lead_two": "any", "follow": "suit"}, 4),
     ("golpe-no-teams", "chilean", {"deal": "golpe", "teams": False, "capote": False}, 4),
     ("chilean-beat-partner", "chilean", {"follow": "suit_beat_trump"}, 4),
+    ("alce", "chilean", {"deal": "alce"}, 4),
+    ("cut-two-ways", "chilean", {"cut_ways": ["golpe", "pelada"], "cutter": "left"}, 4),
+    ("cut-no-teams", "chilean", {"teams": False, "capote": False, "signals": "partner"}, 4),
+    ("chilean-signals", "chilean", {"signals": "combination", "signal_asks": True, "follow": "suit"}, 4),
     ("low-card", "chiamata", {"bidding": "low_card"}, 5),
     ("chiamata-vales", "chiamata", {"declarations": "vales", "follow": "suit_trump", "last_trick_bonus": 10}, 5),
     ("buia-duties", "chiamata-buia", {"follow": "suit_beat_trump", "arrastro": True, "claim": True}, 5),
@@ -107,7 +115,8 @@ def every_action(cards: list[str]) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"play": c} for c in cards]
     out += [{"exchange": c} for c in cards if c[:-1] in ("7", "2")]
     out += [{"play": c, "arrastro": True} for c in cards if c[:-1] == "1"]
-    out += [{"claim": True}] + [{"signal": s} for s in SIGNALS]
+    out += [{"claim": True}] + [{"signal": s} for s in SIGNALS] + [{"signal": s, "aloud": True} for s in SIGNALS]
+    out += [{"cut": w} for w in ("alce", "golpe", "pelada")]
     # The auction and what follows it: bids of every kind, calls, trumps, discards, declarations.
     out += [{"pass": True}] + [{"bid": v} for v in (1, 55, 60, 61, 62, 95, 100, 105, 110, 120, 125, 230, 240)]
     out += [{"bid": str(r)} for r in (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)]
@@ -342,7 +351,9 @@ def test_configurations_cover_every_option_value() -> None:
         "follow": ["none", "suit", "suit_trump", "descanso", "suit_beat_trump"],
         "follow_from": ["start", "empty_stock"],
         "trump_exchange": ["off", "after_win", "any_time", "before_penultimate"], "exchange_chain": [True, False],
-        "arrastro": [True, False], "claim": [True, False], "signals": ["off", "partner", "open"],
+        "arrastro": [True, False], "claim": [True, False], "signals": ["off", "partner", "open", "combination"],
+        "signal_set": ["spanish", "italian"], "signal_asks": [True, False], "cutter": ["left", "right"],
+        "deal": ["one_by_one", "alce", "golpe", "pelada", "cutter_chooses"],
         "kill_three": [True, False], "pair_bonus": [True, False], "hand_winner": ["most", "least"],
         "tie": ["draw", "replay", "most_cards", "shared"], "trump_rotation": [True, False], "deal_look": [True, False],
         "partners_look": [True, False], "open_hands": [True, False], "teams": [True, False], "deck": [40, 48],
@@ -354,7 +365,7 @@ def test_configurations_cover_every_option_value() -> None:
 
 
 def test_referee_refuses_what_it_should() -> None:
-    options = preset_options("spanish") | {"arrastro": True, "signals": "partner", "claim": True}
+    options = preset_options("spanish") | {"arrastro": True, "signals": "partner", "claim": True, "signal_asks": True}
     deck = [str(c) for c in Game("spanish", 4, seed=11).deck]
     hand = Hand(options, 4, 3, deck)
     with pytest.raises(RefereeError, match="out of turn"):

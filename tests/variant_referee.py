@@ -47,7 +47,12 @@ The rules, as this referee reads them:
   hidden cards would tell the seat where they are.  Every card left in hands goes
   to its points (and is captured by its side) and the hand ends.
 * ``signals`` (only when there are fewer sides than seats): on its turn a seat may
-  make any truthful signal it has not made this turn (a turn ends when it plays).
+  make any truthful signal of ``signal_set`` it has not made this turn (a turn ends
+  when it plays): ``spanish``, the top five trumps, small trumps, briscas (an ace or a
+  three of another suit), no trumps, and the asks ``ask-points`` and ``ask-cards``
+  (only under ``signal_asks``); ``italian``, the top five trumps and ``high-card`` (a
+  card of one of the two strongest ranks, in another suit).  Under ``combination``
+  each may also be said aloud (``{"signal": NAME, "aloud": true}``), not both in one turn.
 * ``kill_three``: while the three of trumps has not been played, the ace of
   trumps may not be played by a seat holding more than one card (if it is all the
   duty allows, any other card may be played); a trick holding both ends the hand,
@@ -81,7 +86,10 @@ The rules, as this referee reads them:
   (the rest) with two sides, else 0, 1, 2, ...; ``seating`` must say so, and the
   first hand is dealt by seat 0.
 * Dealt-out games (``trump_from`` other than ``turned``, a ``talon``, or a ``deal``
-  other than ``one_by_one``): every card is dealt, ``hand_size`` to each seat from
+  other than ``one_by_one``): under ``deal: cutter_chooses`` nothing is dealt until the
+  cutter (the seat after the dealer under ``cutter: right``, else the one before him)
+  names one of ``cut_ways`` (``{"cut": "golpe"}``), which is then the way of this hand;
+  the seat after the dealer leads.  Every card is dealt, ``hand_size`` to each seat from
   the dealer's right and the rest to the talon.  ``alce``: packets of 5 round the
   table; ``golpe``: ``hand_size`` in a row to each, the last card of each
   opponent's packet shown; ``pelada``: the top card is the dealer's trump, the rest
@@ -111,8 +119,16 @@ The rules, as this referee reads them:
   suit): ``vales`` on the seat's turn in a trick, holding both with one of them
   playable (and then one of them must be played), or holding one after a seat of
   its side played the other in this trick; the points go to the side that wins
-  that trick.  ``on_lead``: leading, after having won a trick, holding both (one
-  must be led); the points go to the holder.
+  that trick.  After every card of a trick (the last one too), while some king or
+  knight of a suit not yet declared lies in the trick, played by a side, and the
+  other card of that suit has not been played by another side or in an earlier
+  trick, every seat of that side that has played to the trick is asked in turn,
+  in order of play: it may declare each suit of which one card lies among its
+  side's cards of the trick and the other there or in its own hand (its hand as it
+  was when the card was played, before any draw), and passes (``{"pass": true}``)
+  when it is done; play then goes on (a hand whose last trick this was ends).
+  ``on_lead``: leading, after having won a trick, holding both (one must be
+  led); the points go to the holder.
 * Contracts: the declarer's side (with the partner) makes the contract when its
   totals (cards with the discards, bonuses) reach the bid (under ``low_card``,
   ``min_bid``).  ``solo``: made, the bid to the declarer; set, half of it to each
@@ -124,8 +140,8 @@ The rules, as this referee reads them:
   exchange, the face-up card drawn last), its partners' dealt cards under
   ``deal_look``, its partners' hands once the stock is empty under
   ``partners_look``, and every hand under ``open_hands``.  Signals are seen by the
-  signaller's side under ``partner`` (spectators see none), by everyone under
-  ``open``.
+  signaller's side under ``partner`` and ``combination`` (spectators see none), by
+  everyone under ``open`` and, said aloud, under ``combination``.
 
 >>> from itertools import chain
 >>> opts = dict(SPANISH_DEFAULTS, arrastro=True)
@@ -152,7 +168,9 @@ SUITS = "OCEB"
 SUIT_NAMES = {"O": "coins", "C": "cups", "E": "swords", "B": "clubs"}
 #: Signals that name one trump rank.
 HONOUR_SIGNALS = {"trump-ace": 1, "trump-three": 3, "trump-king": 12, "trump-knight": 11, "trump-jack": 10}
-SIGNALS = (*HONOUR_SIGNALS, "small-trumps", "briscas", "no-trumps", "ask-points", "ask-cards")
+SIGNALS = (*HONOUR_SIGNALS, "small-trumps", "briscas", "no-trumps", "ask-points", "ask-cards", "high-card")
+SIGNAL_SETS = {"spanish": SIGNALS[:10], "italian": (*HONOUR_SIGNALS, "high-card")}
+ASKS = ("ask-points", "ask-cards")
 SMALL_TRUMPS = {2, 4, 5, 6, 7, 8, 9}
 
 #: The option values of the plain Spanish game, for doctests and quick experiments (tests use the engine's presets).
@@ -261,6 +279,12 @@ class Hand:
         self.dealt_out = (o.get("trump_from", "turned") != "turned" or o.get("talon", 0) > 0
                           or o.get("deal", "one_by_one") != "one_by_one")
         self.phase = "bid" if o.get("bidding", "off") != "off" else "play"
+        #: How this hand is dealt; under ``cutter_chooses`` nothing until the cutter has named the way.
+        self.way = o.get("deal", "one_by_one")
+        if self.way == "cutter_chooses":
+            self.way, self.phase = "", "cut"
+        #: A window to mark vales: the seats still to be asked, the trick, the hands then, the seat to go on.
+        self.mark: dict[str, Any] | None = None
         self.talon: list[str] = []
         self.shown: list[tuple[int, str]] = []
         self.bids: list[tuple[int, dict[str, Any]]] = []
@@ -277,7 +301,10 @@ class Hand:
         self.pending: str | None = None
         #: Cards seen face up that a seat then held: (seat, card), kept while the seat holds it.
         self.public: list[tuple[int, str]] = []
-        if self.dealt_out:
+        if self.phase == "cut":
+            self.turned, self.trump, self.stock = None, None, []
+            self.dealt = [[] for _ in range(n)]
+        elif self.dealt_out:
             self.deal_out(deck)
             self.dealt = [list(h) for h in self.hands]
         else:
@@ -300,13 +327,15 @@ class Hand:
             self.stock = [*deck[top + 1:], self.turned]
         self.leader = (dealer + 1) % n
         self.turn: int | None = self.leader
+        if self.phase == "cut":
+            self.turn = (dealer + (1 if o.get("cutter", "left") == "right" else -1)) % n
         self.table: list[tuple[int, str]] = []
         self.tricks: list[dict[str, Any]] = []
         self.seat_points = [0] * n
         self.won = [False] * n
         self.face_up_given = False
         self.exchanges: list[dict[str, Any]] = []
-        self.signals: list[tuple[int, str]] = []
+        self.signals: list[tuple[int, str, bool]] = []
         self.turn_signals: set[str] = set()
         self.three_played = False
         self.arrastro_on = False
@@ -321,7 +350,7 @@ class Hand:
         opponents = [s for s in seats if self.side(s) != self.side(dealer)]
         dealt = n * size
         trump_card: str | None = deck[dealt - 1] if o["trump_from"] == "dealer" else None
-        way = o.get("deal", "one_by_one")
+        way = self.way
         if way == "alce":  # packets of 5 round the table; the dealer's last card is turned
             for i in range(0, dealt, 5):
                 self.hands[seats[(i // 5) % n]].extend(deck[i:i + 5])
@@ -435,7 +464,7 @@ class Hand:
         o = self.o
         cutter_first = not self.tricks and seat == (self.dealer + 1) % self.players
         cands = list(hand)
-        if o.get("deal") == "pelada" and cutter_first:
+        if self.way == "pelada" and cutter_first:
             cands = [c for c in hand if suit(c) == self.trump] or cands
         if o.get("lead_two", "any") != "guarded":
             return cands
@@ -452,7 +481,7 @@ class Hand:
                         if (t["leader"] + i) % self.players in partners and suit(c) != s:
                             return True
             trumps_held = [c for c in hand if suit(c) == self.trump]
-            return o.get("deal") == "pelada" and cutter_first and trumps_held == [two]
+            return self.way == "pelada" and cutter_first and trumps_held == [two]
 
         allowed = [c for c in cands if rank(c) != 2 or may_lead(c)]
         return allowed or cands
@@ -473,7 +502,7 @@ class Hand:
                 if s in done:
                     continue
                 king, knight = f"12{s}", f"11{s}"
-                partner_showed = (king in ours and knight in hand) or (knight in ours and king in hand)
+                partner_showed = (king in ours or knight in ours) and {king, knight} <= ours | set(hand)
                 holds_both = (king in hand and knight in hand and (king in plays or knight in plays)
                               and self.pending is None)
                 if partner_showed or holds_both:
@@ -531,20 +560,53 @@ class Hand:
 
     def truthful(self, seat: int) -> list[str]:
         hand = self.hands[seat]
+        names = SIGNAL_SETS[self.o.get("signal_set", "spanish")]
         trump_ranks = {rank(c) for c in hand if suit(c) == self.trump}
         out = [name for name, r in HONOUR_SIGNALS.items() if r in trump_ranks]
         if trump_ranks & SMALL_TRUMPS:
             out.append("small-trumps")
         if any(suit(c) != self.trump and rank(c) in (1, 3) for c in hand):
             out.append("briscas")
+        if any(suit(c) != self.trump and rank(c) in strength_order(self.o)[:2] for c in hand):
+            out.append("high-card")
         if not trump_ranks:
             out.append("no-trumps")
-        return [*out, "ask-points", "ask-cards"]
+        if self.o.get("signal_asks", True):
+            out += ASKS
+        return [name for name in out if name in names]
+
+    def markable(self, seat: int) -> list[str]:
+        """The suits ``seat``, asked in a window, may still declare."""
+        m = self.mark
+        assert m is not None
+        done = {s for _seat, s, _t in self.declared}
+        ours = {c for p, c in m["table"] if self.side(p) == self.side(seat)}
+        mine = set(m["held"][seat])
+        return [s for s in SUITS if s not in done and {f"12{s}", f"11{s}"} & ours
+                and {f"12{s}", f"11{s}"} <= ours | mine]
+
+    def window(self) -> list[int]:
+        """The seats to ask after a card, in order of play (public facts only)."""
+        done = {s for _seat, s, _t in self.declared}
+        earlier = {c for t in self.tricks for c in t["cards"]}
+        sides = set()
+        for p, c in self.table:
+            if rank(c) not in (11, 12) or suit(c) in done:
+                continue
+            other = f"{23 - rank(c)}{suit(c)}"
+            if other in earlier or any(c2 == other and self.side(p2) != self.side(p) for p2, c2 in self.table):
+                continue
+            sides.add(self.side(p))
+        return [p for p, _c in self.table if self.side(p) in sides]
 
     def legal(self) -> list[dict[str, Any]]:
         """The actions the seat to act may take, in record form without the seat."""
         if self.turn is None:
             return []
+        if self.phase == "cut":
+            return [{"cut": w} for w in self.o.get("cut_ways", ["alce", "golpe", "pelada"])]
+        if self.phase == "mark":
+            return [*({"declare": s} for s in self.markable(self.turn)), {"pass": True}]
         if self.phase != "play":
             return self.auction_legal()
         seat, o = self.turn, self.o
@@ -559,7 +621,10 @@ class Hand:
         if o["claim"] and not self.stock and not self.table and self.claim_holds(seat):
             out.append({"claim": True})
         if o["signals"] != "off" and self.sides < self.players:
-            out.extend({"signal": s} for s in self.truthful(seat) if s not in self.turn_signals)
+            names = [s for s in self.truthful(seat) if s not in self.turn_signals]
+            out.extend({"signal": s} for s in names)
+            if o["signals"] == "combination":
+                out.extend({"signal": s, "aloud": True} for s in names)
         return out
 
     def legal_keys(self) -> set[str]:
@@ -576,6 +641,8 @@ class Hand:
         action.pop("seat", None)
         if action.get("arrastro") is False:
             del action["arrastro"]
+        if action.get("aloud") is False:
+            del action["aloud"]
         if "play" in action:
             action["play"] = str(action["play"]).upper()
         if "exchange" in action:
@@ -589,7 +656,24 @@ class Hand:
             raise RefereeError(f"seat {seat} may not {key(action)} now; legal: {sorted(self.legal_keys())}")
         self.history.append((seat, action))
         hand = self.hands[seat]
-        if "play" in action:
+        if self.phase == "cut":
+            self.way = action["cut"]
+            self.deal_out(self.deck)
+            self.dealt = [list(h) for h in self.hands]
+            self.phase = "play"
+            self.turn = self.leader
+        elif self.phase == "mark":
+            m = self.mark
+            assert m is not None
+            if "declare" in action:
+                self.declared.append((seat, action["declare"], m["t"]))
+            if "pass" in action or not self.markable(seat):
+                m["seats"].pop(0)
+                if m["seats"]:
+                    self.turn = m["seats"][0]
+                else:
+                    self.phase, self.turn, self.mark = "play", m["resume"], None
+        elif "play" in action:
             card = action["play"]
             hand.remove(card)
             self.turn_signals.clear()
@@ -599,10 +683,16 @@ class Hand:
             if card == self.three:
                 self.three_played = True
             self.table.append((seat, card))
+            asked = self.window() if self.o.get("declarations") == "vales" else []
+            mark = {"t": len(self.tricks), "table": list(self.table), "held": [list(h) for h in self.hands],
+                    "seats": asked}
             if len(self.table) < self.players:
                 self.turn = (seat + 1) % self.players
             else:
                 self.end_trick()
+            if asked and self.killer is None:
+                self.mark = dict(mark, resume=self.turn)
+                self.phase, self.turn = "mark", asked[0]
         elif "exchange" in action:
             card = action["exchange"]
             face = self.stock[-1]
@@ -622,7 +712,7 @@ class Hand:
             self.turn = None
         elif "signal" in action:
             self.turn_signals.add(action["signal"])
-            self.signals.append((seat, action["signal"]))
+            self.signals.append((seat, action["signal"], bool(action.get("aloud"))))
         elif "declare" in action:
             s = action["declare"]
             self.declared.append((seat, s, len(self.tricks)))
@@ -850,7 +940,7 @@ class Hand:
             "tricks": [dict(t, cards=list(t["cards"])) for t in self.tricks],
             "current_trick": [c for _s, c in self.table],
             "exchanges": [dict(e) for e in self.exchanges],
-            "signals": [{"seat": s, "signal": name} for s, name in self.signals],
+            "signals": [{"seat": s, "signal": name} for s, name, _aloud in self.signals],
             "claim": None if self.claim is None else dict(self.claim, cards=list(self.claim["cards"])),
             "seat_points": list(self.seat_points),
             "bonuses": self.bonuses(),
@@ -888,14 +978,14 @@ class Hand:
             cand |= {(s, c) for s in self.partners(viewer) for c in self.hands[s]}
         return {(s, c) for s, c in cand if s != viewer and c in self.hands[s]}
 
-    def sees_signal(self, viewer: int | None, signaller: int) -> bool:
+    def sees_signal(self, viewer: int | None, signaller: int, aloud: bool = False) -> bool:
         mode = self.o["signals"]
-        if mode == "open":
+        if mode == "open" or (mode == "combination" and aloud):
             return True
-        return mode == "partner" and viewer is not None and self.side(viewer) == self.side(signaller)
+        return mode in ("partner", "combination") and viewer is not None and self.side(viewer) == self.side(signaller)
 
     def visible_signals(self, viewer: int | None) -> list[tuple[int, str]]:
-        return [(s, name) for s, name in self.signals if self.sees_signal(viewer, s)]
+        return [(s, name) for s, name, aloud in self.signals if self.sees_signal(viewer, s, aloud)]
 
 
 # ------------------------------------------------------------------ replays
@@ -903,11 +993,11 @@ class Hand:
 
 def entry_action(entry: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
     """``(seat, action)`` from a record entry such as ``{"seat": 0, "play": "3O"}``."""
-    kinds = [k for k in ("play", "exchange", "claim", "signal", "bid", "pass", "call", "trump", "discard", "declare")
-             if k in entry]
+    kinds = [k for k in ("play", "exchange", "claim", "signal", "bid", "pass", "call", "trump", "discard", "declare",
+                         "cut") if k in entry]
     if len(kinds) != 1 or "seat" not in entry:
         raise RefereeError(f"bad action {dict(entry)!r}")
-    extra = set(entry) - {"seat", kinds[0]} - ({"arrastro"} if kinds[0] == "play" else set())
+    extra = set(entry) - {"seat", kinds[0]} - {"play": {"arrastro"}, "signal": {"aloud"}}.get(kinds[0], set())
     if extra:
         raise RefereeError(f"bad action {dict(entry)!r}")
     if kinds[0] == "signal" and entry["signal"] not in SIGNALS:
@@ -1131,7 +1221,7 @@ def check_draw(data: Mapping[str, Any], options: Mapping[str, Any], players: int
 def choose(legal: list[dict[str, Any]], rng: random.Random, signal_rate: float = 0.15) -> dict[str, Any]:
     """A random legal action, taking the rare ones (exchange, arrastro, claim, declarations) often and signals now
     and then; in an auction, passing half the time and bidding low, so that auctions last and sometimes all pass."""
-    if any("bid" in a or "pass" in a for a in legal):  # an auction: pass half the time, else bid low
+    if any("bid" in a for a in legal) or legal == [{"pass": True}]:  # an auction: pass half the time, else bid low
         bids = [a for a in legal if "bid" in a]
         if not bids or (len(bids) < len(legal) and rng.random() < 0.45):
             return {"pass": True}

@@ -8,6 +8,8 @@ Each action has a text notation, a parser and a pasteable ``repr``::
     'x7B'
     >>> Action.parse("1C!"), Action.parse("claim"), Action.parse("signal trump-ace")
     (Arrastro(Card.parse('1C')), Claim(), Signal('trump-ace'))
+    >>> Action.parse("say briscas"), Action.parse("cut golpe")
+    (Signal('briscas', aloud=True), Cut('golpe'))
     >>> Action.from_json({"play": "1o", "arrastro": True}).to_json()
     {'play': '1O', 'arrastro': True}
 
@@ -33,7 +35,7 @@ from typing import Any, ClassVar
 from brisca.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
 from brisca.errors import InvalidActionError, InvalidCardError
 
-#: Partner signals (señas) of sources 001 and 004, and what each one truthfully says.
+#: Partner signals (señas) of sources 001, 004 and 002, and what each one truthfully says.
 SIGNALS: dict[str, str] = {
     "trump-ace": "holds the ace of trumps",
     "trump-three": "holds the three of trumps",
@@ -45,7 +47,18 @@ SIGNALS: dict[str, str] = {
     "no-trumps": "holds no trump",
     "ask-points": "asks the partner to play a card with points",
     "ask-cards": "asks the partner what he holds",
+    "high-card": "holds a high card (a carico: one of the two highest ranks) of a suit that is not trumps",
 }
+#: The signals of each ``signal_set``: spanish (001 and 004), italian (002's table for Briscola).
+SIGNAL_SETS: dict[str, tuple[str, ...]] = {
+    "spanish": ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "small-trumps", "briscas",
+                "no-trumps", "ask-points", "ask-cards"),
+    "italian": ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "high-card"),
+}
+#: The signals that ask the partner for something rather than tell (004 forbids asking: ``signal_asks``).
+ASK_SIGNALS: frozenset[str] = frozenset({"ask-points", "ask-cards"})
+#: The ways the cutter may cut and deal (source 003), for :class:`Cut`.
+CUT_WAYS: tuple[str, ...] = ("alce", "golpe", "pelada")
 
 
 class Action:
@@ -66,7 +79,8 @@ class Action:
     @staticmethod
     def parse(text: str) -> Action:
         """Read an action's notation: ``3O`` play, ``x7B`` exchange, ``1O!`` arrastro, ``claim``, ``signal NAME``,
-        ``bid 110``, ``bid rank 3``, ``pass``, ``call 3O``, ``trump O``, ``discard 5O 6C``, ``declare O``."""
+        ``say NAME``, ``cut golpe``, ``bid 110``, ``bid rank 3``, ``pass``, ``call 3O``, ``trump O``,
+        ``discard 5O 6C``, ``declare O``."""
         if not isinstance(text, str):
             raise InvalidActionError(f"not an action: {text!r}")
         t = text.strip()
@@ -78,6 +92,8 @@ class Action:
                 return PASS
             if low.startswith("signal"):
                 return Signal(low[6:].strip(" :"))
+            if low.startswith("say"):
+                return Signal(low[3:].strip(" :"), aloud=True)
             word, _sep, rest = low.partition(" ")
             reader = _WORD_READERS.get(word)
             if reader is not None:
@@ -201,29 +217,60 @@ class Claim(Action):
 
 
 class Signal(Action):
-    """A partner signal (seña), by name; see :data:`SIGNALS`. The engine allows only truthful ones."""
+    """A partner signal (seña), by name; see :data:`SIGNALS`. The engine allows only truthful ones.
 
-    __slots__ = ("name",)
+    ``aloud``: said for everybody to hear (``say NAME``), under ``signals: combination``, where a plain
+    signal is seen by the partners alone.
+    """
+
+    __slots__ = ("aloud", "name")
     kind = "signal"
     name: str
+    aloud: bool
 
-    def __new__(cls, name: str) -> Signal:
+    def __new__(cls, name: str, aloud: bool = False) -> Signal:
         try:
-            return _SIGNAL_ACTIONS[name]
+            return _SIGNAL_ACTIONS[name, aloud is True]
         except (KeyError, TypeError):
             raise InvalidActionError(f"unknown signal {name!r}; signals: {', '.join(SIGNALS)}") from None
 
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Signal, (self.name,))
+    def __reduce__(self) -> tuple[object, tuple[str, bool]]:
+        return (Signal, (self.name, self.aloud))
 
     def to_json(self) -> dict[str, Any]:
-        return {"signal": self.name}
+        return {"signal": self.name, "aloud": True} if self.aloud else {"signal": self.name}
 
     def __str__(self) -> str:
-        return f"signal {self.name}"
+        return f"say {self.name}" if self.aloud else f"signal {self.name}"
 
     def __repr__(self) -> str:
-        return f"Signal({self.name!r})"
+        return f"Signal({self.name!r}, aloud=True)" if self.aloud else f"Signal({self.name!r})"
+
+
+class Cut(Action):
+    """The cutter's choice of how the deck is cut and dealt (source 003): ``alce``, ``golpe`` or ``pelada``."""
+
+    __slots__ = ("way",)
+    kind = "cut"
+    way: str
+
+    def __new__(cls, way: str) -> Cut:
+        try:
+            return _CUTS[way]
+        except (KeyError, TypeError):
+            raise InvalidActionError(f"the deck is cut {', '.join(CUT_WAYS)}, not {way!r}") from None
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return (Cut, (self.way,))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cut": self.way}
+
+    def __str__(self) -> str:
+        return f"cut {self.way}"
+
+    def __repr__(self) -> str:
+        return f"Cut({self.way!r})"
 
 
 class Bid(Action):
@@ -449,18 +496,28 @@ def _read_claim(data: Mapping[str, Any]) -> Action:
 
 
 def _read_signal(data: Mapping[str, Any]) -> Action:
-    return Signal(data["signal"])
+    flag = data.get("aloud", False)
+    if not isinstance(flag, bool):
+        raise InvalidActionError(f"'aloud' must be true or false, not {flag!r}")
+    return Signal(data["signal"], flag)
 
 
 Play._interned = [Play._make(c) for c in ALL_CARDS]
 Exchange._interned = [Exchange._make(c) for c in ALL_CARDS]
 Arrastro._interned = [Arrastro._make(c) for c in ALL_CARDS]
 CLAIM: Claim = object.__new__(Claim)
-_SIGNAL_ACTIONS: dict[str, Signal] = {}
+_SIGNAL_ACTIONS: dict[tuple[str, bool], Signal] = {}
 for _name in SIGNALS:
-    _sig = object.__new__(Signal)
-    object.__setattr__(_sig, "name", _name)
-    _SIGNAL_ACTIONS[_name] = _sig
+    for _aloud in (False, True):
+        _sig = object.__new__(Signal)
+        object.__setattr__(_sig, "name", _name)
+        object.__setattr__(_sig, "aloud", _aloud)
+        _SIGNAL_ACTIONS[_name, _aloud] = _sig
+_CUTS: dict[str, Cut] = {}
+for _way in CUT_WAYS:
+    _cut = object.__new__(Cut)
+    object.__setattr__(_cut, "way", _way)
+    _CUTS[_way] = _cut
 
 Call._interned = [Call._make(c) for c in ALL_CARDS]
 TrumpChoice._interned = {s: TrumpChoice._make(s) for s in Suit}
@@ -478,6 +535,7 @@ _READERS: dict[str, Any] = {
     "exchange": lambda d: Exchange(Card.parse(d["exchange"])),
     "claim": _read_claim,
     "signal": _read_signal,
+    "cut": lambda d: Cut(d["cut"]),
     "bid": _read_bid,
     "pass": _read_pass,
     "call": lambda d: Call(Card.parse(d["call"])),
@@ -487,12 +545,13 @@ _READERS: dict[str, Any] = {
 }
 _WORD_READERS: dict[str, Any] = {
     "bid": _parse_bid,
+    "cut": Cut,
     "call": lambda rest: Call(Card.parse(rest)),
     "trump": lambda rest: TrumpChoice(Suit.parse(rest)),
     "declare": lambda rest: Declare(Suit.parse(rest)),
     "discard": lambda rest: Discard(*parse_cards(rest)),
 }
-_EXTRA_KEYS: dict[str, set[str]] = {"play": {"arrastro"}}
+_EXTRA_KEYS: dict[str, set[str]] = {"play": {"arrastro"}, "signal": {"aloud"}}
 
 #: Every play action, indexed by card index (the engine's allocation-free table).
 PLAYS: tuple[Play, ...] = tuple(Play._interned)  # type: ignore[arg-type]

@@ -32,16 +32,19 @@ from typing import Any, NamedTuple
 
 from brisca.actions import (
     ARRASTROS,
+    ASK_SIGNALS,
     CALLS,
     CLAIM,
     EXCHANGES,
     PASS,
     PLAYS,
+    SIGNAL_SETS,
     Action,
     Arrastro,
     Bid,
     Call,
     Claim,
+    Cut,
     Declare,
     Discard,
     Exchange,
@@ -75,6 +78,17 @@ class ExchangeEvent(NamedTuple):
     seat: int
     given: Card
     taken: Card
+
+
+class _Marking(NamedTuple):
+    """A window to mark vales (source 003): the trick it is about and the hands as they were at its card."""
+
+    t: int
+    leader: int
+    cards: tuple[Card, ...]
+    held: tuple[frozenset[Card], ...]
+    resume: int
+    end: bool
 
 
 class Bonus(NamedTuple):
@@ -163,7 +177,8 @@ class Contract:
         }
 
 
-#: Phases of a hand with an auction, in order.
+#: Phases of a hand with an auction, in order. Before them ``cut`` (the cutter chooses the deal, ``deal:
+#: cutter_chooses``); within the play ``mark`` comes and goes (seats whose card is down may still mark a vale).
 PHASES = ("bid", "discard", "trump", "call", "play")
 
 _NO_SIGNALS: tuple[()] = ()
@@ -266,7 +281,7 @@ class Game:
         self._last_draw: tuple[int, Card] | None = None
         self._over = False
         # Signals are only played by RuledGame, which gives each hand its own lists.
-        self._signals: list[tuple[int, str, int]] = _NO_SIGNALS  # type: ignore[assignment]
+        self._signals: list[tuple[int, str, int, bool]] = _NO_SIGNALS  # type: ignore[assignment]
         self._turn_signals: list[str] = _NO_SIGNALS  # type: ignore[assignment]
         self._arrastro_on = False
         self._claim: tuple[int, tuple[Card, ...], int] | None = None
@@ -314,6 +329,16 @@ class Game:
     def leader(self) -> int:
         """The seat that leads (or led) the current trick."""
         return self._leader
+
+    @property
+    def cutter(self) -> int:
+        """The seat that cuts the deck: before the dealer, or after him under ``cutter: right`` (003)."""
+        return (self.dealer + (1 if self.rules.cutter == "right" else -1)) % self.players
+
+    @property
+    def deal_way(self) -> str:
+        """How this hand is dealt (``one_by_one``, ``alce``, ``golpe``, ``pelada``); ``""`` until the cutter chooses."""
+        return self.rules.deal
 
     @property
     def face_up(self) -> Card | None:
@@ -649,7 +674,7 @@ class Game:
             history=tuple((s, a) for s, a in self._history if not self._hidden_from(seat, s, a)),
             exchanges=tuple(self._exchanges),
             known=self._known_cards(seat),
-            signals=tuple((s, n) for s, n, _t in self._visible_signal_list(seat)),
+            signals=tuple((s, n) for s, n, _t, _a in self._visible_signal_list(seat)),
             arrastro=self._arrastro_on,
             legal_actions=tuple(self.legal_actions()) if mine else (),
             result=self.result(),
@@ -670,7 +695,7 @@ class Game:
     def _hidden_from(self, viewer: int | None, seat: int, action: Action) -> bool:
         """Whether an action in the history is hidden from ``viewer`` (signals not meant for it, others' discards)."""
         if type(action) is Signal:
-            return not self._can_see_signal(viewer, seat)
+            return not self._can_see_signal(viewer, seat, action.aloud)
         return type(action) is Discard and viewer != seat
 
     def _seen_dealt(self, viewer: int | None) -> tuple[tuple[int, Card], ...]:
@@ -682,14 +707,15 @@ class Game:
             (s, c) for s in range(self.players) if s != viewer and self.side_of(s) == mine for c in self.dealt_hand(s)
         )
 
-    def _can_see_signal(self, viewer: int | None, signaller: int) -> bool:
+    def _can_see_signal(self, viewer: int | None, signaller: int, aloud: bool = False) -> bool:
+        """Open talk (and a signal said aloud under ``combination``) is heard by all; a signal is seen by partners."""
         mode = self.rules.signals
-        if mode == "open":
+        if mode == "open" or (aloud and mode == "combination"):
             return True
-        return viewer is not None and mode == "partner" and self.side_of(viewer) == self.side_of(signaller)
+        return viewer is not None and mode != "off" and self.side_of(viewer) == self.side_of(signaller)
 
-    def _visible_signal_list(self, viewer: int | None) -> list[tuple[int, str, int]]:
-        return [sig for sig in self._signals if self._can_see_signal(viewer, sig[0])]
+    def _visible_signal_list(self, viewer: int | None) -> list[tuple[int, str, int, bool]]:
+        return [sig for sig in self._signals if self._can_see_signal(viewer, sig[0], sig[3])]
 
     def _known_cards(self, viewer: int | None) -> tuple[tuple[int, Card], ...]:
         """Cards ``viewer`` knows are in another hand now.
@@ -736,12 +762,18 @@ class RuledGame(Game):
 
     __slots__ = (
         "_phase", "_bids", "_passed", "_high", "_contract", "_talon", "_discards", "_shown", "_declared",
-        "_pending", "_dealt", "_blind",
+        "_pending", "_dealt", "_blind", "_way", "_window", "_marking",
     )
 
     def _deal(self) -> None:
         n = self.players
-        self._phase = "bid" if self.rules.auction else "play"
+        rules = self.rules
+        # Under deal: cutter_chooses nothing is dealt until the cutter has chosen the way (source 003).
+        self._way = "" if rules.deal == "cutter_chooses" else rules.deal
+        self._phase = "cut" if not self._way else "bid" if rules.auction else "play"
+        # Vales marked after a seat's card is down: the seats still to be asked, and what the window is about.
+        self._window: list[int] = []
+        self._marking: _Marking | None = None
         self._bids: list[tuple[int, Action]] = []
         self._passed = [False] * n
         self._high: tuple[int, int] | None = None
@@ -757,6 +789,12 @@ class RuledGame(Game):
         super()._deal()
         self._signals = []
         self._turn_signals = []
+        if self._phase == "cut":
+            self._turn = self.cutter
+
+    @property
+    def deal_way(self) -> str:
+        return self._way
 
     def _deal_cards(self) -> None:
         rules = self.rules
@@ -764,20 +802,30 @@ class RuledGame(Game):
             super()._deal_cards()
             return
         n, order, d, hs = self.players, self._order, self.dealer, rules.hand_size
+        way = self._way
+        if not way:  # the cutter has not chosen yet: the deck lies cut, undealt (bottom first, as a stock)
+            self._hands = [[] for _ in range(n)]
+            self._dealt = ()
+            self._talon = ()
+            self._shown = ()
+            self._stock = list(order[::-1])
+            self.turned = None
+            self.trump = None  # type: ignore[assignment]
+            return
         hands: list[list[Play]] = [[] for _ in range(n)]
         seats = [(d + 1 + k) % n for k in range(n)]  # the dealer last
         opponents = {s for s in range(n) if self.side_of(s) != self.side_of(d)}
         shown: list[tuple[int, Card]] = []
         trump_card: Play | None = order[n * hs - 1] if rules.trump_from == "dealer" else None
-        if rules.deal == "alce":  # packets of 5 round the table, the dealer's last card turned (source 003)
+        if way == "alce":  # packets of 5 round the table, the dealer's last card turned (source 003)
             for i, start in enumerate(range(0, n * hs, 5)):
                 hands[seats[i % n]].extend(order[start:start + 5])
-        elif rules.deal == "golpe":  # 10 in a row to each; the last card of each opponent's packet shown
+        elif way == "golpe":  # 10 in a row to each; the last card of each opponent's packet shown
             for k, seat in enumerate(seats):
                 hands[seat] = list(order[k * hs:(k + 1) * hs])
                 if seat in opponents:
                     shown.append((seat, order[(k + 1) * hs - 1].card))
-        elif rules.deal == "pelada":  # the top card is trump; opponents' first cards shown while trumps
+        elif way == "pelada":  # the top card is trump; opponents' first cards shown while trumps
             trump_card = order[0]
             for k, seat in enumerate(seats):
                 hands[seat] = list(order[1 + k * hs:1 + (k + 1) * hs])
@@ -813,6 +861,8 @@ class RuledGame(Game):
     def received(self, seat: int) -> tuple[Card, ...]:
         if not self.rules.dealt_out:
             return super().received(seat)
+        if not self._dealt:  # not dealt yet (the cutter is choosing)
+            return ()
         mine = self._dealt[seat]
         if self._contract is not None and self._contract.declarer == seat and self.rules.talon:
             mine = (*mine, *self._talon)
@@ -820,7 +870,8 @@ class RuledGame(Game):
 
     @property
     def phase(self) -> str:
-        """``bid``, ``discard``, ``trump``, ``call`` (the auction and what follows it) or ``play``.
+        """``cut`` (the cutter chooses the deal), ``bid``, ``discard``, ``trump``, ``call`` (the auction and what
+        follows it), ``play``, or ``mark`` (seats whose card is down may still mark a vale).
 
         Under ``call_time: after_first_trick`` (Chiamata Buia) the auction is followed by ``play`` with no trump,
         and the ``call`` phase comes once the first trick is over.
@@ -868,11 +919,18 @@ class RuledGame(Game):
                 s == seat and type(a) is Discard for s, a in self._history) else (),
             "declarations": tuple((s, suit) for s, suit, _t in self._declared),
             "shown": self._shown,
+            "deal_way": self._way,
         }
 
     def legal_actions(self) -> list[Action]:
         if self._over:
             return []
+        if self._phase == "mark":
+            marking = self._marking
+            assert marking is not None
+            return [*(Declare(suit) for suit in self._markable(self._turn, marking)), PASS]
+        if self._phase == "cut":
+            return [Cut(way) for way in self.rules.cut_ways]
         if self._phase != "play":
             return self._auction_actions()
         seat = self._turn
@@ -892,7 +950,10 @@ class RuledGame(Game):
         if rules.claim and not self._stock and not self._trick and self._claim_holds(seat):
             actions.append(CLAIM)
         if rules.signals != "off" and self._layout.sides < self.players:
-            actions.extend(Signal(n) for n in self._truthful_signals(hand) if n not in self._turn_signals)
+            names = [n for n in self._truthful_signals(hand) if n not in self._turn_signals]
+            actions.extend(Signal(n) for n in names)
+            if rules.signals == "combination":
+                actions.extend(Signal(n, aloud=True) for n in names)
         return actions
 
     def _playable(self, hand: list[Play]) -> list[Play]:
@@ -921,7 +982,7 @@ class RuledGame(Game):
                 rules.follow == "descanso" and not (mate and best.suit is not self.trump)
             ):
                 cands = [a for a in hand if a.card.suit is self.trump] or hand
-        elif not trick and (rules.deal == "pelada" or rules.lead_two == "guarded"):
+        elif not trick and (self._way == "pelada" or rules.lead_two == "guarded"):
             cands = self._lead_duties(hand)
         if self._pending is not None:  # a pair was declared: one of its cards is played now
             pair = (Card(Rank.KING, self._pending), Card(Rank.KNIGHT, self._pending))
@@ -938,7 +999,7 @@ class RuledGame(Game):
         seat, trump, rules = self._turn, self.trump, self.rules
         first = not self._tricks and seat == (self.dealer + 1) % self.players
         cands = hand
-        if rules.deal == "pelada" and first:
+        if self._way == "pelada" and first:
             cands = [a for a in hand if a.card.suit is trump] or hand
         if rules.lead_two != "guarded":
             return cands
@@ -960,7 +1021,7 @@ class RuledGame(Game):
                     if s != seat and self.side_of(s) == self.side_of(seat) and c.suit is not suit:
                         return True  # the partner has shown he lacks the suit
         # The cutter's only trump, which pelada makes him lead.
-        return self.rules.deal == "pelada" and first and suit is self.trump and len(cands) == 1
+        return self._way == "pelada" and first and suit is self.trump and len(cands) == 1
 
     def _declarable(self, seat: int, hand: list[Play], plays: list[Play]) -> list[Action]:
         """The king-knight pairs ``seat`` may declare now."""
@@ -981,12 +1042,74 @@ class RuledGame(Game):
         for suit in Suit:
             if suit in done:
                 continue
-            king, knight = Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)
-            shown_by_side = (king in ours and knight in held) or (knight in ours and king in held)
-            both = king in held and knight in held and (king in playable or knight in playable)
+            pair = {Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)}
+            # Shown by the side in this trick (003: 'su pareja lo marca'), the rest of the pair in this hand.
+            shown_by_side = bool(pair & ours) and pair <= ours | held
+            both = pair <= held and bool(pair & playable)
             if shown_by_side or (both and self._pending is None):
                 out.append(Declare(suit))
         return out
+
+    def _markable(self, seat: int, marking: _Marking) -> list[Suit]:
+        """The pairs ``seat``, its card down in the trick, may still mark (003: until the trick is gathered)."""
+        n, leader, cards = self.players, marking.leader, marking.cards
+        if (seat - leader) % n >= len(cards):
+            return []
+        done = {suit for _s, suit, _t in self._declared}
+        mine = self.side_of(seat)
+        ours = {c for i, c in enumerate(cards) if self.side_of((leader + i) % n) == mine}
+        held = marking.held[seat]
+        out = []
+        for suit in Suit:
+            pair = {Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)}
+            if suit not in done and pair & ours and pair <= ours | held:
+                out.append(suit)
+        return out
+
+    def _window_seats(self, t: int, leader: int, cards: tuple[Card, ...]) -> list[int]:
+        """The seats asked whether they mark a vale after a card: from public facts only (who played a king or a
+        knight of a pair not declared nor broken), so that being asked tells nobody what a seat holds."""
+        n = self.players
+        done = {suit for _s, suit, _t in self._declared}
+        gone = {c for trick in self._tricks[:t] for c in trick[1]}
+        sides: set[int] = set()
+        for i, c in enumerate(cards):
+            if c.rank not in (Rank.KING, Rank.KNIGHT) or c.suit in done:
+                continue
+            side = self.side_of((leader + i) % n)
+            other = Card(Rank.KNIGHT if c.rank == Rank.KING else Rank.KING, c.suit)
+            if other in gone:
+                continue
+            if other in cards and self.side_of((leader + cards.index(other)) % n) != side:
+                continue
+            sides.add(side)
+        return [(leader + i) % n for i in range(len(cards)) if self.side_of((leader + i) % n) in sides]
+
+    def _open_window(self, t: int, leader: int, cards: tuple[Card, ...], held: tuple[frozenset[Card], ...]) -> None:
+        """After a card, ask the seats whose card is down whether they mark a vale (``phase`` becomes ``mark``)."""
+        if self._killer is not None or self._claim is not None:
+            return
+        seats = self._window_seats(t, leader, cards)
+        if not seats:
+            return
+        self._marking = _Marking(t, leader, cards, held, self._turn, self._over)
+        self._over = False
+        self._phase = "mark"
+        self._window = seats
+        self._turn = seats[0]
+
+    def _next_in_window(self) -> None:
+        window = self._window
+        window.pop(0)
+        if window:
+            self._turn = window[0]
+            return
+        marking = self._marking
+        assert marking is not None
+        self._phase = "play"
+        self._turn = marking.resume
+        self._over = marking.end
+        self._marking = None
 
     def _auction_actions(self) -> list[Action]:
         rules, phase, seat = self.rules, self._phase, self._turn
@@ -1034,16 +1157,24 @@ class RuledGame(Game):
         return len(out) >= tricks_left and all(c in ours for c in out[:tricks_left])
 
     def _truthful_signals(self, hand: list[Play]) -> list[str]:
-        trump = self.trump
+        """The signals of the rules' set that ``hand`` makes true (asks too, where asking is allowed)."""
+        rules, trump = self.rules, self.trump
+        names = SIGNAL_SETS[rules.signal_set]
         trumps = {a.card.rank for a in hand if a.card.suit is trump}
-        out = [name for name, rank in SIGNAL_RANKS.items() if rank in trumps]
-        if trumps - {Rank.ACE, Rank.THREE, Rank.KING, Rank.KNIGHT, Rank.JACK}:
+        out = [name for name, rank in SIGNAL_RANKS.items() if rank in trumps and name in names]
+        if "small-trumps" in names and trumps - {Rank.ACE, Rank.THREE, Rank.KING, Rank.KNIGHT, Rank.JACK}:
             out.append("small-trumps")
-        if any(a.card.suit is not trump and a.card.rank in (Rank.ACE, Rank.THREE) for a in hand):
+        if "briscas" in names and any(
+                a.card.suit is not trump and a.card.rank in (Rank.ACE, Rank.THREE) for a in hand):
             out.append("briscas")
-        if not trumps:
+        if "high-card" in names:
+            top = rules.strength_order()[:2]  # the carichi: ace and three in Briscola
+            if any(a.card.suit is not trump and a.card.rank in top for a in hand):
+                out.append("high-card")
+        if "no-trumps" in names and not trumps:
             out.append("no-trumps")
-        out += ["ask-points", "ask-cards"]
+        if rules.signal_asks:
+            out += [name for name in names if name in ASK_SIGNALS]
         return out
 
     def apply(self, action: Action | str) -> None:
@@ -1057,10 +1188,29 @@ class RuledGame(Game):
             raise IllegalActionError(self._why_illegal(action))
         seat = self._turn
         kind = type(action)
-        if kind is Play or kind is Arrastro:
+        if self._phase == "mark":
+            self._history.append((seat, action))
+            marking = self._marking
+            assert marking is not None
+            if kind is Declare:
+                self._declared.append((seat, action.suit, marking.t))  # type: ignore[attr-defined]
+                if self._markable(seat, marking):
+                    return
+            self._next_in_window()
+        elif kind is Cut:
+            self._history.append((seat, action))
+            self._way = action.way  # type: ignore[attr-defined]
+            self._deal_cards()
+            self._phase = "play"
+            self._leader = self._turn = (self.dealer + 1) % self.players
+        elif kind is Play or kind is Arrastro:
             card = action.card  # type: ignore[attr-defined]
             tricks_before = len(self._tricks)
             stock_before = len(self._stock)
+            vales = self.rules.declarations == "vales"
+            if vales:
+                leader, cards = self._leader, (*self._trick, card)
+                held = tuple(frozenset(a.card for a in h if a.card is not card) for h in self._hands)
             Game.apply(self, PLAYS[card.index])
             if kind is Arrastro:
                 self._history[-1] = (seat, action)
@@ -1075,13 +1225,15 @@ class RuledGame(Game):
                     # Chiamata Buia: the first trick is over, and the bidder calls now.
                     self._phase = "call"
                     self._turn = self._blind
+            if vales:
+                self._open_window(tricks_before, leader, cards, held)
         elif kind is Exchange:
             self._exchange(action)  # type: ignore[arg-type]
         elif kind is Claim:
             self._do_claim(seat)
         elif kind is Signal:
             name = action.name  # type: ignore[attr-defined]
-            self._signals.append((seat, name, len(self._tricks)))
+            self._signals.append((seat, name, len(self._tricks), action.aloud))  # type: ignore[attr-defined]
             self._turn_signals.append(name)
             self._history.append((seat, action))
         elif kind is Declare:
@@ -1183,6 +1335,9 @@ class RuledGame(Game):
         g._pending = self._pending
         g._dealt = self._dealt
         g._blind = self._blind
+        g._way = self._way
+        g._window = self._window[:]
+        g._marking = self._marking
         return g
 
     __copy__ = clone
@@ -1283,6 +1438,18 @@ class RuledGame(Game):
         seat, rules = self._turn, self.rules
         hand = self._hands[seat]
         auction_kinds = (Bid, RankBid, Pass, Discard, TrumpChoice, Call)
+        if self._phase == "cut":
+            ways = ", ".join(rules.cut_ways)
+            if isinstance(action, Cut):
+                return f"the cutter chooses among {ways}, not {action.way}"
+            return f"seat {seat} cuts the deck: it chooses how it is dealt ({ways}), like 'cut {rules.cut_ways[0]}'"
+        if self._phase == "mark":
+            if isinstance(action, Declare):
+                return (f"seat {seat} may mark only a pair one of whose cards its side played in this trick, holding"
+                        " the other (or its side played both)")
+            return f"seat {seat}'s card is down: it may mark a vale ('declare O') or pass"
+        if isinstance(action, Cut):
+            return "the deck is cut before the deal, and only under 'deal: cutter_chooses'"
         if self._phase != "play":
             return self._why_illegal_in_auction(action)
         if isinstance(action, Call) and self._blind is not None:
@@ -1334,6 +1501,12 @@ class RuledGame(Game):
         if isinstance(action, Signal):
             if rules.signals == "off" or self._layout.sides == self.players:
                 return "signals are not played in these rules"
+            if action.name not in SIGNAL_SETS[rules.signal_set]:
+                return f"{action.name} is not one of the {rules.signal_set} signals"
+            if action.name in ASK_SIGNALS and not rules.signal_asks:
+                return f"nobody may ask for signals in these rules ({action.name})"
+            if action.aloud and rules.signals != "combination":
+                return "signals are said aloud only where open talk and signals are combined (signals: combination)"
             if action.name in self._turn_signals:
                 return f"seat {seat} has already made the signal {action.name} this turn"
             return f"seat {seat} may not signal {action.name}: signals must be truthful"
@@ -1426,6 +1599,13 @@ class View:
     declarations: tuple[tuple[int, Suit], ...] = ()
     #: ``(seat, card)``: cards shown face up at the deal (golpe, pelada), played since or not.
     shown: tuple[tuple[int, Card], ...] = ()
+    #: How the hand was dealt (``one_by_one``, ``alce``, ``golpe``, ``pelada``); ``""`` while the cutter chooses.
+    deal_way: str = "one_by_one"
+
+    @property
+    def cutter(self) -> int:
+        """The seat that cuts the deck (and, under ``deal: cutter_chooses``, chooses how it is dealt)."""
+        return (self.dealer + (1 if self.rules.cutter == "right" else -1)) % self.players
 
     @property
     def side_points(self) -> tuple[int, ...]:
@@ -1542,20 +1722,22 @@ def cut(deck: Sequence[Card], at: int) -> tuple[Card, ...]:
 def draw_for_dealer(
     rules: Rules, players: int, seed: int | random.Random | None = None
 ) -> tuple[int, list[list[Card]]]:
-    """Each seat draws a card from a shuffled deck; the highest (by rank order) deals.
+    """Each seat draws a card from a shuffled deck; the highest deals.
 
-    Seats tied for the highest draw again, until one is left. Returns the dealer and
-    every round of draws (one card per seat, ``None``-free: seats out of a round are skipped).
+    ``dealer_draw: rank`` reads the cards by rank order and seats tied for the highest draw
+    again, until one is left. ``face_value`` (source 003) reads their numbers, the sota 8, the
+    caballo 9 and the rey 10 in the 40-card deck, and where seats of different sides tie for
+    the highest, the side whose cards add up to more wins ("De haber empate, la pareja que sume
+    más números gana"); seats still level draw again. Returns the dealer and every round of
+    draws (one card per seat still drawing).
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    strength = rules.strength_table
     drawing = list(range(players))
     rounds: list[list[Card]] = []
     while True:
         cards = shuffled(rules.deck_cards(players), rng)[: len(drawing)]
         rounds.append(list(cards))
-        top = max(strength[c.index] for c in cards)
-        drawing = [seat for seat, c in zip(drawing, cards, strict=True) if strength[c.index] == top]
+        drawing = draw_leaders(rules, players, drawing, cards)
         if len(drawing) == 1:
             return drawing[0], rounds
 
@@ -1652,6 +1834,29 @@ def _make_draw(
         for i, player in enumerate(order):
             seating[player] = i
     return PartnerDraw(players, tuple(rounds), order, tuple(seating))
+def draw_leaders(rules: Rules, players: int, drawing: Sequence[int], cards: Sequence[Card]) -> list[int]:
+    """The seats still in the running after one round of the draw for the dealer (``drawing[i]`` drew
+    ``cards[i]``): those with the highest card, and under ``dealer_draw: face_value`` with partners, of those
+    the ones whose side's cards add up to most."""
+    value = face_values(rules) if rules.dealer_draw == "face_value" else rules.strength_table
+    top = max(value[c.index] for c in cards)
+    tied = [seat for seat, c in zip(drawing, cards, strict=True) if value[c.index] == top]
+    sides = rules.sides(players)
+    if rules.dealer_draw == "face_value" and sides < players and len({s % sides for s in tied}) > 1:
+        sums = [0] * sides
+        for seat, c in zip(drawing, cards, strict=True):
+            sums[seat % sides] += value[c.index]
+        best = max(sums[s % sides] for s in tied)
+        tied = [s for s in tied if sums[s % sides] == best]
+    return tied
+
+
+def face_values(rules: Rules) -> tuple[int, ...]:
+    """Each card's number for the draw (by :attr:`Card.index`): 1 to 10 in the 40-card deck, the sota 8, the
+    caballo 9, the rey 10 (source 003); 1 to 12 with 48 cards."""
+    numbers = sorted({1, 2, 3, 4, 5, 6, 7, 10, 11, 12} | ({8, 9} if rules.deck == 48 else set()))
+    by_rank = {r: i + 1 for i, r in enumerate(numbers)}
+    return tuple(by_rank.get((i % 12) + 1, 0) for i in range(48))
 
 
 class InvalidDeckError(RulesError):

@@ -114,6 +114,10 @@ _EN: dict[str, str] = {
     "draw_tie": "{who} drew cards of the same rank and draw again:",
     "draw_sides": "{high} play against {low}.",
     "draw_seat": "Seat {seat}: {who}.",
+    "draw_header_face": (
+        "Drawing for the deal (the highest number deals: the rey counts 10, the caballo 9, the sota 8; a tie between"
+        " the pairs goes to the pair whose cards add up to more):"
+    ),
     "cut_prompt": "{dealer} deals. You cut the deck: how many cards ({min}-{max})? (Enter: random) ",
     "you_cut": "You cut the deck at {at} cards.",
     "cuts": "{who} cuts the deck at {at} cards.",
@@ -121,6 +125,7 @@ _EN: dict[str, str] = {
     "prompt_arrastro": ", a arrastro",
     "prompt_claim": ", r claim",
     "prompt_signal": ", {keys} signal",
+    "prompt_say": ", say s1... aloud",
     "arrastro_row": "Arrastro",
     "arrastro_on": "called: each player must play their best card (highest trump, else highest card)",
     "arrastro_option": "lead {card} calling arrastro: the others must play their best card",
@@ -131,6 +136,7 @@ _EN: dict[str, str] = {
     "claims": "{who} claims the rest of the hand: that side holds the best trumps for every trick left.",
     "claimed": "Claimed by {who}: {cards} ({points} points).",
     "signal_option": "signal: {signal}",
+    "say_option": "say aloud: {signal}",
     "you_signal": "You signal: {signal}.",
     "signal_made": "{who} signals: {signal}.",
     "signals_partner_row": "Partner signals",
@@ -156,6 +162,9 @@ _EN: dict[str, str] = {
     "err_signal_unknown": "There is no signal \"{text}\". Type ? to see them.",
     "err_signal_done": "You have already signalled {signal} this turn.",
     "err_signal_untrue": "You may not signal {signal}: signals must be true.",
+    "err_signal_not_in_set": "{signal} is not one of the signals of these rules. Type ? to see them.",
+    "err_signal_ask": "Nobody may ask for signals in these rules ({signal}).",
+    "err_say_off": "Signals are said aloud only where open talk and signals are combined.",
     "rule_arrastro": (
         "Arrastro: leading the ace of trumps you may call arrastro (a, or 1O!); every other player must then"
         " play their best card: their highest trump, else their highest card."
@@ -173,6 +182,12 @@ _EN: dict[str, str] = {
         " each once a turn, only when true: {names}."
     ),
     "rule_signals_open": "Signals, seen by everybody, made before you play, each once a turn, only when true: {names}.",
+    "rule_signals_combination": (
+        "Signals, made before you play, each once a turn, only when true, seen only by partners, or said aloud"
+        " for everybody (say s1): {names}."
+    ),
+    "rule_signals_no_asks": "Nobody asks for signals.",
+    "rule_cutter_chooses": "Before each deal the cutter, on the dealer's right, chooses how it is dealt: {ways}.",
     "rule_open_hands": "Open hands: every hand is played face up.",
     "rule_deal_look": "Partners see each other's first three cards.",
     "rule_partners_look": "Once the stock is gone, partners see each other's hands.",
@@ -189,7 +204,7 @@ _EN: dict[str, str] = {
         "  x             exchange the trump when it is allowed (also c, cambiar, scambia, exchange)\n"
         "  a             lead the ace of trumps calling arrastro, where it is played (also 1O!)\n"
         "  r             claim the rest of the hand, where claims are played (also claim)\n"
-        "  s1, s2 ...    make a signal, where signals are played (also signal NAME)\n"
+        "  s1, s2 ...    make a signal, where signals are played (also signal NAME; say s1: say it aloud)\n"
         "  l             show the last trick again\n"
         "  empty line    show the table again\n"
         "  ?             this help (also h, help, ayuda, aiuto)\n"
@@ -219,6 +234,16 @@ _EN: dict[str, str] = {
         " the lowest rank wins, and its bidder's side must take {points} points."
     ),
     "header_auction": "Hand {hand} · auction",
+    "header_cut": "Hand {hand} · the cut",
+    "new_hand_cut": "{who} deals hand {hand}; {cutter} cuts and chooses how the deck is dealt.",
+    "new_hand_cut_you": "{who} deals hand {hand}; you cut and choose how the deck is dealt.",
+    "trump_after_cut": "shown once the deck is dealt",
+    "prompt_cut": "{dealer} deals. You cut: how is the deck dealt? {ways} (? help, q quit): ",
+    "err_cut_way": "\"{text}\" is not a way to cut here: type one of {ways}, or its number.",
+    "you_cut_way": "You cut: {way}.",
+    "cuts_way": "{who} cuts: {way}.",
+    "prompt_mark": "Your card is down: mark a vale ({keys}, or vale) or let it go (Enter or pass): ",
+    "err_mark": "\"{text}\" does not mark a vale: type {keys}, vale, or pass.",
     "talon_row": "Talon",
     "trump_pending": "decided after the auction",
     "trump_after_first_trick": "none yet: declared by the call after the first trick",
@@ -483,6 +508,10 @@ _ES: dict[str, str] = {
     "draw_tie": "{who} sacaron cartas del mismo valor y vuelven a sacar:",
     "draw_sides": "{high} juegan contra {low}.",
     "draw_seat": "Puesto {seat}: {who}.",
+    "draw_header_face": (
+        "Sorteo del reparto (reparte el número mayor: el rey vale 10, el caballo 9, la sota 8; si empatan las"
+        " parejas, gana la que sume más):"
+    ),
     "cut_prompt": "Reparte {dealer}. Cortas tú: ¿cuántas cartas ({min}-{max})? (Intro: al azar) ",
     "you_cut": "Cortas el mazo por {at} cartas.",
     "cuts": "{who} corta el mazo por {at} cartas.",
@@ -490,6 +519,7 @@ _ES: dict[str, str] = {
     "prompt_arrastro": ", a arrastro",
     "prompt_claim": ", r reclamar",
     "prompt_signal": ", {keys} seña",
+    "prompt_say": ", digo s1... en voz alta",
     "arrastro_row": "Arrastro",
     "arrastro_on": "cantado: cada jugador debe echar su mejor carta (su triunfo más alto; si no, su carta más alta)",
     "arrastro_option": "salir con {card} cantando arrastro: los demás deben echar su mejor carta",
@@ -500,6 +530,7 @@ _ES: dict[str, str] = {
     "claims": "{who} reclama el resto de la mano: su equipo tiene los mejores triunfos para cada baza que queda.",
     "claimed": "Se lleva {who}: {cards} ({points} puntos).",
     "signal_option": "seña: {signal}",
+    "say_option": "dices en voz alta: {signal}",
     "you_signal": "Haces la seña: {signal}.",
     "signal_made": "{who} hace la seña: {signal}.",
     "signals_partner_row": "Señas del equipo",
@@ -525,6 +556,9 @@ _ES: dict[str, str] = {
     "err_signal_unknown": "No existe la seña \"{text}\". Escribe ? para verlas.",
     "err_signal_done": "Ya has hecho la seña {signal} en este turno.",
     "err_signal_untrue": "No puedes hacer la seña {signal}: las señas tienen que ser ciertas.",
+    "err_signal_not_in_set": "{signal} no es una de las señas de estas reglas. Escribe ? para verlas.",
+    "err_signal_ask": "En estas reglas nadie pide señas ({signal}).",
+    "err_say_off": "Las señas se dicen en voz alta solo donde se combinan la charla abierta y las señas.",
     "rule_arrastro": (
         "Arrastro: al salir con el as de triunfo puedes cantar arrastro (a, o 1O!); los demás deben echar"
         " entonces su mejor carta: su triunfo más alto; si no tienen, su carta más alta."
@@ -545,6 +579,14 @@ _ES: dict[str, str] = {
         "Señas, que ven todos, antes de jugar, cada una una vez"
         " por turno y solo si son ciertas: {names}."
     ),
+    "rule_signals_combination": (
+        "Señas, antes de jugar, cada una una vez por turno y solo si son ciertas, que ve solo el compañero, o"
+        " dichas en voz alta para todos (digo s1): {names}."
+    ),
+    "rule_signals_no_asks": "Nadie pide señas.",
+    "rule_cutter_chooses": (
+        "Antes de cada reparto el que corta, a la derecha del que da, elige cómo se reparte: {ways}."
+    ),
     "rule_open_hands": "Cartas vistas: todas las manos se juegan boca arriba.",
     "rule_deal_look": "Los compañeros ven las tres primeras cartas del otro.",
     "rule_partners_look": "Acabado el mazo, los compañeros ven la mano del otro.",
@@ -558,7 +600,7 @@ _ES: dict[str, str] = {
         "  x             cambia el triunfo cuando se puede (también c, cambiar, scambia, exchange)\n"
         "  a             sale con el as de triunfo cantando arrastro, si se juega (también 1O!)\n"
         "  r             reclama el resto de la mano, si se juega (también claim, reclamar)\n"
-        "  s1, s2 ...    hace una seña, si se juegan (también seña NOMBRE, signal NOMBRE)\n"
+        "  s1, s2 ...    hace una seña, si se juegan (también seña NOMBRE, signal NOMBRE; digo s1: en voz alta)\n"
         "  l             vuelve a mostrar la última baza\n"
         "  línea vacía   vuelve a mostrar la mesa\n"
         "  ?             esta ayuda (también h, help, ayuda, aiuto)\n"
@@ -588,6 +630,16 @@ _ES: dict[str, str] = {
         " pasa; gana el más bajo, y su bando debe hacer {points} puntos."
     ),
     "header_auction": "Mano {hand} · subasta",
+    "header_cut": "Mano {hand} · el corte",
+    "new_hand_cut": "{who} reparte la mano {hand}; corta {cutter}, que elige cómo se reparte.",
+    "new_hand_cut_you": "{who} reparte la mano {hand}; cortas tú y eliges cómo se reparte.",
+    "trump_after_cut": "se ve al repartir",
+    "prompt_cut": "Reparte {dealer}. Cortas tú: ¿cómo se reparte? {ways} (? ayuda, q salir): ",
+    "err_cut_way": "\"{text}\" no es un corte de aquí: escribe uno de {ways}, o su número.",
+    "you_cut_way": "Cortas: {way}.",
+    "cuts_way": "{who} corta: {way}.",
+    "prompt_mark": "Tu carta está en la mesa: marca el vale ({keys}, o vale) o déjalo (Intro o paso): ",
+    "err_mark": "\"{text}\" no marca un vale: escribe {keys}, vale, o paso.",
     "talon_row": "Talón",
     "trump_pending": "se decide tras la subasta",
     "trump_after_first_trick": "aún ninguno: lo declara la llamada tras la primera baza",
@@ -852,6 +904,10 @@ _IT: dict[str, str] = {
     "draw_tie": "{who} hanno pescato carte dello stesso valore e pescano di nuovo:",
     "draw_sides": "{high} giocano contro {low}.",
     "draw_seat": "Posto {seat}: {who}.",
+    "draw_header_face": (
+        "Sorteggio del mazziere (distribuisce il numero più alto: il re vale 10, il cavallo 9, il fante 8; in caso"
+        " di parità tra le coppie vince quella che somma di più):"
+    ),
     "cut_prompt": "Distribuisce {dealer}. Tagli tu: quante carte ({min}-{max})? (Invio: a caso) ",
     "you_cut": "Tagli il mazzo a {at} carte.",
     "cuts": "{who} taglia il mazzo a {at} carte.",
@@ -859,6 +915,7 @@ _IT: dict[str, str] = {
     "prompt_arrastro": ", a arrastro",
     "prompt_claim": ", r rivendica",
     "prompt_signal": ", {keys} segnale",
+    "prompt_say": ", dico s1... ad alta voce",
     "arrastro_row": "Arrastro",
     "arrastro_on": (
         "chiamato: ognuno deve giocare la sua carta migliore (la"
@@ -872,6 +929,7 @@ _IT: dict[str, str] = {
     "claims": "{who} rivendica il resto della mano: la sua squadra ha le briscole migliori per ogni presa che resta.",
     "claimed": "Prende {who}: {cards} ({points} punti).",
     "signal_option": "segnale: {signal}",
+    "say_option": "dici ad alta voce: {signal}",
     "you_signal": "Fai il segnale: {signal}.",
     "signal_made": "{who} fa il segnale: {signal}.",
     "signals_partner_row": "Segnali del compagno",
@@ -897,6 +955,9 @@ _IT: dict[str, str] = {
     "err_signal_unknown": "Non esiste il segnale \"{text}\". Scrivi ? per vederli.",
     "err_signal_done": "Hai già fatto il segnale {signal} in questo turno.",
     "err_signal_untrue": "Non puoi fare il segnale {signal}: i segnali devono essere veri.",
+    "err_signal_not_in_set": "{signal} non è uno dei segnali di queste regole. Scrivi ? per vederli.",
+    "err_signal_ask": "Con queste regole nessuno chiede segnali ({signal}).",
+    "err_say_off": "I segnali si dicono ad alta voce solo dove si combinano il parlare aperto e i segnali.",
     "rule_arrastro": (
         "Arrastro: uscendo con l'asso di briscola puoi chiamare arrastro (a, o 1O!); gli altri devono allora"
         " giocare la loro carta migliore: la briscola più alta, altrimenti la carta più alta."
@@ -917,6 +978,12 @@ _IT: dict[str, str] = {
         "Segnali, visti da tutti, prima di giocare, ognuno una"
         " volta per turno e solo se veri: {names}."
     ),
+    "rule_signals_combination": (
+        "Segnali, prima di giocare, ognuno una volta per turno e solo se veri, visti solo dal compagno, o detti"
+        " ad alta voce per tutti (dico s1): {names}."
+    ),
+    "rule_signals_no_asks": "Nessuno chiede segnali.",
+    "rule_cutter_chooses": "Prima di ogni distribuzione chi taglia, alla destra del mazziere, sceglie come: {ways}.",
     "rule_open_hands": "Carte scoperte: tutte le mani si giocano a faccia in su.",
     "rule_deal_look": "I compagni vedono le prime tre carte l'uno dell'altro.",
     "rule_partners_look": "Finito il mazzo, i compagni vedono la mano l'uno dell'altro.",
@@ -933,7 +1000,7 @@ _IT: dict[str, str] = {
         "  x             scambia la briscola quando è permesso (anche c, cambiar, scambia, exchange)\n"
         "  a             esci con l'asso di briscola chiamando arrastro, dove si gioca (anche 1O!)\n"
         "  r             rivendica il resto della mano, dove si gioca (anche claim, rivendica)\n"
-        "  s1, s2 ...    fai un segnale, dove si giocano (anche segnale NOME, signal NOME)\n"
+        "  s1, s2 ...    fai un segnale, dove si giocano (anche segnale NOME, signal NOME; dico s1: ad alta voce)\n"
         "  l             mostra di nuovo l'ultima presa\n"
         "  riga vuota    mostra di nuovo la tavola\n"
         "  ?             questo aiuto (anche h, help, ayuda, aiuto)\n"
@@ -963,6 +1030,16 @@ _IT: dict[str, str] = {
         " passa; vince il più basso, e la sua squadra deve fare {points} punti."
     ),
     "header_auction": "Mano {hand} · asta",
+    "header_cut": "Mano {hand} · il taglio",
+    "new_hand_cut": "{who} distribuisce la mano {hand}; taglia {cutter}, che sceglie come distribuire.",
+    "new_hand_cut_you": "{who} distribuisce la mano {hand}; tagli tu e scegli come distribuire.",
+    "trump_after_cut": "si vede alla distribuzione",
+    "prompt_cut": "Distribuisce {dealer}. Tagli tu: come si distribuisce? {ways} (? aiuto, q esci): ",
+    "err_cut_way": "\"{text}\" non è un taglio di qui: scrivi uno tra {ways}, o il suo numero.",
+    "you_cut_way": "Tagli: {way}.",
+    "cuts_way": "{who} taglia: {way}.",
+    "prompt_mark": "La tua carta è in tavola: segna l'accusa ({keys}, o vale) o lasciala (Invio o passo): ",
+    "err_mark": "\"{text}\" non segna un'accusa: scrivi {keys}, vale, o passo.",
     "talon_row": "Monte",
     "trump_pending": "si decide dopo l'asta",
     "trump_after_first_trick": "ancora nessuna: la dichiara la chiamata dopo la prima presa",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from brisca.actions import SIGNALS
+from brisca.actions import ASK_SIGNALS, SIGNAL_SETS, SIGNALS
 from brisca.cards import Lang, Rank, parse_cards
 from brisca.rules import OPTIONS, Rules
 
@@ -208,6 +208,27 @@ T: dict[str, dict[str, str]] = {
         "es": "Se permiten señas, siempre verdaderas y a la vista de todos: {names}.",
         "it": "Sono ammessi segnali, sempre veritieri e visti da tutti: {names}.",
     },
+    "signals_combination": {
+        "en": "Open talk and signals together: each truthful signal is made to the partner alone, or said aloud"
+              " for everybody: {names}.",
+        "es": "Charla abierta y señas a la vez: cada seña, siempre verdadera, se hace solo al compañero o se dice"
+              " en voz alta para todos: {names}.",
+        "it": "Parlare aperto e segnali insieme: ogni segnale, sempre veritiero, si fa solo al compagno o si dice"
+              " ad alta voce per tutti: {names}.",
+    },
+    "signals_no_asks": {
+        "en": "Nobody may ask for signals.",
+        "es": "Nadie puede pedir señas.",
+        "it": "Nessuno può chiedere segnali.",
+    },
+    "dealer_draw_face": {
+        "en": "The first dealer is drawn by face value: the highest number deals (the rey 10, the caballo 9, the"
+              " sota 8, the ace 1); a tie between the pairs goes to the pair whose cards add up to more.",
+        "es": "El primero que da se sortea por el número: reparte el mayor (el rey 10, el caballo 9, la sota 8, el"
+              " as 1); si empatan las parejas, gana la que sume más.",
+        "it": "Il primo mazziere si sorteggia per il numero: distribuisce il più alto (il re 10, il cavallo 9, il"
+              " fante 8, l'asso 1); in caso di parità tra le coppie vince quella che somma di più.",
+    },
     "deal_look": {
         "en": "Partners see each other's first three cards.",
         "es": "Los compañeros se enseñan las tres primeras cartas.",
@@ -330,6 +351,14 @@ T: dict[str, dict[str, str]] = {
         "en": "Every card is dealt, one at a time from the seat after the dealer, {k} each.",
         "es": "Se reparten todas las cartas, de una en una desde el siguiente al que da, {k} a cada uno.",
         "it": "Si distribuiscono tutte le carte, una alla volta dal giocatore dopo il mazziere, {k} a testa.",
+    },
+    "deal_cutter_chooses": {
+        "en": "Before each deal the cutter, the dealer's opponent after him, chooses how the deck is cut and"
+              " dealt: {ways}; he leads.",
+        "es": "Antes de cada reparto el alzador, el contrario a la derecha del que da, elige cómo se corta y se"
+              " reparte: {ways}; él sale.",
+        "it": "Prima di ogni distribuzione chi taglia, l'avversario dopo il mazziere, sceglie come tagliare e"
+              " distribuire: {ways}; apre lui.",
     },
     "deal_talon": {
         "en": "The last {t} cards go face down to the table: the talon.",
@@ -464,13 +493,14 @@ T: dict[str, dict[str, str]] = {
     },
     "declare_vales": {
         "en": "Vales: a side holding the king and the knight of a suit may declare them in the trick where one"
-              " of them is played (on the declaring seat's turn): 40 in trumps, 20 otherwise, to the side that"
-              " wins that trick.",
+              " of them is played, on the declaring seat's turn or, its card down, until the trick is gathered:"
+              " 40 in trumps, 20 otherwise, to the side that wins that trick.",
         "es": "Vales (latas): el bando que tiene rey y caballo de un palo puede marcarlos en la jugada en que se"
-              " juega uno de ellos (en el turno de quien marca): 40 en triunfo, 20 en otro palo, para quien gana"
-              " esa jugada.",
-        "it": "Vales: la squadra che ha re e cavallo di un seme può dichiararli nella presa in cui se ne gioca uno"
-              " (al turno di chi dichiara): 40 in briscola, 20 altrimenti, a chi vince quella presa.",
+              " juega uno de ellos, en el turno de quien marca o, con su carta ya en la mesa, hasta que se cierra"
+              " la jugada: 40 en triunfo, 20 en otro palo, para quien gana esa jugada.",
+        "it": "Vales: la squadra che ha re e cavallo di un seme può dichiararli nella presa in cui se ne gioca uno,"
+              " al turno di chi dichiara o, con la sua carta già in tavola, finché la presa non è raccolta: 40 in"
+              " briscola, 20 altrimenti, a chi vince quella presa.",
     },
     "declare_on_lead": {
         "en": "A player holding the king and the knight of a suit may declare them when he leads one of them"
@@ -528,6 +558,7 @@ SIGNAL_NAMES: dict[str, dict[str, str]] = {
     "no-trumps": {"en": "no trumps", "es": "sin triunfos", "it": "senza briscole"},
     "ask-points": {"en": "asks for points", "es": "pide puntos", "it": "chiede punti"},
     "ask-cards": {"en": "asks for cards", "es": "pide cartas", "it": "chiede le carte"},
+    "high-card": {"en": "high card in another suit", "es": "carta alta de otro palo", "it": "carico in un altro seme"},
 }
 assert set(SIGNAL_NAMES) == set(SIGNALS)
 
@@ -576,6 +607,8 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     else:
         out.append(_t("deal", lang, k=rules.hand_size))
         out.append(_t("rotation" if rules.trump_rotation else "turn_up", lang))
+    if rules.dealer_draw == "face_value":
+        out.append(_t("dealer_draw_face", lang))
     if not rules.auction:
         out.append(_t("lead", lang))
     out.append(_t(f"follow_{rules.follow}", lang))
@@ -604,8 +637,11 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     if rules.claim:
         out.append(_t("claim", lang))
     if rules.signals != "off" and rules.partnerships:
-        listed = ", ".join(f"{k} ({v[lang]})" for k, v in SIGNAL_NAMES.items())
+        names = [n for n in SIGNAL_SETS[rules.signal_set] if rules.signal_asks or n not in ASK_SIGNALS]
+        listed = ", ".join(f"{k} ({SIGNAL_NAMES[k][lang]})" for k in names)
         out.append(_t(f"signals_{rules.signals}", lang, names=listed))
+        if not rules.signal_asks and any(n in ASK_SIGNALS for n in SIGNAL_SETS[rules.signal_set]):
+            out.append(_t("signals_no_asks", lang))
     if rules.deal_look and rules.partnerships:
         out.append(_t("deal_look", lang))
     if rules.partners_look and rules.partnerships:
@@ -651,7 +687,11 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
 def _dealt_out_lines(rules: Rules, lang: Lang) -> list[str]:
     """The deal, the trump and the auction of the games that deal every card."""
     k = rules.hand_size
-    out = [_t("deal_all" if rules.deal == "one_by_one" else f"deal_{rules.deal}", lang, k=k)]
+    if rules.deal == "cutter_chooses":
+        out = [_t("deal_cutter_chooses", lang, ways=", ".join(rules.cut_ways))]
+        out += [_t(f"deal_{way}", lang, k=k) for way in rules.cut_ways]
+    else:
+        out = [_t("deal_all" if rules.deal == "one_by_one" else f"deal_{rules.deal}", lang, k=k)]
     if rules.talon:
         out.append(_t("deal_talon", lang, t=rules.talon))
     if rules.trump_from == "dealer":

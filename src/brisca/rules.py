@@ -38,11 +38,21 @@ TIE_MODES = ("draw", "replay", "most_cards", "shared")
 MATCH_MODES = ("target_hands", "target_points", "game_points", "fixed_hands")
 #: How the sides are made: fixed (even seats against odd, as the players sat) or by a draw (001, 002).
 PARTNER_MODES = ("fixed", "draw")
-SIGNAL_MODES = ("off", "partner", "open")
+#: Communication between partners (002): off (closed); partner (signals only partners see); open (open talk:
+#: everybody sees every one); combination (both: each one made either as a signal or said aloud).
+SIGNAL_MODES = ("off", "partner", "open", "combination")
+#: Which signals are played: spanish (001 and 004), italian (002's Briscola signals).
+SIGNAL_SETS = ("spanish", "italian")
 HAND_WINNER = ("most", "least")
 CARD_NAMES = ("spanish", "italian")
 #: How the cards reach the hands: one at a time, or the three Chilean ways of source 003.
-DEAL_MODES = ("one_by_one", "alce", "golpe", "pelada")
+DEAL_MODES = ("one_by_one", "alce", "golpe", "pelada", "cutter_chooses")
+#: The three ways of source 003 that the cutter chooses among under ``deal: cutter_chooses``.
+CUT_WAYS = ("alce", "golpe", "pelada")
+#: Who cuts the deck: the seat before the dealer (left) or after him (right, 003's "contrincante de su derecha").
+CUTTERS = ("left", "right")
+#: How the draw for the first dealer reads the cards: by rank order, or by face value (003).
+DEALER_DRAWS = ("rank", "face_value")
 #: Where the trump suit comes from.
 TRUMP_FROM = ("turned", "dealer", "named", "called")
 BIDDING_MODES = ("off", "points", "low_card")
@@ -97,6 +107,22 @@ def _ranks(name: str, value: object) -> tuple[int, ...]:
     if len(set(ranks)) != len(ranks):
         raise RulesError(f"option {name!r} names a rank twice")
     return ranks
+
+
+def _ways(name: str, value: object) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.replace(",", " ").split()
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        raise RulesError(f"option {name!r} must be a list of ways to cut ({', '.join(CUT_WAYS)}), not {value!r}")
+    bad = [v for v in value if v not in CUT_WAYS]
+    if bad:
+        raise RulesError(f"option {name!r} names {bad[0]!r}: the ways are {', '.join(CUT_WAYS)}")
+    if len(set(value)) != len(value):
+        raise RulesError(f"option {name!r} names a way twice")
+    if len(value) < 2:
+        raise RulesError(f"option {name!r} needs at least two ways (003: 'Nunca puede jugarse con un solo tipo de"
+                         " alce')")
+    return tuple(w for w in CUT_WAYS if w in value)
 
 
 def _points(name: str, value: object) -> tuple[tuple[int, int], ...]:
@@ -208,7 +234,16 @@ OPTIONS: dict[str, Option] = {
                " tie: replay does not count); sides level in hands won then play one more hand at a time until"
                " one leads"),
         Option("signals", lambda v: _choice("signals", v, SIGNAL_MODES, {True: "partner", False: "off"}),
-               "partner signals (señas): off; partner (only partners see them); open (everybody sees them)"),
+               "partner signals (señas): off; partner (only partners see them); open (everybody sees them: 002's"
+               " 'Open Communication'); combination (002: 'allow both open communication and the usage of"
+               " signaling': each signal is made to the partner alone, or said aloud for everybody)"),
+        Option("signal_set", lambda v: _choice("signal_set", v, SIGNAL_SETS, {}),
+               "which signals: spanish (001 and 004: the top five trumps, small trumps, briscas, no trumps, and the"
+               " two asks); italian (002's Briscola signals: ace, three, king, queen and jack of the briscola suit,"
+               " and 'High card in non-briscola suit', a carico: an ace or a three of another suit)"),
+        Option("signal_asks", lambda v: _bool("signal_asks", v),
+               "whether the signals that ask the partner (ask-points, ask-cards of 001) may be made; false follows"
+               " 004: 'No se deben hacer señas falsas, ni tampoco pedirlas'"),
         Option("deal_look", lambda v: _bool("deal_look", v),
                "in partnerships, partners see each other's first three cards"),
         Option("partners_look", lambda v: _bool("partners_look", v),
@@ -225,7 +260,20 @@ OPTIONS: dict[str, Option] = {
         Option("deal", lambda v: _choice("deal", v, DEAL_MODES, {}),
                "how the cards are dealt: one_by_one; or, with every card dealt (source 003), alce (packets of 5),"
                " golpe (10 in a row; the last card of each opponent's hand shown) or pelada (the top card is"
-               " trump; opponents' first cards shown face up while they are trumps; the cutter leads a trump)"),
+               " trump; opponents' first cards shown face up while they are trumps; the cutter leads a trump);"
+               " cutter_chooses: before each deal the cutter picks one of `cut_ways` (003: 'el contrincante"
+               " alzador tiene la opción de ejecutarlo de cualquiera de las tres maneras')"),
+        Option("cut_ways", lambda v: _ways("cut_ways", v),
+               "under deal: cutter_chooses, the ways the cutter may choose: all three, or two agreed beforehand"
+               " (003: 'a menos que se haya previamente establecido reducir el juego a dos tipos de alce. Nunca"
+               " puede jugarse con un solo tipo de alce')"),
+        Option("cutter", lambda v: _choice("cutter", v, CUTTERS, {}),
+               "who cuts the deck: left (the seat before the dealer) or right (the seat after him, who leads; 003:"
+               " 'El contrincante de su derecha, alzará el mazo', 'Parte o sale quien alzó el mazo')"),
+        Option("dealer_draw", lambda v: _choice("dealer_draw", v, DEALER_DRAWS, {}),
+               "the draw for the first dealer: rank (the highest card by rank order deals; ties draw again) or"
+               " face_value (003: 'Quien obtenga el número mayor (de 1 a 10, el rey vale 10, el caballo 9 y la"
+               " sota 8) las reparte. De haber empate, la pareja que sume más números gana.')"),
         Option("trump_from", lambda v: _choice("trump_from", v, TRUMP_FROM, {}),
                "turned (the card after the deal is turned up); dealer (every card is dealt and the trump card is the"
                " dealer's, seen by all until he plays it); named (the auction's winner names it); called (the suit"
@@ -258,7 +306,9 @@ OPTIONS: dict[str, Option] = {
                " -1, the others the opposite 1; alone, +4 or -4)"),
         Option("declarations", lambda v: _choice("declarations", v, DECLARATIONS, {False: "off"}),
                "king-knight pairs, 40 in trumps and 20 otherwise: off; vales (a side declares in the trick where one"
-               " of them is played, the trick's winner scores it); on_lead (the holder declares when he leads one"
+               " of them is played, the trick's winner scores it; a seat whose card is down may still mark it until"
+               " the trick is gathered, 003: 'su pareja lo marca sin importar si lo juega o no en aquella jugada');"
+               " on_lead (the holder declares when he leads one"
                " of them after winning a trick, and scores it)"),
         Option("lead_two", lambda v: _choice("lead_two", v, LEAD_TWO, {}),
                "any; guarded (source 003: a 2 is led only with the ace of its suit in hand or played, after the"
@@ -322,6 +372,8 @@ class Rules:
     target_game_points: int = 3
     hands: int = 3
     signals: str = "off"
+    signal_set: str = "spanish"
+    signal_asks: bool = True
     deal_look: bool = False
     partners_look: bool = False
     open_hands: bool = False
@@ -329,6 +381,9 @@ class Rules:
     hand_winner: str = "most"
     kill_three: bool = False
     deal: str = "one_by_one"
+    cut_ways: tuple[str, ...] = CUT_WAYS
+    cutter: str = "left"
+    dealer_draw: str = "rank"
     trump_from: str = "turned"
     talon: int = 0
     bidding: str = "off"

@@ -15,6 +15,7 @@ SPANISH = register_variant(
     Rules(
         variant="spanish",
         title="Brisca (Spanish)",
+        signal_asks=False,
         sources=("001 (Fournier rules)", "000 (encyclopedia articles)", "004 (club rules, Villar de Cañas)"),
         readings=(
             "Duty of play: none. Sources 001 and 000 (first article) let any card be played; the second article of"
@@ -44,6 +45,10 @@ SPANISH = register_variant(
             " says which opponent sits where; he takes seat 0 and deals, his partner sits opposite at seat 2, and"
             " the higher of the two lowest sits at seat 1 and plays first.",
             "With 6 players the four 2s are removed (004); with 3 players the 2 of oros.",
+            "Signals are off, as 001 and 000 play a plain game; a table that plays them (`signals: partner`) makes"
+            " the señas of 001 and 004 (`signal_set: spanish`), and nobody asks for them (`signal_asks: false`,"
+            " 004: 'No se deben hacer señas falsas, ni tampoco pedirlas'); 001's two asks, ask-points and"
+            " ask-cards, come back with `signal_asks: true`.",
         ),
         doc=(
             "The Spanish game: 40 cards, 2, 3, 4 or 6 players (partnerships with 4 and 6), three cards each, the"
@@ -63,6 +68,7 @@ BRISCOLA = register_variant(
         trump_exchange="off",
         tie="replay",
         partners_look=True,
+        signal_set="italian",
         card_names="italian",
         sources=("002 (Italian Briscola)", "000 (encyclopedia articles)"),
         readings=(
@@ -75,8 +81,16 @@ BRISCOLA = register_variant(
             " dealing again.",
             "When the stock runs out, partners see each other's hands (`partners_look: true`, 002); turn it off"
             " for the plain game.",
-            "Communication (002 lists open talk, signals, both, or none) is off by default; `signals: partner` or"
-            " `open` choose the others.",
+            "Communication (002: 'It should be decided upon before the start of the game which (if any) of these"
+            " communication schemes are to be allowed') is closed by default (`signals: off`). With 4 players in"
+            " partnerships a table chooses 002's others: `signals: partner` (the signals, seen by the partner"
+            " alone), `open` (open talk, heard by everybody) or `combination` (both: 'a team may prefer to talk"
+            " openly in some cases ... but also use signaling'; each signal is then made to the partner or said"
+            " aloud). The signals are 002's own table (`signal_set: italian`): the ace, three, king, queen (the"
+            " cavallo) and jack of the briscola suit, and 'High card in non-briscola suit' (`high-card`, a carico:"
+            " an ace or a three of another suit). Talk is kept truthful, as signals are (002 lets open talk"
+            " exaggerate; a program cannot tell a boast from a lie). With 2 or 3 players, or 4 each for himself,"
+            " there is no partner to signal to (002: 'there is no signaling to another player').",
             "The match is won by the first side to win two hands (002).",
             "Partners are even seats against odd, as the players sat; 002's draw ('all four players draw one card"
             " from a shuffled deck. The player's drawing the two highest cards play as partners against the"
@@ -105,7 +119,9 @@ BIXKLA = register_variant(
             "Rank 1 3 12 10 11 7 6 5 4 2: the jack (10) ranks above the knight (11), and scores 3 to its 2.",
             "4 players in two partnerships (002).",
             "A tie is a drawn game with no winner (002): `tie: draw`.",
-            "Partner signals are 'commonplace' (002): `signals: partner`.",
+            "Partner signals are 'commonplace' (002: 'As in Briscola and some of it's other variants, it is"
+            " commonplace for players to use special signaling'): `signals: partner`, with Briscola's table"
+            " (`signal_set: italian`).",
             "002 plays 'a set number of hands' ('After a set number of hands, the team with the highest number of"
             " Game Points (equal to the number of Games won) is declared the winner'); we play to two hands won,"
             " like Briscola. `match: fixed_hands` with `hands: N` plays the set number.",
@@ -241,7 +257,9 @@ CHILEAN = register_variant(
         rank_order=(1, 2, 12, 11, 10, 7, 6, 5, 4, 3),
         points=((1, 11), (2, 10), (12, 4), (11, 3), (10, 2)),
         hand_size=10,
-        deal="alce",
+        deal="cutter_chooses",
+        cutter="right",
+        dealer_draw="face_value",
         trump_from="dealer",
         trump_exchange="off",
         follow="descanso",
@@ -255,11 +273,21 @@ CHILEAN = register_variant(
         readings=(
             "Every card is dealt, 10 each to 4 players in pairs; the trump card is the dealer's and everybody"
             " sees it until he plays it.",
-            "The cutter may cut and deal three ways (003): `deal: alce` (the preset: packets of 5, the dealer's"
-            " last card turned), `golpe` (10 in a row to each seat; the last card of each opponent's packet is"
-            " shown and the bottom card is the trump) or `pelada` (the top card is the trump; each opponent's"
-            " first card is shown, and the next while they are trumps; the cutter must lead a trump to the first"
-            " trick). The table agrees the way before the match.",
+            "The dealer's opponent on his right cuts (`cutter: right`; 003: 'El contrincante de su derecha, alzará"
+            " el mazo'), the seat after him in the order of play, who then leads ('Parte o sale quien alzó el"
+            " mazo'). Before each deal he chooses how the deck is cut and dealt (`deal: cutter_chooses`; 003: 'el"
+            " contrincante alzador tiene la opción de ejecutarlo de cualquiera de las tres maneras'): `alce`"
+            " (packets of 5, the dealer's last card turned), `golpe` (10 in a row to each seat; the last card of"
+            " each opponent's packet is shown and the bottom card is the trump) or `pelada` (the top card is the"
+            " trump; each opponent's first card is shown, and the next while they are trumps; the cutter must lead"
+            " a trump to the first trick). A table that agreed to two ways only sets `cut_ways` ('a menos que se"
+            " haya previamente establecido reducir el juego a dos tipos de alce'); one way alone is refused ('Nunca"
+            " puede jugarse con un solo tipo de alce'); `deal: alce`, `golpe` or `pelada` fix the way for every"
+            " hand.",
+            "The first dealer is drawn by face value (`dealer_draw: face_value`; 003: 'Quien obtenga el número"
+            " mayor (de 1 a 10, el rey vale 10, el caballo 9 y la sota 8) las reparte. De haber empate, la pareja"
+            " que sume más números gana'): the ace counts 1, the highest number deals; where seats of both pairs"
+            " tie for it, the pair whose two cards add up to more wins the deal, and seats still level draw again.",
             "Duties (cargar, fallar, descanso; `follow: descanso`): the suit led is always followed, even after a"
             " trump ('La pinta siempre debe ser la pedida, no importa si el jugador previo puso triunfo'). The duties"
             " to beat and to trump are owed to the opponents ('deben siempre intentar cargar a su contrincante y si"
@@ -284,9 +312,16 @@ CHILEAN = register_variant(
             " or when nothing else can be led (`lead_two: guarded`).",
             "Vales (latas): a side that holds the king and knight of a suit declares them in the trick where one"
             " of them is played, 40 in trumps and 20 otherwise, and the side that wins that trick scores them"
-            " (`declarations: vales`). In a program the declaration is made by a seat on its own turn in that"
-            " trick: before playing one of the pair while holding the other, or after its partner played one of"
-            " them; a partner whose turn in the trick has passed can no longer declare.",
+            " (`declarations: vales`). A seat declares on its own turn in that trick (before playing one of the"
+            " pair while holding the other, or after its partner played one of them), and, its card down, at any"
+            " moment until the trick is gathered (003: 'si no lo tiene y su pareja sí lo tiene, su pareja lo marca"
+            " sin importar si lo juega o no en aquella jugada. Sólo se puede marcar el vale en la jugada donde uno"
+            " anuncia que tiene la pareja: de cerrarse la jugada, no se podrá marcar después'). In a program those"
+            " moments are the ones after each card of the trick: after every card, while a king or knight of an"
+            " undeclared pair lies in the trick and its other card is not known to be elsewhere, each seat of the"
+            " side that played it whose card is down is asked in turn, and declares or passes. Who is asked"
+            " depends on the cards on the table alone, so being asked tells nobody what a seat holds; not marking"
+            " is allowed ('no marcar un vale no es motivo de renuncio').",
             "The last trick scores 10 (`last_trick_bonus: 10`); taking all ten tricks is capote and wins outright"
             " (`capote: true`).",
             "The side with more points wins. Source 003 claims no tie is possible after its quick count, but a"

@@ -46,7 +46,7 @@ import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from brisca.actions import Arrastro, Call, Declare, Discard, Exchange, Play, Signal
+from brisca.actions import Arrastro, Call, Cut, Declare, Discard, Exchange, Play, Signal
 from brisca.cards import Card, Rank, Suit
 from brisca.errors import BriscaError
 from brisca.game import SIGNAL_RANKS, Game, RuledGame, View
@@ -423,6 +423,10 @@ class _DealtPlan:
         # Where each seat's cards lie in the deck, in the order dealt: a deal of the deck in canonical order.
         canon = Game(rules, n, dealer=view.dealer, deck=cards)
         assert isinstance(canon, RuledGame)
+        #: Under ``deal: cutter_chooses``, while the cutter chooses nothing is dealt: any order of the deck will do.
+        self.uncut = canon.phase == "cut" and not view.deal_way
+        if canon.phase == "cut" and view.deal_way:
+            canon.apply(Cut(view.deal_way))
         at = {c: i for i, c in enumerate(cards)}
         self.positions = [[at[c] for c in canon.dealt_hand(s)] for s in range(n)]
         self.talon_positions = [at[c] for c in canon.talon]
@@ -443,7 +447,7 @@ class _DealtPlan:
         for s, c in view.shown:
             shown.setdefault(s, []).append(c)
         for s, shown_cards in shown.items():
-            where = [self.positions[s][-1]] if rules.deal == "golpe" else self.positions[s][:len(shown_cards)]
+            where = [self.positions[s][-1]] if view.deal_way == "golpe" else self.positions[s][:len(shown_cards)]
             for pos, card in zip(where, shown_cards, strict=True):
                 pin(pos, card)
         talon = tuple(view.talon)
@@ -533,7 +537,7 @@ class _DealtPlan:
             if kind is Declare:
                 suit = action.suit  # type: ignore[attr-defined]
                 pair = {Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)}
-                held = pair - set(trick)
+                held = pair - set(trick) - seen_played  # (a vale marked after the trick: its cards are played)
                 self.holds[seat] |= held
                 if trick and len(held) == 2 and suit is not trick[0].suit and best is not None and seat != viewer:
                     # Both held, and one of them may be played now: what playing one shows.
@@ -581,7 +585,7 @@ class _DealtPlan:
         """What a lead shows under source 003's duties: the cutter's trump in pelada, the guarded 2."""
         view, rules, trump, n = self.view, self.view.rules, self.view.trump, self.n
         first = not finished and seat == (view.dealer + 1) % n
-        if rules.deal == "pelada" and first and card.suit is not trump:
+        if view.deal_way == "pelada" and first and card.suit is not trump:
             self.lacked[seat].append(lambda c: c.suit is trump)
         if rules.lead_two != "guarded" or card.rank != Rank.TWO:
             return
@@ -596,7 +600,7 @@ class _DealtPlan:
                 for i, c in enumerate(cards)
             ):
                 return  # the partner has shown he lacks the suit
-        only_trump = rules.deal == "pelada" and first and suit is trump
+        only_trump = view.deal_way == "pelada" and first and suit is trump
 
         def fallback(c: Card) -> bool:
             if only_trump:
@@ -622,6 +626,9 @@ class _DealtPlan:
     def draw(self, rng: random.Random, strict: bool = True, hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
         """A world (``hands`` is not used: the matching of hidden cards to seats needs no help here)."""
         view, n, viewer = self.view, self.n, self.view.seat
+        if self.uncut:
+            return Game(view.rules, n, dealer=view.dealer, deck=sorted(self.cards, key=lambda _c: rng.random()),
+                        deal_number=view.deal_number)
         sinks: list[tuple[int, frozenset[Card]]] = []  # (owner: a seat, -1 the talon, -2 the discards; cards fit)
         discards: list[Card] = []
         taker = self.taker

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from brisca.actions import PASS, Action, Bid, Call, Declare, Discard, Play, RankBid, TrumpChoice
+from brisca.actions import PASS, Action, Bid, Call, Cut, Declare, Discard, Play, RankBid, TrumpChoice
 from brisca.cards import Card, Rank, Suit
 from brisca.game import View, winning_index
 from brisca.rules import Rules
@@ -237,9 +237,40 @@ def declare_choice(view: View, card: Card | None = None) -> Declare | None:
     return None
 
 
+def cut_choice(view: View) -> Cut:
+    """How the cutter has the deck dealt (source 003): alce shows nothing; golpe shows one card of each of the
+    cutter's side; pelada shows more of them and makes the cutter lead a trump. The least shown, then."""
+    legal = [a for a in view.legal_actions if isinstance(a, Cut)]
+    return min(legal, key=lambda a: ("alce", "golpe", "pelada").index(a.way))
+
+
+def mark_choice(view: View) -> Action:
+    """Asked whether it marks a vale, its card down: mark when its side takes the trick, else wait (it is asked
+    again after the next card) or let the pair go (the points would go to the side that wins the trick)."""
+    declares = [a for a in view.legal_actions if isinstance(a, Declare)]
+    seat = view.seat
+    if not declares or seat is None:
+        return PASS
+    trump = view.trump
+    if not view.trick:  # the trick is complete: its winner is known
+        winner: int | None = view.tricks[-1].winner if view.tricks else None
+    else:
+        after = [(view.leader + i) % view.players for i in range(len(view.trick), view.players)]
+        opponents_to_play = any(view.side_of(s) != view.side_of(seat) for s in after)
+        winner = None if opponents_to_play else view.trick_winner()
+    if winner is None or view.side_of(winner) != view.side_of(seat):
+        return PASS
+    return max(declares, key=lambda d: d.suit is trump)
+
+
 def auction_action(view: View) -> Action | None:
-    """The action for a phase before the play (bid, discard, trump, call), or ``None`` in the play."""
+    """The action for a phase outside the card play (the cut, bid, discard, trump, call, marking a vale), or
+    ``None`` in the play."""
     phase = view.phase
+    if phase == "cut":
+        return cut_choice(view)
+    if phase == "mark":
+        return mark_choice(view)
     if phase == "bid":
         return choose_bid(view)
     if phase == "discard":
@@ -253,5 +284,5 @@ def auction_action(view: View) -> Action | None:
 
 __all__ = [
     "WEIGHTS", "auction_action", "best_estimate", "best_suit", "called_card", "choose_bid", "choose_call",
-    "choose_discard", "choose_trump", "declare_choice", "estimate", "suit_strength",
+    "choose_discard", "choose_trump", "cut_choice", "declare_choice", "estimate", "mark_choice", "suit_strength",
 ]

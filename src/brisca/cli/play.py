@@ -6,7 +6,8 @@ the terminal can show nothing the rules hide. Input is read a line at a time
 with :func:`input`, so a match can be driven through a pipe (the tests do).
 
 A match starts as at a real table (:class:`Table`): each seat draws a card, the
-highest deals, and before every deal the player to the dealer's left cuts the
+highest deals (by rank, or by face value under ``dealer_draw: face_value``), and before every deal the
+cutter (the player to the dealer's left, or to his right under ``cutter: right``) cuts the
 deck; the record keeps each deck as dealt, after the cut. ``--no-cut`` skips the
 draw and the cuts (the last seat deals first). Under ``partners: draw`` the draw is
 for partners and seats (:class:`~brisca.game.PartnerDraw`, kept in the record, with or
@@ -30,13 +31,16 @@ from rich.console import Console
 from rich.text import Text
 
 from brisca.actions import (
+    CUT_WAYS,
     PASS,
+    SIGNAL_SETS,
     SIGNALS,
     Action,
     Arrastro,
     Bid,
     Call,
     Claim,
+    Cut,
     Declare,
     Discard,
     Exchange,
@@ -60,6 +64,7 @@ from brisca.game import (
     cut,
     draw_for_dealer,
     draw_for_partners,
+    draw_leaders,
     shuffled,
 )
 from brisca.i18n import Messages, default_lang
@@ -86,8 +91,14 @@ DISCARD_WORDS = ("discard", "descarto", "descartar", "scarto", "scarta")
 TRUMP_WORDS = ("trump", "triunfo", "pinta", "briscola")
 CALL_WORDS = ("call", "llamo", "llamar", "chiamo", "chiama")
 DECLARE_WORDS = ("declare", "canto", "cantar", "accuso", "accusa", "dichiaro")
+#: Words that say a signal aloud (``signals: combination``): ``say s1``, ``digo briscas``.
+SAY_WORDS = ("say", "aloud", "digo", "decir", "dico", "dire")
+#: Words that name the way the cutter has the deck dealt, besides the way itself (``cut golpe``, ``corto 2``).
+CUT_WORDS = ("cut", "corto", "cortar", "alzo", "alzar", "taglio", "taglia")
+#: Words that mark a vale, besides the declaration words (``vale``, ``vale O``).
+VALE_WORDS = ("vale", "lata", "v")
 #: The signals in a fixed order: ``s1`` is always the first (``trump-ace``), whatever is offered.
-SIGNAL_ORDER: tuple[str, ...] = tuple(SIGNALS)
+SIGNAL_ORDER: tuple[str, ...] = SIGNAL_SETS["spanish"]
 
 _SUIT_STYLE: dict[Suit, str] = {
     Suit.OROS: "yellow",
@@ -414,22 +425,21 @@ class TerminalGame:
 
     def _tell_draw(self, rounds: Sequence[Sequence[Card]]) -> None:
         """Show each round of the draw for the dealer: ties for the highest card draw again."""
-        strength = self.rules.strength_table
         drawing = list(range(self.players))
         self.console.print()
-        self.say("draw_header", style="bold")
+        self.say("draw_header_face" if self.rules.dealer_draw == "face_value" else "draw_header", style="bold")
         for i, cards in enumerate(rounds):
             if i:
                 self.say("draw_again", who=", ".join(self.label(s) for s in drawing))
             for seat, card in zip(drawing, cards, strict=True):
                 self.console.print(Text(f"  {self.label(seat)}: ").append(self.card_text(card, mark=False)))
-            top = max(strength[c.index] for c in cards)
-            drawing = [s for s, c in zip(drawing, cards, strict=True) if strength[c.index] == top]
+            drawing = draw_leaders(self.rules, self.players, drawing, cards)
         self.say("draw_dealer", style="bold", who=self.label(drawing[0]))
 
     def _cut(self, dealer: int, size: int) -> int | Outcome:
-        """How many cards the player to the dealer's left cuts: asked of the person, drawn for a computer."""
-        cutter = (dealer - 1) % self.players
+        """How many cards the cutter (``cutter``: the player to the dealer's left, or his right) cuts: asked of the
+        person, drawn for a computer."""
+        cutter = (dealer + (1 if self.rules.cutter == "right" else -1)) % self.players
         low, high = MIN_CUT, size - MIN_CUT
         if cutter != self.seat:
             at = self._rng.randint(low, high)
@@ -458,7 +468,9 @@ class TerminalGame:
         game = self.match.game
         while not game.is_over():
             turn = game.turn
-            if turn == self.seat:
+            if turn == self.seat and game.legal_actions() == [PASS] and getattr(game, "phase", "") == "mark":
+                game.apply(PASS)  # nothing to mark: asked only because a king or knight of the side is down
+            elif turn == self.seat:
                 stopped = self._human_turn()
                 if stopped is not None:
                     return stopped
@@ -480,6 +492,8 @@ class TerminalGame:
             if line is None:
                 return Outcome.EOF
             key = line.strip().lower()
+            if not key and view.phase == "mark":
+                key, line = "pass", "pass"  # Enter lets the vale go (for now)
             if not key:
                 self.show_table()
             elif key in HELP_WORDS:
@@ -498,13 +512,13 @@ class TerminalGame:
                 except BriscaError as exc:
                     self._error(self.msg("err_illegal", reason=exc))
                     continue
-                if isinstance(move, Signal | Declare):  # said before playing: the turn goes on
-                    self._narrate()
+                if isinstance(move, Signal | Declare) and self.match.game.turn == self.seat:
+                    self._narrate()  # said before playing (or a vale marked, another still to mark): the turn goes on
                     continue
                 return None
 
     def _ask(self, view: View) -> str | None:
-        if view.phase != "play":
+        if view.phase not in ("play",):
             return self._read(self.auction_prompt(view))
         legal = view.legal_actions
         extra = self.msg("prompt_exchange") if any(isinstance(a, Exchange) for a in legal) else ""
@@ -512,9 +526,11 @@ class TerminalGame:
             extra += self.msg("prompt_arrastro")
         if any(isinstance(a, Claim) for a in legal):
             extra += self.msg("prompt_claim")
-        signals = [signal_key(a.name) for a in legal if isinstance(a, Signal)]
+        signals = [signal_key(a.name, view.rules) for a in legal if isinstance(a, Signal) and not a.aloud]
         if signals:
             extra += self.msg("prompt_signal", keys="/".join(signals))
+        if any(isinstance(a, Signal) and a.aloud for a in legal):
+            extra += self.msg("prompt_say")
         declares = [str(a) for a in legal if isinstance(a, Declare)]
         if declares:
             extra += self.msg("prompt_declare", keys=" / ".join(declares))
@@ -562,7 +578,8 @@ class TerminalGame:
         elif key in CLAIM_WORDS:
             return self.claim_move(view)
         else:
-            signal = self.signal_move(text, view)
+            said = _after_word(" ".join(key.split()), SAY_WORDS)
+            signal = self.signal_move(text if said is None else said, view, aloud=said is not None)
             if signal is not None:
                 return signal
             try:
@@ -596,7 +613,7 @@ class TerminalGame:
             return self.msg("err_arrastro", cards=cards)
         if rules.kill_three and view.trump is not None and card == Card(Rank.ACE, view.trump):
             return self.msg("err_ace_prisoner")
-        if not view.trick and rules.deal == "pelada" and not view.tricks and card.suit is not view.trump:
+        if not view.trick and view.deal_way == "pelada" and not view.tricks and card.suit is not view.trump:
             return self.msg("err_pelada_lead", cards=cards)
         if not view.trick and rules.lead_two == "guarded" and card.rank == Rank.TWO:
             return self.msg("err_lead_two", card=self.card_str(card))
@@ -645,31 +662,38 @@ class TerminalGame:
             return self.msg("err_claim_not_now")
         return self.msg("err_claim_fails")
 
-    def signal_move(self, text: str, view: View) -> Action | str | None:
-        """The signal ``text`` asks for (``s1``, ``signal trump-ace``, a signal's name in any language),
-        why it cannot be made now, or ``None`` when ``text`` is not about signals."""
+    def signal_move(self, text: str, view: View, aloud: bool = False) -> Action | str | None:
+        """The signal ``text`` asks for (``s1``, ``signal trump-ace``, a signal's name in any language; said aloud
+        after ``say``), why it cannot be made now, or ``None`` when ``text`` is not about signals."""
         key = " ".join(text.lower().split())
+        order = signal_order(view.rules)
         number = _SIGNAL_KEY.fullmatch(key)
         if number:
             n = int(number.group(1))
-            if not 1 <= n <= len(SIGNAL_ORDER):
-                return self.msg("err_signal_position", n=n, max=len(SIGNAL_ORDER))
-            name = SIGNAL_ORDER[n - 1]
+            if not 1 <= n <= len(order):
+                return self.msg("err_signal_position", n=n, max=len(order))
+            name = order[n - 1]
         else:
             word = next((w for w in SIGNAL_WORDS if key == w or key.startswith((w + " ", w + ":"))), None)
             rest = key if word is None else key[len(word):].strip(" :")
             found = _signal_named(rest)
             if found is None:
-                return None if word is None else self.msg("err_signal_unknown", text=rest or text)
+                return None if word is None and not aloud else self.msg("err_signal_unknown", text=rest or text)
             name = found
-        action = Signal(name)
-        return action if action in view.legal_actions else self.signal_refusal(name, view)
+        action = Signal(name, aloud=aloud)
+        return action if action in view.legal_actions else self.signal_refusal(name, view, aloud)
 
-    def signal_refusal(self, name: str, view: View) -> str:
+    def signal_refusal(self, name: str, view: View, aloud: bool = False) -> str:
         """Why the signal ``name`` cannot be made now, worked out from the view."""
         rules = view.rules
         if rules.signals == "off" or not self.teams:
             return self.msg("err_signals_off")
+        if name not in signal_order(rules):
+            return self.msg("err_signal_not_in_set", signal=self.signal_name(name))
+        if name in ("ask-points", "ask-cards") and not rules.signal_asks:
+            return self.msg("err_signal_ask", signal=self.signal_name(name))
+        if aloud and rules.signals != "combination":
+            return self.msg("err_say_off")
         made: list[str] = []  # the signals this seat has made since its last card
         for seat, action in view.history:
             if seat == self.seat:
@@ -686,6 +710,13 @@ class TerminalGame:
     def auction_prompt(self, view: View) -> str:
         """What the person may do now in the auction, the discard, the naming of trumps or the call."""
         rules, msg, legal = view.rules, self.msg, view.legal_actions
+        if view.phase == "cut":
+            ways = [a.way for a in legal if isinstance(a, Cut)]
+            return msg("prompt_cut", dealer=self.label(view.dealer),
+                       ways=", ".join(f"{CUT_WAYS.index(w) + 1} {w}" for w in ways))
+        if view.phase == "mark":
+            keys = " / ".join(str(a) for a in legal if isinstance(a, Declare))
+            return msg("prompt_mark", keys=keys)
         if view.phase == "bid":
             if rules.bidding == "low_card":
                 ranks = self._rank_bids(view)
@@ -710,6 +741,10 @@ class TerminalGame:
         """The bid, pass, discard, trump or call ``text`` asks for, or why it cannot be one."""
         key = " ".join(text.lower().split())
         msg, legal = self.msg, view.legal_actions
+        if view.phase == "cut":
+            return self.cut_move(key, text, view)
+        if view.phase == "mark":
+            return self.mark_move(key, text, view)
         if view.phase == "bid":
             return self.bid_move(key, text, view)
         if view.phase == "discard":
@@ -732,6 +767,35 @@ class TerminalGame:
                 return msg("err_call_played", card=card, example=self._call_example(view))
             return msg("err_call_deck", card=card)
         return Call(card)
+
+    def cut_move(self, key: str, text: str, view: View) -> Action | str:
+        """The way the person, cutting, has the deck dealt (``golpe``, ``2``, ``cut golpe``), or why it is none."""
+        rest = _after_word(key, CUT_WORDS)
+        word = key if rest is None else rest
+        ways = [a.way for a in view.legal_actions if isinstance(a, Cut)]
+        if word.isascii() and word.isdecimal() and 1 <= int(word) <= len(CUT_WAYS):
+            word = CUT_WAYS[int(word) - 1]
+        if word in ways:
+            return Cut(word)
+        return self.msg("err_cut_way", text=text, ways=", ".join(ways))
+
+    def mark_move(self, key: str, text: str, view: View) -> Action | str:
+        """Marking a vale once the person's card is down (``vale``, ``vale O``, ``declare O``), or letting it go."""
+        if key in PASS_WORDS:
+            return PASS
+        declares = [a for a in view.legal_actions if isinstance(a, Declare)]
+        rest = _after_word(key, (*VALE_WORDS, *DECLARE_WORDS))
+        if rest is None:
+            return self.msg("err_mark", text=text, keys=" / ".join(map(str, declares)))
+        if not rest and len(declares) == 1:
+            return declares[0]
+        try:
+            suit = Suit.parse(rest)
+        except InvalidCardError:
+            return self.msg("err_mark", text=text, keys=" / ".join(map(str, declares)))
+        if Declare(suit) not in declares:
+            return self.msg("err_mark", text=text, keys=" / ".join(map(str, declares)))
+        return Declare(suit)
 
     def bid_move(self, key: str, text: str, view: View) -> Action | str:
         """A bid (a number of points, or a rank under ``bidding: low_card``) or a pass, or why it cannot be made."""
@@ -969,7 +1033,6 @@ class TerminalGame:
 
     def _start_hand(self) -> None:
         view = self.view()
-        rules = view.rules
         self._trump = view.trump
         self._told_actions = self._told_exchanges = self._told_tricks = 0
         self._hand_seen = frozenset(view.hand)
@@ -977,6 +1040,17 @@ class TerminalGame:
         self._contract_told = self._partner_told = False
         self.console.print()
         hand, dealer = len(self.match.games), self.label(view.dealer)
+        if view.phase == "cut":  # (deal: cutter_chooses) nothing is dealt until the cutter has chosen
+            key = "new_hand_cut_you" if view.cutter == self.seat else "new_hand_cut"
+            self.say(key, style="bold", hand=hand, who=dealer, cutter=self.label(view.cutter))
+            return
+        self._tell_deal(view)
+
+    def _tell_deal(self, view: View) -> None:
+        """The deal: the trump (or the auction to come), the way it was dealt, the cards shown."""
+        rules = view.rules
+        hand, dealer = len(self.match.games), self.label(view.dealer)
+        self._hand_seen = frozenset(view.hand)
         if view.trump is None:  # named or called after the auction (Chiamata Buia: after the first trick)
             key = "new_hand_buia" if rules.call_time == "after_first_trick" else "new_hand_auction"
             self.say(key, style="bold", hand=hand, who=dealer)
@@ -988,8 +1062,8 @@ class TerminalGame:
         else:
             self.say("new_hand", style="bold", hand=hand, who=dealer, suit=self.suit_text(view.trump),
                      card=self.card_text(view.turned, mark=False))
-        if rules.deal in ("alce", "golpe", "pelada"):
-            self.say("deal_way", way=self.msg(f"deal_{rules.deal}"))
+        if view.deal_way in ("alce", "golpe", "pelada"):
+            self.say("deal_way", way=self.msg(f"deal_{view.deal_way}"))
         shown: dict[int, list[Card]] = {}
         for seat, card in view.shown:
             shown.setdefault(seat, []).append(card)
@@ -1008,12 +1082,14 @@ class TerminalGame:
         view = self.view()
         msg = self.msg
         rules = view.rules
-        auction = view.phase != "play"
+        auction = view.phase not in ("play", "mark")
         # A call after the first trick (Chiamata Buia) comes with the trick on the table: it stays in sight.
         played = not auction or bool(view.tricks)
         self.console.print()
         hand = len(self.match.games)
-        title = msg("header", hand=hand, trick=len(view.tricks) + 1) if played else msg("header_auction", hand=hand)
+        title = (msg("header_cut", hand=hand) if view.phase == "cut"
+                 else msg("header", hand=hand, trick=len(view.tricks) + 1) if played
+                 else msg("header_auction", hand=hand))
         self.console.rule(Text(title, style="bold"))
         rows: list[tuple[str, Text | str]] = [(msg("trump"), self._trump_value(view))]
         if rules.dealt_out:
@@ -1065,8 +1141,9 @@ class TerminalGame:
             elif isinstance(action, Claim):
                 self.console.print(Text(f"  [r] {msg('claim_option')}"))
             elif isinstance(action, Signal):
-                said = msg("signal_option", signal=self.signal_name(action.name))
-                self.console.print(Text(f"  [{signal_key(action.name)}] {said}"))
+                key = signal_key(action.name, view.rules)
+                said = msg("say_option" if action.aloud else "signal_option", signal=self.signal_name(action.name))
+                self.console.print(Text(f"  [{'say ' + key if action.aloud else key}] {said}"))
             elif isinstance(action, Declare):
                 option = self.styled("declare_option", suit=self.suit_text(action.suit),
                                      points=self.declare_points(action.suit, view))
@@ -1099,6 +1176,8 @@ class TerminalGame:
     def _trump_value(self, view: View) -> Text:
         """The trump suit, or that the auction decides it; with the dealer's trump card while he holds it."""
         if view.trump is None:
+            if view.phase == "cut":
+                return Text(self.msg("trump_after_cut"))
             blind = view.call_pending or (view.phase == "call" and bool(view.tricks))  # Chiamata Buia
             return Text(self.msg("trump_after_first_trick" if blind else "trump_pending"))
         out = self.suit_text(view.trump)
@@ -1241,8 +1320,11 @@ class TerminalGame:
         if rules.kill_three:
             lines.append(msg("rule_kill_three"))
         if rules.signals != "off" and self.teams:
-            listed = ", ".join(f"{signal_key(n)} {self.signal_name(n)} ({n})" for n in SIGNAL_ORDER)
+            names = [n for n in signal_order(rules) if rules.signal_asks or n not in ("ask-points", "ask-cards")]
+            listed = ", ".join(f"{signal_key(n, rules)} {self.signal_name(n)} ({n})" for n in names)
             lines.append(msg(f"rule_signals_{rules.signals}", names=listed))
+            if not rules.signal_asks and rules.signal_set == "spanish":
+                lines.append(msg("rule_signals_no_asks"))
         if rules.open_hands:
             lines.append(msg("rule_open_hands"))
         if rules.deal_look and self.teams:
@@ -1264,7 +1346,9 @@ class TerminalGame:
         lines: list[str] = []
         if rules.trump_from == "dealer":
             lines.append(msg("rule_trump_dealer"))
-        if rules.deal == "pelada":
+        if rules.deal == "cutter_chooses":
+            lines.append(msg("rule_cutter_chooses", ways=", ".join(rules.cut_ways)))
+        if rules.deal in ("pelada", "cutter_chooses") and "pelada" in (rules.deal, *rules.cut_ways):
             lines.append(msg("rule_pelada"))
         if rules.lead_two == "guarded":
             lines.append(msg("rule_lead_two"))
@@ -1382,8 +1466,13 @@ class TerminalGame:
         if isinstance(action, RankBid):
             self.say("you_name_rank" if you else "names_rank", who=who, rank=self._rank_text(action.rank))
             return
+        if isinstance(action, Cut):
+            self.say("you_cut_way" if you else "cuts_way", who=who, way=action.way)
+            self._tell_deal(view)
+            return
         if isinstance(action, Pass):
-            self.say("you_pass" if you else "passes", who=who)
+            if not (view.tricks or view.trick):  # (a pass after a card lets a vale go: nothing is said at a table)
+                self.say("you_pass" if you else "passes", who=who)
             return
         if isinstance(action, Discard):  # the view holds only the person's own discard
             points = sum(view.rules.card_points(c) for c in action.cards)
@@ -1567,9 +1656,14 @@ class TerminalGame:
             self.say("match_lost", style="bold")
 
 
-def signal_key(name: str) -> str:
-    """The key that makes a signal at the prompt: ``s1`` for ``trump-ace``, in :data:`SIGNAL_ORDER`."""
-    return f"s{SIGNAL_ORDER.index(name) + 1}"
+def signal_order(rules: Rules | None = None) -> tuple[str, ...]:
+    """The signals of the rules' ``signal_set`` in order: ``s1`` is always the first (``trump-ace``)."""
+    return SIGNAL_SETS[rules.signal_set] if rules is not None else SIGNAL_ORDER
+
+
+def signal_key(name: str, rules: Rules | None = None) -> str:
+    """The key that makes a signal at the prompt: ``s1`` for ``trump-ace``, in the order of the rules' set."""
+    return f"s{signal_order(rules).index(name) + 1}"
 
 
 def _after_word(key: str, words: Sequence[str]) -> str | None:

@@ -173,7 +173,7 @@ def return_bounds(rules: Rules, players: int, reward: str) -> tuple[float, float
     if reward == "win":
         return -1.0 / (sides - 1), 1.0
     total = deck_points(rules, players)
-    most = total + rules.last_trick_bonus + (100 if rules.pair_bonus else 0)
+    most = total + rules.last_trick_bonus + (100 if rules.pair_bonus or rules.declarations != "off" else 0)
     bound = most * (sides - 1) / sides / total
     return -bound, bound
 

@@ -24,7 +24,7 @@ play      0-47       ``Play(card)``, id = ``card.index`` (suit * 12 + rank - 1)
 exchange  48-95      ``Exchange(card)``: give ``card`` for the face-up trump
 arrastro  96-99      ``Arrastro`` with the ace of oros, copas, espadas, bastos
 claim     100        ``Claim()``
-signal    101-110    ``Signal(name)`` in the order of :data:`brisca.actions.SIGNALS`
+signal    101-110    ``Signal(name)`` in the order of ``SIGNAL_SETS["spanish"]``
 ========  =========  ==========================================================
 
 The size is fixed per game configuration, so spaces never change between calls.
@@ -43,7 +43,7 @@ block      actions
 bid        ``Bid(v)`` for every legal amount, ``min_bid`` to ``max_bid`` in steps of
            ``bid_step`` (``bidding: points``; 14 ids in Rematada, 60 in Chiamata)
 rank_bid   ``RankBid(r)`` for every rank, strongest first (``bidding: low_card``)
-pass       ``Pass()`` (any auction)
+pass       ``Pass()`` (any auction; and a seat asked whether it marks a vale)
 call       ``Call(card)``, 48 ids, ``start + card.index`` (a called card: Chiamata)
 trump      ``TrumpChoice(suit)``, oros to bastos (a named trump, or low-card bidding)
 discard    ``Discard(...)``: one id per unordered set of ``talon`` cards of the deck,
@@ -51,6 +51,9 @@ discard    ``Discard(...)``: one id per unordered set of ``talon`` cards of the 
            (Rematada: the 496 pairs of its 32 cards). The engine takes a discard as
            one action, so the space does too: a mask over the pairs the seat holds.
 declare    ``Declare(suit)``, oros to bastos (``declarations``: vales or on_lead)
+cut        ``Cut(way)`` for each of ``cut_ways`` (``deal: cutter_chooses``)
+signal_more  ``Signal(name)`` for the rules' signals beyond the core ten (``signal_set: italian``)
+say        ``Signal(name, aloud=True)`` for each signal of the set (``signals: combination``)
 =========  ============================================================================
 
     >>> codec = ActionCodec.for_rules("rematada", 3)
@@ -74,9 +77,10 @@ from brisca.actions import (
     EXCHANGES,
     PASS,
     PLAYS,
-    SIGNALS,
+    SIGNAL_SETS,
     Action,
     Bid,
+    Cut,
     Declare,
     Discard,
     RankBid,
@@ -113,7 +117,7 @@ CORE_BLOCKS: tuple[tuple[str, tuple[Action, ...], str], ...] = (
     ("exchange", tuple(EXCHANGES), "give this trump for the face-up card"),
     ("arrastro", tuple(ARRASTROS[Card(Rank.ACE, s).index] for s in Suit), "lead the ace of trumps calling arrastro"),
     ("claim", (CLAIM,), "claim the rest of the hand"),
-    ("signal", tuple(Signal(n) for n in SIGNALS), "a partner signal"),
+    ("signal", tuple(Signal(n) for n in SIGNAL_SETS["spanish"]), "a partner signal"),
 )
 #: The number of core ids (every configuration has at least these).
 CORE_SIZE = sum(len(actions) for _n, actions, _d in CORE_BLOCKS)
@@ -207,7 +211,7 @@ def _rank_bids(rules: Rules, players: int) -> Sequence[Action] | None:
 
 
 def _passes(rules: Rules, players: int) -> Sequence[Action] | None:
-    return [PASS] if rules.auction else None
+    return [PASS] if rules.auction or rules.declarations == "vales" else None
 
 
 def _calls(rules: Rules, players: int) -> Sequence[Action] | None:
@@ -230,6 +234,23 @@ def _declares(rules: Rules, players: int) -> Sequence[Action] | None:
     return [Declare(s) for s in Suit] if rules.declarations != "off" else None
 
 
+def _cuts(rules: Rules, players: int) -> Sequence[Action] | None:
+    return [Cut(w) for w in rules.cut_ways] if rules.deal == "cutter_chooses" else None
+
+
+def _more_signals(rules: Rules, players: int) -> Sequence[Action] | None:
+    core = set(SIGNAL_SETS["spanish"])
+    if rules.signals == "off" or rules.sides(players) == players:
+        return None
+    return [Signal(n) for n in SIGNAL_SETS[rules.signal_set] if n not in core]
+
+
+def _said(rules: Rules, players: int) -> Sequence[Action] | None:
+    if rules.signals != "combination" or rules.sides(players) == players:
+        return None
+    return [Signal(n, aloud=True) for n in SIGNAL_SETS[rules.signal_set]]
+
+
 register_block("bid", _bids, "bid this many points")
 register_block("rank_bid", _rank_bids, "name this rank (low-card bidding)")
 register_block("pass", _passes, "pass in the auction")
@@ -237,3 +258,6 @@ register_block("call", _calls, "call the card with this index")
 register_block("trump", _trumps, "name this trump suit")
 register_block("discard", _discards, "lay these cards down (one id per set of cards)")
 register_block("declare", _declares, "declare the king-knight pair of this suit")
+register_block("cut", _cuts, "the cutter deals this way: alce, golpe, pelada (deal: cutter_chooses)")
+register_block("signal_more", _more_signals, "a signal of the rules' set beyond the core ten (002's high-card)")
+register_block("say", _said, "a signal said aloud for everybody (signals: combination)")

@@ -94,6 +94,7 @@ else:
 __all__ = ["Field", "ObservationEncoder", "hidden_cards", "shuffle_hidden"]
 
 _SIGNAL_INDEX = {name: i for i, name in enumerate(SIGNALS)}
+_SIGNAL_INDEX["high-card"] = _SIGNAL_INDEX["briscas"]  # 002's high card: the same slot as the Spanish briscas
 _PLAY_TYPES = (Play, Arrastro)
 
 
@@ -147,7 +148,7 @@ class ObservationEncoder:
                 shapes += [("talon", (48,)), ("discards", (48,))]
         if rules.declarations != "off":
             shapes.append(("declarations", (n, 4)))
-        if rules.deal in ("golpe", "pelada"):
+        if rules.deal in ("golpe", "pelada", "cutter_chooses"):
             shapes.append(("shown", (n, 48)))
         if history:
             shapes.append(("order", (48,)))
@@ -270,7 +271,7 @@ class ObservationEncoder:
                     out[base + a.card.index] = k * scale
         if ones:
             out[ones] = 1.0
-        out[at["stock"]] = view.stock_count / self._stock0
+        out[at["stock"]] = min(view.stock_count / self._stock0, 1.0)  # (before the cutter chooses: the whole deck)
         base = at["points"]
         scale = 1.0 / self._points
         hs = 1.0 / self._hand_size
@@ -287,7 +288,7 @@ class ObservationEncoder:
     def _encode_auction(self, view: View, me: int, out: NDArray[np.float32], add: Callable[[int], None]) -> None:
         """The auction's fields: phase, bids, passes, declarer, called card and partner, talon, own discards."""
         at, n = self._at, self.players
-        add(at["phase"] + PHASES.index(view.phase))
+        add(at["phase"] + PHASES.index(view.phase if view.phase in PHASES else "play"))  # (mark: in the play)
         strength = self.rules.strength_table
         winner = None
         for s, a in view.bids:

@@ -71,6 +71,7 @@ def view_json(view: View) -> dict[str, Any]:
         "discards": [str(c) for c in view.discards],
         "declarations": [{"seat": s, "suit": suit.letter} for s, suit in view.declarations],
         "shown": [{"seat": s, "card": str(c)} for s, c in view.shown],
+        "deal_way": view.deal_way,
         "result": result_json(view.result),
     }
 

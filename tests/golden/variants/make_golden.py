@@ -229,6 +229,19 @@ def partner_declared(h: Hand) -> bool:
     return False
 
 
+def marked_after_card(h: Hand) -> bool:
+    """A vale marked by a seat whose card was already down in the trick (003: 'su pareja lo marca sin importar si
+    lo juega o no en aquella jugada'), and for the partner of the seat that played one of the pair."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        if "declare" in action and r.phase == "mark" and r.mark is not None:
+            s = action["declare"]
+            if any(c in (f"12{s}", f"11{s}") and p != seat for p, c in r.mark["table"]):
+                return True
+        r.act(seat, action)
+    return False
+
+
 def rested(h: Hand) -> bool:
     """A descanso the older reading forbids: a seat with none of the suit led but a trump in hand threw another card
     while its partner held the trick with a card that is not a trump (source 003)."""
@@ -334,6 +347,13 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     # Signals.
     add("signals_partner", "spanish", {"signals": "partner"}, 4, lambda h: h.over and len(h.signals) >= 4)
     add("signals_open", "spanish", {"signals": "open"}, 6, lambda h: h.over and len(h.signals) >= 4)
+    # 002: open talk and signals together; 002's own table; 001's asks where a table allows them.
+    add("signals_combination", "spanish", {"signals": "combination"}, 4,
+        lambda h: h.over and len({aloud for _s, _n, aloud in h.signals}) == 2)
+    add("signals_italian", "briscola", {"signals": "partner"}, 4,
+        lambda h: h.over and any(n == "high-card" for _s, n, _a in h.signals))
+    add("signals_asks", "spanish", {"signals": "partner", "signal_asks": True}, 4,
+        lambda h: h.over and any(n.startswith("ask-") for _s, n, _a in h.signals))
 
     # Scoring.
     add("last_trick_bonus", "spanish", {"last_trick_bonus": 10}, 2,
@@ -363,6 +383,12 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     add("chilean_descanso", "chilean", {}, 4, lambda h: h.over and rested(h))
     add("chilean_beat_partner", "chilean", {"follow": "suit_beat_trump"}, 4,
         lambda h: h.over and diverges(h, {"follow": "descanso"}))
+    # The cutter chooses the way (003); a table that agreed two ways; a vale marked after the seat's card is down.
+    add("chilean_cut_pelada", "chilean", {}, 4, lambda h: h.over and h.way == "pelada" and first_lead_forced(h))
+    add("chilean_cut_two_ways", "chilean", {"cut_ways": ["golpe", "pelada"]}, 4,
+        lambda h: h.over and h.way == "golpe" and bool(h.declared))
+    add("chilean_vale_after_card", "chilean", {}, 4,
+        lambda h: h.over and marked_after_card(h) and {b["points"] for b in h.bonuses()} >= {20})
     add("chiamata_low_card", "chiamata", {"bidding": "low_card"}, 5,
         lambda h: h.over and sum(1 for _s, a in h.bids if "bid" in a) >= 3 and contract(h, "partner") is not None)
     add("chiamata_alone", "chiamata", {}, 5,
@@ -543,7 +569,20 @@ def craft_bad() -> dict[str, tuple[dict[str, Any], str | None]]:
     add("signal_when_off", "spanish", {}, 4, lambda h: {"signal": "ask-points"} if len(h.history) == 5 else None,
         "signal")
     add("signal_twice_in_a_turn", "bixkla", {}, 4,
-        lambda h: {"signal": "ask-cards"} if h.turn_signals == {"ask-cards"} else None, "signal|ask-cards|turn")
+        lambda h: {"signal": next(iter(h.turn_signals))} if len(h.turn_signals) == 1 else None, "signal|turn")
+    # 004: nobody asks for signals (the Spanish preset); 002's table has no briscas; only combination says aloud.
+    add("signal_ask_forbidden", "spanish", {"signals": "partner"}, 4,
+        lambda h: {"signal": "ask-cards"} if len(h.history) >= 3 else None, "ask")
+    add("signal_not_in_set", "briscola", {"signals": "partner"}, 4,
+        lambda h: {"signal": "briscas"} if len(h.history) >= 2 else None, "briscas")
+    add("signal_aloud_not_combined", "spanish", {"signals": "partner"}, 4,
+        lambda h: {"signal": h.truthful(h.turn)[0], "aloud": True}  # type: ignore[arg-type]
+        if h.turn is not None and len(h.history) >= 2 and h.truthful(h.turn) else None, "aloud")
+    add("cut_way_not_agreed", "chilean", {"cut_ways": ["golpe", "pelada"]}, 4,
+        lambda h: {"cut": "alce"} if h.phase == "cut" else None, "cut|alce")
+    add("mark_without_the_pair", "chilean", {}, 4,
+        lambda h: {"declare": next(s for s in "OCEB" if s not in {x for _p, x, _t in h.declared})}
+        if h.phase == "mark" and h.turn is not None and not h.markable(h.turn) else None, "mark")
     add("signal_without_partners", "spanish", {"signals": "open"}, 2,
         lambda h: {"signal": "ask-cards"} if len(h.history) == 2 else None, "signal")
 

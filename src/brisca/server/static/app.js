@@ -3,7 +3,7 @@
 "use strict";
 
 const STRINGS = {
-  en: {"signalsLabel": "Signals", "signalPrefix": "Signal: ", "claim": "Claim the rest", "arrastro": "Arrastro with ", "sig_trump-ace": "ace of trumps", "sig_trump-three": "three of trumps", "sig_trump-king": "king of trumps", "sig_trump-knight": "knight of trumps", "sig_trump-jack": "jack of trumps", "sig_small-trumps": "small trumps", "sig_briscas": "briscas in other suits", "sig_no-trumps": "no trumps", "sig_ask-points": "asks for points", "sig_ask-cards": "asks for cards",
+  en: {"signalsLabel": "Signals", "signalPrefix": "Signal: ", "claim": "Claim the rest", "arrastro": "Arrastro with ", "sig_trump-ace": "ace of trumps", "sig_trump-three": "three of trumps", "sig_trump-king": "king of trumps", "sig_trump-knight": "knight of trumps", "sig_trump-jack": "jack of trumps", "sig_small-trumps": "small trumps", "sig_briscas": "briscas in other suits", "sig_no-trumps": "no trumps", "sig_ask-points": "asks for points", "sig_ask-cards": "asks for cards", "sig_high-card": "high card in another suit", "sayPrefix": "Say aloud: ", "cutPrefix": "Cut: ", "phase_cut": "The cutter chooses the deal", "phase_mark": "Marking a vale",
        team: "Team",
        logIn: "Log in", signUp: "Sign up", logInSignUp: "Log in / Sign up", logOut: "Log out", username: "Username",
        password: "Password", usernameHint: "3 to 24 letters, digits, _ - or .", account: "Your account",
@@ -35,7 +35,7 @@ const STRINGS = {
        close: "Close", step: "Step", phase_bid: "Auction", phase_discard: "Discard", phase_trump: "Naming trump",
        phase_call: "Calling a card", phase_play: "",
        suit_O: "Coins", suit_C: "Cups", suit_E: "Swords", suit_B: "Clubs"},
-  es: {"signalsLabel": "Señas", "signalPrefix": "Seña: ", "claim": "Reclamar el resto", "arrastro": "Arrastro con ", "sig_trump-ace": "as de triunfo", "sig_trump-three": "tres de triunfo", "sig_trump-king": "rey de triunfo", "sig_trump-knight": "caballo de triunfo", "sig_trump-jack": "sota de triunfo", "sig_small-trumps": "triunfos pequeños", "sig_briscas": "briscas de otro palo", "sig_no-trumps": "sin triunfos", "sig_ask-points": "pide puntos", "sig_ask-cards": "pide cartas",
+  es: {"signalsLabel": "Señas", "signalPrefix": "Seña: ", "claim": "Reclamar el resto", "arrastro": "Arrastro con ", "sig_trump-ace": "as de triunfo", "sig_trump-three": "tres de triunfo", "sig_trump-king": "rey de triunfo", "sig_trump-knight": "caballo de triunfo", "sig_trump-jack": "sota de triunfo", "sig_small-trumps": "triunfos pequeños", "sig_briscas": "briscas de otro palo", "sig_no-trumps": "sin triunfos", "sig_ask-points": "pide puntos", "sig_ask-cards": "pide cartas", "sig_high-card": "carta alta de otro palo", "sayPrefix": "Decir en voz alta: ", "cutPrefix": "Corte: ", "phase_cut": "El alzador elige el reparto", "phase_mark": "Marcar vale",
        team: "Equipo",
        logIn: "Entrar", signUp: "Crear cuenta", logInSignUp: "Entrar / Crear cuenta", logOut: "Salir", username: "Usuario",
        password: "Contraseña", usernameHint: "De 3 a 24 letras, cifras, _ - o .", account: "Tu cuenta",
@@ -68,7 +68,7 @@ const STRINGS = {
        close: "Cerrar", step: "Paso", phase_bid: "Subasta", phase_discard: "Descarte", phase_trump: "Elección del triunfo",
        phase_call: "Llamada de carta", phase_play: "",
        suit_O: "Oros", suit_C: "Copas", suit_E: "Espadas", suit_B: "Bastos"},
-  it: {"signalsLabel": "Segnali", "signalPrefix": "Segnale: ", "claim": "Reclama il resto", "arrastro": "Arrastro con ", "sig_trump-ace": "asso di briscola", "sig_trump-three": "tre di briscola", "sig_trump-king": "re di briscola", "sig_trump-knight": "cavallo di briscola", "sig_trump-jack": "fante di briscola", "sig_small-trumps": "briscole piccole", "sig_briscas": "carichi di altri semi", "sig_no-trumps": "senza briscole", "sig_ask-points": "chiede punti", "sig_ask-cards": "chiede le carte",
+  it: {"signalsLabel": "Segnali", "signalPrefix": "Segnale: ", "claim": "Reclama il resto", "arrastro": "Arrastro con ", "sig_trump-ace": "asso di briscola", "sig_trump-three": "tre di briscola", "sig_trump-king": "re di briscola", "sig_trump-knight": "cavallo di briscola", "sig_trump-jack": "fante di briscola", "sig_small-trumps": "briscole piccole", "sig_briscas": "carichi di altri semi", "sig_no-trumps": "senza briscole", "sig_ask-points": "chiede punti", "sig_ask-cards": "chiede le carte", "sig_high-card": "carico in un altro seme", "sayPrefix": "Di' ad alta voce: ", "cutPrefix": "Taglio: ", "phase_cut": "Chi taglia sceglie la distribuzione", "phase_mark": "Segnare un'accusa",
        team: "Squadra",
        logIn: "Accedi", signUp: "Registrati", logInSignUp: "Accedi / Registrati", logOut: "Esci", username: "Nome utente",
        password: "Password", usernameHint: "Da 3 a 24 lettere, cifre, _ - o .", account: "Il tuo account",
@@ -845,7 +845,8 @@ function renderHandAndActions(info, view, mine) {
     else if (a.trump) label = suitName(a.trump);
     else if (a.declare) label = t("declare") + suitName(a.declare);
     else if (a.exchange) label = t("exchange") + a.exchange;
-    else if (a.signal) label = t("signalPrefix") + t(`sig_${a.signal}`);
+    else if (a.signal) label = t(a.aloud ? "sayPrefix" : "signalPrefix") + t(`sig_${a.signal}`);
+    else if (a.cut) label = t("cutPrefix") + a.cut;
     else if (a.claim) label = t("claim");
     else if (a.arrastro) label = t("arrastro") + a.play;
     buttons.push([label, strip(a), a.pass ? "pass" : (a.bid !== undefined ? "bid" : "")]);
