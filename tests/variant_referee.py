@@ -672,7 +672,7 @@ class Hand:
                 if m["seats"]:
                     self.turn = m["seats"][0]
                 else:
-                    self.phase, self.turn, self.mark = "play", m["resume"], None
+                    self.phase, self.turn, self.mark = m["then"], m["resume"], None
         elif "play" in action:
             card = action["play"]
             hand.remove(card)
@@ -691,7 +691,7 @@ class Hand:
             else:
                 self.end_trick()
             if asked and self.killer is None:
-                self.mark = dict(mark, resume=self.turn)
+                self.mark = dict(mark, resume=self.turn, then=self.phase)  # play, or a Buia call
                 self.phase, self.turn = "mark", asked[0]
         elif "exchange" in action:
             card = action["exchange"]

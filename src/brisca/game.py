@@ -89,6 +89,8 @@ class _Marking(NamedTuple):
     held: tuple[frozenset[Card], ...]
     resume: int
     end: bool
+    #: The phase the hand goes back to: ``play``, or ``call`` after the first trick under Chiamata Buia.
+    then: str = "play"
 
 
 class Bonus(NamedTuple):
@@ -1092,7 +1094,7 @@ class RuledGame(Game):
         seats = self._window_seats(t, leader, cards)
         if not seats:
             return
-        self._marking = _Marking(t, leader, cards, held, self._turn, self._over)
+        self._marking = _Marking(t, leader, cards, held, self._turn, self._over, self._phase)
         self._over = False
         self._phase = "mark"
         self._window = seats
@@ -1106,7 +1108,7 @@ class RuledGame(Game):
             return
         marking = self._marking
         assert marking is not None
-        self._phase = "play"
+        self._phase = marking.then
         self._turn = marking.resume
         self._over = marking.end
         self._marking = None
