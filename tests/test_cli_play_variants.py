@@ -47,7 +47,7 @@ def record_of(path: Path) -> dict[str, Any]:
 
 
 def seat_of(label: str) -> int:
-    """The seat an English label names: "You" is seat 0 here, "Seat 2 (random, partner)" is 2."""
+    """The seat an English label names: "You" is seat 0 here, "Seat 2 (easy, partner)" is 2."""
     if label == "You":
         return 0
     found = re.match(r"Seat (\d+)", label)
@@ -75,7 +75,13 @@ PRESETS = [
     ("scoperta", 2, (), "en"),
     ("scoperta", 4, (), "en"),
 ]
-ITALIAN_CARD = re.compile(r"\b\d+[OCEB] \w+ di (denari|coppe|spade|bastoni)\b")
+#: A card as the screen shows it: the deck's notation, then the card's name in the language of the screen.
+NOTATION_RE = {"spanish": r"\b(?:[1-9]|1[0-2])[OCEB]", "italian": r"\b[A2-9FCR][DCSB]"}
+NAME_RE = {
+    "en": r"\w+ of (?:coins|cups|swords|clubs)\b",
+    "es": r"\w+ de (?:oros|copas|espadas|bastos)\b",
+    "it": r"\w+ di (?:denari|coppe|spade|bastoni)\b",
+}
 OVER = {"en": "Match over", "es": "Fin de la partida", "it": "Partita finita"}
 
 
@@ -94,10 +100,13 @@ def test_every_preset_plays_a_whole_match(
     assert summary["match_over"] is True
     assert summary["players"] == players and summary["variant"] == variant
     preset = make_rules(variant, dict(r.split("=") for r in rules))
-    if preset.card_names == "italian":  # whatever the language, the briscola family names cards in Italian
-        assert ITALIAN_CARD.search(out)
-    else:
-        assert not ITALIAN_CARD.search(out) or lang == "it"
+    # The notation is the deck's (Italian for the briscola family), the names the screen's language.
+    shown = re.findall(rf"({NOTATION_RE['spanish']}|{NOTATION_RE['italian']}) ((?:\w+ )+?(?:of|de|di) \w+)", out)
+    assert shown
+    for notation, name in shown:
+        assert re.fullmatch(NOTATION_RE[preset.card_names], notation), (notation, name)
+        assert re.fullmatch(NAME_RE[lang], name), (notation, name)
+        assert Card.parse(notation) is Card.parse(name)
     if lang != "en":
         return
     assert "Drawing for the deal (the highest card deals):" in out
@@ -106,7 +115,7 @@ def test_every_preset_plays_a_whole_match(
         assert "In this game the side with the fewest points wins the hand." in out
     if variant == "scoperta":  # open hands: every other hand is on the table screen
         for seat in range(1, players):
-            assert re.search(rf"^(Known cards)? +Seat {seat} \(random[^)]*\): \d+[OCEB] ", out, re.MULTILINE)
+            assert re.search(rf"^(Known cards)? +Seat {seat} \(easy[^)]*\): [A2-7FCR][DCSB] ", out, re.MULTILINE)
     if variant == "mariaje":
         assert "Match points" in out
         assert summary["match_points"][summary["match_winner"]] >= 60
@@ -127,7 +136,7 @@ def test_the_rules_of_the_preset_are_in_the_help() -> None:
 def test_bonuses_are_listed_at_the_end_of_a_hand() -> None:
     out = play("-r", "last_trick_bonus=10", "-r", "target_hands=1", "--ai", "random", "--seed", "2",
                "--lang", "en")
-    assert re.search(r"^(You|Seat 1 \(random\)): bonus for last trick, 10 points\.$", out, re.MULTILINE)
+    assert re.search(r"^(You|Seat 1 \(easy\)): bonus for last trick, 10 points\.$", out, re.MULTILINE)
 
 
 # ---------------------------------------------------------------- the draw for the dealer and the cut
@@ -156,7 +165,7 @@ def test_the_draw_for_the_dealer_is_shown_and_the_highest_card_deals(tmp_path: P
     assert record_of(record)["hands"][0]["dealer"] == dealer == _dealer_and_rounds(tie, 4)[0]
     cutter = (dealer - 1) % 4  # the player to the dealer's left cuts
     if cutter:
-        assert re.search(rf"^Seat {cutter} \(random[^)]*\) cuts the deck at \d+ cards\.$", out, re.MULTILINE)
+        assert re.search(rf"^Seat {cutter} \(easy[^)]*\) cuts the deck at \d+ cards\.$", out, re.MULTILINE)
     else:
         assert "You cut the deck: how many cards (4-36)?" in out
 
@@ -183,7 +192,7 @@ def test_computers_cut_every_hand_and_the_record_keeps_the_cut_decks(tmp_path: P
     record = tmp_path / "match.json"
     out = play("-p", "3", "--seed", "8", "--ai", "random", "--lang", "en", "--save", str(record))
     hands = record_of(record)["hands"]
-    cuts = re.findall(r"^(?:Seat (\d) \(random\) cuts|You cut) the deck at (\d+) cards\.$", out, re.MULTILINE)
+    cuts = re.findall(r"^(?:Seat (\d) \(easy\) cuts|You cut) the deck at (\d+) cards\.$", out, re.MULTILINE)
     assert len(cuts) == len(hands) > 1
     for hand, (seat, _at) in zip(hands, cuts, strict=True):
         assert int(seat or 0) == (hand["dealer"] - 1) % 3
@@ -214,7 +223,7 @@ def _table_session(variant: str, players: int, seed: int, options: dict[str, obj
     console = Console(file=buf, no_color=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
     feed = itertools.cycle(["", "1", "2", "3"])
     agents = {s: make_agent("random", seed=agent_seed(seed, s)) for s in range(1, players)}
-    game = TerminalGame(Table(rules, players, seed), 0, agents, Messages("en"), console, ai_name="random",
+    game = TerminalGame(Table(rules, players, seed), 0, agents, Messages("en"), console, ai_name="easy",
                         read_line=lambda: next(feed), echo=True)
     return game.run(), buf.getvalue(), game.match
 
@@ -248,17 +257,17 @@ def test_partner_signals_are_shown_and_opponents_signals_are_not(tmp_path: Path)
     for action in made:
         name = SIGNAL_NAMES[action["signal"]]["en"]
         if action["seat"] == 2:
-            assert f"Seat 2 (random, partner) signals: {name}." in out
-    assert not re.search(r"^Seat [13] \(random\) signals", out, re.MULTILINE)
-    assert re.search(r"^Partner signals +Seat 2 \(random, partner\): ", out, re.MULTILINE)
+            assert f"Seat 2 (easy, partner) signals: {name}." in out
+    assert not re.search(r"^Seat [13] \(easy\) signals", out, re.MULTILINE)
+    assert re.search(r"^Partner signals +Seat 2 \(easy, partner\): ", out, re.MULTILINE)
     names = "|".join(re.escape(n["en"]) for n in SIGNAL_NAMES.values())
-    assert not re.search(rf"Seat [13] \(random\): ({names})", out)
+    assert not re.search(rf"Seat [13] \(easy\): ({names})", out)
 
 
 def test_open_signals_are_shown_to_everybody() -> None:
     out = play("-p", "4", "-r", "signals=open", "-r", "target_hands=1", "--ai", "random", "--seed", "1",
                "--lang", "en", "--no-cut")
-    assert re.search(r"^Seat [13] \(random\) signals: ", out, re.MULTILINE)
+    assert re.search(r"^Seat [13] \(easy\) signals: ", out, re.MULTILINE)
     assert re.search(r"^Signals +Seat \d", out, re.MULTILINE)
 
 
@@ -276,7 +285,7 @@ def test_the_person_signals_by_key_by_name_and_in_any_language(tmp_path: Path) -
     untrue = next(n for n in SIGNALS if n not in offered)
     first = offered[0]
     record = tmp_path / "mine.json"
-    stdin = (f"{signal_key(first)}\n{signal_key(first)}\nsignal {untrue}\ns11\nseña nada\n"
+    stdin = (f"{signal_key(first)}\n{signal_key(first)}\nsignal {untrue}\ns11\nseña nada\nsignal\n"
              "signal ask-cards\npide puntos\n") + MOVES
     out = play("-p", "4", "-r", "signals=partner", "--ai", "random", "--seed", str(seed), "--lang", "en",
                "--no-cut", "--save", str(record), stdin=stdin)
@@ -285,7 +294,14 @@ def test_the_person_signals_by_key_by_name_and_in_any_language(tmp_path: Path) -
     assert f"You have already signalled {SIGNAL_NAMES[first]['en']} this turn." in out
     assert f"You may not signal {SIGNAL_NAMES[untrue]['en']}: signals must be true." in out
     assert "There is no signal s11: signals go from s1 to s10." in out
-    assert 'There is no signal "nada". Type ? to see them.' in out
+    assert 'There is no signal "nada". Type signal to see the ones you may make now.' in out
+    # "signal" alone lists the signals that may be made now, with the keys the table and the help use
+    menu = out.split("Type signal to see the ones you may make now.", 1)[1].split("Signals you may make now:", 1)[1]
+    listed = re.findall(r"^  \[(s\d+)\] signal: (.+)$", menu, re.MULTILINE)
+    now = Match("spanish", 4, seed=seed, options={"signals": "partner"}).game
+    now.apply(Signal(first))
+    still = [a.name for a in now.view(0).legal_actions if isinstance(a, Signal)]
+    assert listed[: len(still)] == [(signal_key(n), SIGNAL_NAMES[n]["en"]) for n in still]
     mine = [a for a in record_of(record)["hands"][0]["actions"] if a["seat"] == 0]
     expected = [first, "ask-cards", "ask-points"] if first != "ask-cards" else [first, "ask-points"]
     assert [a.get("signal") for a in mine[: len(expected)]] == expected
@@ -345,7 +361,7 @@ def test_a_trick_under_arrastro_is_shown_and_its_duty_explained() -> None:
     seed, barred = _seed_where_a_computer_calls_arrastro()
     out = play("-r", "arrastro=true", "--seed", str(seed), "--seat", "1", "--ai", "random", "--lang", "en",
                "--no-cut", stdin=f"{barred}\n" + MOVES)
-    assert re.search(r"^Seat 0 \(random\) leads 1[OCEB] .* calling arrastro", out, re.MULTILINE)
+    assert re.search(r"^Seat 0 \(easy\) leads 1[OCEB] .* calling arrastro", out, re.MULTILINE)
     assert re.search(r"^Arrastro +called: each player must play their best card", out, re.MULTILINE)
     assert re.search(r"^Arrastro has been called: you must play your best card \(\S+\)\.$", out, re.MULTILINE)
 
@@ -364,7 +380,7 @@ def _session(variant: str, seed: int, options: dict[str, object], lines: list[st
     console = Console(file=buf, no_color=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
     feed = itertools.cycle(lines)
     game = TerminalGame(match, 0, {1: make_agent("random", seed=seed)}, Messages("en"), console,
-                        ai_name="random", read_line=lambda: next(feed), echo=True)
+                        ai_name="easy", read_line=lambda: next(feed), echo=True)
     assert game.run() is Outcome.FINISHED
     return buf.getvalue(), match
 
@@ -396,7 +412,7 @@ def test_muerte_al_tres_ends_the_hand_when_the_three_is_killed() -> None:
             break
     else:
         pytest.fail("no hand where the ace killed the three")
-    assert re.search(r"^Muerte al tres \((You|Seat 1 \(random\))\): 1[OCEB] ace of \w+ takes 3[OCEB] three of \w+,"
+    assert re.search(r"^Muerte al tres \((You|Seat 1 \(easy\))\): 1[OCEB] ace of \w+ takes 3[OCEB] three of \w+,"
                      r" and the hand ends at once\.$", out, re.MULTILINE)
 
 

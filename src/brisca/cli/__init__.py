@@ -35,8 +35,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="number of players (default 2, or the preset's only count: 4 chilean, 3 rematada,"
                            " 5 chiamata)")
     play.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
-    play.add_argument("--ai", default="greedy",
-                      help="computer players: easy, normal, hard, expert (or random, greedy, heuristic, module:Class)")
+    play.add_argument("--ai", default="normal",
+                      help="computer players: easy, normal (the default), hard, expert (or random, greedy, heuristic,"
+                           " module:Class)")
     play.add_argument("--think", type=float, help="seconds a move for searching computer players (expert)")
     play.add_argument("--lang", choices=("es", "en", "it"), help="language (default: from the locale)")
     play.add_argument("--seed", type=int, help="seed for a reproducible deal")
