@@ -13,6 +13,12 @@ dealer, the whole deck (top card first) and every action with its seat::
 A match record keeps the header once and lists its hands under ``"hands"``,
 each with its own ``dealer``, ``deck`` and ``actions``. The module mirrors
 :mod:`json`: :func:`load`, :func:`loads`, :func:`dump`, :func:`dumps`.
+
+Cards are always written in the canonical Spanish notation (``12O``), also for the
+presets shown in the Italian one (``RD``): the record's variant and rules name the
+notation to show (``card_names``), so the format needs no new field and every
+version reads every record. The reader also accepts the Italian notation, which
+:meth:`Card.parse` reads, and writes it back canonical.
 """
 
 from __future__ import annotations
