@@ -474,3 +474,38 @@ def test_capote_is_told_in_the_hand_summary(monkeypatch: pytest.MonkeyPatch) -> 
     assert outcome is Outcome.FINISHED
     assert "Capote: Other side (seats 1, 3) took every trick and wins the hand outright." in out
     assert re.search(r"^Other side \(seats 1, 3\) wins the hand\.$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("rematada", 3), ("chilean", 4)])
+def test_declared_points_are_in_the_running_score(variant: str, players: int) -> None:
+    """The Points row adds the declarations in (on lead: to the declarer's side; vales: to the trick's winner) and
+    says how much of it they are; at the end of each hand that agrees with the engine's bonuses."""
+    told = 0
+    for seed in range(40):
+        outcome, out, game = session(variant, players, seed, declare=True)
+        assert outcome is Outcome.FINISHED
+        for hand in game.match.games:
+            result = hand.result()
+            assert result is not None
+            engine = [0] * hand.rules.sides(players)
+            for bonus in result.bonuses:
+                if bonus.why.endswith(" declared"):
+                    engine[bonus.side] += bonus.points
+            assert game.declared_points(hand.view(0)) == engine
+        after = out.split("You declare", 1)[1] if "You declare" in out else ""
+        shown = re.search(r"^Points +.*?(\d+) \((20|40|60|80) declared\)", after, re.MULTILINE)
+        if shown:
+            assert int(shown.group(1)) >= int(shown.group(2))
+            told += 1
+        if told >= 2:
+            break
+    assert told, "no deal where a declaration showed in the running score"
+
+
+def test_a_huge_bid_is_refused_and_quoted_back_cut_short() -> None:
+    huge = "9" * 5000
+    out = play("--variant", "rematada", "-p", "3", *AI, "--seed", "2", "--lang", "en", "--no-cut",
+               stdin=f"{huge}\nbid {huge}x\nq\n")
+    assert out.count(f"Too high: the highest bid is 230, not {'9' * 39}….") == 1
+    assert f'"bid {"9" * 35}…" is not a bid' in out
+    assert "9" * 41 not in out

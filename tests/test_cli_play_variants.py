@@ -20,12 +20,13 @@ from rich.console import Console
 
 from brisca.actions import SIGNALS, Arrastro, Claim, Play, Signal
 from brisca.agents import make_agent
-from brisca.cards import Card
+from brisca.cards import Card, Rank
 from brisca.cli.play import Outcome, Table, TerminalGame, agent_seed, signal_key, table_rng
-from brisca.game import Match, cut, draw_for_dealer, shuffled
+from brisca.game import Match, View, cut, draw_for_dealer, shuffled
 from brisca.i18n import Messages
+from brisca.record import load as load_record_file
 from brisca.rulebook import SIGNAL_NAMES
-from brisca.rules import make_rules
+from brisca.rules import Rules, make_rules
 from test_cli_play import brisca, replay
 
 #: Moves for any prompt: an empty line takes a random cut (and shows the table again at a move),
@@ -39,6 +40,11 @@ def play(*args: str, stdin: str = MOVES) -> str:
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
     return proc.stdout
+
+
+def load_record(path: Path) -> Any:
+    with path.open(encoding="utf-8") as fp:
+        return load_record_file(fp)
 
 
 def record_of(path: Path) -> dict[str, Any]:
@@ -447,3 +453,130 @@ def test_the_screen_is_built_from_the_view_only(monkeypatch: pytest.MonkeyPatch)
         outcome, out, _match = _table_session(variant, players, 5, options)
         assert outcome is Outcome.FINISHED
         assert "Match over." in out
+
+
+# ---------------------------------------------------------------- notations, names, and the screen's polish
+
+
+def _briscola_hand(seed: int) -> tuple[Card, ...]:
+    return Match("briscola", 2, seed=seed).game.view(0).hand
+
+
+def _seed_where(test: Any) -> int:
+    return next(s for s in range(200) if test(_briscola_hand(s)))
+
+
+def test_briscola_in_italian_shows_and_reads_the_italian_notation(tmp_path: Path) -> None:
+    seed = _seed_where(lambda h: sum(c.rank != Rank.JACK for c in h) >= 2)
+    hand = _briscola_hand(seed)
+    first, second = [c for c in hand if c.rank != Rank.JACK][:2]
+    record = tmp_path / "briscola.json"
+    stdin = f"10C\n{first.text('italian').lower()}\n{second}\nq\n"  # Italian notation, then the Spanish one
+    out = play("--variant", "briscola", "--lang", "it", "--seed", str(seed), "--no-cut", "--ai", "random",
+               "--save", str(record), stdin=stdin)
+    for card in hand:
+        assert f"] {card.text('italian')} {card.name('it')}" in out  # like [1] RD re di denari
+    assert not re.search(r"\b\d+[OE]\b", out)  # no Spanish suit letter anywhere on the screen
+    assert '"10C" è ambiguo: il 10 è il fante nel mazzo spagnolo e il re nel conto italiano.' in out
+    assert "Scrivi FC fante di coppe o RC re di coppe." in out
+    assert f"Giochi {first.text('italian')} {first.name('it')}" in out
+    assert f"Giochi {second.text('italian')} {second.name('it')}" in out
+    assert "La tua mossa (1-3 o una carta come " in out
+    # the record keeps the Spanish notation, and loads
+    saved = json.loads(record.read_text(encoding="utf-8"))
+    mine = [a["play"] for a in saved["hands"][0]["actions"] if a["seat"] == 0 and "play" in a]
+    assert mine[:2] == [str(first), str(second)]
+    assert load_record(record).replay()
+
+
+def test_an_english_screen_names_italian_cards_in_english() -> None:
+    seed = 3
+    hand = _briscola_hand(seed)
+    out = play("--variant", "briscola", "--lang", "en", "--seed", str(seed), "--no-cut", stdin="?\nq\n")
+    for card in hand:
+        assert f"] {card.text('italian')} {card.name('en')}" in out  # like [1] RD king of coins
+    assert not re.search(r" di (denari|coppe|spade|bastoni)\b", out)
+    assert "D coins (denari), C cups (coppe), S swords (spade), B clubs (bastoni)" in out  # the help's legend
+    assert "Cards from high to low: A 3 R C F 7 6 5 4 2." in out
+    assert "Points: A=11, 3=10, R=4, C=3, F=2;" in out
+    # a Spanish screen: Spanish names, the deck's notation
+    out = play("--variant", "briscola", "--lang", "es", "--seed", str(seed), "--no-cut", stdin="q\n")
+    for card in hand:
+        assert f"] {card.text('italian')} {card.name('es')}" in out
+    # and a Spanish deck on an Italian screen: the Spanish notation, Italian names
+    spanish = Match("spanish", 2, seed=seed).game.view(0).hand
+    out = play("--lang", "it", "--seed", str(seed), "--no-cut", stdin="q\n")
+    for card in spanish:
+        assert f"] {card} {card.name('it')}" in out
+
+
+def test_the_hand_is_sorted_by_suit_and_rank_on_demand() -> None:
+    rules = make_rules("spanish")
+    seed = next(s for s in range(200)
+                if list(Match(rules, 2, seed=s).game.view(0).hand)
+                != _sorted(Match(rules, 2, seed=s).game.view(0), rules))
+    view = Match(rules, 2, seed=seed).game.view(0)
+    order = _sorted(view, rules)
+    out = play("--seed", str(seed), "--no-cut", "--lang", "en", stdin="?\ng\n1\nq\n")
+    assert "  g             sort your hand by suit and rank" in out
+    assert "Your hand is sorted by suit and rank (g: back to the order it came in)." in out
+    after = out.split("Your hand is sorted by suit and rank", 1)[1]
+    shown = re.findall(r"^  \[(\d)\] (\S+) ", after.split("Your move", 1)[0], re.MULTILINE)
+    assert [(int(i), Card.parse(c)) for i, c in shown] == list(enumerate(order, 1))
+    assert re.search(rf"^You play {order[0]} ", after, re.MULTILINE)  # positions count in the order shown
+    out = play("--seed", str(seed), "--no-cut", "--lang", "es", stdin="g\ng\nq\n")
+    assert "Tu mano está en el orden en que llegó (g: ordenada por palo y valor)." in out
+
+
+def _sorted(view: View, rules: Rules) -> list[Card]:
+    """Trumps first, then the suits in order O C E B; in a suit, from the strongest card down."""
+    strength = rules.strength_table
+    return sorted(view.hand, key=lambda c: (c.suit is not view.trump, int(c.suit), -strength[c.index]))
+
+
+def test_long_input_is_quoted_back_cut_short() -> None:
+    junk = "z" * 6000
+    out = play("--seed", "1", "--no-cut", "--lang", "en", stdin=f"{junk}\n9{'9' * 5000}\nq\n")
+    assert "z" * 41 not in out and "9" * 41 not in out
+    assert f'I do not understand "{"z" * 39}…". Type a card like ' in out
+    assert f"There is no card number {'9' * 39}… in your hand" in out
+    out = play("--seed", "1", "--lang", "en", stdin=f"{junk}\nq\n")  # at the cut prompt
+    assert f'not "{"z" * 39}…".' in out and "z" * 41 not in out
+
+
+def test_the_goal_is_worded_for_one_hand_and_for_several() -> None:
+    one = {"en": "the first to win a hand wins the match", "es": "gana la partida quien gane una mano",
+           "it": "vince la partita chi vince una mano"}
+    two = {"en": "the first to win 2 hands wins the match", "es": "gana la partida quien gane 2 manos",
+           "it": "vince la partita chi vince 2 mani"}
+    for lang in ("en", "es", "it"):
+        assert f"({one[lang]})" in play("-r", "target_hands=1", "--no-cut", "--lang", lang, stdin="q\n")
+        assert f"({two[lang]})" in play("--no-cut", "--lang", lang, stdin="q\n")
+    out = play("--variant", "mariaje", "-r", "match=target_points", "-r", "target_points=60", "--no-cut",
+               "--lang", "en", stdin="q\n")
+    assert "(the first to reach 60 points wins the match)" in out
+
+
+def test_computer_players_are_named_by_their_level() -> None:
+    assert "  1  Seat 1 (normal)" in play("--no-cut", "--lang", "en", stdin="q\n")  # the default
+    assert "  1  Seat 1 (normal)" in play("--no-cut", "--ai", "greedy", "--lang", "en", stdin="q\n")
+    assert "  1  Seat 1 (easy)" in play("--no-cut", "--ai", "random", "--lang", "en", stdin="q\n")
+    assert "  1  Seat 1 (heuristic)" in play("--no-cut", "--ai", "heuristic", "--lang", "en", stdin="q\n")
+
+
+def test_the_help_lists_only_the_keys_these_rules_play() -> None:
+    plain = play("--variant", "briscola", "--no-cut", "--lang", "en", stdin="?\nq\n")
+    keys = plain.split("Keys\n", 1)[1].split("Rules\n", 1)[0]
+    assert "\n  x " not in keys and "\n  a " not in keys and "s1, s2" not in keys  # no exchange in briscola
+    assert "the Spanish notation is read too (12O for RD), but not 10: write F or R" in keys
+    out = play("-p", "4", "-r", "signals=partner", "-r", "arrastro=true", "--no-cut", "--lang", "en",
+               stdin="?\nsignal\nq\n")
+    keys = out.split("Keys\n", 1)[1].split("Rules\n", 1)[0]
+    for line in ("  x             exchange the trump", "  a             lead the ace of trumps calling arrastro"
+                 " (also 1O!)", "  s1, s2 ...    make a signal (also signal NAME; signal alone lists the ones you"
+                 " may make now)"):
+        assert line in keys
+    # "signal" alone answers with the signals the table offers, under the same keys
+    table = re.findall(r"^  \[(s\d+)\] signal: (.+)$", out.split("Your move", 1)[0], re.MULTILINE)
+    menu = out.split("Signals you may make now:\n", 1)[1] if table else ""
+    assert table and re.findall(r"^  \[(s\d+)\] signal: (.+)$", menu.split("Your move", 1)[0], re.MULTILINE) == table

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import enum
+import errno
 import io
 import os
 import random
@@ -95,6 +96,11 @@ def clip(text: str, limit: int = ECHO_MAX) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
+def _number(digits: str) -> int:
+    """A typed number; one too long to be any position, cut or bid reads as a huge one (not a million digits)."""
+    return int(digits) if len(digits) <= 9 else 10**9
+
+
 def level_label(ai: str) -> str:
     """How computer players are named on screen: by their level (``normal``), also when given as the level's
     agent (``greedy``); other agents by their name without the module (``module:Class`` shows ``Class``)."""
@@ -104,6 +110,16 @@ def level_label(ai: str) -> str:
         if ai == agent:
             return level
     return ai.rpartition(":")[2]
+
+
+class _Console(Console):
+    """The terminal's console. Its reader gone mid-match (``brisca play | head``) raises BrokenPipeError like any
+    other failed write, so the record is still saved and ``brisca`` ends quietly; rich's own handler would exit
+    on the spot."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 class Outcome(enum.Enum):
@@ -144,7 +160,7 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
     else:
         start = Table(rules, players, args.seed)
     _tolerant_streams()
-    console = Console(
+    console = _Console(
         no_color=args.no_color, highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty()
     )
     save_path: str | None = args.save
@@ -419,7 +435,7 @@ class TerminalGame:
                 return Outcome.QUIT
             if not key:
                 at = self._rng.randint(low, high)
-            elif key.isascii() and key.isdecimal() and low <= int(key) <= high:
+            elif key.isascii() and key.isdecimal() and low <= _number(key) <= high:
                 at = int(key)
             else:
                 self._error(self.msg("err_cut", text=clip(line.strip()), min=low, max=high))
@@ -545,7 +561,7 @@ class TerminalGame:
         if declared is not None:
             return self.declare_move(declared, text, view)
         if key.isascii() and key.isdecimal():
-            n = int(key)
+            n = _number(key)
             if not 1 <= n <= len(hand):
                 return self.msg("err_position", n=clip(key), max=len(hand))
             action = Play(hand[n - 1])
@@ -657,9 +673,9 @@ class TerminalGame:
         key = " ".join(text.lower().split())
         number = _SIGNAL_KEY.fullmatch(key)
         if number:
-            n = int(number.group(1))
+            n = _number(number.group(1))
             if not 1 <= n <= len(SIGNAL_ORDER):
-                return self.msg("err_signal_position", n=n, max=len(SIGNAL_ORDER))
+                return self.msg("err_signal_position", n=clip(number.group(1)), max=len(SIGNAL_ORDER))
             name = SIGNAL_ORDER[n - 1]
         else:
             word = next((w for w in SIGNAL_WORDS if key == w or key.startswith((w + " ", w + ":"))), None)
@@ -771,14 +787,14 @@ class TerminalGame:
             return self.rank_bid_move(rest if ranked is None else ranked, text, view)
         if not (rest.isascii() and rest.isdecimal()):
             return msg("err_not_bid", text=clip(text), range=self._bid_range(view))
-        n = int(rest)
+        n = _number(rest)
         low = self._lowest_bid(view)
         if low > rules.max_bid:
             return msg("err_bid_none", max=rules.max_bid)
         if n < low:
             return msg("err_bid_low", low=low, n=n)
         if n > rules.max_bid:
-            return msg("err_bid_high", max=rules.max_bid, n=n)
+            return msg("err_bid_high", max=rules.max_bid, n=clip(rest))
         if (n - low) % rules.bid_step:
             return msg("err_bid_step", step=rules.bid_step, low=low, n=n)
         return Bid(n)
@@ -809,7 +825,7 @@ class TerminalGame:
         cards: list[Card] = []
         for token in rest.replace(",", " ").split():
             if token.isascii() and token.isdecimal():
-                i = int(token)
+                i = _number(token)
                 if not 1 <= i <= len(hand):
                     return msg("err_position", n=clip(token), max=len(hand))
                 card = hand[i - 1]
