@@ -285,13 +285,14 @@ class Card:
         >>> Card.parse("11c").name("it"), Card.parse("cc") is Card.parse("11C")
         ('cavallo di coppe', True)
         """
-        key = text.strip().lower() if isinstance(text, str) else None
-        card = None if key is None else _PARSE.get(key)
+        key = text.strip().lower() if isinstance(text, str) else ""
+        card = _PARSE.get(key)
         if card is not None:
-            if key[:2] == "10" and notation is not None and find_notation(notation) is ITALIAN:
+            if notation is not None and card.rank == Rank.JACK and key[:2] == "10" and \
+                    find_notation(notation) is ITALIAN:
                 raise InvalidCardError(f"{_shown(text)}: {_AMBIGUOUS_TEN}")
             return card
-        if key is not None and key[:2] == "10" and key[2:] in ("d", "s"):
+        if key[:2] == "10" and key[2:] in ("d", "s"):
             raise InvalidCardError(f"{_shown(text)}: {_AMBIGUOUS_TEN}")
         raise InvalidCardError(
             f"not a card: {_shown(text)} (write rank then suit, like 3O, 12E or 7b; in Italian 3D, RS or FC)"

@@ -319,6 +319,7 @@ class TerminalGame:
         #: Cards are written in the deck's notation (Italian for the briscola family: ``RD``) and named in the
         #: language of the screen (``re di denari``, ``rey de oros``, ``king of coins``), whatever the deck.
         self.notation = card_notation(rules)
+        #: The language cards are named in: the screen's, for every deck.
         self.card_lang: Lang = self.lang
         #: Whether the hand is shown sorted by suit and rank (toggled with ``g``) or in the order it came in.
         self.sorted_hand = False
