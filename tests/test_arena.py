@@ -124,7 +124,7 @@ def test_paired_rows_of_a_real_run_match_the_scores_and_the_report() -> None:
     assert row["difference"] == pytest.approx(table[("heuristic", "random")] - table[("greedy", "random")])
     assert row["low"] < row["difference"] < row["high"]
     assert result.to_json()["paired"] == result.paired()
-    assert "heuristic - greedy vs random" in format_table(result)
+    assert "score of heuristic - score of greedy, against random: " in format_table(result)
 
 
 def test_one_deal_gives_no_paired_row() -> None:
@@ -154,12 +154,13 @@ def test_the_cli_runs_a_gauntlet() -> None:
     out = subprocess.run([sys.executable, "-m", "brisca", "arena", "heuristic", "greedy", "--versus", "random",
                           "--games", "3"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "heuristic vs random" in out.stdout and "greedy vs random" in out.stdout
-    assert "heuristic vs greedy" not in out.stdout
-    assert "heuristic - greedy vs random" in out.stdout
+    assert "score of heuristic against random: " in out.stdout
+    assert "score of greedy against random: " in out.stdout
+    assert "heuristic against greedy" not in out.stdout
+    assert "score of heuristic - score of greedy, against random: " in out.stdout
     one = subprocess.run([sys.executable, "-m", "brisca", "arena", "greedy", "--versus", "random", "--games", "2"],
                          capture_output=True, text=True, timeout=120)
-    assert one.returncode == 0 and "greedy vs random" in one.stdout
+    assert one.returncode == 0 and "score of greedy against random: " in one.stdout
     bad = subprocess.run([sys.executable, "-m", "brisca", "arena", "greedy", "--versus", "greedy"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

@@ -85,7 +85,7 @@ def test_two_player_match_plays_to_the_end_and_saves_a_record(tmp_path: Path) ->
     summary = replay(record)
     assert summary["hands"], summary
     assert all(hand["over"] for hand in summary["hands"])
-    expected = {0: "You", 1: "Seat 1 (random)"}[summary["match_winner"]]
+    expected = {0: "You", 1: "Seat 1 (easy)"}[summary["match_winner"]]
     assert winner_line.group(1) == expected
     assert proc.stdout.count("Hands won: ") == len(summary["hands"])
 
@@ -101,7 +101,7 @@ def test_matches_with_more_players_finish(players: int, tmp_path: Path) -> None:
     assert all(hand["over"] for hand in summary["hands"])
     assert summary["match_winner"] is not None
     if players in (4, 6):
-        partners = ", ".join(f"Seat {s} (greedy, partner)" for s in range(2, players, 2))
+        partners = ", ".join(f"Seat {s} (normal, partner)" for s in range(2, players, 2))
         assert f"Your partners: {partners}." in proc.stdout
         assert "Your side (seats " in proc.stdout
     else:
@@ -134,7 +134,7 @@ def test_the_table_shows_what_the_seat_may_see() -> None:
     assert re.search(r"^  \[1\] \d+[OCEB] \w+ of \w+", out, re.MULTILINE)
     assert "(trump)" in out
     assert re.search(r"^You play \d+[OCEB] ", out, re.MULTILINE)
-    assert re.search(r"^Seat 1 \(greedy\) plays \d+[OCEB] ", out, re.MULTILINE)
+    assert re.search(r"^Seat 1 \(normal\) plays \d+[OCEB] ", out, re.MULTILINE)
     assert re.search(r"wins? the trick with .*: \d+ points\.", out)
 
 
@@ -319,7 +319,7 @@ def _session(seed: int, lines: list[str]) -> tuple[Outcome, str]:
     feed = itertools.cycle(lines)
     game = TerminalGame(
         match, 0, {1: make_agent("greedy", seed=seed)}, Messages("en"), console,
-        ai_name="greedy", read_line=lambda: next(feed), echo=True,
+        ai_name="normal", read_line=lambda: next(feed), echo=True,
     )
     return game.run(), buf.getvalue()
 

@@ -22,10 +22,11 @@ from rich.console import Console
 
 from brisca.actions import Action, Bid, Call, Declare, Discard, Pass, Play, RankBid, TrumpChoice
 from brisca.agents import Agent, make_agent
-from brisca.cards import Card, Lang
+from brisca.cards import Card, Lang, Rank
 from brisca.cli.play import Outcome, Table, TerminalGame, agent_seed
 from brisca.game import Game, HandResult, Match, RuledGame, View
 from brisca.i18n import Messages
+from brisca.rulebook import card_notation
 from brisca.rules import make_rules
 from test_cli_play import brisca, replay
 
@@ -98,7 +99,11 @@ def test_a_whole_match_in_the_terminal(
         assert {"en": "Match points for this hand:", "es": "Puntos de la partida en esta mano:",
                 "it": "Punti della partita in questa mano:"}[lang] in out
     if variant.startswith("chiamata"):
-        assert re.search(r"\d+[OCEB] \w+ di (denari|coppe|spade|bastoni)", out)  # Italian card names
+        # the Italian notation, and the names in the language of the screen
+        name = {"en": r"\w+ of (coins|cups|swords|clubs)", "it": r"\w+ di (denari|coppe|spade|bastoni)",
+                "es": r"\w+ de (oros|copas|espadas|bastos)"}[lang]
+        assert re.search(rf"\b[A2-7FCR][DCSB] {name}", out)
+        assert not re.search(r"\b\d+[OE] ", out)
         assert {"en": "has been played:", "es": "Se ha jugado", "it": "È uscita"}[lang] in out
     if variant == "chiamata-buia":  # the call comes after a first trick played without trumps
         assert "sale a la primera baza, que se juega sin triunfo; la llamada viene después." in out
@@ -109,8 +114,14 @@ def test_a_whole_match_in_the_terminal(
 
 
 def answer(view: View, rng: random.Random, *, declare: bool = False) -> str:
-    """A line the person could type for a legal action of their view, in the forms the prompts offer."""
+    """A line the person could type for a legal action of their view, in the forms the prompts offer: cards in the
+    deck's notation, or in the Spanish one where that reads the same (not 10 in an Italian deck)."""
     legal = view.legal_actions
+    notation = card_notation(view.rules)
+
+    def written(card: Card) -> str:
+        return card.text(notation) if card.rank == Rank.JACK else rng.choice([card.text(notation), str(card)])
+
     if not legal:  # a cut, or a prompt between hands
         return ""
     if declare and any(isinstance(a, Declare) for a in legal):
@@ -124,18 +135,19 @@ def answer(view: View, rng: random.Random, *, declare: bool = False) -> str:
     if isinstance(action, Bid):
         return rng.choice([str(action.points), f"bid {action.points}"])
     if isinstance(action, RankBid):
-        return rng.choice([str(action.rank), f"bid rank {action.rank}"])
+        rank = Rank(action.rank).text(notation)
+        return rng.choice([rank, f"bid rank {rank}"])
     if isinstance(action, Discard):
         if rng.random() < 0.5:
             return " ".join(str(view.hand.index(c) + 1) for c in action.cards)
-        return f"discard {' '.join(map(str, action.cards))}"
+        return f"discard {' '.join(map(written, action.cards))}"
     if isinstance(action, TrumpChoice):
-        return rng.choice([action.suit.letter, str(action)])
+        return rng.choice([action.suit.text(notation), action.suit.letter, action.text(notation)])
     if isinstance(action, Call):
-        return rng.choice([str(action.card), str(action)])
+        return rng.choice([written(action.card), f"call {written(action.card)}"])
     if isinstance(action, Play):
-        return rng.choice([str(action.card), str(view.hand.index(action.card) + 1)])
-    return str(action)
+        return rng.choice([written(action.card), str(view.hand.index(action.card) + 1)])
+    return action.text(notation)
 
 
 class Passer:
@@ -164,7 +176,7 @@ def session(
     }
     rng = random.Random(seed)
     start: Match | Table = Table(rules, players, seed) if cut else Match(rules, players, seed=seed)
-    game = TerminalGame(start, seat, agents, Messages(lang), console, ai_name="random", echo=True)
+    game = TerminalGame(start, seat, agents, Messages(lang), console, ai_name="easy", echo=True)
 
     def read() -> str:
         if lines is not None:
@@ -225,10 +237,10 @@ def test_the_person_bids_discards_names_calls_and_declares(
         assert re.search(r"^The talon is .*: you show it and take it\.$", out, re.MULTILINE)
     if variant.startswith("chiamata") and not options:
         assert any(isinstance(a, Call) for a in mine)
-        assert re.search(r"^You call \d+[OCEB] ", out, re.MULTILINE)
+        assert re.search(r"^You call [A2-7FCR][DCSB] ", out, re.MULTILINE)
         assert re.search(r"^Contract: you must take \d+ points\. Trump: ", out, re.MULTILINE)
     if options.get("bidding") == "low_card":
-        assert re.search(r"^You name the \d+ \(\w+\)\.$", out, re.MULTILINE)
+        assert re.search(r"^You name the [A2-7FCR] \(\w+\)\.$", out, re.MULTILINE)
     if variant == "chilean":
         assert "Cut and deal: pelada" in out
 
@@ -258,7 +270,7 @@ def test_bad_bids_discards_and_trumps_are_explained_and_nothing_is_lost() -> Non
         f"You do not hold {stranger} ",
         "Lay exactly 2 cards, not 1.",
         "Name each card once.",
-        '"X" is not a suit: type one of O coins, C cups, E swords, B clubs.',
+        '"X" is not a suit: type one of O coins (oros), C cups (copas), E swords (espadas), B clubs (bastos).',
     ):
         assert out.count(message) == 1, message
     assert "Auction: from the player after the dealer, bid from 100 to 230 points in steps of 10" in out  # help
@@ -290,26 +302,27 @@ def test_bad_bids_and_calls_in_chiamata() -> None:
         '"abc" is not a bid: type a number from 61 to 120, or pass.',
         '"bid" is not a bid: type a number from 61 to 120, or pass.',
         '"ZZ" is not a card: call one like',
-        "9O is not in this deck.",
+        "9D nine of coins is not in this deck.",
     ):
         assert out.count(message) == 1, message
     assert "You win the auction with 120." in out
-    assert "You call 3O tre di denari." in out
-    assert "Called card: 3O tre di denari (trump). Its holder is your hidden partner." in out
+    assert "You call 3D three of coins." in out  # the Italian notation, the names of the screen's language
+    assert "Called card: 3D three of coins (trump). Its holder is your hidden partner." in out
 
 
 def test_a_low_card_auction() -> None:
     stdin = "\n".join(["8", "foo", "2", "X", "trump O", "q"]) + "\n"
     out = play("--variant", "chiamata", "-p", "5", "-r", "bidding=low_card", *AI, "--seed", "5",
                "--lang", "en", "--no-cut", stdin=stdin)
-    assert out.count('"8" is not a rank you may name: name one of 1 (asso), 3 (tre), ') == 1
+    assert out.count('"8" is not a rank you may name: name one of A (ace), 3 (three), R (king), ') == 1
     assert out.count('"foo" is not a rank you may name') == 1
-    assert "You name the 2 (due)." in out
-    assert "You win the auction with 2 (due)." in out
-    assert out.count('"X" is not a suit: type one of O denari, C coppe, E spade, B bastoni.') == 1
-    assert "Name the suit of the called card, the 2 (due): it is trumps" in out
-    assert "Contract: you must take 61 points. Trump: denari." in out
-    assert "Called card: 2O due di denari (trump). Its holder is your hidden partner." in out
+    assert "You name the 2 (two)." in out
+    assert "You win the auction with 2 (two)." in out
+    assert out.count('"X" is not a suit: type one of D coins (denari), C cups (coppe), S swords (spade),'
+                     ' B clubs (bastoni).') == 1
+    assert "Name the suit of the called card, the 2 (two): it is trumps" in out
+    assert "Contract: you must take 61 points. Trump: coins." in out
+    assert "Called card: 2D two of coins (trump). Its holder is your hidden partner." in out
 
 
 def test_bad_input_in_spanish_and_italian() -> None:
@@ -344,7 +357,7 @@ def test_the_talon_and_the_computers_discards_stay_hidden() -> None:
                 assert re.search(card_re(card), after.split("\n", 2)[1])  # shown right after the auction
             told_talon += 1
             if declarer != 0:
-                assert re.search(r"^Seat \d \(random\) lays 2 cards face down in his pile\.$", after, re.MULTILINE)
+                assert re.search(r"^Seat \d \(easy\) lays 2 cards face down in his pile\.$", after, re.MULTILINE)
                 for card in set(hand.discards) - set(hand.talon):
                     assert not re.search(card_re(card), text), (seed, card)
                 hidden_discards += 1
@@ -362,7 +375,8 @@ def test_the_hidden_partner_is_told_only_once_the_called_card_is_played() -> Non
                 assert "everybody passed, the hand is void. Next dealer: " in text
                 continue
             called, partner, declarer = contract.called, contract.partner, contract.declarer
-            played = re.search(rf"^(You play|Seat {partner} \(random\) plays) {called} ", text, re.MULTILINE)
+            played = re.search(rf"^(You play|Seat {partner} \(easy\) plays) {called.text('italian')} ", text,
+                               re.MULTILINE)
             assert played, (seed, called)
             before = text[: played.start()]
             assert not re.search(r"is the partner of|is your partner|plays alone|partner: |alone: ", before)
@@ -377,7 +391,7 @@ def test_the_hidden_partner_is_told_only_once_the_called_card_is_played() -> Non
             elif partner == 0:
                 assert "you are the partner of" in reveal_line
             else:
-                assert f"Seat {partner} (random) is " in reveal_line
+                assert f"Seat {partner} (easy) is " in reveal_line
             checked += 1
     assert checked
 
@@ -387,7 +401,7 @@ def test_a_hand_where_everybody_passes_is_void() -> None:
     outcome, out, game = session("chiamata", 5, 7, passers=True, cut=False, lines=lines)
     assert outcome is Outcome.QUIT
     assert "Hand 1: everybody passed, the hand is void. Next dealer: You." in out
-    assert "Match points: You 0 · Seat 1 (random) 0" in out
+    assert "Match points: You 0 · Seat 1 (easy) 0" in out
     assert game.match.games[1].dealer == 0
 
 
@@ -467,3 +481,38 @@ def test_capote_is_told_in_the_hand_summary(monkeypatch: pytest.MonkeyPatch) -> 
     assert outcome is Outcome.FINISHED
     assert "Capote: Other side (seats 1, 3) took every trick and wins the hand outright." in out
     assert re.search(r"^Other side \(seats 1, 3\) wins the hand\.$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("rematada", 3), ("chilean", 4)])
+def test_declared_points_are_in_the_running_score(variant: str, players: int) -> None:
+    """The Points row adds the declarations in (on lead: to the declarer's side; vales: to the trick's winner) and
+    says how much of it they are; at the end of each hand that agrees with the engine's bonuses."""
+    told = 0
+    for seed in range(40):
+        outcome, out, game = session(variant, players, seed, declare=True)
+        assert outcome is Outcome.FINISHED
+        for hand in game.match.games:
+            result = hand.result()
+            assert result is not None
+            engine = [0] * hand.rules.sides(players)
+            for bonus in result.bonuses:
+                if bonus.why.endswith(" declared"):
+                    engine[bonus.side] += bonus.points
+            assert game.declared_points(hand.view(0)) == engine
+        after = out.split("You declare", 1)[1] if "You declare" in out else ""
+        shown = re.search(r"^Points +.*?(\d+) \((20|40|60|80) declared\)", after, re.MULTILINE)
+        if shown:
+            assert int(shown.group(1)) >= int(shown.group(2))
+            told += 1
+        if told >= 2:
+            break
+    assert told, "no deal where a declaration showed in the running score"
+
+
+def test_a_huge_bid_is_refused_and_quoted_back_cut_short() -> None:
+    huge = "9" * 5000
+    out = play("--variant", "rematada", "-p", "3", *AI, "--seed", "2", "--lang", "en", "--no-cut",
+               stdin=f"{huge}\nbid {huge}x\nq\n")
+    assert out.count(f"Too high: the highest bid is 230, not {'9' * 39}….") == 1
+    assert f'"bid {"9" * 35}…" is not a bid' in out
+    assert "9" * 41 not in out

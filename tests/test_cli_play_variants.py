@@ -20,12 +20,13 @@ from rich.console import Console
 
 from brisca.actions import SIGNALS, Arrastro, Claim, Play, Signal
 from brisca.agents import make_agent
-from brisca.cards import Card
+from brisca.cards import Card, Rank
 from brisca.cli.play import Outcome, Table, TerminalGame, agent_seed, signal_key, table_rng
-from brisca.game import Match, cut, draw_for_dealer, shuffled
+from brisca.game import Match, View, cut, draw_for_dealer, shuffled
 from brisca.i18n import Messages
+from brisca.record import load as load_record_file
 from brisca.rulebook import SIGNAL_NAMES
-from brisca.rules import make_rules
+from brisca.rules import Rules, make_rules
 from test_cli_play import brisca, replay
 
 #: Moves for any prompt: an empty line takes a random cut (and shows the table again at a move),
@@ -41,13 +42,18 @@ def play(*args: str, stdin: str = MOVES) -> str:
     return proc.stdout
 
 
+def load_record(path: Path) -> Any:
+    with path.open(encoding="utf-8") as fp:
+        return load_record_file(fp)
+
+
 def record_of(path: Path) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return data
 
 
 def seat_of(label: str) -> int:
-    """The seat an English label names: "You" is seat 0 here, "Seat 2 (random, partner)" is 2."""
+    """The seat an English label names: "You" is seat 0 here, "Seat 2 (easy, partner)" is 2."""
     if label == "You":
         return 0
     found = re.match(r"Seat (\d+)", label)
@@ -75,7 +81,13 @@ PRESETS = [
     ("scoperta", 2, (), "en"),
     ("scoperta", 4, (), "en"),
 ]
-ITALIAN_CARD = re.compile(r"\b\d+[OCEB] \w+ di (denari|coppe|spade|bastoni)\b")
+#: A card as the screen shows it: the deck's notation, then the card's name in the language of the screen.
+NOTATION_RE = {"spanish": r"\b(?:[1-9]|1[0-2])[OCEB]", "italian": r"\b[A2-9FCR][DCSB]"}
+NAME_RE = {
+    "en": r"\w+ of (?:coins|cups|swords|clubs)\b",
+    "es": r"\w+ de (?:oros|copas|espadas|bastos)\b",
+    "it": r"\w+ di (?:denari|coppe|spade|bastoni)\b",
+}
 OVER = {"en": "Match over", "es": "Fin de la partida", "it": "Partita finita"}
 
 
@@ -94,10 +106,13 @@ def test_every_preset_plays_a_whole_match(
     assert summary["match_over"] is True
     assert summary["players"] == players and summary["variant"] == variant
     preset = make_rules(variant, dict(r.split("=") for r in rules))
-    if preset.card_names == "italian":  # whatever the language, the briscola family names cards in Italian
-        assert ITALIAN_CARD.search(out)
-    else:
-        assert not ITALIAN_CARD.search(out) or lang == "it"
+    # The notation is the deck's (Italian for the briscola family), the names the screen's language.
+    shown = re.findall(rf"({NOTATION_RE['spanish']}|{NOTATION_RE['italian']}) ((?:\w+ )+?(?:of|de|di) \w+)", out)
+    assert shown
+    for notation, name in shown:
+        assert re.fullmatch(NOTATION_RE[preset.card_names], notation), (notation, name)
+        assert re.fullmatch(NAME_RE[lang], name), (notation, name)
+        assert Card.parse(notation) is Card.parse(name)
     if lang != "en":
         return
     assert "Drawing for the deal (the highest card deals):" in out
@@ -106,7 +121,7 @@ def test_every_preset_plays_a_whole_match(
         assert "In this game the side with the fewest points wins the hand." in out
     if variant == "scoperta":  # open hands: every other hand is on the table screen
         for seat in range(1, players):
-            assert re.search(rf"^(Known cards)? +Seat {seat} \(random[^)]*\): \d+[OCEB] ", out, re.MULTILINE)
+            assert re.search(rf"^(Known cards)? +Seat {seat} \(easy[^)]*\): [A2-7FCR][DCSB] ", out, re.MULTILINE)
     if variant == "mariaje":
         assert "Match points" in out
         assert summary["match_points"][summary["match_winner"]] >= 60
@@ -127,7 +142,7 @@ def test_the_rules_of_the_preset_are_in_the_help() -> None:
 def test_bonuses_are_listed_at_the_end_of_a_hand() -> None:
     out = play("-r", "last_trick_bonus=10", "-r", "target_hands=1", "--ai", "random", "--seed", "2",
                "--lang", "en")
-    assert re.search(r"^(You|Seat 1 \(random\)): bonus for last trick, 10 points\.$", out, re.MULTILINE)
+    assert re.search(r"^(You|Seat 1 \(easy\)): bonus for last trick, 10 points\.$", out, re.MULTILINE)
 
 
 # ---------------------------------------------------------------- the draw for the dealer and the cut
@@ -156,7 +171,7 @@ def test_the_draw_for_the_dealer_is_shown_and_the_highest_card_deals(tmp_path: P
     assert record_of(record)["hands"][0]["dealer"] == dealer == _dealer_and_rounds(tie, 4)[0]
     cutter = (dealer - 1) % 4  # the player to the dealer's left cuts
     if cutter:
-        assert re.search(rf"^Seat {cutter} \(random[^)]*\) cuts the deck at \d+ cards\.$", out, re.MULTILINE)
+        assert re.search(rf"^Seat {cutter} \(easy[^)]*\) cuts the deck at \d+ cards\.$", out, re.MULTILINE)
     else:
         assert "You cut the deck: how many cards (4-36)?" in out
 
@@ -183,7 +198,7 @@ def test_computers_cut_every_hand_and_the_record_keeps_the_cut_decks(tmp_path: P
     record = tmp_path / "match.json"
     out = play("-p", "3", "--seed", "8", "--ai", "random", "--lang", "en", "--save", str(record))
     hands = record_of(record)["hands"]
-    cuts = re.findall(r"^(?:Seat (\d) \(random\) cuts|You cut) the deck at (\d+) cards\.$", out, re.MULTILINE)
+    cuts = re.findall(r"^(?:Seat (\d) \(easy\) cuts|You cut) the deck at (\d+) cards\.$", out, re.MULTILINE)
     assert len(cuts) == len(hands) > 1
     for hand, (seat, _at) in zip(hands, cuts, strict=True):
         assert int(seat or 0) == (hand["dealer"] - 1) % 3
@@ -214,7 +229,7 @@ def _table_session(variant: str, players: int, seed: int, options: dict[str, obj
     console = Console(file=buf, no_color=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
     feed = itertools.cycle(["", "1", "2", "3"])
     agents = {s: make_agent("random", seed=agent_seed(seed, s)) for s in range(1, players)}
-    game = TerminalGame(Table(rules, players, seed), 0, agents, Messages("en"), console, ai_name="random",
+    game = TerminalGame(Table(rules, players, seed), 0, agents, Messages("en"), console, ai_name="easy",
                         read_line=lambda: next(feed), echo=True)
     return game.run(), buf.getvalue(), game.match
 
@@ -248,17 +263,17 @@ def test_partner_signals_are_shown_and_opponents_signals_are_not(tmp_path: Path)
     for action in made:
         name = SIGNAL_NAMES[action["signal"]]["en"]
         if action["seat"] == 2:
-            assert f"Seat 2 (random, partner) signals: {name}." in out
-    assert not re.search(r"^Seat [13] \(random\) signals", out, re.MULTILINE)
-    assert re.search(r"^Partner signals +Seat 2 \(random, partner\): ", out, re.MULTILINE)
+            assert f"Seat 2 (easy, partner) signals: {name}." in out
+    assert not re.search(r"^Seat [13] \(easy\) signals", out, re.MULTILINE)
+    assert re.search(r"^Partner signals +Seat 2 \(easy, partner\): ", out, re.MULTILINE)
     names = "|".join(re.escape(n["en"]) for n in SIGNAL_NAMES.values())
-    assert not re.search(rf"Seat [13] \(random\): ({names})", out)
+    assert not re.search(rf"Seat [13] \(easy\): ({names})", out)
 
 
 def test_open_signals_are_shown_to_everybody() -> None:
     out = play("-p", "4", "-r", "signals=open", "-r", "target_hands=1", "--ai", "random", "--seed", "1",
                "--lang", "en", "--no-cut")
-    assert re.search(r"^Seat [13] \(random\) signals: ", out, re.MULTILINE)
+    assert re.search(r"^Seat [13] \(easy\) signals: ", out, re.MULTILINE)
     assert re.search(r"^Signals +Seat \d", out, re.MULTILINE)
 
 
@@ -276,7 +291,7 @@ def test_the_person_signals_by_key_by_name_and_in_any_language(tmp_path: Path) -
     untrue = next(n for n in SIGNALS if n not in offered)
     first = offered[0]
     record = tmp_path / "mine.json"
-    stdin = (f"{signal_key(first)}\n{signal_key(first)}\nsignal {untrue}\ns11\nseña nada\n"
+    stdin = (f"{signal_key(first)}\n{signal_key(first)}\nsignal {untrue}\ns11\nseña nada\nsignal\n"
              "signal ask-cards\npide puntos\n") + MOVES
     out = play("-p", "4", "-r", "signals=partner", "-r", "signal_asks=true", "--ai", "random", "--seed", str(seed),
                "--lang", "en", "--no-cut", "--save", str(record), stdin=stdin)
@@ -285,7 +300,14 @@ def test_the_person_signals_by_key_by_name_and_in_any_language(tmp_path: Path) -
     assert f"You have already signalled {SIGNAL_NAMES[first]['en']} this turn." in out
     assert f"You may not signal {SIGNAL_NAMES[untrue]['en']}: signals must be true." in out
     assert "There is no signal s11: signals go from s1 to s10." in out
-    assert 'There is no signal "nada". Type ? to see them.' in out
+    assert 'There is no signal "nada". Type signal to see the ones you may make now.' in out
+    # "signal" alone lists the signals that may be made now, with the keys the table and the help use
+    menu = out.split("Type signal to see the ones you may make now.", 1)[1].split("Signals you may make now:", 1)[1]
+    listed = re.findall(r"^  \[(s\d+)\] signal: (.+)$", menu, re.MULTILINE)
+    now = Match("spanish", 4, seed=seed, options={"signals": "partner"}).game
+    now.apply(Signal(first))
+    still = [a.name for a in now.view(0).legal_actions if isinstance(a, Signal)]
+    assert listed[: len(still)] == [(signal_key(n), SIGNAL_NAMES[n]["en"]) for n in still]
     mine = [a for a in record_of(record)["hands"][0]["actions"] if a["seat"] == 0]
     expected = [first, "ask-cards", "ask-points"] if first != "ask-cards" else [first, "ask-points"]
     assert [a.get("signal") for a in mine[: len(expected)]] == expected
@@ -368,7 +390,7 @@ def test_a_trick_under_arrastro_is_shown_and_its_duty_explained() -> None:
     seed, barred = _seed_where_a_computer_calls_arrastro()
     out = play("-r", "arrastro=true", "--seed", str(seed), "--seat", "1", "--ai", "random", "--lang", "en",
                "--no-cut", stdin=f"{barred}\n" + MOVES)
-    assert re.search(r"^Seat 0 \(random\) leads 1[OCEB] .* calling arrastro", out, re.MULTILINE)
+    assert re.search(r"^Seat 0 \(easy\) leads 1[OCEB] .* calling arrastro", out, re.MULTILINE)
     assert re.search(r"^Arrastro +called: each player must play their best card", out, re.MULTILINE)
     assert re.search(r"^Arrastro has been called: you must play your best card \(\S+\)\.$", out, re.MULTILINE)
 
@@ -387,7 +409,7 @@ def _session(variant: str, seed: int, options: dict[str, object], lines: list[st
     console = Console(file=buf, no_color=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
     feed = itertools.cycle(lines)
     game = TerminalGame(match, 0, {1: make_agent("random", seed=seed)}, Messages("en"), console,
-                        ai_name="random", read_line=lambda: next(feed), echo=True)
+                        ai_name="easy", read_line=lambda: next(feed), echo=True)
     assert game.run() is Outcome.FINISHED
     return buf.getvalue(), match
 
@@ -419,7 +441,7 @@ def test_muerte_al_tres_ends_the_hand_when_the_three_is_killed() -> None:
             break
     else:
         pytest.fail("no hand where the ace killed the three")
-    assert re.search(r"^Muerte al tres \((You|Seat 1 \(random\))\): 1[OCEB] ace of \w+ takes 3[OCEB] three of \w+,"
+    assert re.search(r"^Muerte al tres \((You|Seat 1 \(easy\))\): 1[OCEB] ace of \w+ takes 3[OCEB] three of \w+,"
                      r" and the hand ends at once\.$", out, re.MULTILINE)
 
 
@@ -454,3 +476,130 @@ def test_the_screen_is_built_from_the_view_only(monkeypatch: pytest.MonkeyPatch)
         outcome, out, _match = _table_session(variant, players, 5, options)
         assert outcome is Outcome.FINISHED
         assert "Match over." in out
+
+
+# ---------------------------------------------------------------- notations, names, and the screen's polish
+
+
+def _briscola_hand(seed: int) -> tuple[Card, ...]:
+    return Match("briscola", 2, seed=seed).game.view(0).hand
+
+
+def _seed_where(test: Any) -> int:
+    return next(s for s in range(200) if test(_briscola_hand(s)))
+
+
+def test_briscola_in_italian_shows_and_reads_the_italian_notation(tmp_path: Path) -> None:
+    seed = _seed_where(lambda h: sum(c.rank != Rank.JACK for c in h) >= 2)
+    hand = _briscola_hand(seed)
+    first, second = [c for c in hand if c.rank != Rank.JACK][:2]
+    record = tmp_path / "briscola.json"
+    stdin = f"10C\n{first.text('italian').lower()}\n{second}\nq\n"  # Italian notation, then the Spanish one
+    out = play("--variant", "briscola", "--lang", "it", "--seed", str(seed), "--no-cut", "--ai", "random",
+               "--save", str(record), stdin=stdin)
+    for card in hand:
+        assert f"] {card.text('italian')} {card.name('it')}" in out  # like [1] RD re di denari
+    assert not re.search(r"\b\d+[OE]\b", out)  # no Spanish suit letter anywhere on the screen
+    assert '"10C" è ambiguo: il 10 è il fante nel mazzo spagnolo e il re nel conto italiano.' in out
+    assert "Scrivi FC fante di coppe o RC re di coppe." in out
+    assert f"Giochi {first.text('italian')} {first.name('it')}" in out
+    assert f"Giochi {second.text('italian')} {second.name('it')}" in out
+    assert "La tua mossa (1-3 o una carta come " in out
+    # the record keeps the Spanish notation, and loads
+    saved = json.loads(record.read_text(encoding="utf-8"))
+    mine = [a["play"] for a in saved["hands"][0]["actions"] if a["seat"] == 0 and "play" in a]
+    assert mine[:2] == [str(first), str(second)]
+    assert load_record(record).replay()
+
+
+def test_an_english_screen_names_italian_cards_in_english() -> None:
+    seed = 3
+    hand = _briscola_hand(seed)
+    out = play("--variant", "briscola", "--lang", "en", "--seed", str(seed), "--no-cut", stdin="?\nq\n")
+    for card in hand:
+        assert f"] {card.text('italian')} {card.name('en')}" in out  # like [1] RD king of coins
+    assert not re.search(r" di (denari|coppe|spade|bastoni)\b", out)
+    assert "D coins (denari), C cups (coppe), S swords (spade), B clubs (bastoni)" in out  # the help's legend
+    assert "Cards from high to low: A 3 R C F 7 6 5 4 2." in out
+    assert "Points: A=11, 3=10, R=4, C=3, F=2;" in out
+    # a Spanish screen: Spanish names, the deck's notation
+    out = play("--variant", "briscola", "--lang", "es", "--seed", str(seed), "--no-cut", stdin="q\n")
+    for card in hand:
+        assert f"] {card.text('italian')} {card.name('es')}" in out
+    # and a Spanish deck on an Italian screen: the Spanish notation, Italian names
+    spanish = Match("spanish", 2, seed=seed).game.view(0).hand
+    out = play("--lang", "it", "--seed", str(seed), "--no-cut", stdin="q\n")
+    for card in spanish:
+        assert f"] {card} {card.name('it')}" in out
+
+
+def test_the_hand_is_sorted_by_suit_and_rank_on_demand() -> None:
+    rules = make_rules("spanish")
+    seed = next(s for s in range(200)
+                if list(Match(rules, 2, seed=s).game.view(0).hand)
+                != _sorted(Match(rules, 2, seed=s).game.view(0), rules))
+    view = Match(rules, 2, seed=seed).game.view(0)
+    order = _sorted(view, rules)
+    out = play("--seed", str(seed), "--no-cut", "--lang", "en", stdin="?\ng\n1\nq\n")
+    assert "  g             sort your hand by suit and rank" in out
+    assert "Your hand is sorted by suit and rank (g: back to the order it came in)." in out
+    after = out.split("Your hand is sorted by suit and rank", 1)[1]
+    shown = re.findall(r"^  \[(\d)\] (\S+) ", after.split("Your move", 1)[0], re.MULTILINE)
+    assert [(int(i), Card.parse(c)) for i, c in shown] == list(enumerate(order, 1))
+    assert re.search(rf"^You play {order[0]} ", after, re.MULTILINE)  # positions count in the order shown
+    out = play("--seed", str(seed), "--no-cut", "--lang", "es", stdin="g\ng\nq\n")
+    assert "Tu mano está en el orden en que llegó (g: ordenada por palo y valor)." in out
+
+
+def _sorted(view: View, rules: Rules) -> list[Card]:
+    """Trumps first, then the suits in order O C E B; in a suit, from the strongest card down."""
+    strength = rules.strength_table
+    return sorted(view.hand, key=lambda c: (c.suit is not view.trump, int(c.suit), -strength[c.index]))
+
+
+def test_long_input_is_quoted_back_cut_short() -> None:
+    junk = "z" * 6000
+    out = play("--seed", "1", "--no-cut", "--lang", "en", stdin=f"{junk}\n9{'9' * 5000}\nq\n")
+    assert "z" * 41 not in out and "9" * 41 not in out
+    assert f'I do not understand "{"z" * 39}…". Type a card like ' in out
+    assert f"There is no card number {'9' * 39}… in your hand" in out
+    out = play("--seed", "1", "--lang", "en", stdin=f"{junk}\nq\n")  # at the cut prompt
+    assert f'not "{"z" * 39}…".' in out and "z" * 41 not in out
+
+
+def test_the_goal_is_worded_for_one_hand_and_for_several() -> None:
+    one = {"en": "the first to win a hand wins the match", "es": "gana la partida quien gane una mano",
+           "it": "vince la partita chi vince una mano"}
+    two = {"en": "the first to win 2 hands wins the match", "es": "gana la partida quien gane 2 manos",
+           "it": "vince la partita chi vince 2 mani"}
+    for lang in ("en", "es", "it"):
+        assert f"({one[lang]})" in play("-r", "target_hands=1", "--no-cut", "--lang", lang, stdin="q\n")
+        assert f"({two[lang]})" in play("--no-cut", "--lang", lang, stdin="q\n")
+    out = play("--variant", "mariaje", "-r", "match=target_points", "-r", "target_points=60", "--no-cut",
+               "--lang", "en", stdin="q\n")
+    assert "(the first to reach 60 points wins the match)" in out
+
+
+def test_computer_players_are_named_by_their_level() -> None:
+    assert "  1  Seat 1 (normal)" in play("--no-cut", "--lang", "en", stdin="q\n")  # the default
+    assert "  1  Seat 1 (normal)" in play("--no-cut", "--ai", "greedy", "--lang", "en", stdin="q\n")
+    assert "  1  Seat 1 (easy)" in play("--no-cut", "--ai", "random", "--lang", "en", stdin="q\n")
+    assert "  1  Seat 1 (heuristic)" in play("--no-cut", "--ai", "heuristic", "--lang", "en", stdin="q\n")
+
+
+def test_the_help_lists_only_the_keys_these_rules_play() -> None:
+    plain = play("--variant", "briscola", "--no-cut", "--lang", "en", stdin="?\nq\n")
+    keys = plain.split("Keys\n", 1)[1].split("Rules\n", 1)[0]
+    assert "\n  x " not in keys and "\n  a " not in keys and "s1, s2" not in keys  # no exchange in briscola
+    assert "the Spanish notation is read too (12O for RD), but not 10: write F or R" in keys
+    out = play("-p", "4", "-r", "signals=partner", "-r", "arrastro=true", "--no-cut", "--lang", "en",
+               stdin="?\nsignal\nq\n")
+    keys = out.split("Keys\n", 1)[1].split("Rules\n", 1)[0]
+    for line in ("  x             exchange the trump", "  a             lead the ace of trumps calling arrastro"
+                 " (also 1O!)", "  s1, s2 ...    make a signal (also signal NAME; signal alone lists the ones you"
+                 " may make now)"):
+        assert line in keys
+    # "signal" alone answers with the signals the table offers, under the same keys
+    table = re.findall(r"^  \[(s\d+)\] signal: (.+)$", out.split("Your move", 1)[0], re.MULTILINE)
+    menu = out.split("Signals you may make now:\n", 1)[1] if table else ""
+    assert table and re.findall(r"^  \[(s\d+)\] signal: (.+)$", menu.split("Your move", 1)[0], re.MULTILINE) == table

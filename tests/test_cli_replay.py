@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import pytest
 from brisca import Game, Match
 from brisca.cli import main
 from brisca.record import MatchRecord, Record
+from brisca.record import loads as rec_loads
 from reference import referee
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -177,3 +179,46 @@ def test_every_command_has_working_help() -> None:
         out = subprocess.run([sys.executable, "-m", "brisca", *command, "--help"], capture_output=True, text=True,
                              timeout=60)
         assert out.returncode == 0 and "usage:" in out.stdout, (command, out.stderr)
+
+
+# ---------------------------------------------------------------- output cut short by its reader
+
+
+def test_rules_piped_into_head_ends_without_a_traceback() -> None:
+    proc = subprocess.run(f"{sys.executable} -m brisca rules spanish --lang en | head -1", shell=True,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout == "Brisca (Spanish)\n"
+    assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("command", [
+    ["rules", "spanish"], ["rules", "briscola", "--markdown"], ["variants"], ["--help"],
+    ["replay", str(GOLDEN / "match_two_players.record.json")],
+    ["play", "--seed", "1", "--lang", "en", "--ai", "random"],
+])
+def test_every_command_ends_quietly_when_its_reader_has_gone(command: list[str]) -> None:
+    """Standard output is a pipe whose reader has already gone: the first write fails, and the command ends with
+    nothing on standard error (no "Broken pipe", no "Exception ignored"), as a shell tool ended by SIGPIPE."""
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "brisca", *command], stdout=write, stderr=subprocess.PIPE,
+                              input=b"1\n" * 200, timeout=60)
+    finally:
+        os.close(write)
+    assert proc.stderr.decode() == ""
+    assert proc.returncode in (0, 141)
+    if command[0] != "--help":  # argparse swallows its own write errors and exits 0
+        assert proc.returncode == 141
+
+
+def test_a_match_whose_reader_has_gone_keeps_its_record(tmp_path: Path) -> None:
+    """``brisca play --save FILE | head``: the match stops at the first write that fails, and its record is saved."""
+    record = tmp_path / "cut-short.json"
+    proc = subprocess.run(f"{sys.executable} -m brisca play --no-cut --seed 1 --lang en --ai random --save {record}"
+                          " | head -40", shell=True, input="1\n" * 300, capture_output=True, text=True, timeout=60)
+    assert proc.stderr == ""
+    assert len(proc.stdout.splitlines()) == 40
+    loaded = MatchRecord.of(rec_loads(record.read_text(encoding="utf-8")))
+    assert loaded.replay()

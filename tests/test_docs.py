@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from brisca.rulebook import docs_index, rules_lines, rules_markdown, rules_text
+from brisca.cards import Rank
+from brisca.rulebook import card_notation, docs_index, rules_lines, rules_markdown, rules_text, title_in
 from brisca.rules import find_variant, variant_names
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -37,9 +38,14 @@ def test_rules_text_in_each_language(name: str, lang: str) -> None:
     lines = rules_lines(rules, lang)  # type: ignore[arg-type]
     assert len(lines) >= 10
     text = rules_text(rules, lang)  # type: ignore[arg-type]
-    assert " ".join(map(str, rules.strength_order())) in text
-    if rules.card_names == "italian":
-        assert "asso" in text and "fante" in text
+    notation = card_notation(rules)
+    assert " ".join(Rank(r).text(notation) for r in rules.strength_order()) in text
+    # cards are named in the page's language, whatever the deck, and written in the deck's notation
+    assert {"es": "sota", "en": "jack", "it": "fante"}[lang] in text
+    assert {"es": "caballo", "en": "knight", "it": "cavallo"}[lang] in text
+    if lang != "it":
+        assert "fante" not in text and "cavallo" not in text
+    assert ("RD" in text) is (rules.card_names == "italian")  # the Italian notation line's example
 
 
 def test_languages_differ() -> None:
@@ -111,3 +117,24 @@ def test_the_site_lists_every_preset_page() -> None:
     nav = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
     missing = [p.name for p in sorted((DOCS / "variants").glob("*.md")) if f"variants/{p.name}" not in nav]
     assert not missing, f"add to mkdocs.yml's nav: {', '.join(missing)}"
+def test_italian_presets_document_their_notation() -> None:
+    page = rules_markdown(find_variant("briscola"))
+    assert "A 3 R C F 7 6 5 4 2 (ace, three, king, knight, jack," in page  # English section, English names
+    assert "A 3 R C F 7 6 5 4 2 (asso, tre, re, cavallo, fante," in page
+    assert "A 3 R C F 7 6 5 4 2 (as, tres, rey, caballo, sota," in page
+    assert "suits D coins, C cups, S swords, B clubs" in page
+    assert "With 3 players these are removed: 2D two of coins." in page
+    spanish = rules_markdown(find_variant("spanish"))
+    assert "1 3 12 11 10 7 6 5 4 2 (ace, three," in spanish and "suits O coins, C cups, E swords, B clubs" in spanish
+    assert "RD" not in spanish
+    index = docs_index()
+    assert "## Card notation" in index and "`F` fante | `C` cavallo | `R` re" in index
+
+
+def test_titles_in_each_language() -> None:
+    for name in variant_names():
+        rules = find_variant(name)
+        assert title_in(rules, "en") == rules.title
+        assert rules_text(rules, "es").startswith(title_in(rules, "es") + "\n")
+    assert title_in(find_variant("spanish"), "es") == "Brisca (española)"
+    assert title_in(find_variant("briscola"), "it") == "Briscola (italiana)"

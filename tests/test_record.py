@@ -6,6 +6,8 @@ import copy
 import io
 import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +15,9 @@ import pytest
 from brisca import Game, Match, RecordError
 from brisca import record as rec
 from brisca.actions import Exchange, Play
+from brisca.cards import ITALIAN, Card, Rank, Suit
 from brisca.record import FORMAT, MatchRecord, Record
+from brisca.rulebook import card_notation
 
 
 def played(players: int = 2, seed: int = 1, steps: int | None = None, options: dict[str, Any] | None = None) -> Game:
@@ -422,3 +426,96 @@ def test_play_and_exchange_kinds_in_records() -> None:
     assert Play in kinds
     data = record_json(game)
     assert all(set(a) in ({"seat", "play"}, {"seat", "exchange"}) for a in data["actions"])
+
+
+# ------------------------------------------------------------------ notations: records are always canonical
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+SPANISH_CARD = re.compile(r"(?:[1-9]|1[0-2])[OCEB]")
+
+
+def _cards_in(data: Any) -> list[str]:
+    """Every card text of a record's JSON: decks, plays, exchanges, calls, discards."""
+    hands = data.get("hands", [data])
+    out: list[str] = []
+    for hand in hands:
+        out += hand["deck"]
+        for action in hand["actions"]:
+            for key in ("play", "exchange", "call"):
+                if key in action:
+                    out.append(action[key])
+            out += action.get("discard", [])
+    return out
+
+
+@pytest.mark.parametrize("path", sorted(GOLDEN.glob("**/*.record.json")), ids=lambda p: p.stem)
+def test_records_written_before_the_notations_still_load(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    record = rec.loads(text)
+    assert all(SPANISH_CARD.fullmatch(c) for c in _cards_in(json.loads(text)))
+    games = MatchRecord.of(record).replay()
+    assert games
+    # written back, the record keeps the same header and the same cards, and replays to the same game
+    again, before = json.loads(record.dumps()), json.loads(text)
+    header = ("format", "variant", "rules", "players", "seed")
+    assert {k: again.get(k) for k in header} == {k: before.get(k) for k in header}
+    assert sorted(_cards_in(again)) == sorted(_cards_in(json.loads(text)))
+    assert [g.history for g in MatchRecord.of(rec.loads(json.dumps(again))).replay()] == [g.history for g in games]
+
+
+def _italian_match(variant: str, players: int, seed: int) -> Match:
+    match = Match(variant, players, seed=seed, options={"target_hands": 1})
+    rng = random.Random(seed)
+    while not match.is_over():
+        game = match.game
+        while not game.is_over():
+            game.apply(rng.choice(game.legal_actions()))
+        if not match.is_over():
+            match.next_hand()
+    return match
+
+
+@pytest.mark.parametrize(("variant", "players"), [("briscola", 2), ("briscola", 4), ("chiamata", 5),
+                                                  ("mariaje", 3)])
+def test_records_of_italian_presets_keep_the_spanish_notation(variant: str, players: int) -> None:
+    match = _italian_match(variant, players, seed=11)
+    assert card_notation(match.rules) is ITALIAN
+    text = MatchRecord.from_match(match).dumps()
+    data = json.loads(text)
+    cards = _cards_in(data)
+    assert cards and all(SPANISH_CARD.fullmatch(c) for c in cards), cards
+    assert set(data) <= {"format", "variant", "rules", "players", "seed", "hands"}  # no field an old reader refuses
+    loaded = rec.loads(text)
+    assert isinstance(loaded, MatchRecord)
+    assert card_notation(loaded.make_rules()) is ITALIAN  # the record's rules name the notation to show
+    assert [g.history for g in loaded.replay()] == [g.history for g in match.games]
+
+
+def _to_italian(data: Any) -> Any:
+    """A record's JSON with every card and suit written in the Italian notation (as a person might write one)."""
+    data = copy.deepcopy(data)
+    for hand in data.get("hands", [data]):
+        hand["deck"] = [Card.parse(c).text(ITALIAN) for c in hand["deck"]]
+        for action in hand["actions"]:
+            for key in ("play", "exchange", "call"):
+                if key in action:
+                    action[key] = Card.parse(action[key]).text(ITALIAN)
+            if "discard" in action:
+                action["discard"] = [Card.parse(c).text(ITALIAN) for c in action["discard"]]
+            for key in ("trump", "declare"):
+                if key in action:
+                    action[key] = Suit.parse(action[key]).text(ITALIAN)
+            if isinstance(action.get("bid"), str):
+                action["bid"] = Rank.parse(action["bid"]).text(ITALIAN)
+    return data
+
+
+@pytest.mark.parametrize(("variant", "players"), [("briscola", 3), ("chiamata", 5)])
+def test_a_record_in_the_italian_notation_reads_as_the_same_game(variant: str, players: int) -> None:
+    match = _italian_match(variant, players, seed=4)
+    canonical = json.loads(MatchRecord.from_match(match).dumps())
+    italian = _to_italian(canonical)
+    assert italian != canonical and any(c[0] in "AFCR" for c in _cards_in(italian))
+    loaded = rec.loads(json.dumps(italian))
+    assert [g.history for g in loaded.replay()] == [g.history for g in match.games]
+    assert json.loads(loaded.dumps()) == canonical  # and it is written back in the canonical notation

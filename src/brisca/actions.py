@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from brisca.cards import ALL_CARDS, Card, Rank, Suit, parse_cards
+from brisca.cards import ALL_CARDS, SPANISH, Card, NotationLike, Rank, Suit, parse_cards
 from brisca.errors import InvalidActionError, InvalidCardError
 
 #: Partner signals (señas) of sources 001, 004 and 002, and what each one truthfully says.
@@ -77,10 +77,13 @@ class Action:
         return self
 
     @staticmethod
-    def parse(text: str) -> Action:
+    def parse(text: str, notation: NotationLike | None = None) -> Action:
         """Read an action's notation: ``3O`` play, ``x7B`` exchange, ``1O!`` arrastro, ``claim``, ``signal NAME``,
         ``say NAME``, ``cut golpe``, ``bid 110``, ``bid rank 3``, ``pass``, ``call 3O``, ``trump O``,
-        ``discard 5O 6C``, ``declare O``."""
+        ``discard 5O 6C``, ``declare O``.
+
+        Cards and suits may be written in the Italian notation too (``RD``, ``xFS``, ``trump D``);
+        ``notation`` is passed on to :meth:`Card.parse`."""
         if not isinstance(text, str):
             raise InvalidActionError(f"not an action: {text!r}")
         t = text.strip()
@@ -97,12 +100,12 @@ class Action:
             word, _sep, rest = low.partition(" ")
             reader = _WORD_READERS.get(word)
             if reader is not None:
-                return reader(rest.strip())  # type: ignore[no-any-return]
+                return reader(rest.strip(), notation)  # type: ignore[no-any-return]
             if low[:1] == "x":
-                return Exchange(Card.parse(t[1:]))
+                return Exchange(Card.parse(t[1:], notation))
             if low.endswith("!"):
-                return Arrastro(Card.parse(t[:-1]))
-            return Play(Card.parse(t))
+                return Arrastro(Card.parse(t[:-1], notation))
+            return Play(Card.parse(t, notation))
         except (InvalidCardError, ValueError) as exc:
             if isinstance(exc, InvalidActionError):
                 raise
@@ -134,6 +137,11 @@ class Action:
         """The record form of this action (without the seat)."""
         raise NotImplementedError
 
+    def text(self, notation: NotationLike = SPANISH) -> str:
+        """The action's notation with its cards and suits in ``notation``: ``str(action)`` in Spanish,
+        ``xRD`` or ``declare D`` in Italian; :meth:`parse` reads it back."""
+        return str(self)
+
 
 class CardAction(Action):
     """An action that names one card; interned per card and per class."""
@@ -163,6 +171,9 @@ class CardAction(Action):
 
     def __str__(self) -> str:
         return f"{self.prefix}{self.card}{self.suffix}"
+
+    def text(self, notation: NotationLike = SPANISH) -> str:
+        return f"{self.prefix}{self.card.text(notation)}{self.suffix}"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.card!r})"
@@ -324,6 +335,9 @@ class RankBid(Action):
     def __str__(self) -> str:
         return f"bid rank {self.rank}"
 
+    def text(self, notation: NotationLike = SPANISH) -> str:
+        return f"bid rank {Rank(self.rank).text(notation)}"
+
     def __repr__(self) -> str:
         return f"RankBid({self.rank})"
 
@@ -385,6 +399,9 @@ class SuitAction(Action):
     def __str__(self) -> str:
         return f"{self.kind} {self.suit.letter}"
 
+    def text(self, notation: NotationLike = SPANISH) -> str:
+        return f"{self.kind} {self.suit.text(notation)}"
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(Suit.{self.suit.name})"
 
@@ -434,6 +451,9 @@ class Discard(Action):
     def __str__(self) -> str:
         return "discard " + " ".join(map(str, self.cards))
 
+    def text(self, notation: NotationLike = SPANISH) -> str:
+        return "discard " + " ".join(c.text(notation) for c in self.cards)
+
     def __repr__(self) -> str:
         return f"Discard({', '.join(map(repr, self.cards))})"
 
@@ -445,9 +465,9 @@ def _read_bid(data: Mapping[str, Any]) -> Action:
     return Bid(value)
 
 
-def _rank_of(text: str) -> int:
+def _rank_of(text: str, notation: NotationLike | None = None) -> int:
     try:
-        return int(Rank.parse(text))
+        return int(Rank.parse(text, notation))
     except InvalidCardError:
         raise InvalidActionError(f"a rank bid names a rank (1-12), not {text!r}") from None
 
@@ -471,10 +491,10 @@ def _read_suit(cls: type[SuitAction], value: object) -> Action:
     return cls(Suit.parse(value))
 
 
-def _parse_bid(rest: str) -> Action:
+def _parse_bid(rest: str, notation: NotationLike | None = None) -> Action:
     word, _sep, value = rest.partition(" ")
     if word == "rank":
-        return RankBid(_rank_of(value))
+        return RankBid(_rank_of(value, notation))
     try:
         return Bid(int(rest))
     except ValueError:
@@ -545,11 +565,11 @@ _READERS: dict[str, Any] = {
 }
 _WORD_READERS: dict[str, Any] = {
     "bid": _parse_bid,
-    "cut": Cut,
-    "call": lambda rest: Call(Card.parse(rest)),
-    "trump": lambda rest: TrumpChoice(Suit.parse(rest)),
-    "declare": lambda rest: Declare(Suit.parse(rest)),
-    "discard": lambda rest: Discard(*parse_cards(rest)),
+    "cut": lambda rest, notation: Cut(rest),
+    "call": lambda rest, notation: Call(Card.parse(rest, notation)),
+    "trump": lambda rest, notation: TrumpChoice(Suit.parse(rest)),
+    "declare": lambda rest, notation: Declare(Suit.parse(rest)),
+    "discard": lambda rest, notation: Discard(*parse_cards(rest, notation)),
 }
 _EXTRA_KEYS: dict[str, set[str]] = {"play": {"arrastro"}, "signal": {"aloud"}}
 

@@ -382,14 +382,15 @@ def format_table(result: ArenaResult) -> str:
     lines = [f"{result.variant}, {result.players} players: {result.games} games "
              f"({len({d.deal for d in result.deals})} duplicate deals) in {result.wall_seconds:.1f} s"]
     for row in result.pair_table():
-        lines.append(f"  {row['a']} vs {row['b']}: {row['score']:.3f} over {row['games']} games "
+        lines.append(f"  score of {row['a']} against {row['b']}: {row['score']:.3f} over {row['games']} games "
                      f"(95% {row['low']:.3f}-{row['high']:.3f})")
     paired = result.paired()
     if paired:
-        lines.append("  paired on the same deals (the first one's score minus the second's, against the third):")
+        lines.append("  paired on the same deals (the first one's score minus the second's, each against the third):")
         for row in paired:
-            lines.append(f"    {row['a']} - {row['b']} vs {row['opponent']}: {row['difference']:+.3f} "
-                         f"(95% {row['low']:+.3f} to {row['high']:+.3f}) over {row['deals']} deals")
+            lines.append(f"    score of {row['a']} - score of {row['b']}, against {row['opponent']}: "
+                         f"{row['difference']:+.3f} (95% {row['low']:+.3f} to {row['high']:+.3f}) over {row['deals']}"
+                         " deals")
     if len(result.agents) > 2:
         lines.append("  Elo (Bradley-Terry, 95% bootstrap):")
         for a, (r, lo, hi) in sorted(result.ratings().items(), key=lambda kv: -kv[1][0]):

@@ -40,7 +40,10 @@ _EN: dict[str, str] = {
     "points": "Points",
     "hands_won": "Hands won",
     "match_points": "Match points",
-    "goal_target": "first to {target} wins the match",
+    "goal_hands_one": "the first to win a hand wins the match",
+    "goal_hands": "the first to win {target} hands wins the match",
+    "goal_points": "the first to reach {target} points wins the match",
+    "goal_game_points": "the first to {target} game points wins the match",
     "goal_rotation": "deal {deal} of 4; the most after four wins",
     "game_points": "Game points",
     "goal_fixed": "hand {deal} of {n}; the most hands won wins the match",
@@ -79,7 +82,10 @@ _EN: dict[str, str] = {
     "last_none": "No trick has finished yet in this hand.",
     "last_header": "Last trick (led by {who}):",
     "err_position": "There is no card number {n} in your hand: choose 1 to {max}.",
-    "err_unknown": "I do not understand \"{text}\". Type a card like 3O, its position 1 to {max}, or ? for help.",
+    "err_unknown": "I do not understand \"{text}\". Type a card like {example}, its position 1 to {max}, or ? for"
+                   " help.",
+    "err_ten": "\"{text}\" is ambiguous: 10 is the jack in a Spanish deck, the king in the Italian count. Type {jack}"
+               " or {king}.",
     "err_not_held": "You do not hold {card}.",
     "err_must_play": "You may not play {card} now: these rules make you play one of {cards}.",
     "err_exchange_off": "The trump exchange is not played in these rules.",
@@ -159,14 +165,14 @@ _EN: dict[str, str] = {
     "err_claim_fails": "You cannot claim: your side does not hold the best trumps for every trick left.",
     "err_signals_off": "Signals are not played in these rules.",
     "err_signal_position": "There is no signal s{n}: signals go from s1 to s{max}.",
-    "err_signal_unknown": "There is no signal \"{text}\". Type ? to see them.",
+    "err_signal_unknown": "There is no signal \"{text}\". Type signal to see the ones you may make now.",
     "err_signal_done": "You have already signalled {signal} this turn.",
     "err_signal_untrue": "You may not signal {signal}: signals must be true.",
     "err_signal_not_in_set": "{signal} is not one of the signals of these rules. Type ? to see them.",
     "err_signal_ask": "Nobody may ask for signals in these rules ({signal}).",
     "err_say_off": "Signals are said aloud only where open talk and signals are combined.",
     "rule_arrastro": (
-        "Arrastro: leading the ace of trumps you may call arrastro (a, or 1O!); every other player must then"
+        "Arrastro: leading the ace of trumps you may call arrastro (a, or {ace}!); every other player must then"
         " play their best card: their highest trump, else their highest card."
     ),
     "rule_claim": (
@@ -197,18 +203,28 @@ _EN: dict[str, str] = {
     ),
     "rule_last_trick_bonus": "The last trick scores {points} more.",
     "rule_tie_replay": "A tie for the most points is dealt again by the same dealer.",
+    "help_key_position": "play the card in that position of your hand (as it is shown)",
+    "help_key_card": "play a card by rank and suit: {suits}",
+    "help_key_notation": "the Spanish notation is read too ({spanish} for {italian}), but not 10: write F or R",
+    "help_key_exchange": "exchange the trump when it is allowed (also c, cambiar, scambia, exchange)",
+    "help_key_arrastro": "lead the ace of trumps calling arrastro (also {ace}!)",
+    "help_key_claim": "claim the rest of the hand (also claim)",
+    "help_key_signal": "make a signal (also signal NAME; signal alone lists the ones you may make now)",
+    "help_key_declare": "declare the king and knight of a suit, by its letter ({suits})",
+    "help_key_sort": "sort your hand by suit and rank, or back to the order it came in (also sort, ordenar, ordina)",
+    "help_key_last": "show the last trick again",
+    "help_key_table": "show the table again",
+    "help_empty_line": "empty line",
+    "help_key_help": "this help (also h, help, ayuda, aiuto)",
+    "help_key_quit": "leave the match (also quit, salir, esci); --save keeps the record",
+    "hand_sorted": "Your hand is sorted by suit and rank (g: back to the order it came in).",
+    "hand_unsorted": "Your hand is in the order it came in (g: sorted by suit and rank).",
+    "declared_points": "{points} declared",
+    "signals_menu": "Signals you may make now:",
+    "signals_none_now": "No signal is true for you now: signals must be true.",
     "help": (
         "Keys\n"
-        "  1, 2, 3 ...   play the card in that position of your hand\n"
-        "  3O, 12e ...   play a card by rank and suit: {suits}\n"
-        "  x             exchange the trump when it is allowed (also c, cambiar, scambia, exchange)\n"
-        "  a             lead the ace of trumps calling arrastro, where it is played (also 1O!)\n"
-        "  r             claim the rest of the hand, where claims are played (also claim)\n"
-        "  s1, s2 ...    make a signal, where signals are played (also signal NAME; say s1: say it aloud)\n"
-        "  l             show the last trick again\n"
-        "  empty line    show the table again\n"
-        "  ?             this help (also h, help, ayuda, aiuto)\n"
-        "  q             leave the match (also quit, salir, esci); --save keeps the record\n"
+        "{keys}"
         "Rules\n"
         "  A trick goes to the highest trump played, else to the highest card of the suit led.\n"
         "  {follow}. {next_trick}\n"
@@ -371,24 +387,24 @@ _EN: dict[str, str] = {
     ),
     "rule_auction_low": (
         "Auction: each player names a rank once (type 3, or bid rank 3), lower than any named before, or passes;"
-        " the lowest rank wins, its bidder names the suit of the called card (trump O), and his side must take"
+        " the lowest rank wins, its bidder names the suit of the called card (trump {suit_key}), and his side must take"
         " {min} points."
     ),
     "rule_last_must_bid": "If the others pass and nobody has bid, the last one must bid at least {min}.",
     "rule_all_pass_void": "If everybody passes, the hand is void and the next player deals (minimum bid {min}).",
     "rule_talon": (
         "The auction's winner shows the talon ({n} cards), takes it, lays {n} cards face down in his pile"
-        " (discard 5O 6C, or positions like 1 2) and names the trump (trump O); he leads."
+        " (discard {discard_example}, or positions like 1 2) and names the trump (trump {suit_key}); he leads."
     ),
     "rule_called": (
-        "The auction's winner calls a card (call 3O): its suit is trumps and its holder his hidden partner, known"
-        " only when it is played; calling his own card, he plays alone. He leads."
+        "The auction's winner calls a card (call {call_example}): its suit is trumps and its holder his hidden"
+        " partner, known only when it is played; calling his own card, he plays alone. He leads."
     ),
     "rule_called_buia": (
         "Chiamata buia: the auction's winner leads a first trick played without trumps (the best card of the"
-        " suit led takes it). Then he calls a card still in a hand (call 3O): its suit is trumps and its holder"
-        " his hidden partner, known only when it is played; calling his own card, he plays alone. The first"
-        " trick's winner leads the second."
+        " suit led takes it). Then he calls a card still in a hand (call {call_example}): its suit is trumps"
+        " and its holder his hidden partner, known only when it is played; calling his own card, he plays"
+        " alone. The first trick's winner leads the second."
     ),
     "rule_contract_solo": (
         "The declarer who reaches his bid scores it; otherwise each other player scores half of it. The last"
@@ -398,12 +414,12 @@ _EN: dict[str, str] = {
         "Made: the bidder +2, the partner +1, each other player -1 (alone: +4); set: the opposite."
     ),
     "rule_declarations_vales": (
-        "Vales: a side holding the king and knight of a suit declares them (declare O) in the trick where one of"
-        " them is played: 40 in trumps, 20 otherwise, for the side that wins that trick."
+        "Vales: a side holding the king and knight of a suit declares them (declare {suit_key}) in the trick where"
+        " one of them is played: 40 in trumps, 20 otherwise, for the side that wins that trick."
     ),
     "rule_declarations_on_lead": (
-        "Declarations: holding the king and knight of a suit, after winning a trick, declare them (declare O) as"
-        " you lead one of them: 40 in trumps, 20 otherwise."
+        "Declarations: holding the king and knight of a suit, after winning a trick, declare them (declare"
+        " {suit_key}) as you lead one of them: 40 in trumps, 20 otherwise."
     ),
     "rule_capote": "Taking every trick (capote) wins the hand outright.",
     "next_trick_draw": "The trick's winner draws first and leads the next trick.",
@@ -434,7 +450,10 @@ _ES: dict[str, str] = {
     "points": "Puntos",
     "hands_won": "Manos ganadas",
     "match_points": "Puntos de la partida",
-    "goal_target": "gana la partida quien llegue a {target}",
+    "goal_hands_one": "gana la partida quien gane una mano",
+    "goal_hands": "gana la partida quien gane {target} manos",
+    "goal_points": "gana la partida quien llegue a {target} puntos",
+    "goal_game_points": "gana la partida quien llegue a {target} puntos de juego",
     "goal_rotation": "reparto {deal} de 4; tras cuatro gana quien más tenga",
     "game_points": "Puntos de juego",
     "goal_fixed": "mano {deal} de {n}; gana la partida quien más manos gane",
@@ -473,7 +492,10 @@ _ES: dict[str, str] = {
     "last_none": "Aún no ha terminado ninguna baza en esta mano.",
     "last_header": "Última baza (salida: {who}):",
     "err_position": "No hay carta número {n} en tu mano: elige de 1 a {max}.",
-    "err_unknown": "No entiendo \"{text}\". Escribe una carta como 3O, su posición de 1 a {max}, o ? para ayuda.",
+    "err_unknown": "No entiendo \"{text}\". Escribe una carta como {example}, su posición de 1 a {max}, o ? para"
+                   " ayuda.",
+    "err_ten": "\"{text}\" es ambiguo: el 10 es la sota en la baraja española y el rey en la cuenta italiana."
+               " Escribe {jack} o {king}.",
     "err_not_held": "No tienes {card}.",
     "err_must_play": "Ahora no puedes jugar {card}: estas reglas te obligan a jugar una de {cards}.",
     "err_exchange_off": "En estas reglas no se cambia el triunfo.",
@@ -553,14 +575,14 @@ _ES: dict[str, str] = {
     "err_claim_fails": "No puedes reclamar: tu equipo no tiene los mejores triunfos para cada baza que queda.",
     "err_signals_off": "En estas reglas no se hacen señas.",
     "err_signal_position": "No hay seña s{n}: las señas van de s1 a s{max}.",
-    "err_signal_unknown": "No existe la seña \"{text}\". Escribe ? para verlas.",
+    "err_signal_unknown": "No existe la seña \"{text}\". Escribe seña para ver las que puedes hacer ahora.",
     "err_signal_done": "Ya has hecho la seña {signal} en este turno.",
     "err_signal_untrue": "No puedes hacer la seña {signal}: las señas tienen que ser ciertas.",
     "err_signal_not_in_set": "{signal} no es una de las señas de estas reglas. Escribe ? para verlas.",
     "err_signal_ask": "En estas reglas nadie pide señas ({signal}).",
     "err_say_off": "Las señas se dicen en voz alta solo donde se combinan la charla abierta y las señas.",
     "rule_arrastro": (
-        "Arrastro: al salir con el as de triunfo puedes cantar arrastro (a, o 1O!); los demás deben echar"
+        "Arrastro: al salir con el as de triunfo puedes cantar arrastro (a, o {ace}!); los demás deben echar"
         " entonces su mejor carta: su triunfo más alto; si no tienen, su carta más alta."
     ),
     "rule_claim": (
@@ -593,18 +615,28 @@ _ES: dict[str, str] = {
     "rule_pair_bonus": "El equipo que se lleva el rey y el caballo de un palo suma 40 más en triunfo, 20 en otro palo.",
     "rule_last_trick_bonus": "La última baza suma {points} más.",
     "rule_tie_replay": "Si hay empate a más puntos, el mismo jugador vuelve a repartir.",
+    "help_key_position": "juega la carta en esa posición de tu mano (tal como se muestra)",
+    "help_key_card": "juega una carta por número y palo: {suits}",
+    "help_key_notation": "también se lee la notación española ({spanish} por {italian}), pero no el 10: escribe F o R",
+    "help_key_exchange": "cambia el triunfo cuando se puede (también c, cambiar, scambia, exchange)",
+    "help_key_arrastro": "sale con el as de triunfo cantando arrastro (también {ace}!)",
+    "help_key_claim": "reclama el resto de la mano (también claim, reclamar)",
+    "help_key_signal": "hace una seña (también seña NOMBRE, signal NOMBRE; seña sola lista las que puedes hacer ahora)",
+    "help_key_declare": "canta el rey y el caballo de un palo, por su letra ({suits})",
+    "help_key_sort": "ordena tu mano por palo y valor, o la deja como llegó (también sort, ordenar, ordina)",
+    "help_key_last": "vuelve a mostrar la última baza",
+    "help_key_table": "vuelve a mostrar la mesa",
+    "help_empty_line": "línea vacía",
+    "help_key_help": "esta ayuda (también h, help, ayuda, aiuto)",
+    "help_key_quit": "deja la partida (también quit, salir, esci); --save guarda la partida",
+    "hand_sorted": "Tu mano está ordenada por palo y valor (g: como llegó).",
+    "hand_unsorted": "Tu mano está en el orden en que llegó (g: ordenada por palo y valor).",
+    "declared_points": "{points} cantados",
+    "signals_menu": "Señas que puedes hacer ahora:",
+    "signals_none_now": "Ahora no tienes ninguna seña verdadera: las señas deben ser verdaderas.",
     "help": (
         "Teclas\n"
-        "  1, 2, 3 ...   juega la carta en esa posición de tu mano\n"
-        "  3O, 12e ...   juega una carta por número y palo: {suits}\n"
-        "  x             cambia el triunfo cuando se puede (también c, cambiar, scambia, exchange)\n"
-        "  a             sale con el as de triunfo cantando arrastro, si se juega (también 1O!)\n"
-        "  r             reclama el resto de la mano, si se juega (también claim, reclamar)\n"
-        "  s1, s2 ...    hace una seña, si se juegan (también seña NOMBRE, signal NOMBRE; digo s1: en voz alta)\n"
-        "  l             vuelve a mostrar la última baza\n"
-        "  línea vacía   vuelve a mostrar la mesa\n"
-        "  ?             esta ayuda (también h, help, ayuda, aiuto)\n"
-        "  q             deja la partida (también quit, salir, esci); --save guarda la partida\n"
+        "{keys}"
         "Reglas\n"
         "  Gana la baza el triunfo más alto jugado; si no hay, la carta más alta del palo de salida.\n"
         "  {follow}. {next_trick}\n"
@@ -766,24 +798,24 @@ _ES: dict[str, str] = {
     ),
     "rule_auction_low": (
         "Subasta: cada jugador nombra un número una vez (escribe 3, o bid rank 3), más bajo que los ya nombrados,"
-        " o pasa; gana el más bajo, que nombra el palo de la carta llamada (trump O), y su bando debe hacer {min}"
-        " puntos."
+        " o pasa; gana el más bajo, que nombra el palo de la carta llamada (trump {suit_key}), y su bando debe hacer"
+        " {min} puntos."
     ),
     "rule_last_must_bid": "Si los demás pasan y nadie ha pujado, el último debe pujar al menos {min}.",
     "rule_all_pass_void": "Si todos pasan, la mano no vale y reparte el siguiente (puja mínima {min}).",
     "rule_talon": (
         "El ganador de la subasta muestra el talón ({n} cartas), se lo lleva, deja {n} cartas boca abajo en su"
-        " montón (discard 5O 6C, o posiciones como 1 2) y nombra el triunfo (trump O); sale él."
+        " montón (discard {discard_example}, o posiciones como 1 2) y nombra el triunfo (trump {suit_key}); sale él."
     ),
     "rule_called": (
-        "El ganador de la subasta llama una carta (call 3O): su palo es el triunfo y quien la tenga su compañero"
-        " oculto, que se sabe cuando se juega; si llama una suya, juega solo. Sale él."
+        "El ganador de la subasta llama una carta (call {call_example}): su palo es el triunfo y quien la tenga su"
+        " compañero oculto, que se sabe cuando se juega; si llama una suya, juega solo. Sale él."
     ),
     "rule_called_buia": (
-        "Chiamata buia: el ganador de la subasta sale a una primera baza sin triunfo (la gana la carta más alta"
-        " del palo de salida). Después llama una carta que siga en una mano (call 3O): su palo es el triunfo y"
-        " quien la tenga su compañero oculto, que se sabe cuando se juega; si llama una suya, juega solo. Sale a"
-        " la segunda baza quien ganó la primera."
+        "Chiamata buia: el ganador de la subasta sale a una primera baza sin triunfo (la gana la carta más"
+        " alta del palo de salida). Después llama una carta que siga en una mano (call {call_example}): su"
+        " palo es el triunfo y quien la tenga su compañero oculto, que se sabe cuando se juega; si llama una"
+        " suya, juega solo. Sale a la segunda baza quien ganó la primera."
     ),
     "rule_contract_solo": (
         "Si el que puja llega a su puja, se la apunta; si no, cada uno de los otros se apunta la mitad. La última"
@@ -793,12 +825,12 @@ _ES: dict[str, str] = {
         "Cumplido: el que puja +2, el compañero +1, cada uno de los otros -1 (solo: +4); fallado: al revés."
     ),
     "rule_declarations_vales": (
-        "Vales: un equipo con el rey y el caballo de un palo los canta (declare O) en la baza en que se juega uno"
-        " de ellos: 40 en triunfo, 20 en otro palo, para el equipo que gana esa baza."
+        "Vales: un equipo con el rey y el caballo de un palo los canta (declare {suit_key}) en la baza en que se"
+        " juega uno de ellos: 40 en triunfo, 20 en otro palo, para el equipo que gana esa baza."
     ),
     "rule_declarations_on_lead": (
-        "Cantes: con el rey y el caballo de un palo, después de ganar una baza, cántalos (declare O) al salir con"
-        " uno de ellos: 40 en triunfo, 20 en otro palo."
+        "Cantes: con el rey y el caballo de un palo, después de ganar una baza, cántalos (declare {suit_key}) al"
+        " salir con uno de ellos: 40 en triunfo, 20 en otro palo."
     ),
     "rule_capote": "Quien gana todas las bazas (capote) gana la mano sin más.",
     "next_trick_draw": "Quien gana la baza roba primero y sale en la siguiente.",
@@ -829,7 +861,10 @@ _IT: dict[str, str] = {
     "points": "Punti",
     "hands_won": "Mani vinte",
     "match_points": "Punti della partita",
-    "goal_target": "vince la partita chi arriva a {target}",
+    "goal_hands_one": "vince la partita chi vince una mano",
+    "goal_hands": "vince la partita chi vince {target} mani",
+    "goal_points": "vince la partita chi arriva a {target} punti",
+    "goal_game_points": "vince la partita chi arriva a {target} punti gioco",
     "goal_rotation": "smazzata {deal} di 4; dopo quattro vince chi ha di più",
     "game_points": "Punti gioco",
     "goal_fixed": "mano {deal} di {n}; vince la partita chi vince più mani",
@@ -868,7 +903,10 @@ _IT: dict[str, str] = {
     "last_none": "Nessuna presa è ancora finita in questa mano.",
     "last_header": "Ultima presa (apertura: {who}):",
     "err_position": "Non c'è la carta numero {n} nella tua mano: scegli da 1 a {max}.",
-    "err_unknown": "Non capisco \"{text}\". Scrivi una carta come 3O, la sua posizione da 1 a {max}, o ? per l'aiuto.",
+    "err_unknown": "Non capisco \"{text}\". Scrivi una carta come {example}, la sua posizione da 1 a {max}, o ? per"
+                   " l'aiuto.",
+    "err_ten": "\"{text}\" è ambiguo: il 10 è il fante nel mazzo spagnolo e il re nel conto italiano. Scrivi {jack}"
+               " o {king}.",
     "err_not_held": "Non hai {card}.",
     "err_must_play": "Ora non puoi giocare {card}: queste regole ti obbligano a giocare una tra {cards}.",
     "err_exchange_off": "Con queste regole la briscola non si scambia.",
@@ -952,14 +990,14 @@ _IT: dict[str, str] = {
     "err_claim_fails": "Non puoi rivendicare: la tua squadra non ha le briscole migliori per ogni presa che resta.",
     "err_signals_off": "Con queste regole non si fanno segnali.",
     "err_signal_position": "Non c'è il segnale s{n}: i segnali vanno da s1 a s{max}.",
-    "err_signal_unknown": "Non esiste il segnale \"{text}\". Scrivi ? per vederli.",
+    "err_signal_unknown": "Non esiste il segnale \"{text}\". Scrivi segnale per vedere quelli che puoi fare ora.",
     "err_signal_done": "Hai già fatto il segnale {signal} in questo turno.",
     "err_signal_untrue": "Non puoi fare il segnale {signal}: i segnali devono essere veri.",
     "err_signal_not_in_set": "{signal} non è uno dei segnali di queste regole. Scrivi ? per vederli.",
     "err_signal_ask": "Con queste regole nessuno chiede segnali ({signal}).",
     "err_say_off": "I segnali si dicono ad alta voce solo dove si combinano il parlare aperto e i segnali.",
     "rule_arrastro": (
-        "Arrastro: uscendo con l'asso di briscola puoi chiamare arrastro (a, o 1O!); gli altri devono allora"
+        "Arrastro: uscendo con l'asso di briscola puoi chiamare arrastro (a, o {ace}!); gli altri devono allora"
         " giocare la loro carta migliore: la briscola più alta, altrimenti la carta più alta."
     ),
     "rule_claim": (
@@ -993,18 +1031,29 @@ _IT: dict[str, str] = {
     ),
     "rule_last_trick_bonus": "L'ultima presa vale {points} in più.",
     "rule_tie_replay": "In caso di parità per il massimo, lo stesso mazziere ridistribuisce.",
+    "help_key_position": "gioca la carta in quella posizione della tua mano (come è mostrata)",
+    "help_key_card": "gioca una carta per valore e seme: {suits}",
+    "help_key_notation": "si legge anche la notazione spagnola ({spanish} per {italian}), ma non il 10: scrivi F o R",
+    "help_key_exchange": "scambia la briscola quando è permesso (anche c, cambiar, scambia, exchange)",
+    "help_key_arrastro": "esci con l'asso di briscola chiamando arrastro (anche {ace}!)",
+    "help_key_claim": "rivendica il resto della mano (anche claim, rivendica)",
+    "help_key_signal": "fai un segnale (anche segnale NOME, signal NOME; segnale da solo elenca quelli che puoi fare"
+                       " ora)",
+    "help_key_declare": "accusa il re e il cavallo di un seme, con la sua lettera ({suits})",
+    "help_key_sort": "ordina la tua mano per seme e valore, o la rimette com'è arrivata (anche sort, ordenar, ordina)",
+    "help_key_last": "mostra di nuovo l'ultima presa",
+    "help_key_table": "mostra di nuovo la tavola",
+    "help_empty_line": "riga vuota",
+    "help_key_help": "questo aiuto (anche h, help, ayuda, aiuto)",
+    "help_key_quit": "lascia la partita (anche quit, salir, esci); --save conserva la partita",
+    "hand_sorted": "La tua mano è ordinata per seme e valore (g: com'è arrivata).",
+    "hand_unsorted": "La tua mano è nell'ordine in cui è arrivata (g: ordinata per seme e valore).",
+    "declared_points": "{points} accusati",
+    "signals_menu": "Segnali che puoi fare ora:",
+    "signals_none_now": "Ora non hai nessun segnale vero: i segnali devono essere veri.",
     "help": (
         "Tasti\n"
-        "  1, 2, 3 ...   gioca la carta in quella posizione della tua mano\n"
-        "  3O, 12e ...   gioca una carta per numero e seme: {suits}\n"
-        "  x             scambia la briscola quando è permesso (anche c, cambiar, scambia, exchange)\n"
-        "  a             esci con l'asso di briscola chiamando arrastro, dove si gioca (anche 1O!)\n"
-        "  r             rivendica il resto della mano, dove si gioca (anche claim, rivendica)\n"
-        "  s1, s2 ...    fai un segnale, dove si giocano (anche segnale NOME, signal NOME; dico s1: ad alta voce)\n"
-        "  l             mostra di nuovo l'ultima presa\n"
-        "  riga vuota    mostra di nuovo la tavola\n"
-        "  ?             questo aiuto (anche h, help, ayuda, aiuto)\n"
-        "  q             lascia la partita (anche quit, salir, esci); --save conserva la partita\n"
+        "{keys}"
         "Regole\n"
         "  La presa va alla briscola più alta giocata, altrimenti alla carta più alta del seme di uscita.\n"
         "  {follow}. {next_trick}\n"
@@ -1165,24 +1214,24 @@ _IT: dict[str, str] = {
     ),
     "rule_auction_low": (
         "Asta: ognuno nomina un valore una volta (scrivi 3, o bid rank 3), più basso di quelli già nominati, o"
-        " passa; vince il più basso, che nomina il seme della carta chiamata (trump O), e la sua squadra deve fare"
-        " {min} punti."
+        " passa; vince il più basso, che nomina il seme della carta chiamata (trump {suit_key}), e la sua squadra"
+        " deve fare {min} punti."
     ),
     "rule_last_must_bid": "Se gli altri passano e nessuno ha offerto, l'ultimo deve offrire almeno {min}.",
     "rule_all_pass_void": "Se passano tutti, la mano è nulla e distribuisce il successivo (offerta minima {min}).",
     "rule_talon": (
         "Chi vince l'asta mostra il monte ({n} carte), lo prende, mette {n} carte coperte nel suo mucchio"
-        " (discard 5O 6C, o posizioni come 1 2) e nomina la briscola (trump O); esce lui."
+        " (discard {discard_example}, o posizioni come 1 2) e nomina la briscola (trump {suit_key}); esce lui."
     ),
     "rule_called": (
-        "Chi vince l'asta chiama una carta (call 3O): il suo seme è briscola e chi la tiene il suo compagno"
+        "Chi vince l'asta chiama una carta (call {call_example}): il suo seme è briscola e chi la tiene il suo compagno"
         " nascosto, che si scopre quando esce; se chiama una sua, gioca da solo. Esce lui."
     ),
     "rule_called_buia": (
-        "Chiamata buia: chi vince l'asta apre una prima presa giocata senza briscola (la prende la carta più alta"
-        " del seme di uscita). Poi chiama una carta ancora in mano a qualcuno (call 3O): il suo seme è briscola e"
-        " chi la tiene il suo compagno nascosto, che si scopre quando esce; se chiama una sua, gioca da solo."
-        " Apre la seconda presa chi ha preso la prima."
+        "Chiamata buia: chi vince l'asta apre una prima presa giocata senza briscola (la prende la carta più"
+        " alta del seme di uscita). Poi chiama una carta ancora in mano a qualcuno (call {call_example}): il"
+        " suo seme è briscola e chi la tiene il suo compagno nascosto, che si scopre quando esce; se chiama"
+        " una sua, gioca da solo. Apre la seconda presa chi ha preso la prima."
     ),
     "rule_contract_solo": (
         "Se chi ha vinto l'asta arriva alla sua offerta, la segna; se no, ognuno degli altri ne segna la metà."
@@ -1192,12 +1241,12 @@ _IT: dict[str, str] = {
         "Riuscito: chi chiama +2, il compagno +1, ognuno degli altri -1 (da solo: +4); fallito: il contrario."
     ),
     "rule_declarations_vales": (
-        "Vales: una squadra con il re e il cavallo di un seme li accusa (declare O) nella presa in cui se ne gioca"
-        " uno: 40 in briscola, 20 altrimenti, per chi vince quella presa."
+        "Vales: una squadra con il re e il cavallo di un seme li accusa (declare {suit_key}) nella presa in cui se ne"
+        " gioca uno: 40 in briscola, 20 altrimenti, per chi vince quella presa."
     ),
     "rule_declarations_on_lead": (
-        "Accuse: con il re e il cavallo di un seme, dopo aver vinto una presa, accusali (declare O) uscendo con"
-        " uno dei due: 40 in briscola, 20 altrimenti."
+        "Accuse: con il re e il cavallo di un seme, dopo aver vinto una presa, accusali (declare {suit_key}) uscendo"
+        " con uno dei due: 40 in briscola, 20 altrimenti."
     ),
     "rule_capote": "Chi vince tutte le prese (cappotto) vince la mano senz'altro.",
     "next_trick_draw": "Chi vince la presa pesca per primo ed esce alla successiva.",

@@ -15,6 +15,12 @@ each with its own ``dealer``, ``deck`` and ``actions``. Under ``partners: draw``
 also keeps the draw for partners (``"draw"``: each round's players and cards) and
 the ``"seating"`` it made, so that a replay seats everybody again. The module mirrors
 :mod:`json`: :func:`load`, :func:`loads`, :func:`dump`, :func:`dumps`.
+
+Cards are always written in the canonical Spanish notation (``12O``), also for the
+presets shown in the Italian one (``RD``): the record's variant and rules name the
+notation to show (``card_names``), so the format needs no new field and every
+version reads every record. The reader also accepts the Italian notation, which
+:meth:`Card.parse` reads, and writes it back canonical.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 from brisca.actions import ASK_SIGNALS, SIGNAL_SETS, SIGNALS
-from brisca.cards import Lang, Rank, parse_cards
+from brisca.cards import ITALIAN, NOTATIONS, Lang, Notation, Rank, Suit, parse_cards
 from brisca.rules import OPTIONS, Rules
 
 # Every sentence in three languages. Keys are grouped by the section they belong to.
@@ -55,7 +55,26 @@ T: dict[str, dict[str, str]] = {
     "deck": {
         "en": "Cards: a Spanish deck of {size}.",
         "es": "Cartas: baraja española de {size}.",
-        "it": "Carte: mazzo da {size}.",
+        "it": "Carte: mazzo spagnolo da {size}.",
+    },
+    "deck_italian": {
+        "en": "Cards: an Italian deck of {size} (the Spanish deck with other pictures).",
+        "es": "Cartas: baraja italiana de {size} (la española con otros dibujos).",
+        "it": "Carte: mazzo da {size} (carte italiane).",
+    },
+    "notation": {
+        "en": "Cards are written rank then suit ({example}): {faces}, the others by their number; suits {suits}.",
+        "es": "Las cartas se escriben número y palo ({example}): {faces}, las demás por su número; palos {suits}.",
+        "it": "Le carte si scrivono valore e seme ({example}): {faces}, le altre col loro numero; semi {suits}.",
+    },
+    "notation_italian": {
+        "en": "The Spanish notation is read too ({spanish} for {italian}), except 10, which is the jack of a Spanish"
+              " deck and the king in the Italian count to 10; records keep the Spanish notation.",
+        "es": "También se lee la notación española ({spanish} por {italian}), salvo el 10, que es la sota en la"
+              " baraja española y el rey en la cuenta italiana hasta 10; los registros guardan la notación"
+              " española.",
+        "it": "Si legge anche la notazione spagnola ({spanish} per {italian}), tranne il 10, che è il fante nel mazzo"
+              " spagnolo e il re nel conto italiano fino a 10; le registrazioni conservano la notazione spagnola.",
     },
     "removed": {
         "en": "With {n} players these are removed: {cards}.",
@@ -563,9 +582,48 @@ SIGNAL_NAMES: dict[str, dict[str, str]] = {
 assert set(SIGNAL_NAMES) == set(SIGNALS)
 
 
-def card_lang(rules: Rules, lang: Lang) -> Lang:
-    """The language card names are shown in: Italian-named presets name cards in Italian."""
-    return "it" if rules.card_names == "italian" else lang
+#: The presets' titles in Spanish and Italian (``rules.title`` is the English one); a preset missing here
+#: keeps its English title.
+TITLES: dict[str, dict[str, str]] = {
+    "bixkla": {"es": "Bixkla (Malta)", "it": "Bixkla (Malta)"},
+    "briscola": {"es": "Briscola (italiana)", "it": "Briscola (italiana)"},
+    "chiamata": {"es": "Briscola chiamata (Italia)", "it": "Briscola chiamata (Italia)"},
+    "chilean": {"es": "Brisca porteña (Chile)", "it": "Brisca porteña (Cile)"},
+    "lombard": {"es": "Briscola (valores lombardos)", "it": "Briscola (valori lombardi)"},
+    "mariaje": {"es": "Mariaje / Cinquecento (Sicilia)", "it": "Mariaje / Cinquecento (Sicilia)"},
+    "mexican": {"es": "Brisca (mexicana)", "it": "Brisca (messicana)"},
+    "muerte-al-tres": {"es": "Muerte al Tres (Cuba)", "it": "Muerte al Tres (Cuba)"},
+    "rematada": {"es": "Brisca rematada (Chile)", "it": "Brisca rematada (Cile)"},
+    "scoperta": {"es": "Briscola scoperta (a cartas vistas)", "it": "Briscola scoperta (a carte scoperte)"},
+    "spanish": {"es": "Brisca (española)", "it": "Brisca (spagnola)"},
+    "tuscan": {"es": "Briscola (valores toscanos)", "it": "Briscola (valori toscani)"},
+}
+
+
+def title_in(rules: Rules, lang: Lang) -> str:
+    """The preset's title in ``lang``; the English title for a preset without a translation."""
+    return TITLES.get(rules.variant, {}).get(lang, rules.title)
+
+
+def card_notation(rules: Rules) -> Notation:
+    """The notation the rules write cards in (``card_names``): Italian for the briscola family.
+
+    Card *names* are not the deck's but the reader's: every screen and page names cards in its own
+    language (``re di denari`` on an Italian screen, ``king of coins`` on an English one, whatever the deck).
+    """
+    return NOTATIONS[rules.card_names]
+
+
+def notation_lines(rules: Rules, lang: Lang) -> list[str]:
+    """How the rules write cards, in ``lang``: the face cards' symbols and the suit letters."""
+    n = card_notation(rules)
+    faces = ", ".join(f"{n.rank_symbol(r)} {r.name_in(lang)}" for r in (Rank.ACE, Rank.JACK, Rank.KNIGHT, Rank.KING))
+    suits = ", ".join(f"{n.suit_letter(s)} {s.name_in(lang)}" for s in Suit)
+    example = ", ".join(c.text(n) for c in parse_cards("3O 12E 10C 1B"))
+    out = [_t("notation", lang, example=example, faces=faces, suits=suits)]
+    if n is ITALIAN:
+        out.append(_t("notation_italian", lang, spanish="12O", italian="RD"))
+    return out
 
 
 def _t(key: str, lang: Lang, **kw: object) -> str:
@@ -580,8 +638,8 @@ def _join(items: list[str], lang: Lang, word: str = "and") -> str:
 
 def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     """The rules as a list of sentences, in order: seats, cards, deal, play, scoring, match."""
-    clang = card_lang(rules, lang)
-    rank_name = {r: Rank(r).name_in(clang) for r in range(1, 13)}
+    notation = card_notation(rules)
+    rank_name = {r: Rank(r).name_in(lang) for r in range(1, 13)}
     out = [_t("players", lang, counts=_join([str(n) for n in rules.player_counts], lang, "or"))]
     for n in rules.partnerships:
         evens = "-".join(str(s) for s in range(0, n, 2))
@@ -591,14 +649,16 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
         out.append(_t("alone", lang))
     if rules.partners == "draw":
         out.append(_t("partners_draw" if rules.partnerships else "dealer_draw", lang))
-    out.append(_t("deck", lang, size=rules.deck))
+    out.append(_t("deck_italian" if notation is ITALIAN else "deck", lang, size=rules.deck))
+    out += notation_lines(rules, lang)
     if rules.deck == 40:
         for n, cards in rules.removed:
             if n in rules.player_counts:
-                names = [c.name(clang) for c in parse_cards(cards)]
+                names = [f"{c.text(notation)} {c.name(lang)}" for c in parse_cards(cards)]
                 out.append(_t("removed", lang, n=n, cards=_join(names, lang)))
     order = rules.strength_order()
-    out.append(_t("ranks", lang, ranks=" ".join(map(str, order)) + " (" + ", ".join(rank_name[r] for r in order) + ")"))
+    symbols = " ".join(notation.rank_symbol(r) for r in order)
+    out.append(_t("ranks", lang, ranks=f"{symbols} (" + ", ".join(rank_name[r] for r in order) + ")"))
     total = sum(rules.card_points(c) for c in rules.deck_cards(rules.player_counts[0])) if rules.player_counts else 0
     pts = ", ".join(f"{rank_name[r]} {p}" for r, p in sorted(rules.points, key=lambda rp: -rp[1]) if p)
     out.append(_t("points", lang, points=pts, total=total))
@@ -716,7 +776,8 @@ def _dealt_out_lines(rules: Rules, lang: Lang) -> list[str]:
 
 def rules_text(rules: Rules, lang: Lang = "en") -> str:
     """The rules of ``rules`` as plain text: a title and one sentence a line."""
-    lines = [rules.title, "=" * len(rules.title), ""]
+    title = title_in(rules, lang)
+    lines = [title, "=" * len(title), ""]
     lines += [f"- {s}" for s in rules_lines(rules, lang)]
     if rules.sources:
         lines += ["", f"{T['sources'][lang]}: " + "; ".join(rules.sources)]
@@ -734,6 +795,23 @@ def docs_index() -> str:
     for name in variant_names():
         r = find_variant(name)
         lines.append(f"| `{name}` | {r.title} | {'/'.join(map(str, r.player_counts))} | [rules](variants/{name}.md) |")
+    lines += ["", "## Card notation", "",
+              "A card is written rank then suit, case-insensitive. Presets with `card_names: italian` (the briscola"
+              " family) write the Italian notation on screens and rule pages; records always keep the Spanish one,"
+              " so every version reads every record (the record's rules name the notation to show).", "",
+              "| notation | ace | 2-7 | 8, 9 (48 cards) | jack | knight | king | coins | cups | swords | clubs |",
+              "|---|---|---|---|---|---|---|---|---|---|---|",
+              "| Spanish (`3O`, `12E`) | `1` as | `2`-`7` | `8`, `9` | `10` sota | `11` caballo | `12` rey | `O` oros"
+              " | `C` copas | `E` espadas | `B` bastos |",
+              "| Italian (`3D`, `RS`) | `A` (or `1`) asso | `2`-`7` | `8`, `9` | `F` fante | `C` cavallo | `R` re"
+              " | `D` denari | `C` coppe | `S` spade | `B` bastoni |", "",
+              "`Card.parse` reads both notations and the cards' names in Spanish, English and Italian: no text is one"
+              " card in one notation and another card in the other. The one exception is `10`, the sota (jack) of a"
+              " Spanish deck but the re (king) where Italian players count the fante 8, the cavallo 9 and the re 10:"
+              " `Card.parse(text, ITALIAN)` (and the terminal, for Italian presets) refuses `10C` rather than guess."
+              " `str(card)` is always the Spanish notation; `card.text(ITALIAN)` writes the Italian one. Screens"
+              " name cards in their own language: `RD king of coins` on an English screen, `RD rey de oros` on a"
+              " Spanish one, `3O tre di denari` for a Spanish deck on an Italian one."]
     lines += ["", "## Partner signals (señas)", "",
               "Under `signals: partner` (only partners see them) or `open` (everybody does), a seat may make any"
               " of these on its turn, before it plays, each at most once a turn. The engine allows only truthful"

@@ -316,8 +316,9 @@ OPTIONS: dict[str, Option] = {
         Option("capote", lambda v: _bool("capote", v),
                "a side that takes every trick wins the hand outright (capote)"),
         Option("card_names", lambda v: _choice("card_names", v, CARD_NAMES, {}),
-               "how cards are named: spanish (in the player's language) or italian (asso, tre, re, cavallo, fante;"
-               " denari, coppe, spade, bastoni)"),
+               "the deck's notation: spanish (3O, 12E: rank 1-12, suit O C E B) or italian (3D, RS: rank A 2-7 F C"
+               " R for asso, fante, cavallo, re; suit D C S B for denari, coppe, spade, bastoni); screens name the"
+               " cards in their own language, records keep the Spanish notation"),
     )
 }
 

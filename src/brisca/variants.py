@@ -72,7 +72,9 @@ BRISCOLA = register_variant(
         card_names="italian",
         sources=("002 (Italian Briscola)", "000 (encyclopedia articles)"),
         readings=(
-            "Italian card and suit names: asso, tre, re, cavallo, fante; denari, coppe, spade, bastoni.",
+            "The Italian notation (`card_names: italian`): ranks A 2-7 F C R (asso, fante, cavallo, re), suits D C S"
+            " B (denari, coppe, spade, bastoni), like RD for the re di denari; cards are named in the reader's"
+            " language.",
             "No trump exchange (002 does not have it).",
             "2, 3 or 4 players; with 4, partnerships, or each for himself with `teams: false` (002, 'Four Player"
             " Non-Partnership Briscola').",

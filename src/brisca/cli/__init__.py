@@ -2,11 +2,15 @@
 
 User errors (a bad record, an unknown variant or option, a file that is not
 there) print one line on standard error and exit with status 2, never a traceback.
+Output cut short by its reader (``brisca rules spanish | head -1``) ends the
+command quietly, with the status a shell gives a process ended by SIGPIPE (141).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -35,8 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="number of players (default 2, or the preset's only count: 4 chilean, 3 rematada,"
                            " 5 chiamata)")
     play.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
-    play.add_argument("--ai", default="greedy",
-                      help="computer players: easy, normal, hard, expert (or random, greedy, heuristic, module:Class)")
+    play.add_argument("--ai", default="normal",
+                      help="computer players: easy, normal (the default), hard, expert (or random, greedy, heuristic,"
+                           " module:Class)")
     play.add_argument("--think", type=float, help="seconds a move for searching computer players (expert)")
     play.add_argument("--lang", choices=("es", "en", "it"), help="language (default: from the locale)")
     play.add_argument("--seed", type=int, help="seed for a reproducible deal")
@@ -90,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     add_serve_options(serve)
 
-    sub.add_parser("variants", help="list the rule presets")
+    variants = sub.add_parser("variants", help="list the rule presets")
+    variants.add_argument("--lang", choices=("es", "en", "it"), help="language (default: from the locale)")
     rules = sub.add_parser("rules", help="print the rules of a preset")
     rules.add_argument("name", help="the preset, e.g. spanish, briscola, bixkla")
     rules.add_argument("--lang", choices=("es", "en", "it"), help="language (default: from the locale)")
@@ -100,6 +106,34 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        try:
+            status = _run(argv)
+        except SystemExit as exc:  # argparse's --help and usage errors: flush what they wrote here too
+            sys.stdout.flush()
+            raise exc
+        sys.stdout.flush()  # a reader gone before the last write shows here, inside the try
+    except BrokenPipeError:
+        return _reader_gone()
+    return status
+
+
+def _reader_gone() -> int:
+    """Standard output's reader has gone (``| head``): nothing more can be shown, and that is no error.
+
+    Standard output is pointed at the null device so that the interpreter's own flush at exit
+    does not fail again and print "Exception ignored ... BrokenPipeError".
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind sys.stdout (a test's StringIO)
+        pass
+    return 128 + int(getattr(signal, "SIGPIPE", 13))
+
+
+def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["train"]:  # its options are the trainer's own (brisca.learn.train)
@@ -132,12 +166,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run_serve_cli(args)
         if args.command == "variants":
+            from brisca.i18n import default_lang
+            from brisca.rulebook import title_in
             from brisca.rules import find_variant, variant_names
 
+            lang = args.lang or default_lang()
+            word = {"en": "players", "es": "jugadores", "it": "giocatori"}[lang]
             for name in variant_names():
                 rules = find_variant(name)
                 counts = "/".join(map(str, rules.player_counts))
-                print(f"{name:16} {rules.title:34} {counts} players")
+                print(f"{name:16} {title_in(rules, lang):36} {counts} {word}")
             return 0
         if args.command == "rules":
             from brisca.i18n import default_lang
@@ -156,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BriscaError as exc:
         print(f"brisca: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise  # main ends quietly: the reader of standard output has gone
     except OSError as exc:
         print(f"brisca: error: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "),
               file=sys.stderr)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import enum
+import errno
 import io
 import os
 import random
@@ -50,8 +51,8 @@ from brisca.actions import (
     Signal,
     TrumpChoice,
 )
-from brisca.agents import Agent, make_agent
-from brisca.cards import LANGS, Card, Lang, Rank, Suit
+from brisca.agents import LEVELS, Agent, make_agent
+from brisca.cards import ITALIAN, LANGS, SPANISH, Card, Lang, Rank, Suit
 from brisca.errors import BriscaError, InvalidCardError, RulesError
 from brisca.game import (
     MIN_CUT,
@@ -69,7 +70,7 @@ from brisca.game import (
 )
 from brisca.i18n import Messages, default_lang
 from brisca.record import MatchRecord, dump
-from brisca.rulebook import SIGNAL_NAMES, card_lang
+from brisca.rulebook import SIGNAL_NAMES, card_notation
 from brisca.rules import Rules, make_rules
 
 #: Words typed at the prompt, in any of the three languages whatever the chosen one.
@@ -79,9 +80,13 @@ LAST_WORDS = frozenset({"l", "last", "ultima", "última"})
 EXCHANGE_WORDS = frozenset({"x", "c", "cambiar", "cambio", "scambia", "scambio", "exchange"})
 ARRASTRO_WORDS = frozenset({"a", "arrastro", "arrastre"})
 CLAIM_WORDS = frozenset({"r", "claim", "reclamar", "reclamo", "rivendica"})
+#: Sorting the hand by suit and rank, and back. ``g`` (group): ``o`` and ``s`` name suits at the trump prompt.
+SORT_WORDS = frozenset({"g", "sort", "ordenar", "ordena", "ordina", "ordinare"})
 #: Words that may stand before a signal's name: ``signal trump-ace``, ``seña as de triunfo``.
 SIGNAL_WORDS = ("signal", "seña", "sena", "segnale")
 _SIGNAL_KEY = re.compile(r"s(\d+)")
+#: A card written with the number 10, which the Italian notation does not read (see brisca.cards).
+_TEN = re.compile(r"(?<![0-9])10([ocebds])(?![a-z])")
 #: The games with an auction: words for a pass, and words that may stand before a bid, a rank, a discard,
 #: a trump, a call or a declaration (``bid 110``, ``puja 110``, ``descarto 1 2``, ``chiamo 3O``, ``canto O``).
 PASS_WORDS = frozenset({"p", "pass", "paso", "pasar", "passo"})
@@ -107,6 +112,39 @@ _SUIT_STYLE: dict[Suit, str] = {
     Suit.BASTOS: "green",
 }
 _FORMATTER = string.Formatter()
+#: Typed text quoted back in an error message is cut to this many characters.
+ECHO_MAX = 40
+
+
+def clip(text: str, limit: int = ECHO_MAX) -> str:
+    """``text`` cut to ``limit`` characters with an ellipsis: bad input is quoted back, not pasted back whole."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _number(digits: str) -> int:
+    """A typed number; one too long to be any position, cut or bid reads as a huge one (not a million digits)."""
+    return int(digits) if len(digits) <= 9 else 10**9
+
+
+def level_label(ai: str) -> str:
+    """How computer players are named on screen: by their level (``normal``), also when given as the level's
+    agent (``greedy``); other agents by their name without the module (``module:Class`` shows ``Class``)."""
+    if ai in LEVELS:
+        return ai
+    for level, agent in LEVELS.items():
+        if ai == agent:
+            return level
+    return ai.rpartition(":")[2]
+
+
+class _Console(Console):
+    """The terminal's console. Its reader gone mid-match (``brisca play | head``) raises BrokenPipeError like any
+    other failed write, so the record is still saved and ``brisca`` ends quietly; rich's own handler would exit
+    on the spot."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
 class Outcome(enum.Enum):
@@ -147,7 +185,7 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
     else:
         start = Table(rules, players, args.seed)
     _tolerant_streams()
-    console = Console(
+    console = _Console(
         no_color=args.no_color, highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty()
     )
     save_path: str | None = args.save
@@ -158,7 +196,7 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
             _check_writable(save_path)
     stdin_is_tty = sys.stdin is not None and sys.stdin.isatty()
     session = TerminalGame(
-        start, seat, agents, msg, console, ai_name=args.ai.rpartition(":")[2], name=args.name,
+        start, seat, agents, msg, console, ai_name=level_label(args.ai), name=args.name,
         echo=not stdin_is_tty, checkpoint=(lambda: save_record(save_path, session.match)) if save_path else None,
     )
     try:
@@ -304,8 +342,13 @@ class TerminalGame:
         self.rules: Rules = match.rules
         self.players: int = match.players
         rules, players = self.rules, self.players
-        #: Cards are named in the preset's tradition (Italian names for the briscola family).
-        self.card_lang: Lang = card_lang(rules, self.lang)
+        #: Cards are written in the deck's notation (Italian for the briscola family: ``RD``) and named in the
+        #: language of the screen (``re di denari``, ``rey de oros``, ``king of coins``), whatever the deck.
+        self.notation = card_notation(rules)
+        #: The language cards are named in: the screen's, for every deck.
+        self.card_lang: Lang = self.lang
+        #: Whether the hand is shown sorted by suit and rank (toggled with ``g``) or in the order it came in.
+        self.sorted_hand = False
         self.teams = rules.sides(players) < players
         self.my_side = rules.side_of(seat, players)
         #: The person's place before a draw for partners (``seat`` is then where the draw seats them).
@@ -454,10 +497,10 @@ class TerminalGame:
                 return Outcome.QUIT
             if not key:
                 at = self._rng.randint(low, high)
-            elif key.isascii() and key.isdecimal() and low <= int(key) <= high:
+            elif key.isascii() and key.isdecimal() and low <= _number(key) <= high:
                 at = int(key)
             else:
-                self._error(self.msg("err_cut", text=line.strip(), min=low, max=high))
+                self._error(self.msg("err_cut", text=clip(line.strip()), min=low, max=high))
                 continue
             self.say("you_cut", at=at)
             return at
@@ -502,6 +545,12 @@ class TerminalGame:
                 return Outcome.QUIT
             elif key in LAST_WORDS:
                 self.show_last_trick(view)
+            elif key in SIGNAL_WORDS and view.phase == "play":
+                self.show_signals(view)
+            elif key in SORT_WORDS:
+                self.sorted_hand = not self.sorted_hand
+                self.say("hand_sorted" if self.sorted_hand else "hand_unsorted")
+                self.show_table()
             else:
                 move = self.parse_move(line.strip(), view)
                 if isinstance(move, str):
@@ -531,11 +580,24 @@ class TerminalGame:
             extra += self.msg("prompt_signal", keys="/".join(signals))
         if any(isinstance(a, Signal) and a.aloud for a in legal):
             extra += self.msg("prompt_say")
-        declares = [str(a) for a in legal if isinstance(a, Declare)]
+        declares = [a.text(self.notation) for a in legal if isinstance(a, Declare)]
         if declares:
             extra += self.msg("prompt_declare", keys=" / ".join(declares))
-        example = str(view.hand[0]) if view.hand else "3O"
-        return self._read(self.msg("prompt", n=len(view.hand), example=example, exchange=extra))
+        return self._read(self.msg("prompt", n=len(view.hand), example=self.example(view), exchange=extra))
+
+    def example(self, view: View) -> str:
+        """A card to show as an example of the notation: the first one shown in the person's hand."""
+        hand = self.shown_hand(view)
+        return (hand[0] if hand else Card(Rank.THREE, Suit.OROS)).text(self.notation)
+
+    def shown_hand(self, view: View) -> tuple[Card, ...]:
+        """The person's hand in the order the screen shows it (and positions count): as it came in, or sorted
+        by suit (trumps first) and, within a suit, from the highest card to the lowest in these rules."""
+        if not self.sorted_hand:
+            return view.hand
+        strength = view.rules.strength_table
+        trump = view.trump
+        return tuple(sorted(view.hand, key=lambda c: (c.suit is not trump, c.suit, -strength[c.index])))
 
     def _read(self, prompt: str) -> str | None:
         """Show ``prompt`` and read a line; ``None`` at the end of input."""
@@ -546,7 +608,7 @@ class TerminalGame:
         except EOFError:
             return None
         if self.echo:
-            self.console.print(line)
+            self.console.print(clip(line))
         return line
 
     # ------------------------------------------------------------------ input
@@ -560,16 +622,16 @@ class TerminalGame:
         """
         if view.phase != "play":
             return self.parse_auction(text, view)
-        hand = view.hand
+        hand = self.shown_hand(view)
         key = text.lower()
         action: Action
         declared = _after_word(" ".join(key.split()), DECLARE_WORDS)
         if declared is not None:
             return self.declare_move(declared, text, view)
         if key.isascii() and key.isdecimal():
-            n = int(key)
+            n = _number(key)
             if not 1 <= n <= len(hand):
-                return self.msg("err_position", n=key, max=len(hand))
+                return self.msg("err_position", n=clip(key), max=len(hand))
             action = Play(hand[n - 1])
         elif key in EXCHANGE_WORDS:
             return self.exchange_move(view)
@@ -582,10 +644,13 @@ class TerminalGame:
             signal = self.signal_move(text if said is None else said, view, aloud=said is not None)
             if signal is not None:
                 return signal
+            ten = self.ambiguous_ten(text)
+            if ten is not None:
+                return ten
             try:
-                action = Action.parse(text)
+                action = Action.parse(text, self.notation)
             except BriscaError:
-                return self.msg("err_unknown", text=text, max=len(hand))
+                return self.msg("err_unknown", text=clip(text), max=len(hand), example=self.example(view))
         if isinstance(action, Call) and view.call_pending:
             return self.msg("err_call_after_first_trick")
         if isinstance(action, Bid | RankBid | Pass | Discard | TrumpChoice | Call):
@@ -605,9 +670,20 @@ class TerminalGame:
             return self.duty_message(action.card, plays, view)
         return action
 
+    def ambiguous_ten(self, text: str) -> str | None:
+        """Why a card written with 10 is refused in the Italian notation (the fante, or the re counted 10?),
+        naming both cards it could be; ``None`` when ``text`` writes no such card."""
+        found = _TEN.search(text.lower()) if self.notation is ITALIAN else None
+        if found is None:
+            return None
+        suit = Suit.parse(found.group(1))
+        jack, king = Card(Rank.JACK, suit), Card(Rank.KING, suit)
+        typed = text[found.start():found.end()] if len(text) == len(text.lower()) else found.group(0)
+        return self.msg("err_ten", text=typed, jack=self.card_str(jack), king=self.card_str(king))
+
     def duty_message(self, card: Card, plays: Sequence[Card], view: View) -> str:
         """Why ``card`` may not be played now though it is held: arrastro, the prisoner ace, or the duty to follow."""
-        cards = ", ".join(map(str, plays))
+        cards = ", ".join(c.text(self.notation) for c in plays)
         rules = view.rules
         if view.arrastro and view.trick:
             return self.msg("err_arrastro", cards=cards)
@@ -669,19 +745,37 @@ class TerminalGame:
         order = signal_order(view.rules)
         number = _SIGNAL_KEY.fullmatch(key)
         if number:
-            n = int(number.group(1))
+            n = _number(number.group(1))
             if not 1 <= n <= len(order):
-                return self.msg("err_signal_position", n=n, max=len(order))
+                return self.msg("err_signal_position", n=clip(number.group(1)), max=len(order))
             name = order[n - 1]
         else:
             word = next((w for w in SIGNAL_WORDS if key == w or key.startswith((w + " ", w + ":"))), None)
             rest = key if word is None else key[len(word):].strip(" :")
             found = _signal_named(rest)
             if found is None:
-                return None if word is None and not aloud else self.msg("err_signal_unknown", text=rest or text)
+                if word is None and not aloud:
+                    return None
+                if view.rules.signals == "off" or not self.teams:
+                    return self.msg("err_signals_off")
+                return self.msg("err_signal_unknown", text=clip(rest or text))
             name = found
         action = Signal(name, aloud=aloud)
         return action if action in view.legal_actions else self.signal_refusal(name, view, aloud)
+
+    def show_signals(self, view: View) -> None:
+        """The signals the person may make now, each with its key, as the table lists them; or why there are none."""
+        if view.rules.signals == "off" or not self.teams:
+            self._error(self.msg("err_signals_off"))
+            return
+        offered = [a for a in view.legal_actions if isinstance(a, Signal) and not a.aloud]
+        if not offered:
+            self.console.print(self.msg("signals_none_now"))
+            return
+        self.console.print(self.msg("signals_menu"))
+        for action in offered:
+            said = self.msg("signal_option", signal=self.signal_name(action.name))
+            self.console.print(Text(f"  [{signal_key(action.name, view.rules)}] {said}"))
 
     def signal_refusal(self, name: str, view: View, aloud: bool = False) -> str:
         """Why the signal ``name`` cannot be made now, worked out from the view."""
@@ -728,7 +822,8 @@ class TerminalGame:
             return msg("prompt_bid" if PASS in legal else "prompt_bid_must", range=self._bid_range(view))
         if view.phase == "discard":
             n = len(view.talon)
-            return msg("prompt_discard", n=n, example=" ".join(str(c) for c in view.hand[:n]))
+            example = " ".join(c.text(self.notation) for c in self.shown_hand(view)[:n])
+            return msg("prompt_discard", n=n, example=example)
         suits = self._suit_choices()
         if view.phase == "trump":
             high = self._high_bid(view)
@@ -755,17 +850,20 @@ class TerminalGame:
             try:
                 suit = Suit.parse(key if rest is None else rest)
             except InvalidCardError:
-                return msg("err_not_suit", text=text, suits=self._suit_choices())
+                return msg("err_not_suit", text=clip(text), suits=self._suit_choices())
             return TrumpChoice(suit)
         rest = _after_word(key, CALL_WORDS)
+        ten = self.ambiguous_ten(text)
+        if ten is not None:
+            return ten
         try:
-            card = Card.parse(key if rest is None else rest)
+            card = Card.parse(key if rest is None else rest, self.notation)
         except InvalidCardError:
-            return msg("err_call_unknown", text=text, example=self._call_example(view))
+            return msg("err_call_unknown", text=clip(text), example=self._call_example(view))
         if Call(card) not in legal:
             if card in view.played_cards():  # Chiamata Buia: the call comes after the first trick
-                return msg("err_call_played", card=card, example=self._call_example(view))
-            return msg("err_call_deck", card=card)
+                return msg("err_call_played", card=self.card_str(card), example=self._call_example(view))
+            return msg("err_call_deck", card=self.card_str(card))
         return Call(card)
 
     def cut_move(self, key: str, text: str, view: View) -> Action | str:
@@ -808,15 +906,15 @@ class TerminalGame:
             ranked = _after_word(rest, RANK_WORDS)
             return self.rank_bid_move(rest if ranked is None else ranked, text, view)
         if not (rest.isascii() and rest.isdecimal()):
-            return msg("err_not_bid", text=text, range=self._bid_range(view))
-        n = int(rest)
+            return msg("err_not_bid", text=clip(text), range=self._bid_range(view))
+        n = _number(rest)
         low = self._lowest_bid(view)
         if low > rules.max_bid:
             return msg("err_bid_none", max=rules.max_bid)
         if n < low:
             return msg("err_bid_low", low=low, n=n)
         if n > rules.max_bid:
-            return msg("err_bid_high", max=rules.max_bid, n=n)
+            return msg("err_bid_high", max=rules.max_bid, n=clip(rest))
         if (n - low) % rules.bid_step:
             return msg("err_bid_step", step=rules.bid_step, low=low, n=n)
         return Bid(n)
@@ -827,13 +925,13 @@ class TerminalGame:
         allowed = self._rank_bids(view)
         ranks = ", ".join(self._rank_text(r) for r in allowed)
         try:
-            action = RankBid(int(Rank.parse(rest)))
+            action = RankBid(int(Rank.parse(rest, self.notation)))
         except BriscaError:
-            return msg("err_not_rank", text=text, ranks=ranks or msg("pass_word"))
+            return msg("err_not_rank", text=clip(text), ranks=ranks or msg("pass_word"))
         if action in view.legal_actions:
             return action
         if action.rank not in view.rules.strength_order():
-            return msg("err_not_rank", text=text, ranks=ranks or msg("pass_word"))
+            return msg("err_not_rank", text=clip(text), ranks=ranks or msg("pass_word"))
         high = self._high_bid(view)
         low = self._rank_text(high.rank) if isinstance(high, RankBid) else "-"
         if not allowed:
@@ -842,20 +940,23 @@ class TerminalGame:
 
     def discard_move(self, rest: str, view: View) -> Action | str:
         """The cards laid into the person's pile, by position or notation (``1 5``, ``5O 6C``)."""
-        msg, hand, n = self.msg, view.hand, len(view.talon)
-        example = " ".join(str(c) for c in hand[:n])
+        msg, hand, n = self.msg, self.shown_hand(view), len(view.talon)
+        example = " ".join(c.text(self.notation) for c in hand[:n])
         cards: list[Card] = []
         for token in rest.replace(",", " ").split():
             if token.isascii() and token.isdecimal():
-                i = int(token)
+                i = _number(token)
                 if not 1 <= i <= len(hand):
-                    return msg("err_position", n=token, max=len(hand))
+                    return msg("err_position", n=clip(token), max=len(hand))
                 card = hand[i - 1]
             else:
+                ten = self.ambiguous_ten(token)
+                if ten is not None:
+                    return ten
                 try:
-                    card = Card.parse(token)
+                    card = Card.parse(token, self.notation)
                 except InvalidCardError:
-                    return msg("err_discard_unknown", text=token, example=example)
+                    return msg("err_discard_unknown", text=clip(token), example=example)
                 if card not in hand:
                     return msg("err_not_held", card=self.card_str(card))
             cards.append(card)
@@ -874,14 +975,14 @@ class TerminalGame:
         try:
             suit = Suit.parse(rest)
         except InvalidCardError:
-            return msg("err_not_suit", text=rest or text, suits=self._suit_choices())
+            return msg("err_not_suit", text=clip(rest or text), suits=self._suit_choices())
         action = Declare(suit)
         if action in offered:
             return action
         if rules.declarations == "off":
             return msg("err_declare_off")
         if any(s is suit for _seat, s in view.declarations):
-            return msg("err_declare_done", suit=suit.name_in(self.card_lang))
+            return msg("err_declare_done", suit=suit.name_in(self.lang))
         return msg(f"err_declare_{rules.declarations}")
 
     def _high_bid(self, view: View) -> Action | None:
@@ -905,17 +1006,26 @@ class TerminalGame:
         return [a.rank for a in view.legal_actions if isinstance(a, RankBid)]
 
     def _rank_text(self, rank: int) -> str:
-        return f"{rank} ({Rank(rank).name_in(self.card_lang)})"
+        return f"{Rank(rank).text(self.notation)} ({Rank(rank).name_in(self.lang)})"
 
     def _suit_choices(self) -> str:
-        return ", ".join(f"{s.letter} {s.name_in(self.card_lang)}" for s in Suit)
+        """The suits with their letters in the deck's notation: ``D oros (denari)`` when the notation's language
+        is not the screen's, so the letter explains itself."""
+        n = self.notation
+        out = []
+        for s in Suit:
+            name = s.name_in(self.lang)
+            if n.lang != self.lang and s.name_in(n.lang) != name:
+                name += f" ({s.name_in(n.lang)})"
+            out.append(f"{n.suit_letter(s)} {name}")
+        return ", ".join(out)
 
-    @staticmethod
-    def _call_example(view: View) -> str:
+    def _call_example(self, view: View) -> str:
         """A card to show in the call prompt: the first the person does not hold (calling one's own is allowed),
         and that was not played in a first trick before the call."""
         mine = set(view.hand) | set(view.played_cards())
-        return str(next((c for c in view.rules.deck_cards(view.players) if c not in mine), Card(Rank.THREE, Suit.OROS)))
+        card = next((c for c in view.rules.deck_cards(view.players) if c not in mine), Card(Rank.THREE, Suit.OROS))
+        return card.text(self.notation)
 
     def bid_text(self, action: Action) -> str:
         """A bid as the auction shows it: ``110``, ``3 (tres)`` or the word for a pass."""
@@ -959,8 +1069,9 @@ class TerminalGame:
         return f"{self.msg(key)} ({self.msg('seats', seats=seats)})"
 
     def card_str(self, card: Card) -> str:
-        """A card as notation and name, ``3O tres de oros`` (``3O tre di denari`` for Italian presets)."""
-        return f"{card} {card.name(self.card_lang)}"
+        """A card as notation and name: ``3O tres de oros``; ``RD re di denari`` in an Italian preset on an Italian
+        screen, ``RD king of coins`` on an English one (the notation is the deck's, the name the screen's)."""
+        return f"{card.text(self.notation)} {card.name(self.lang)}"
 
     def card_text(self, card: Card, *, mark: bool = True) -> Text:
         """A card in its suit's colour; a trump is bold and tagged so it shows without colour too."""
@@ -971,7 +1082,7 @@ class TerminalGame:
         return text
 
     def suit_text(self, suit: Suit) -> Text:
-        return Text(suit.name_in(self.card_lang), style=f"bold {_SUIT_STYLE[suit]}")
+        return Text(suit.name_in(self.lang), style=f"bold {_SUIT_STYLE[suit]}")
 
     def signal_name(self, name: str) -> str:
         """A signal's name in the person's language: ``as de triunfo``."""
@@ -989,8 +1100,38 @@ class TerminalGame:
                 return self.msg("bonus_declared", king=self.card_str(king), knight=self.card_str(knight))
         return why
 
-    def _points_text(self, points: Sequence[int]) -> str:
-        return " · ".join(f"{self.side_label(side)} {p}" for side, p in enumerate(points))
+    def _points_text(self, points: Sequence[int], declared: Sequence[int] = ()) -> str:
+        """Each side's points; with ``declared``, the declarations are added in and shown apart."""
+        out = []
+        for side, p in enumerate(points):
+            extra = declared[side] if side < len(declared) else 0
+            shown = f"{self.side_label(side)} {p + extra}"
+            if extra:
+                shown += f" ({self.msg('declared_points', points=extra)})"
+            out.append(shown)
+        return " · ".join(out)
+
+    def declared_points(self, view: View) -> list[int]:
+        """The points each side has scored so far by declaring king-knight pairs: at once when declared on lead,
+        to the winner of the trick when vales (a pair declared in the trick still on the table is pending)."""
+        rules = view.rules
+        sides = rules.sides(view.players)
+        out = [0] * sides
+        if rules.declarations == "off" or view.trump is None:
+            return out
+        played = 0  # cards played so far: the trick a declaration is made in is played // players
+        for seat, action in view.history:
+            if isinstance(action, Play | Arrastro):
+                played += 1
+            elif isinstance(action, Declare):
+                points = self.declare_points(action.suit, view)
+                if rules.declarations != "vales":
+                    out[rules.side_of(seat, view.players)] += points
+                else:
+                    trick = played // view.players
+                    if trick < len(view.tricks):
+                        out[rules.side_of(view.tricks[trick].winner, view.players)] += points
+        return out
 
     # ------------------------------------------------------------------ output
 
@@ -1105,7 +1246,7 @@ class TerminalGame:
         if rules.auction:
             rows.extend(self._auction_rows(view))
         if played:
-            rows.append((msg("points"), self._points_text(view.side_points)))
+            rows.append((msg("points"), self._points_text(view.side_points, self.declared_points(view))))
         rows.append(self.match_score())
         if played:
             rows.extend(self._trick_rows(view))
@@ -1121,7 +1262,7 @@ class TerminalGame:
             self.console.print(Text().append(name.ljust(width), style="bold").append(value))
         self.console.print(Text(f"{msg('your_hand')}:", style="bold"))
         plays = {a.card for a in view.legal_actions if isinstance(a, Play)}
-        for i, card in enumerate(view.hand, 1):
+        for i, card in enumerate(self.shown_hand(view), 1):
             line = Text(f"  [{i}] ").append(self.card_text(card))
             if view.legal_actions and not auction and card not in plays:
                 line.append(f" ({msg('not_playable')})", style="dim")
@@ -1147,9 +1288,9 @@ class TerminalGame:
             elif isinstance(action, Declare):
                 option = self.styled("declare_option", suit=self.suit_text(action.suit),
                                      points=self.declare_points(action.suit, view))
-                self.console.print(Text(f"  [{action}] ").append(option))
+                self.console.print(Text(f"  [{action.text(self.notation)}] ").append(option))
             elif not isinstance(action, Play):
-                self.console.print(Text(f"  [{action}]"))
+                self.console.print(Text(f"  [{action.text(self.notation)}]"))
 
     def _trick_rows(self, view: View) -> list[tuple[str, Text | str]]:
         """The last finished trick and the cards on the table."""
@@ -1278,17 +1419,49 @@ class TerminalGame:
             rows.append((self.msg("known_row") if i == 0 else "", line))
         return rows
 
+    def help_keys(self) -> str:
+        """The keys of the help, one a line: only those these rules play (no exchange key without an exchange)."""
+        rules, msg, n = self.rules, self.msg, self.notation
+        examples = [Card.parse(c).text(n) for c in ("3O", "12E")]
+        ace = Card(Rank.ACE, Suit.OROS).text(n)
+        keys: list[tuple[str, str]] = [
+            ("1, 2, 3 ...", msg("help_key_position")),
+            (f"{examples[0]}, {examples[1].lower()} ...", msg("help_key_card", suits=self._suit_choices())),
+        ]
+        if n is ITALIAN:
+            keys.append(("", msg("help_key_notation", spanish=Card.parse("12O").text(SPANISH),
+                                 italian=Card.parse("12O").text(n))))
+        if rules.trump_exchange != "off" and not rules.dealt_out and not rules.trump_rotation:
+            keys.append(("x", msg("help_key_exchange")))
+        if rules.arrastro:
+            keys.append(("a", msg("help_key_arrastro", ace=ace)))
+        if rules.claim:
+            keys.append(("r", msg("help_key_claim")))
+        if rules.signals != "off" and self.teams:
+            keys.append(("s1, s2 ...", msg("help_key_signal")))
+        if rules.declarations != "off":
+            keys.append((f"declare {n.suit_letter(Suit.OROS)}", msg("help_key_declare", suits=self._suit_choices())))
+        keys += [
+            ("g", msg("help_key_sort")),
+            ("l", msg("help_key_last")),
+            (msg("help_empty_line"), msg("help_key_table")),
+            ("?", msg("help_key_help")),
+            ("q", msg("help_key_quit")),
+        ]
+        width = max(14, *(len(k) + 2 for k, _ in keys))
+        return "".join(f"  {k.ljust(width)}{text}\n" for k, text in keys)
+
     def show_help(self) -> None:
         """Keys and a summary of the rules in play (ranks, points, exchange, duty to follow), read from the rules."""
         rules = self.rules
         msg = self.msg
-        suits = ", ".join(f"{s.letter} {s.name_in(self.card_lang)}" for s in Suit)
+        n = self.notation
         by_rank = dict(rules.points)
-        points = ", ".join(f"{rank}={by_rank[rank]}" for rank in rules.strength_order() if by_rank.get(rank))
         order = rules.strength_order()
+        points = ", ".join(f"{Rank(rank).text(n)}={by_rank[rank]}" for rank in order if by_rank.get(rank))
         ranks = set(order)
         pairs = [
-            msg("exchange_rule", give=give, take=" ".join(str(r) for r in taken if r in ranks))
+            msg("exchange_rule", give=Rank(give).text(n), take=" ".join(Rank(r).text(n) for r in taken if r in ranks))
             for give, taken in rules.exchange_with
             if give in ranks
         ]
@@ -1304,8 +1477,8 @@ class TerminalGame:
         special = "".join(f"\n  {line}" for line in self._special_rules())
         hand_goal = msg("hand_goal_contract" if rules.contract != "off" else f"hand_goal_{rules.hand_winner}")
         self.console.print(msg(
-            "help", suits=suits, order=" ".join(map(str, order)), points=points, follow=follow,
-            next_trick=msg("next_trick_lead" if rules.dealt_out else "next_trick_draw"),
+            "help", keys=self.help_keys(), order=" ".join(Rank(r).text(n) for r in order), points=points,
+            follow=follow, next_trick=msg("next_trick_lead" if rules.dealt_out else "next_trick_draw"),
             exchange=exchange, goal=goal, label=label.lower(), hand_goal=hand_goal, special=special,
         ))
 
@@ -1314,7 +1487,7 @@ class TerminalGame:
         rules, msg = self.rules, self.msg
         lines: list[str] = []
         if rules.arrastro:
-            lines.append(msg("rule_arrastro"))
+            lines.append(msg("rule_arrastro", ace=Card(Rank.ACE, Suit.OROS).text(self.notation)))
         if rules.claim:
             lines.append(msg("rule_claim"))
         if rules.kill_three:
@@ -1343,6 +1516,8 @@ class TerminalGame:
     def _dealt_out_rules(self) -> list[str]:
         """Lines for the games that deal every card: the trump card, the auction, the contract, declarations."""
         rules, msg = self.rules, self.msg
+        n = self.notation
+        suit_key = n.suit_letter(Suit.OROS)
         lines: list[str] = []
         if rules.trump_from == "dealer":
             lines.append(msg("rule_trump_dealer"))
@@ -1356,18 +1531,20 @@ class TerminalGame:
             step = msg("bid_step_text", step=rules.bid_step) if rules.bid_step > 1 else ""
             lines.append(msg("rule_auction_points", min=rules.min_bid, max=rules.max_bid, step=step))
         elif rules.bidding == "low_card":
-            lines.append(msg("rule_auction_low", min=rules.min_bid))
+            lines.append(msg("rule_auction_low", min=rules.min_bid, suit_key=suit_key))
         if rules.auction:
             lines.append(msg("rule_last_must_bid" if rules.all_pass == "last_must_bid" else "rule_all_pass_void",
                              min=rules.min_bid))
         if rules.talon:
-            lines.append(msg("rule_talon", n=rules.talon))
+            lines.append(msg("rule_talon", n=rules.talon, suit_key=suit_key,
+                             discard_example=" ".join(Card.parse(c).text(n) for c in ("5O", "6C"))))
         if rules.auction and rules.trump_from == "called" and rules.bidding != "low_card":
-            lines.append(msg("rule_called_buia" if rules.call_time == "after_first_trick" else "rule_called"))
+            lines.append(msg("rule_called_buia" if rules.call_time == "after_first_trick" else "rule_called",
+                             call_example=Card.parse("3O").text(n)))
         if rules.contract in ("solo", "called"):
             lines.append(msg(f"rule_contract_{rules.contract}"))
         if rules.declarations in ("vales", "on_lead"):
-            lines.append(msg(f"rule_declarations_{rules.declarations}"))
+            lines.append(msg(f"rule_declarations_{rules.declarations}", suit_key=suit_key))
         if rules.capote:
             lines.append(msg("rule_capote"))
         return lines
@@ -1508,13 +1685,13 @@ class TerminalGame:
             return
         card = _card_of(action)
         if card is None:  # an action of a variant that plays no card: its notation says what it is
-            self.say("you_act" if you else "acts", who=who, action=str(action))
+            self.say("you_act" if you else "acts", who=who, action=action.text(self.notation))
             return
         shown = self.card_text(card)
         if isinstance(action, Arrastro):
             self.say("you_arrastro" if you else "plays_arrastro", style="bold", who=who, card=shown)
         elif not isinstance(action, Play):  # a play with something more: keep its notation
-            shown.append(f" [{action}]")
+            shown.append(f" [{action.text(self.notation)}]")
             self.say("you_play" if you else "plays", who=who, card=shown)
         elif you:
             self.say("you_play", card=shown)
@@ -1641,7 +1818,13 @@ class TerminalGame:
             if deal > rules.hands or (deal == rules.hands and match.game.is_over() and match.winner is None):
                 return label, msg("goal_fixed_level", n=rules.hands)
             return label, msg("goal_fixed", deal=deal, n=rules.hands)
-        return label, msg("goal_target", target=target)
+        if rules.match == "target_points":
+            return label, msg("goal_points", target=target)
+        if rules.match == "game_points":
+            return label, msg("goal_game_points", target=target)
+        if target == 1:
+            return label, msg("goal_hands_one")
+        return label, msg("goal_hands", target=target)
 
     def _end_match(self) -> None:
         winner = self.match.winner
