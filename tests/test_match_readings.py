@@ -393,7 +393,7 @@ def test_the_terminal_shows_the_draw_and_seats_everybody_by_it(cut: bool, tmp_pa
     assert data["hands"][0]["dealer"] == 0
     assert re.search(rf"^  {mine}  You$", out, re.MULTILINE)
     partner = (mine + 2) % 4
-    assert f"Your partners: Seat {partner} (random, partner)." in out
+    assert f"Your partners: Seat {partner} (easy, partner)." in out
     assert re.search(r" play against ", block)
     again = subprocess.run([sys.executable, "-m", "brisca", "replay", str(record)], capture_output=True, timeout=60)
     assert json.loads(again.stdout)["seating"] == seating
@@ -405,11 +405,11 @@ def test_the_terminal_counts_rematada_game_points(tmp_path: Path) -> None:
     out = brisca_play("--variant", "rematada", "--seed", "3", "--lang", "en", "--save", str(record),
                       stdin=lines * 600)
     assert "Match over" in out
-    assert re.search(r"^Game points: .*\(first to 3 wins the match\)\.$", out, re.MULTILINE)
+    assert re.search(r"^Game points: .*\(the first to 3 game points wins the match\)\.$", out, re.MULTILINE)
     summary = json.loads(subprocess.run([sys.executable, "-m", "brisca", "replay", str(record)],
                                         capture_output=True, timeout=60).stdout)
     assert max(summary["game_points"]) == 3
-    last = re.findall(r"^Game points: (.*) \(first to 3", out, re.MULTILINE)[-1]
+    last = re.findall(r"^Game points: (.*) \(the first to 3", out, re.MULTILINE)[-1]
     assert [int(n) for n in re.findall(r" (\d+)(?: ·|$)", last)] == summary["game_points"]
 
 

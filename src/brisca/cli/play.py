@@ -1119,8 +1119,9 @@ class TerminalGame:
         out = [0] * sides
         if rules.declarations == "off" or view.trump is None:
             return out
-        played = 0  # cards played so far: the trick a declaration is made in is played // players
-        for seat, action in view.history:
+        played = 0  # cards played so far
+        history = view.history
+        for i, (seat, action) in enumerate(history):
             if isinstance(action, Play | Arrastro):
                 played += 1
             elif isinstance(action, Declare):
@@ -1128,7 +1129,12 @@ class TerminalGame:
                 if rules.declarations != "vales":
                     out[rules.side_of(seat, view.players)] += points
                 else:
-                    trick = played // view.players
+                    # Declared as a card of the pair is played (the seat's next action plays it): that card's
+                    # trick; else marked once the seat's card was down (003): the trick of the last card played.
+                    nxt = history[i + 1] if i + 1 < len(history) else None
+                    with_card = (nxt is not None and nxt[0] == seat and isinstance(nxt[1], Play | Arrastro)
+                                 and nxt[1].card.suit is action.suit)
+                    trick = played // view.players if with_card or not played else (played - 1) // view.players
                     if trick < len(view.tricks):
                         out[rules.side_of(view.tricks[trick].winner, view.players)] += points
         return out
