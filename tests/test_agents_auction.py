@@ -170,8 +170,17 @@ def test_vales_are_declared_only_when_the_trick_is_safe() -> None:
             continue
         action = HeuristicAgent().act(view)
         if isinstance(action, Declare):
-            after = [(seat + i) % 4 for i in range(1, 4 - len(view.trick))]  # type: ignore[operator]
-            assert all(view.side_of(s) == view.side_of(seat) for s in after)  # type: ignore[arg-type]
+            if view.phase == "mark":  # marked with its card down (003): only once its side has the trick
+                if view.trick:
+                    after = [(view.leader + i) % 4 for i in range(len(view.trick), 4)]
+                    assert all(view.side_of(s) == view.side_of(seat) for s in after)  # type: ignore[arg-type]
+                    winner = view.trick_winner()
+                else:
+                    winner = view.tricks[-1].winner
+                assert winner is not None and view.side_of(winner) == view.side_of(seat)  # type: ignore[arg-type]
+            else:
+                after = [(seat + i) % 4 for i in range(1, 4 - len(view.trick))]  # type: ignore[operator]
+                assert all(view.side_of(s) == view.side_of(seat) for s in after)  # type: ignore[arg-type]
             declared += 1
     assert declared >= 1
 
