@@ -174,5 +174,8 @@ def upgrade(engine: sa.Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Processes started together (several serving one site) upgrade one at a time.
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(8127001)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
