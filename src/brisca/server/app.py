@@ -226,6 +226,9 @@ class Manager:
 
     # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
 
+    def claim(self, table_id: str) -> None:
+        """Before a new table is stored (in a cluster its lease is taken first: no other process may take it)."""
+
     def route(self, table_id: str) -> TableActor | None:
         """Where the table's commands go: its actor (in a cluster, a stand-in forwarding to another process)."""
         return self.get(table_id)
@@ -283,6 +286,7 @@ class Manager:
             bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats, seeded=spec.seed is not None,
             owner=owner,
         )
+        self.claim(state.id)
         self.store.create_table(state)
         actor = self._actor(state)
         self.actors[state.id] = actor

@@ -614,12 +614,15 @@ class ClusterManager(Manager):
         actor = self.route(table_id)
         return None if isinstance(actor, RemoteTable) else actor
 
+    def claim(self, table_id: str) -> None:
+        epoch = self.leases.acquire(table_id)
+        if epoch is None:
+            raise TableError("moved", f"table {table_id} is run by another server")
+        self.epochs[table_id] = epoch
+
     def _actor(self, state: TableState) -> TableActor:
-        if state.id not in self.epochs:  # a new table: its lease is this process's
-            epoch = self.leases.acquire(state.id, sorted(self.dead))
-            if epoch is None:
-                raise TableError("moved", f"table {state.id} is run by another server")
-            self.epochs[state.id] = epoch
+        if state.id not in self.epochs:
+            self.claim(state.id)
         return super()._actor(state)
 
     async def release(self, actor: TableActor) -> None:

@@ -1,0 +1,233 @@
+"""Several ``brisca serve`` processes, one site: PostgreSQL (a fresh schema) and Redis on 127.0.0.1.
+
+Three real server processes: a table's seats connect through different processes, the table's owner is killed
+with SIGKILL mid-game, another process takes its tables over, the clients reconnect to any process, and nothing
+acknowledged or broadcast is lost, doubled or misplaced; every record replays. Skipped without the ``cluster``
+extra, PostgreSQL or Redis, unless ``BRISCA_REQUIRE_CLUSTER=1`` (as in ``.ci/run``), which makes that a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("websockets")
+
+from brisca.cli import main
+from brisca.server import loadtest
+
+REQUIRE = os.environ.get("BRISCA_REQUIRE_CLUSTER") == "1"
+REDIS = os.environ.get("BRISCA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+POSTGRES = os.environ.get("BRISCA_TEST_POSTGRES", "postgresql+psycopg://{user}@127.0.0.1:5432/test")
+
+
+def _unavailable(why: str) -> None:
+    if REQUIRE:
+        pytest.fail(f"BRISCA_REQUIRE_CLUSTER=1: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> str:
+    try:
+        import redis
+    except ImportError:
+        _unavailable("no Redis client: pip install -e '.[cluster]'")
+        raise
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
+    except Exception as exc:
+        _unavailable(f"no Redis server at {REDIS}: {exc}")
+    return REDIS
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search path is a new schema of its own (dropped afterwards)."""
+    import sqlalchemy as sa
+
+    schema = f"brisca_cluster_{uuid.uuid4().hex[:12]}"
+    engine, url = None, ""
+    for user in ("postgres", "root"):
+        candidate = sa.create_engine(POSTGRES.format(user=user))
+        try:
+            with candidate.begin() as c:
+                c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+            engine, url = candidate, POSTGRES.format(user=user)
+            break
+        except Exception:
+            candidate.dispose()
+    if engine is None:
+        _unavailable("no PostgreSQL server at 127.0.0.1:5432 (database test)")
+        return
+    try:
+        yield f"{url}?options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as c:
+            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+def _get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as r:
+        return json.load(r)
+
+
+def _post(base: str, path: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.load(r)
+
+
+def test_redis_needs_a_postgresql_database(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["serve", "--db", str(tmp_path / "db.sqlite3"), "--redis", "redis://127.0.0.1:6379/0"]) == 2
+    assert "--redis needs --db postgresql://" in capsys.readouterr().err
+
+
+def test_a_table_is_played_through_three_processes(redis_url: str, pg_url: str, tmp_path: Path) -> None:
+    from websockets.sync.client import connect
+
+    servers = [loadtest.Server(pg_url, loadtest.free_port(), tmp_path / f"server{i}.log", redis=redis_url)
+               for i in range(3)]
+    for s in servers:
+        s.start()
+    try:
+        asyncio.run(asyncio.wait_for(loadtest._ready(servers), 60))
+        one, two, three = (s.base for s in servers)
+        # Created on the first process, which runs it; the second seat is taken through the second.
+        made = _post(one, "/api/tables", {"players": 2, "name": "Ana", "bot_delay": 0})
+        table_id = made["table_id"]
+        joined = _post(two, f"/api/tables/{table_id}/join", {"name": "Bea"})
+        assert joined["seat"] == 1
+        healths = [_get(s.base, "/healthz") for s in servers]
+        assert all(h["ok"] and h["database"] and h["redis"] for h in healths)
+        assert len({h["node"] for h in healths}) == 3 and len({h["pid"] for h in healths}) == 3
+        assert [h["tables_owned"] for h in healths] == [1, 0, 0]
+        # Any process answers for it: its state, and the lobby (asked of its owner).
+        assert _get(three, f"/api/tables/{table_id}")["status"] == "playing"
+        lobby = _get(two, "/api/lobby")
+        assert [t["table_id"] for t in lobby["playing"]] == [table_id]
+        assert lobby["playing"][0]["seats"][1]["name"] == "Bea"
+
+        # Seat 0 through the third process, seat 1 through the second, a spectator on the first.
+        seats = [connect(f"ws{three[4:]}/ws/{table_id}"), connect(f"ws{two[4:]}/ws/{table_id}")]
+        watcher = connect(f"ws{one[4:]}/ws/{table_id}")
+        for ws, token in zip(seats, [made["token"], joined["token"]], strict=True):
+            ws.send(json.dumps({"type": "hello", "token": token}))
+        watcher.send(json.dumps({"type": "hello"}))
+        logs: list[list[dict[str, Any]]] = [[], [], []]
+        conns = [*seats, watcher]
+
+        def read(i: int) -> dict[str, Any]:
+            m: dict[str, Any] = json.loads(conns[i].recv(timeout=10))
+            logs[i].append(m)
+            return m
+
+        states: list[dict[str, Any]] = []
+        for i in range(3):
+            assert read(i)["type"] == "welcome"
+            states.append(read(i)["state"])  # the snapshot
+        assert [s["view"]["seat"] for s in states[:2]] == [0, 1]
+        # Twelve moves, each sent through the process of the seat whose turn it is; every connection sees
+        # every event once, in order, and each seat's events hold only its own hand.
+        for _ in range(12):
+            turn = states[0]["view"]["turn"]
+            action = states[turn]["view"]["legal"][0]["text"]
+            conns[turn].send(json.dumps({"type": "play", "action": action, "id": 7}))
+            for i in range(3):
+                while True:
+                    m = read(i)
+                    if m["type"] == "event":
+                        states[i] = m["state"]
+                        if m["kind"] == "action":
+                            assert m["action"]["text"] == action
+                            break
+            assert read(turn) == {"type": "ack", "v": states[turn]["table"]["version"], "id": 7}
+        seats[1].send(json.dumps({"type": "chat", "text": "hola", "id": "c"}))
+        for i in range(3):
+            m = read(i)
+            assert (m["kind"], m["text"], m["name"]) == ("chat", "hola", "Bea")
+        for i, log in enumerate(logs):
+            numbers = [m["v"] for m in log if m["type"] == "event"]
+            assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), i
+        hands = [{c for m in log if m.get("state") for c in m["state"]["view"]["hand"]} for log in logs]
+        assert hands[0] and hands[1] and not hands[0] & hands[1] and not hands[2]
+        # The owner counts the connections that came through the other processes.
+        owner = _get(one, "/healthz")
+        assert owner["connections"] == 3 and owner["connections_from_other_processes"] == 2
+        assert _get(two, "/healthz")["forwarded_connections"] == 1
+        for ws in conns:
+            ws.close()
+    finally:
+        for s in servers:
+            s.stop()
+
+
+def test_kill_9_of_the_owner_loses_and_doubles_nothing(redis_url: str, pg_url: str, tmp_path: Path) -> None:
+    tables = 12
+    run = loadtest.durability(tables, db=pg_url, pace=0.03, kill_after=1.0, kills=2, deadline=60.0,
+                              workdir=tmp_path, processes=3, redis=redis_url)
+    report: dict[str, Any] = asyncio.run(asyncio.wait_for(run, 110))
+    assert report["problems"] == []
+    assert (report["lost"], report["duplicated"], report["misplaced"]) == (0, 0, 0)
+    first, second = report["kills"]
+    # Each kill took a process that ran tables mid-game; the others had them all within a few seconds.
+    assert first["tables_owned"] >= 1 and second["tables_owned"] >= 1
+    assert first["tables_mid_game"] == tables
+    assert first["takeover_s"] < 15 and second["takeover_s"] < 15
+    assert 0 < first["acked_before"] < second["acked_before"] < report["acked_checked"]
+    # Clients came back (to other processes), every match ended on the two processes left, every record replays.
+    assert report["reconnects"] >= 2
+    assert report["records_replayed"] == tables
+    assert report["acked_checked"] + report["kept_unanswered_past_a_hand"] == report["actions_in_records"]
+    assert report["broadcasts_checked"] >= 2 * report["actions_in_records"] - 4 * tables
+    assert report["ok"]
+
+
+def test_a_lost_lease_refuses_the_write(redis_url: str, pg_url: str) -> None:
+    """The fence: once another process holds a table's lease, the first one's writes to it fail, and change
+    nothing; a lease is taken only when it ended or its holder is dead."""
+    import sqlalchemy as sa
+
+    from brisca.server.app import Manager
+    from brisca.server.cluster import ClusterManager, LeaseLost, Leases
+    from brisca.server.store import SeatInfo, Store, TableState
+
+    async def scenario() -> None:
+        store = Store(pg_url)
+        try:
+            first = ClusterManager(Manager(store), redis_url)
+            first.loop = asyncio.get_running_loop()
+            other = Leases(store.engine, "other-process", 30.0)
+            state = TableState(id="fence1", preset="spanish", options={}, players=2, seed=1, bot_delay=0,
+                               status="waiting", version=0, seats=[SeatInfo(0), SeatInfo(1)])
+            store.create_table(state)
+            epoch = first.leases.acquire("fence1")
+            assert epoch == 1
+            first.epochs["fence1"] = epoch
+            await store.write(store.set_version, "fence1", 1)
+            # Held and running: another process cannot take it, unless it knows the holder is dead.
+            assert other.acquire("fence1") is None
+            assert other.holder("fence1") == (first.node, True)
+            with store.engine.begin() as c:
+                c.execute(sa.text("UPDATE brisca_leases SET expires_at = now() - interval '1 second'"))
+            assert other.acquire("fence1") == 2
+            with pytest.raises(LeaseLost):
+                await store.write(store.set_version, "fence1", 2)
+            assert store.load("fence1").version == 1  # type: ignore[union-attr]
+            assert first.leases.acquire("fence1") is None
+            assert first.leases.acquire("fence1", dead=["other-process"]) == 3
+        finally:
+            store.dispose()
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
