@@ -9,8 +9,15 @@ extra, PostgreSQL or Redis, unless ``BRISCA_REQUIRE_CLUSTER=1`` (as in ``.ci/run
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import shutil
+import socket
+import ssl
+import subprocess
+import time
+import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
@@ -26,6 +33,9 @@ from brisca.cli import main
 from brisca.server import loadtest
 
 REQUIRE = os.environ.get("BRISCA_REQUIRE_CLUSTER") == "1"
+#: The reverse proxy's test needs Debian's nginx (``apt-get install nginx``): it fails rather than skips with this.
+REQUIRE_NGINX = os.environ.get("BRISCA_REQUIRE_NGINX") == "1"
+NGINX_SITE = Path(__file__).parent.parent / "docs" / "hosting" / "nginx-brisca.conf"
 REDIS = os.environ.get("BRISCA_TEST_REDIS", "redis://127.0.0.1:6379/0")
 POSTGRES = os.environ.get("BRISCA_TEST_POSTGRES", "postgresql+psycopg://{user}@127.0.0.1:5432/test")
 
@@ -50,8 +60,7 @@ def redis_url() -> str:
     return REDIS
 
 
-@pytest.fixture
-def pg_url() -> Iterator[str]:
+def _schema_url() -> Iterator[str]:
     """A PostgreSQL URL whose search path is a new schema of its own (dropped afterwards)."""
     import sqlalchemy as sa
 
@@ -77,6 +86,28 @@ def pg_url() -> Iterator[str]:
         engine.dispose()
 
 
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    yield from _schema_url()
+
+
+@pytest.fixture(scope="module")
+def servers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[loadtest.Server]]:
+    """Three processes serving one site (a schema of their own), for the tests that do not kill them."""
+    folder = tmp_path_factory.mktemp("cluster")
+    for url in _schema_url():
+        started = [loadtest.Server(url, loadtest.free_port(), folder / f"server{i}.log", redis=redis_url)
+                   for i in range(3)]
+        for s in started:
+            s.start()
+        try:
+            asyncio.run(asyncio.wait_for(loadtest._ready(started), 60))
+            yield started
+        finally:
+            for s in started:
+                s.stop()
+
+
 def _get(base: str, path: str) -> Any:
     with urllib.request.urlopen(base + path, timeout=10) as r:
         return json.load(r)
@@ -94,83 +125,76 @@ def test_redis_needs_a_postgresql_database(capsys: pytest.CaptureFixture[str], t
     assert "--redis needs --db postgresql://" in capsys.readouterr().err
 
 
-def test_a_table_is_played_through_three_processes(redis_url: str, pg_url: str, tmp_path: Path) -> None:
+def test_a_table_is_played_through_three_processes(servers: list[loadtest.Server]) -> None:
     from websockets.sync.client import connect
 
-    servers = [loadtest.Server(pg_url, loadtest.free_port(), tmp_path / f"server{i}.log", redis=redis_url)
-               for i in range(3)]
-    for s in servers:
-        s.start()
-    try:
-        asyncio.run(asyncio.wait_for(loadtest._ready(servers), 60))
-        one, two, three = (s.base for s in servers)
-        # Created on the first process, which runs it; the second seat is taken through the second.
-        made = _post(one, "/api/tables", {"players": 2, "name": "Ana", "bot_delay": 0})
-        table_id = made["table_id"]
-        joined = _post(two, f"/api/tables/{table_id}/join", {"name": "Bea"})
-        assert joined["seat"] == 1
-        healths = [_get(s.base, "/healthz") for s in servers]
-        assert all(h["ok"] and h["database"] and h["redis"] for h in healths)
-        assert len({h["node"] for h in healths}) == 3 and len({h["pid"] for h in healths}) == 3
-        assert [h["tables_owned"] for h in healths] == [1, 0, 0]
-        # Any process answers for it: its state, and the lobby (asked of its owner).
-        assert _get(three, f"/api/tables/{table_id}")["status"] == "playing"
-        lobby = _get(two, "/api/lobby")
-        assert [t["table_id"] for t in lobby["playing"]] == [table_id]
-        assert lobby["playing"][0]["seats"][1]["name"] == "Bea"
+    before = [_get(s.base, "/healthz")["tables_owned"] for s in servers]
+    one, two, three = (s.base for s in servers)
+    # Created on the first process, which runs it; the second seat is taken through the second.
+    made = _post(one, "/api/tables", {"players": 2, "name": "Ana", "bot_delay": 0})
+    table_id = made["table_id"]
+    joined = _post(two, f"/api/tables/{table_id}/join", {"name": "Bea"})
+    assert joined["seat"] == 1
+    healths = [_get(s.base, "/healthz") for s in servers]
+    assert all(h["ok"] and h["database"] and h["redis"] for h in healths)
+    assert len({h["node"] for h in healths}) == 3 and len({h["pid"] for h in healths}) == 3
+    assert [h["tables_owned"] for h in healths] == [before[0] + 1, *before[1:]]
+    # Any process answers for it: its state, and the lobby (asked of its owner).
+    assert _get(three, f"/api/tables/{table_id}")["status"] == "playing"
+    lobby = _get(two, "/api/lobby")
+    listed = {t["table_id"]: t for t in lobby["playing"]}
+    assert listed[table_id]["seats"][1]["name"] == "Bea"
 
-        # Seat 0 through the third process, seat 1 through the second, a spectator on the first.
-        seats = [connect(f"ws{three[4:]}/ws/{table_id}"), connect(f"ws{two[4:]}/ws/{table_id}")]
-        watcher = connect(f"ws{one[4:]}/ws/{table_id}")
-        for ws, token in zip(seats, [made["token"], joined["token"]], strict=True):
-            ws.send(json.dumps({"type": "hello", "token": token}))
-        watcher.send(json.dumps({"type": "hello"}))
-        logs: list[list[dict[str, Any]]] = [[], [], []]
-        conns = [*seats, watcher]
+    # Seat 0 through the third process, seat 1 through the second, a spectator on the first.
+    stack = contextlib.ExitStack()
+    seats = [stack.enter_context(connect(f"ws{three[4:]}/ws/{table_id}")),
+             stack.enter_context(connect(f"ws{two[4:]}/ws/{table_id}"))]
+    watcher = stack.enter_context(connect(f"ws{one[4:]}/ws/{table_id}"))
+    for ws, token in zip(seats, [made["token"], joined["token"]], strict=True):
+        ws.send(json.dumps({"type": "hello", "token": token}))
+    watcher.send(json.dumps({"type": "hello"}))
+    logs: list[list[dict[str, Any]]] = [[], [], []]
+    conns = [*seats, watcher]
 
-        def read(i: int) -> dict[str, Any]:
-            m: dict[str, Any] = json.loads(conns[i].recv(timeout=10))
-            logs[i].append(m)
-            return m
+    def read(i: int) -> dict[str, Any]:
+        m: dict[str, Any] = json.loads(conns[i].recv(timeout=10))
+        logs[i].append(m)
+        return m
 
-        states: list[dict[str, Any]] = []
+    states: list[dict[str, Any]] = []
+    for i in range(3):
+        assert read(i)["type"] == "welcome"
+        states.append(read(i)["state"])  # the snapshot
+    assert [s["view"]["seat"] for s in states[:2]] == [0, 1]
+    # Twelve moves, each sent through the process of the seat whose turn it is; every connection sees
+    # every event once, in order, and each seat's events hold only its own hand.
+    for _ in range(12):
+        turn = states[0]["view"]["turn"]
+        action = states[turn]["view"]["legal"][0]["text"]
+        conns[turn].send(json.dumps({"type": "play", "action": action, "id": 7}))
         for i in range(3):
-            assert read(i)["type"] == "welcome"
-            states.append(read(i)["state"])  # the snapshot
-        assert [s["view"]["seat"] for s in states[:2]] == [0, 1]
-        # Twelve moves, each sent through the process of the seat whose turn it is; every connection sees
-        # every event once, in order, and each seat's events hold only its own hand.
-        for _ in range(12):
-            turn = states[0]["view"]["turn"]
-            action = states[turn]["view"]["legal"][0]["text"]
-            conns[turn].send(json.dumps({"type": "play", "action": action, "id": 7}))
-            for i in range(3):
-                while True:
-                    m = read(i)
-                    if m["type"] == "event":
-                        states[i] = m["state"]
-                        if m["kind"] == "action":
-                            assert m["action"]["text"] == action
-                            break
-            assert read(turn) == {"type": "ack", "v": states[turn]["table"]["version"], "id": 7}
-        seats[1].send(json.dumps({"type": "chat", "text": "hola", "id": "c"}))
-        for i in range(3):
-            m = read(i)
-            assert (m["kind"], m["text"], m["name"]) == ("chat", "hola", "Bea")
-        for i, log in enumerate(logs):
-            numbers = [m["v"] for m in log if m["type"] == "event"]
-            assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), i
-        hands = [{c for m in log if m.get("state") for c in m["state"]["view"]["hand"]} for log in logs]
-        assert hands[0] and hands[1] and not hands[0] & hands[1] and not hands[2]
-        # The owner counts the connections that came through the other processes.
-        owner = _get(one, "/healthz")
-        assert owner["connections"] == 3 and owner["connections_from_other_processes"] == 2
-        assert _get(two, "/healthz")["forwarded_connections"] == 1
-        for ws in conns:
-            ws.close()
-    finally:
-        for s in servers:
-            s.stop()
+            while True:
+                m = read(i)
+                if m["type"] == "event":
+                    states[i] = m["state"]
+                    if m["kind"] == "action":
+                        assert m["action"]["text"] == action
+                        break
+        assert read(turn) == {"type": "ack", "v": states[turn]["table"]["version"], "id": 7}
+    seats[1].send(json.dumps({"type": "chat", "text": "hola", "id": "c"}))
+    for i in range(3):
+        m = read(i)
+        assert (m["kind"], m["text"], m["name"]) == ("chat", "hola", "Bea")
+    for i, log in enumerate(logs):
+        numbers = [m["v"] for m in log if m["type"] == "event"]
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), i
+    hands = [{c for m in log if m.get("state") for c in m["state"]["view"]["hand"]} for log in logs]
+    assert hands[0] and hands[1] and not hands[0] & hands[1] and not hands[2]
+    # The owner counts the connections that came through the other processes.
+    owner = _get(one, "/healthz")
+    assert owner["connections"] == 3 and owner["connections_from_other_processes"] == 2
+    assert _get(two, "/healthz")["forwarded_connections"] == 1
+    stack.close()
 
 
 def test_kill_9_of_the_owner_loses_and_doubles_nothing(redis_url: str, pg_url: str, tmp_path: Path) -> None:
@@ -231,3 +255,102 @@ def test_a_lost_lease_refuses_the_write(redis_url: str, pg_url: str) -> None:
             store.dispose()
 
     asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def _play_two_seats(base: str, ws_base: str, moves: int, context: ssl.SSLContext | None = None,
+                    origin: str | None = None) -> int:
+    """A two-person table through ``base``: created, joined, and ``moves`` actions played over WebSockets."""
+    from websockets.sync.client import connect
+
+    headers = {"Content-Type": "application/json"} | ({"Origin": origin} if origin else {})
+
+    def post(path: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+        with urllib.request.urlopen(request, timeout=10, context=context) as r:
+            return json.load(r)
+
+    made = post("/api/tables", {"players": 2, "name": "Ana", "bot_delay": 0})
+    joined = post(f"/api/tables/{made['table_id']}/join", {"name": "Bea"})
+    acks = 0
+    with connect(f"{ws_base}/ws/{made['table_id']}", ssl=context) as one, \
+            connect(f"{ws_base}/ws/{made['table_id']}", ssl=context) as two:
+        conns = [one, two]
+        states: list[dict[str, Any]] = [{}, {}]
+        for ws, token in zip(conns, [made["token"], joined["token"]], strict=True):
+            ws.send(json.dumps({"type": "hello", "token": token}))
+        for i, ws in enumerate(conns):
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            states[i] = json.loads(ws.recv(timeout=10))["state"]
+        for _ in range(moves):
+            turn = states[0]["view"]["turn"]
+            conns[turn].send(json.dumps({"type": "play", "action": states[turn]["view"]["legal"][0]["text"]}))
+            for i, ws in enumerate(conns):
+                while True:
+                    m = json.loads(ws.recv(timeout=10))
+                    if m["type"] == "ack":
+                        acks += 1
+                    if m["type"] == "event" and m["kind"] == "action":
+                        states[i] = m["state"]
+                        break
+            if json.loads(conns[turn].recv(timeout=10))["type"] == "ack":
+                acks += 1
+    return acks
+
+
+def test_behind_nginx_with_tls(servers: list[loadtest.Server], tmp_path: Path) -> None:
+    """docs/hosting/nginx-brisca.conf as it is (ports and certificate paths changed): TLS, the WebSockets, and
+    the requests spread over three processes."""
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    openssl = shutil.which("openssl")
+    if nginx is None or openssl is None:
+        if REQUIRE_NGINX:
+            pytest.fail("BRISCA_REQUIRE_NGINX=1: nginx or openssl missing (apt-get install nginx openssl)")
+        pytest.skip("no nginx here (apt-get install nginx)")
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=brisca",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(tmp_path / "key.pem"),
+                    "-out", str(tmp_path / "cert.pem")], check=True, capture_output=True)
+    https, http = loadtest.free_port(), loadtest.free_port()
+    site = NGINX_SITE.read_text()
+    for old, server in zip(("127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"), servers, strict=True):
+        site = site.replace(old, f"127.0.0.1:{server.port}")
+    site = (site.replace("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;")
+            .replace("listen 80;", f"listen 127.0.0.1:{http};")
+            .replace("/etc/letsencrypt/live/brisca.example.org/fullchain.pem", str(tmp_path / "cert.pem"))
+            .replace("/etc/letsencrypt/live/brisca.example.org/privkey.pem", str(tmp_path / "key.pem")))
+    (tmp_path / "brisca.conf").write_text(site)
+    temp = "".join(f"{kind}_temp_path {tmp_path}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi",
+                                                                          "uwsgi", "scgi"))
+    (tmp_path / "nginx.conf").write_text(
+        f"worker_processes 1;\npid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n"
+        f"events {{ worker_connections 256; }}\nhttp {{\naccess_log off;\n{temp}include {tmp_path}/brisca.conf;\n}}\n")
+    proxy = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(100):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", https)) == 0:
+                    break
+            assert proxy.poll() is None, proxy.stdout.read().decode() if proxy.stdout else "nginx exited"
+            time.sleep(0.05)
+        context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+        base = f"https://127.0.0.1:{https}"
+        pids = set()
+        for _ in range(9):
+            with urllib.request.urlopen(base + "/healthz", timeout=10, context=context) as r:
+                health = json.load(r)
+            assert health["ok"] and health["redis"]
+            pids.add(health["pid"])
+        assert pids <= {s.proc.pid for s in servers if s.proc is not None} and len(pids) >= 2
+        # Plain HTTP is sent to HTTPS.
+        class Stay(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: Any) -> None:
+                return None
+
+        with pytest.raises(urllib.error.HTTPError) as moved:
+            urllib.request.build_opener(Stay).open(f"http://127.0.0.1:{http}/healthz", timeout=10)
+        assert moved.value.code == 301 and moved.value.headers["Location"] == "https://127.0.0.1/healthz"
+        # A table over HTTPS (a POST from the site's own origin passes the Origin check) and secure WebSockets.
+        assert _play_two_seats(base, f"wss://127.0.0.1:{https}", 6, context, origin=base) == 6
+    finally:
+        proxy.terminate()
+        proxy.wait(10)

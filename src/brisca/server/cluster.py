@@ -776,6 +776,13 @@ class ClusterManager(Manager):
         for table_id, route in list(self.routes.items()):
             if not route.keys:
                 del self.routes[table_id]
+        # A process that hangs keeps its channel, but its leases end and other processes take its tables: the
+        # connections forwarded to it start over with the new owner.
+        holders = await asyncio.to_thread(self._holders, list(self.routes))
+        for table_id, route in list(self.routes.items()):
+            if holders.get(table_id, route.node) != route.node:
+                route.let_go()
+                del self.routes[table_id]
 
     def _forget(self, node: str) -> None:
         """A process is gone or stopping: close the connections forwarded to it, drop those it forwarded here."""
