@@ -34,7 +34,7 @@ import secrets
 import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
@@ -276,7 +276,7 @@ class Bus:
         assert self.redis is not None
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
-                await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+                await cast(Any, self.pubsub).aclose()  # untyped in redis-py
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self.pubsub.subscribe(channel(self.node))
         self.subscribed.set()
@@ -293,7 +293,7 @@ class Bus:
                 await task
         if self.pubsub is not None:
             with contextlib.suppress(Exception):
-                await self.pubsub.aclose()  # type: ignore[no-untyped-call]
+                await cast(Any, self.pubsub).aclose()  # untyped in redis-py
         if self.redis is not None:
             with contextlib.suppress(Exception):
                 await self.redis.aclose()
