@@ -125,6 +125,13 @@ def test_redis_needs_a_postgresql_database(capsys: pytest.CaptureFixture[str], t
     assert "--redis needs --db postgresql://" in capsys.readouterr().err
 
 
+def test_the_loadtest_needs_redis_and_postgresql_for_several_processes(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--redis"):
+        loadtest.main(["--processes", "2", "--tables", "1", "--workdir", str(tmp_path)])
+    with pytest.raises(SystemExit, match="postgresql"):
+        loadtest.main(["--processes", "2", "--redis", REDIS, "--tables", "1", "--workdir", str(tmp_path)])
+
+
 def test_a_table_is_played_through_three_processes(servers: list[loadtest.Server]) -> None:
     from websockets.sync.client import connect
 

@@ -639,7 +639,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             return await actor.join(name, seat, None if user is None else user.id,
                                     None if user is None else user.username)
         except TableError as exc:
-            raise HTTPException(410 if exc.code == "closed" else 503 if exc.code == "unavailable" else 409,
+            # "unavailable", "moved": another process runs the table and did not answer, or it is changing hands.
+            raise HTTPException(410 if exc.code == "closed" else 503 if exc.code in ("unavailable", "moved") else 409,
                                 exc.message) from None
 
     @app.get("/api/tables/{table_id}")

@@ -40,6 +40,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
 from brisca.server.app import TABLE_ID, Manager
+from brisca.server.db import LeaseRow
 from brisca.server.store import TableState
 from brisca.server.table import (
     CLOSE,
@@ -73,13 +74,7 @@ TAKE_AT_ONCE = 64
 #: The writes of :class:`~brisca.server.store.Store` that change a table (their first argument is its id).
 TABLE_WRITES = frozenset({"set_version", "write_join", "write_close", "write_hand", "write_action", "write_finish"})
 
-LEASES = sa.Table(
-    "brisca_leases", sa.MetaData(),
-    sa.Column("table_id", sa.String(32), primary_key=True),
-    sa.Column("owner", sa.String(64), nullable=False),
-    sa.Column("epoch", sa.Integer, nullable=False),
-    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
-)
+LEASES = cast(sa.Table, LeaseRow.__table__)
 _TABLES = sa.table("brisca_tables", sa.column("id"), sa.column("status"), sa.column("owner"))
 _SEATS = sa.table("brisca_seats", sa.column("table_id"), sa.column("bot"))
 _DEAD = sa.bindparam("dead", type_=postgresql.ARRAY(sa.String), value=[])
@@ -627,6 +622,9 @@ class ClusterManager(Manager):
 
     async def release(self, actor: TableActor) -> None:
         await super().release(actor)
+        for key, rconn in list(self.remote.items()):
+            if rconn.table_id == actor.id:
+                del self.remote[key]
         if self.epochs.pop(actor.id, None) is not None:
             await asyncio.to_thread(self.leases.release, [actor.id])
 
@@ -824,10 +822,11 @@ class ClusterManager(Manager):
                     if entry is None:
                         continue
                     conn, route = entry
-                    if index < 0:
+                    if index < 0:  # closed by the table (closed for good, or the client too slow): forgotten
                         self.local.pop(key, None)
                         route.keys.pop(conn, None)
                         conn.send(CLOSE)
+                        self.bus.send(sender, {"op": "leave", "t": route.id, "c": key})
                     else:
                         conn.send(texts[index])
             elif kind in ("hello", "act", "chat", "ping", "leave"):

@@ -21,6 +21,13 @@ be lost or duplicated: every acknowledged action, and every action any client sa
 place in the finished record, exactly once; the stored action numbers are gapless; each connection saw
 gapless event numbers that never went back; and every record replays (:mod:`brisca.record`). The exit
 status is 1 when any check fails.
+
+``--processes N --redis URL`` (with ``--db postgresql://...``) runs the same against N ``brisca serve`` processes
+serving one site (docs/hosting.md): table ``i`` is created on process ``i mod N``, its seats join and connect
+through different processes, and the report adds each process's share (the actions acknowledged to its clients,
+their latency, its CPU, the tables it runs at the end). With ``--kill-after``, the process running the most tables
+is the one killed; the others take its tables over (``takeover_s``), its clients reconnect to the next process,
+and it is started again before the next kill (not after the last one: the others finish the matches).
 """
 
 from __future__ import annotations
