@@ -67,6 +67,8 @@ log = logging.getLogger("brisca.server.cluster")
 LEASE_SECONDS = 10.0
 #: Seconds between two looks at the other processes (their Redis channels) and at tables left without an owner.
 WATCH_EVERY = 0.5
+#: Every how many looks the slower ones are made: tables whose lease ended, forwarded tables that changed hands.
+SLOW_LOOK_EVERY = 4
 #: Seconds an HTTP request forwarded to a table's owner (a join, the table's state) waits for its answer.
 REQUEST_TIMEOUT = 5.0
 #: Tables taken over at most in one look (the other processes take the rest).
@@ -744,6 +746,8 @@ class ClusterManager(Manager):
     # -------------------------------------------------------------- the other processes
 
     async def _watch(self) -> None:
+        """Every 0.5 s: which processes are gone (and their tables taken over at once); every 2 s: the tables whose
+        lease ended; four times a lease: this process's leases renewed."""
         tick = 0
         renew_every = max(1, round(self.leases.seconds / 4 / WATCH_EVERY))
         while True:
@@ -752,17 +756,20 @@ class ClusterManager(Manager):
             self._wake.clear()
             tick += 1
             try:
-                await self._check_processes()
+                slow = tick % SLOW_LOOK_EVERY == 0
+                await self._check_processes(slow)
                 if tick % renew_every == 0:
                     await self._renew()
-                await self._take_orphans()
+                if slow or self.dead:
+                    await self._take_orphans()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("the look after the cluster failed")
 
-    async def _check_processes(self) -> None:
-        """Which processes are gone (nobody reads their channel): let go of what depended on them."""
+    async def _check_processes(self, slow: bool = True) -> None:
+        """Which processes are gone (nobody reads their channel): let go of what depended on them (``slow``: the
+        forwarded connections of tables another process took over, too)."""
         owners = await asyncio.to_thread(self.leases.owners)
         nodes = set(owners) | {r.node for r in self.routes.values()} | {n for n, _ in self.remote}
         counts = await self.bus.listeners(sorted(nodes))
@@ -776,6 +783,8 @@ class ClusterManager(Manager):
                 del self.routes[table_id]
         # A process that hangs keeps its channel, but its leases end and other processes take its tables: the
         # connections forwarded to it start over with the new owner.
+        if not slow or not self.routes:
+            return
         holders = await asyncio.to_thread(self._holders, list(self.routes))
         for table_id, route in list(self.routes.items()):
             if holders.get(table_id, route.node) != route.node:

@@ -83,6 +83,20 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+def _cpu_by_name(name: str) -> float:
+    """User and system CPU time of every process of this machine whose command is ``name`` (Linux ``/proc``):
+    the database's or Redis's share of a run, when they run here."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        if text[text.find("(") + 1:text.rfind(")")] == name:
+            total += _cpu_seconds(int(stat.parent.name))
+    return total
+
+
 def _cpu_pressure() -> float:
     """Microseconds that some task on this machine waited for a CPU (Linux PSI); 0 where unknown."""
     try:
@@ -592,6 +606,7 @@ async def bench(tables: int, seconds: float, *, db: str | None = None, players: 
         gc.collect()
         gc.freeze()
         cpu0 = [s.cpu_seconds() for s in servers]
+        services0 = [_cpu_by_name("postgres"), _cpu_by_name("redis-server")]
         own0, w0, p0 = time.process_time(), time.monotonic(), time.perf_counter()
         pressure0 = _cpu_pressure()
         run.measuring = True
@@ -599,6 +614,7 @@ async def bench(tables: int, seconds: float, *, db: str | None = None, players: 
         run.measuring = False
         window = time.monotonic() - w0
         cpu = [s.cpu_seconds() - c for s, c in zip(servers, cpu0, strict=True)]
+        services = [_cpu_by_name("postgres") - services0[0], _cpu_by_name("redis-server") - services0[1]]
         client_cpu = time.process_time() - own0
         pressure = (_cpu_pressure() - pressure0) / 1e6 / window
         healths: list[Any] = []
@@ -631,6 +647,9 @@ async def bench(tables: int, seconds: float, *, db: str | None = None, players: 
         "errors": stats.errors, "machine_cpu_pressure_pct": round(100 * pressure, 1),
         "loadavg_at_end": [round(x, 2) for x in load],
         "cpus": os.cpu_count(),
+        # Every postgres and redis-server process of the machine (those of other work on it too).
+        "postgres_cpu_pct": round(100 * services[0] / window, 1), "redis_cpu_pct": round(100 * services[1] / window, 1),
+        "server_cpu_ms_per_action": round(1000 * sum(cpu) / max(1, stats.acks), 2),
     }
     if processes > 1 or redis:
         report["per_process"] = [
@@ -820,7 +839,8 @@ def _print_report(report: dict[str, Any]) -> None:
               f"own p50/p95/p99 {own['p50_ms']}/{own['p95_ms']}/{own['p99_ms']} ms (max {own['max_ms']}), "
               f"others p50/p95/p99 {others['p50_ms']}/{others['p95_ms']}/{others['p99_ms']} ms; server CPU "
               f"{report['server_cpu_pct']}%, client CPU {report['client_cpu_pct']}%, client loop lag p99 "
-              f"{report['client_loop_lag']['p99_ms']} ms; machine CPU pressure {report['machine_cpu_pressure_pct']}%, "
+              f"{report['client_loop_lag']['p99_ms']} ms; postgres CPU {report['postgres_cpu_pct']}%, redis CPU "
+              f"{report['redis_cpu_pct']}%; machine CPU pressure {report['machine_cpu_pressure_pct']}%, "
               f"load {report['loadavg_at_end'][0]}", file=sys.stderr)
         for i, p in enumerate(report.get("per_process", [])):
             own = p["latency_own"]
