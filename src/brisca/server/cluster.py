@@ -715,22 +715,25 @@ class ClusterManager(Manager):
     async def _take_orphans(self) -> None:
         """Take over the tables nobody runs: their lease ended, their owner is dead, or they have none."""
         taken = await asyncio.to_thread(self.leases.take_orphans, sorted(self.dead))
-        if not taken:
+        # A table a client asked for meanwhile may already be here at a newer epoch (route): that one stays.
+        fresh = {t: epoch for t, epoch in taken.items() if self.epochs.get(t, -1) < epoch}
+        if not fresh:
             return
-        for table_id in taken:  # a table this process ran and lost meanwhile: rebuilt from the database
+        for table_id in fresh:  # an actor of an earlier lease of this process, lost meanwhile: rebuilt
             old = self.actors.get(table_id)
             if old is not None:
                 for conn in list(old.conns):
                     conn.send(CLOSE)
                 await Manager.release(self, old)
-        self.epochs.update(taken)
-        states = await asyncio.to_thread(lambda: [(t, self.store.load(t)) for t in taken])
-        gone = []
+        self.epochs.update(fresh)
+        states = await asyncio.to_thread(lambda: [(t, self.store.load(t)) for t in fresh])
+        gone, started = [], 0
         for table_id, state in states:
-            if state is None or state.status not in OPEN or table_id in self.actors:
-                if table_id not in self.actors:
-                    gone.append(table_id)
-                    self.epochs.pop(table_id, None)
+            if self.epochs.get(table_id) != fresh[table_id] or table_id in self.actors:
+                continue  # taken again meanwhile (by route, at a newer epoch)
+            if state is None or state.status not in OPEN:
+                gone.append(table_id)
+                self.epochs.pop(table_id, None)
                 continue
             try:
                 actor = self._actor(state)
@@ -739,9 +742,10 @@ class ClusterManager(Manager):
                 continue
             self.actors[table_id] = actor
             actor.start()
+            started += 1
         if gone:
             await asyncio.to_thread(self.leases.release, gone)
-        log.info("took over %d tables", len(taken) - len(gone))
+        log.info("took over %d tables", started)
 
     # -------------------------------------------------------------- the other processes
 

@@ -707,7 +707,11 @@ async def durability(tables: int, *, db: str | None = None, players: int = 2, pa
                 done["restart_s"] = round(await victim.ready(), 2)
             kills_done.append(done)
         left = max(1.0, t_end - time.monotonic())
-        await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in all_tables)), left)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in all_tables)), left)
+        except TimeoutError:
+            raise RuntimeError(f"not every match ended within {deadline:g} s: "
+                               + "; ".join(_unfinished(all_tables)[:10])) from None
         live = next(server for server in servers if server.proc is not None and server.proc.poll() is None)
         for t in all_tables:
             t.record = await http(f"{live.base}/api/games/{t.id}/record", raw=True)
@@ -727,6 +731,23 @@ async def durability(tables: int, *, db: str | None = None, players: int = 2, pa
     return {"mode": "kill", "db": "postgresql" if url.startswith("postgres") else "sqlite", "tables": tables,
             "processes": processes, "players": players, "connections": tables * players, "pace_s": pace,
             "kills": kills_done, "reconnects": run.stats.reconnects, "errors": run.stats.errors, **checks}
+
+
+def _unfinished(tables: Sequence[TableClient]) -> list[str]:
+    """Where the tables that did not finish stand, seat by seat (for the report of a run that timed out)."""
+    out = []
+    for t in tables:
+        if t.done.is_set():
+            continue
+        seats = []
+        for seat in t.seats:
+            state = seat.state or {}
+            table, view = state.get("table") or {}, state.get("view") or {}
+            seats.append(f"seat {seat.seat}: process {seat.process}, connected {seat.ws is not None}, v {seat.v}, "
+                         f"pending {seat.pending}, status {table.get('status')}, turn {view.get('turn')}, "
+                         f"finished {seat.finished}")
+        out.append(f"table {t.id}: " + ", ".join(seats))
+    return out
 
 
 async def _taken_over(url: str, node: str, since: float, timeout: float = 30.0) -> float:
