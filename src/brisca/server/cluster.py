@@ -775,7 +775,7 @@ class ClusterManager(Manager):
         """Which processes are gone (nobody reads their channel): let go of what depended on them (``slow``: the
         forwarded connections of tables another process took over, too)."""
         owners = await asyncio.to_thread(self.leases.owners)
-        nodes = set(owners) | {r.node for r in self.routes.values()} | {n for n, _ in self.remote}
+        nodes = set(owners) | {r.node for r in self._forwarding()} | {n for n, _ in self.remote}
         counts = await self.bus.listeners(sorted(nodes))
         if counts is None or counts.get(self.node, 0) == 0:
             return  # Redis cannot tell, or this process is not subscribed itself: judge nobody
@@ -783,24 +783,34 @@ class ClusterManager(Manager):
         for node in self.dead:
             self._forget(node)
         for table_id, route in list(self.routes.items()):
-            if not route.keys:
+            if not route.keys:  # only a cache: a connection about to say hello keeps its route (in self.local)
                 del self.routes[table_id]
         # A process that hangs keeps its channel, but its leases end and other processes take its tables: the
         # connections forwarded to it start over with the new owner.
-        if not slow or not self.routes:
+        routes = self._forwarding()
+        if not slow or not routes:
             return
-        holders = await asyncio.to_thread(self._holders, list(self.routes))
-        for table_id, route in list(self.routes.items()):
-            if holders.get(table_id, route.node) != route.node:
-                route.let_go()
-                del self.routes[table_id]
+        holders = await asyncio.to_thread(self._holders, sorted({r.id for r in routes}))
+        for route in routes:
+            if holders.get(route.id, route.node) != route.node:
+                self._let_go(route)
+
+    def _forwarding(self) -> list[RemoteTable]:
+        """The routes to other processes' tables in use: those of this process's connections, and those cached."""
+        found = {id(route): route for _, route in self.local.values()}
+        found.update((id(route), route) for route in self.routes.values())
+        return list(found.values())
+
+    def _let_go(self, route: RemoteTable) -> None:
+        route.let_go()
+        if self.routes.get(route.id) is route:
+            del self.routes[route.id]
 
     def _forget(self, node: str) -> None:
         """A process is gone or stopping: close the connections forwarded to it, drop those it forwarded here."""
-        for table_id, route in list(self.routes.items()):
+        for route in self._forwarding():
             if route.node == node:
-                route.let_go()
-                del self.routes[table_id]
+                self._let_go(route)
         for key, rconn in list(self.remote.items()):
             if rconn.node == node:
                 del self.remote[key]
@@ -814,7 +824,7 @@ class ClusterManager(Manager):
 
     def _resubscribed(self) -> None:
         """Messages to this process may have been missed: every connection that went through Redis starts over."""
-        for route in list(self.routes.values()):
+        for route in self._forwarding():
             route.let_go()
         self.routes.clear()
         for key, rconn in list(self.remote.items()):
@@ -849,10 +859,11 @@ class ClusterManager(Manager):
                 if entry is not None:
                     entry[1].keys.pop(entry[0], None)
                     entry[0].send(CLOSE)
+                    if entry[1].node == sender:  # the route's other connections start over too
+                        self._let_go(entry[1])
                 moved = self.routes.get(str(op["t"]))
                 if moved is not None and moved.node == sender:
-                    moved.let_go()
-                    del self.routes[moved.id]
+                    self._let_go(moved)
             elif kind == "req":
                 self._spawn(self._answer(sender, op))
             elif kind == "rep":
@@ -958,14 +969,15 @@ class ClusterManager(Manager):
             self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watcher
-        for route in list(self.routes.values()):
+        routes = self._forwarding()
+        for route in routes:
             route.let_go()
         await super().stop()
         held = list(self.epochs)
         self.epochs.clear()
         with contextlib.suppress(Exception):
             await asyncio.to_thread(self.leases.release, held)
-        for node in {n for n, _ in self.remote} | {r.node for r in self.routes.values()}:
+        for node in {n for n, _ in self.remote} | {r.node for r in routes}:
             self.bus.send(node, {"op": "bye"})
         self.routes.clear()
         self.remote.clear()
