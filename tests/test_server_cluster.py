@@ -125,6 +125,26 @@ def test_redis_needs_a_postgresql_database(capsys: pytest.CaptureFixture[str], t
     assert "--redis needs --db postgresql://" in capsys.readouterr().err
 
 
+def test_one_process_answers_its_health(tmp_path: Path) -> None:
+    """``GET /healthz`` without ``--redis``: the process, its database, the tables it runs; 503 when the
+    database does not answer."""
+    from test_server_common import Conn, deadline, serve
+
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        health = client.get("/healthz")
+        assert health.status_code == 200
+        assert health.json() == {"ok": True, "pid": os.getpid(), "node": None, "database": True, "redis": None,
+                                 "tables_owned": 0, "tables_loaded": 0, "connections": 0}
+        made = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()
+        Conn(client, made["table_id"], token=made["token"])
+        health = client.get("/healthz").json()
+        assert (health["tables_owned"], health["connections"]) == (1, 1)
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        manager.store.ping = lambda: False
+        down = client.get("/healthz")
+        assert down.status_code == 503 and down.json()["ok"] is False and down.json()["database"] is False
+
+
 def test_the_loadtest_needs_redis_and_postgresql_for_several_processes(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="--redis"):
         loadtest.main(["--processes", "2", "--tables", "1", "--workdir", str(tmp_path)])

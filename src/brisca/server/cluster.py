@@ -531,6 +531,9 @@ class ClusterManager(Manager):
     it keeps (:func:`start_cluster`)."""
 
     def __init__(self, manager: Manager, redis_url: str, lease_seconds: float = LEASE_SECONDS) -> None:
+        if manager.store.engine.dialect.name != "postgresql":
+            raise ValueError("several processes share one PostgreSQL database (--db postgresql://...), not "
+                             f"{manager.store.engine.dialect.name}")
         # The settings of the process's manager (its store, limits, takeover and the like), whatever they are.
         self.__dict__.update(manager.__dict__)
         self.node = node_name()
