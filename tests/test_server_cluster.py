@@ -382,3 +382,49 @@ def test_behind_nginx_with_tls(servers: list[loadtest.Server], tmp_path: Path) -
     finally:
         proxy.terminate()
         proxy.wait(10)
+
+
+def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.Server]) -> None:
+    """SIGTERM (a restart, an upgrade): the process gives its leases up as it stops, another process runs its
+    tables within a few seconds, and a seat forwarded through a third process is closed, reconnects with its last
+    event number, and plays on. (The last test of the module: it stops one of its processes.)"""
+    from websockets.sync.client import connect
+
+    first, second, third = servers
+    made = _post(third.base, "/api/tables", {"players": 2, "name": "Ana", "bots": {"1": "easy"}, "bot_delay": 0})
+    table_id = made["table_id"]
+    url = f"ws{first.base[4:]}/ws/{table_id}"
+    with connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        sync = json.loads(ws.recv(timeout=10))
+        last, state = sync["v"], sync["state"]
+        before = [_get(s.base, "/healthz")["tables_owned"] for s in (first, second)]
+        stopped = time.monotonic()
+        third.stop()
+        # The forwarded connection is closed (the page reconnects)...
+        with pytest.raises(Exception):  # noqa: B017 (websockets' ConnectionClosed, after what was sent before)
+            while True:
+                m = json.loads(ws.recv(timeout=10))
+                if m["type"] == "event":
+                    last, state = m["v"], m.get("state", state)
+    # ... and the table runs on another process within a few seconds.
+    while sum(_get(s.base, "/healthz")["tables_owned"] for s in (first, second)) < sum(before) + 1:
+        assert time.monotonic() - stopped < 10, "nobody took the table over"
+        time.sleep(0.1)
+    with connect(f"ws{second.base[4:]}/ws/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"], "last": last}))
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        while (m := json.loads(ws.recv(timeout=10)))["type"] != "pong":  # the events missed, if any
+            assert m["type"] == "event" and m["v"] == last + 1
+            last, state = m["v"], m.get("state", state)
+        while state["view"]["turn"] != 0:  # the bot's move, if it is its turn
+            m = json.loads(ws.recv(timeout=10))
+            assert m["type"] == "event" and m["v"] == last + 1
+            last, state = m["v"], m.get("state", state)
+        ws.send(json.dumps({"type": "play", "action": state["view"]["legal"][0]["text"], "id": 1}))
+        while (m := json.loads(ws.recv(timeout=10)))["type"] != "ack":
+            assert m["type"] == "event" and m["v"] == last + 1
+            last = m["v"]
+        assert m["id"] == 1
