@@ -2,7 +2,8 @@
 
 A real ``brisca serve`` subprocess on 127.0.0.1, 20 tables of two client-side bots each over WebSockets
 (:mod:`brisca.server.loadtest`); every client reconnects with its seat token and last event number after
-each restart, and the matches are played to their end.
+each restart, and the matches are played to their end. The same checks with three processes serving one site,
+the owner of the most tables killed: ``tests/test_server_cluster.py``.
 """
 
 from __future__ import annotations

@@ -92,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--db", metavar="URL", help="database: a SQLite file or URL, or postgresql://... "
                        "(default: SQLite in the user's data directory)")
+    serve.add_argument("--redis", metavar="URL",
+                       help="serve one site from several processes (and machines): redis://host:6379/0, shared by "
+                            "them all, with a shared --db postgresql://... (docs/hosting.md)")
     serve.add_argument("--log-level", default="info", choices=("critical", "error", "warning", "info", "debug"))
     add_serve_options(serve)
 

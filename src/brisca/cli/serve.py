@@ -104,7 +104,17 @@ def run_serve_cli(args: argparse.Namespace) -> int:
         raise BriscaError(f"--port must be from 1 to 65535, not {args.port}")
     after = takeover_after(args)
     chosen = limits(args)
+    redis_url = getattr(args, "redis", None)
+    if redis_url is not None:
+        from brisca.server.cluster import check_database, missing_cluster_extra
+
+        try:
+            check_database(args.db)
+        except ValueError as exc:
+            raise BriscaError(str(exc)) from None
+        if missing_cluster_extra():
+            raise BriscaError("--redis needs the 'cluster' extra (redis missing): pip install 'brisca[cluster]'")
     print(f"brisca: serving on http://{args.host}:{args.port}/")
-    uvicorn.run(create_app(args.db, takeover_after=after, limits=chosen), host=args.host, port=args.port,
-                log_level=args.log_level)
+    uvicorn.run(create_app(args.db, takeover_after=after, limits=chosen, redis_url=redis_url), host=args.host,
+                port=args.port, log_level=args.log_level)
     return 0

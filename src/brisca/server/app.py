@@ -8,12 +8,13 @@ import gc
 import json
 import logging
 import math
+import os
 import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -223,6 +224,38 @@ class Manager:
     def _actor(self, state: TableState) -> TableActor:
         return TableActor(self.store, state, self.takeover_after, self.limits.max_hands)
 
+    # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
+
+    def claim(self, table_id: str) -> None:
+        """Before a new table is stored (in a cluster its lease is taken first: no other process may take it)."""
+
+    def route(self, table_id: str) -> TableActor | None:
+        """Where the table's commands go: its actor (in a cluster, a stand-in forwarding to another process)."""
+        return self.get(table_id)
+
+    async def table_info(self, actor: TableActor) -> dict[str, Any]:
+        """The table as everyone sees it."""
+        table: dict[str, Any] = actor.snapshot(None)["table"]
+        return table
+
+    async def describe(self, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Tables run by other processes, as everyone sees them (none: there are no others)."""
+        return {}
+
+    def open_counts(self, owner: str) -> tuple[int, int, int]:
+        """The open tables of ``owner``, its tables of bots only among them, and every open table of bots only."""
+        live = [a for a in self.actors.values() if a.status in OPEN]
+        mine = [a for a in live if a.owner == owner]
+        return len(mine), sum(a.bot_only for a in mine), sum(a.bot_only for a in live)
+
+    async def health(self) -> dict[str, Any]:
+        """``GET /healthz``: this process, whether its database answers, the tables it runs."""
+        database = await asyncio.to_thread(self.store.ping)
+        live = [a for a in self.actors.values() if not a.stopped]
+        return {"ok": database, "pid": os.getpid(), "node": None, "database": database, "redis": None,
+                "tables_owned": sum(a.status in OPEN for a in live), "tables_loaded": len(live),
+                "connections": sum(len(a.conns) for a in live)}
+
     def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
         """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits;
         ``sits``: its creator takes a seat at once."""
@@ -253,6 +286,7 @@ class Manager:
             bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats, seeded=spec.seed is not None,
             owner=owner,
         )
+        self.claim(state.id)
         self.store.create_table(state)
         actor = self._actor(state)
         self.actors[state.id] = actor
@@ -273,17 +307,16 @@ class Manager:
         if bot_only and spec.bot_delay < limits.min_bot_delay:
             raise HTTPException(400, f"bot_delay is at least {limits.min_bot_delay:g} s at a table with no "
                                      f"person's seat, not {spec.bot_delay:g}")
-        live = [a for a in self.actors.values() if a.status in OPEN]
-        mine = [a for a in live if a.owner == owner]
+        mine, mine_bots, bots = self.open_counts(owner)
         cap = limits.open_tables_for(owner)
-        if len(mine) >= cap:
-            raise HTTPException(409, f"you have {len(mine)} open tables, this server's limit of {cap}: finish or "
+        if mine >= cap:
+            raise HTTPException(409, f"you have {mine} open tables, this server's limit of {cap}: finish or "
                                      f"leave one first (a table nobody is at closes after {limits.idle_text})")
         if bot_only:
-            if sum(a.bot_only for a in mine) >= limits.max_bot_tables:
+            if mine_bots >= limits.max_bot_tables:
                 raise HTTPException(409, f"you have {limits.max_bot_tables} open table(s) of bots only, this "
                                          "server's limit: wait for its match to end")
-            if sum(a.bot_only for a in live) >= limits.max_bot_tables_total:
+            if bots >= limits.max_bot_tables_total:
                 raise HTTPException(409, f"this server has {limits.max_bot_tables_total} open tables of bots "
                                          "only, its limit: try again when one ends")
 
@@ -371,7 +404,7 @@ GC_THRESHOLDS = (20_000, 20, 100)
 
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
-               limits: Limits | None = None, secure_cookies: bool = False) -> FastAPI:
+               limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
@@ -380,6 +413,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     address, caps on open tables and match lengths, idle tables; :class:`~brisca.server.limits.Limits`).
     ``secure_cookies``: the session cookie is ``Secure`` even for a plain-HTTP request (behind a proxy that
     ends TLS); it always is for an HTTPS one.
+    ``redis_url``: this process is one of several serving the site (``db_url`` a PostgreSQL database they share;
+    :mod:`brisca.server.cluster`).
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
@@ -399,6 +434,10 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
         manager = Manager(store, takeover_after, limits)
+        if redis_url is not None:  # one of several processes: tables leased in the database, messages over Redis
+            from brisca.server.cluster import start_cluster
+
+            manager = await start_cluster(manager, redis_url)
         app.state.manager = manager
         app.state.accounts = Accounts(store.engine)
         await asyncio.to_thread(app.state.accounts.purge)
@@ -565,7 +604,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return name
 
     def actor_or_404(table_id: str) -> TableActor:
-        actor = manager().get(table_id)
+        actor = manager().route(table_id)
         if actor is None:
             if is_closed(table_id):
                 raise HTTPException(410, "this table is closed")
@@ -602,12 +641,13 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             return await actor.join(name, seat, None if user is None else user.id,
                                     None if user is None else user.username)
         except TableError as exc:
-            raise HTTPException(410 if exc.code == "closed" else 409, exc.message) from None
+            # "unavailable", "moved": another process runs the table and did not answer, or it is changing hands.
+            raise HTTPException(410 if exc.code == "closed" else 503 if exc.code in ("unavailable", "moved") else 409,
+                                exc.message) from None
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        table: dict[str, Any] = actor_or_404(table_id).snapshot(None)["table"]
-        return table
+        return await manager().table_info(actor_or_404(table_id))
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str, body: JoinSeat) -> dict[str, Any]:
@@ -620,12 +660,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
 
     # ------------------------------------------------------------------ the lobby, the history, the ratings
 
-    def lobby_entry(actor: TableActor, created_at: str) -> dict[str, Any]:
-        info: dict[str, Any] = actor.snapshot(None)["table"]
+    def lobby_entry(table_id: str, info: dict[str, Any], created_at: str) -> dict[str, Any]:
         seats = [{"seat": s["seat"], "name": s["name"], "bot": s["bot"], "guest": s["guest"],
                   "account": s["account"]} for s in info["seats"]]
         return {
-            "table_id": actor.id, "url": f"/t/{actor.id}", "preset": info["preset"],
+            "table_id": table_id, "url": f"/t/{table_id}", "preset": info["preset"],
             "title": _title(info["preset"]), "options": info["options"], "players": info["players"],
             "sides": info["sides"], "status": info["status"], "seats": seats,
             "free": [s["seat"] for s in seats if s["name"] is None and s["bot"] is None],
@@ -643,11 +682,13 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         out: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
         for status, key in (("waiting", "open"), ("playing", "playing")):
             listed = await asyncio.to_thread(queries.live_tables, manager().store, status, limit)
+            others = await manager().describe([t for t, _ in listed if t not in manager().actors])
             for table_id, created_at in listed:
                 actor = manager().actors.get(table_id)
-                if actor is None:
-                    continue  # not live in this process (it could not be resumed)
-                entry = lobby_entry(actor, created_at)
+                info = actor.snapshot(None)["table"] if actor is not None else others.get(table_id)
+                if info is None:
+                    continue  # not live in this process (it could not be resumed), nor in another that answered
+                entry = lobby_entry(table_id, info, created_at)
                 if entry["status"] != status or (key == "open" and not entry["free"]):
                     continue  # it moved on since the query
                 out[key].append(entry)
@@ -727,7 +768,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.websocket("/ws/{table_id}")
     async def websocket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        found = manager().get(table_id)
+        found = manager().route(table_id)
         if found is None:
             if is_closed(table_id):
                 await ws.send_json(error("closed", "this table is closed"))
@@ -757,7 +798,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                     conn.send(error("malformed", "messages are JSON in text frames, not binary frames"))
                     continue
                 if actor.stopped:  # let go meanwhile: finished (it is loaded again), or closed
-                    again = manager().get(table_id)
+                    again = manager().route(table_id)
                     if again is None:
                         await ws.send_json(error("closed", "this table is closed"))
                         await ws.close(code=4410)
@@ -775,6 +816,13 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             pump.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await pump
+
+    @app.get("/healthz")
+    async def healthz() -> JSONResponse:
+        """For a load balancer: 200 when this process and its database (and Redis, in a cluster) answer, else 503;
+        its process id and the tables it runs."""
+        report = await manager().health()
+        return JSONResponse(report, status_code=200 if report["ok"] else 503)
 
     # The pages: the one page of the front end, whatever the path (not part of the API's schema).
     @app.get("/", include_in_schema=False)

@@ -32,7 +32,7 @@ class TableRow(Base):
     players: Mapped[int] = mapped_column(sa.Integer)
     seed: Mapped[int] = mapped_column(sa.BigInteger)
     bot_delay: Mapped[float] = mapped_column(sa.Float, default=0.0)
-    status: Mapped[str] = mapped_column(sa.String(16), default="waiting")
+    status: Mapped[str] = mapped_column(sa.String(16), default="waiting", index=True)
     version: Mapped[int] = mapped_column(sa.Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
     #: The deals come from ``seed``, chosen by the client: a practice table, one person at most.
@@ -41,6 +41,20 @@ class TableRow(Base):
     owner: Mapped[str | None] = mapped_column(sa.String(80), nullable=True, index=True)
     #: The last change at the table (idle tables are closed).
     last_active: Mapped[datetime | None] = mapped_column(sa.DateTime, nullable=True)
+
+
+class LeaseRow(Base):
+    """Which process runs a table, when several serve one site (:mod:`brisca.server.cluster`)."""
+
+    __tablename__ = "brisca_leases"
+
+    table_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    #: The process's name (host, process id, a random part).
+    owner: Mapped[str] = mapped_column(sa.String(64), index=True)
+    #: Raised each time the table changes hands: every write checks it.
+    epoch: Mapped[int] = mapped_column(sa.Integer)
+    #: Renewed while the process runs; after it, another process may take the table over (the database's clock).
+    expires_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True))
 
 
 class SeatRow(Base):
@@ -174,5 +188,8 @@ def upgrade(engine: sa.Engine) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            # Processes started together (several serving one site) upgrade one at a time.
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(8127001)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -21,6 +21,13 @@ be lost or duplicated: every acknowledged action, and every action any client sa
 place in the finished record, exactly once; the stored action numbers are gapless; each connection saw
 gapless event numbers that never went back; and every record replays (:mod:`brisca.record`). The exit
 status is 1 when any check fails.
+
+``--processes N --redis URL`` (with ``--db postgresql://...``) runs the same against N ``brisca serve`` processes
+serving one site (docs/hosting.md): table ``i`` is created on process ``i mod N``, its seats join and connect
+through different processes, and the report adds each process's share (the actions acknowledged to its clients,
+their latency, its CPU, the tables it runs at the end). With ``--kill-after``, the process running the most tables
+is the one killed; the others take its tables over (``takeover_s``), its clients reconnect to the next process,
+and it is started again before the next kill (not after the last one: the others finish the matches).
 """
 
 from __future__ import annotations
@@ -76,6 +83,20 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
+def _cpu_by_name(name: str) -> float:
+    """User and system CPU time of every process of this machine whose command is ``name`` (Linux ``/proc``):
+    the database's or Redis's share of a run, when they run here."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        if text[text.find("(") + 1:text.rfind(")")] == name:
+            total += _cpu_seconds(int(stat.parent.name))
+    return total
+
+
 def _cpu_pressure() -> float:
     """Microseconds that some task on this machine waited for a CPU (Linux PSI); 0 where unknown."""
     try:
@@ -94,10 +115,11 @@ UNLIMITED = ["--rate-create", "1e9/1000000", "--rate-join", "1e9/1000000", "--ma
 
 
 class Server:
-    """``brisca serve`` in a subprocess, on 127.0.0.1."""
+    """``brisca serve`` in a subprocess, on 127.0.0.1 (``redis``: one of several processes serving one site)."""
 
-    def __init__(self, db: str, port: int, log: Path, takeover_after: float = -1) -> None:
+    def __init__(self, db: str, port: int, log: Path, takeover_after: float = -1, redis: str | None = None) -> None:
         self.db, self.port, self.log_path, self.takeover_after = db, port, log, takeover_after
+        self.redis = redis
         self.proc: subprocess.Popen[bytes] | None = None
         self.starts = 0
         #: The process id of an external server (``--url``), for its CPU time.
@@ -115,7 +137,7 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "brisca", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                  "--db", self.db, "--log-level", "warning", "--takeover-after", str(self.takeover_after),
-                 *UNLIMITED],
+                 *UNLIMITED, *(["--redis", self.redis] if self.redis else [])],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )
 
@@ -147,6 +169,11 @@ class Server:
             self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
+
+    async def health(self) -> Message:
+        """Its ``GET /healthz``: its process, and the tables it runs."""
+        answer: Message = await http(self.base + "/healthz")
+        return answer
 
     def cpu_seconds(self) -> float:
         if self.proc is None:
@@ -196,6 +223,15 @@ class Stats:
 
 
 @dataclass
+class ProcessStats:
+    """What the clients connected to one process measured."""
+
+    own: list[float] = field(default_factory=list)
+    others: list[float] = field(default_factory=list)
+    acks: int = 0
+
+
+@dataclass
 class SeatLog:
     """What one seat's clients did and saw, for the durability checks."""
 
@@ -217,11 +253,19 @@ class SeatLog:
 
 
 class Run:
-    """Shared by every client: the clock, the options and the measurements."""
+    """Shared by every client: the clock, the options and the measurements.
 
-    def __init__(self, base: str, pace: float, players: int, preset: str, seed: int) -> None:
-        self.base = base
-        self.ws_base = "ws" + base[4:]
+    ``base``: the server's URL, or the URLs of the processes serving one site: table ``i`` is created on process
+    ``i``, its seat ``s`` joins and connects through process ``i + s`` (so a table's seats use different
+    processes), and a client that reconnects goes to the next process.
+    """
+
+    def __init__(self, base: str | Sequence[str], pace: float, players: int, preset: str, seed: int) -> None:
+        self.bases = [base] if isinstance(base, str) else list(base)
+        self.base = self.bases[0]
+        self.ws_base = "ws" + self.base[4:]
+        #: Measured by the clients of each process.
+        self.per_process = [ProcessStats() for _ in self.bases]
         self.pace = pace
         self.players = players
         self.preset = preset
@@ -252,17 +296,22 @@ class Run:
     async def new_table(self, number: int) -> TableClient:
         """Create a table, take every seat over HTTP, connect every seat over its WebSocket."""
         async with self.setup_gate:
-            created = await http(self.base + "/api/tables",
+            created = await http(self.url(number) + "/api/tables",
                                  {"preset": self.preset, "players": self.players, "bot_delay": 0, "name": "load0"})
             tokens = [created["token"]]
             for seat in range(1, self.players):
-                joined = await http(f"{self.base}/api/tables/{created['table_id']}/join", {"name": f"load{seat}"})
+                joined = await http(f"{self.url(number + seat)}/api/tables/{created['table_id']}/join",
+                                    {"name": f"load{seat}"})
                 assert joined["seat"] == seat, joined
                 tokens.append(joined["token"])
         table = TableClient(self, number, created["table_id"], tokens)
         self.tables.append(table)
         await table.connect()
         return table
+
+    def url(self, index: int) -> str:
+        """The URL of process ``index`` (modulo their number)."""
+        return self.bases[index % len(self.bases)]
 
     def table_finished(self, table: TableClient) -> None:
         if table in self.tables:
@@ -287,10 +336,12 @@ class TableClient:
     async def connect(self) -> None:
         await asyncio.gather(*(s.start() for s in self.seats))
 
-    def observe(self, key: Key, own: bool, now: float) -> None:
+    def observe(self, key: Key, own: bool, now: float, process: int = 0) -> None:
         t0 = self.sent_at.get(key)
         if t0 is not None and self.run.measuring:
             (self.run.stats.own if own else self.run.stats.others).append(now - t0)
+            per = self.run.per_process[process]
+            (per.own if own else per.others).append(now - t0)
             if own:
                 self.run.stats.own_at.append((t0, now - t0))
 
@@ -306,6 +357,8 @@ class SeatClient:
     def __init__(self, table: TableClient, seat: int, token: str) -> None:
         self.table, self.seat, self.token = table, seat, token
         self.run = table.run
+        #: The process this seat's client connects through (the next one at each reconnection).
+        self.process = (table.number + seat) % len(self.run.bases)
         self.v: int | None = None
         self.state: Message | None = None
         self.ws: Any = None
@@ -329,9 +382,9 @@ class SeatClient:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-        url = f"{self.run.ws_base}/ws/{self.table.id}"
         first = True
         while not self.finished and not self.table.done.is_set():
+            url = f"ws{self.run.url(self.process)[4:]}/ws/{self.table.id}"
             try:
                 async with connect(url, ping_interval=None, open_timeout=30, close_timeout=2,
                                    max_size=2**22) as ws:
@@ -356,6 +409,7 @@ class SeatClient:
                     self.thinking.cancel()
                     self.thinking = None
             if not self.finished and not self.table.done.is_set():
+                self.process = (self.process + 1) % len(self.run.bases)  # any process will do
                 await asyncio.sleep(0.05)  # the server is gone: try again until it is back
 
     # ------------------------------------------------------------------ messages
@@ -376,7 +430,7 @@ class SeatClient:
                 action = m["action"]
                 key = (self.state["table"]["hand_number"], len(self.state["view"]["history"]))
                 self.log.seen[key] = (action["seat"], action["text"])
-                self.table.observe(key, action["seat"] == self.seat, now)
+                self.table.observe(key, action["seat"] == self.seat, now, self.process)
             elif m.get("kind") == "match_over":
                 self._end()
                 return
@@ -396,6 +450,7 @@ class SeatClient:
                 self.log.acked[key] = text
                 self.pending = None
                 self.run.stats.acks += self.run.measuring
+                self.run.per_process[self.process].acks += self.run.measuring
                 if self.saw_end:
                     self._end()
         elif kind == "error":
@@ -504,24 +559,45 @@ def _db_url(db: str | None, folder: Path) -> str:
     return db if db else str(folder / "loadtest.sqlite3")
 
 
+def _servers(url: str, folder: Path, processes: int, redis: str | None) -> list[Server]:
+    """The ``brisca serve`` processes of a run: one, or ``processes`` sharing a PostgreSQL database and Redis."""
+    if processes > 1 and not redis:
+        raise SystemExit("loadtest: --processes above 1 needs --redis (and a --db postgresql://...)")
+    if redis and not url.startswith("postgres"):
+        raise SystemExit("loadtest: --redis needs --db postgresql://... (the processes share one database)")
+    return [Server(url, free_port(), folder / f"server{i}.log", redis=redis) for i in range(processes)]
+
+
+async def _ready(servers: Sequence[Server]) -> float:
+    """Start time of the slowest process; one at a time first (the first upgrades the database's schema)."""
+    first = await servers[0].ready()
+    rest = await asyncio.gather(*(s.ready() for s in servers[1:]))
+    return max([first, *rest])
+
+
 async def bench(tables: int, seconds: float, *, db: str | None = None, players: int = 2, pace: float = 1.0,
                 preset: str = "spanish", seed: int = 1, workdir: Path | None = None,
-                external: str | None = None, server_pid: int = 0) -> dict[str, Any]:
+                external: str | None = None, server_pid: int = 0, processes: int = 1,
+                redis: str | None = None) -> dict[str, Any]:
     """The load benchmark: ``tables`` tables in play for ``seconds``; the report as a dict.
 
     ``external``: the URL (``http://127.0.0.1:PORT``) of a server already running, to use instead of starting one.
+    ``processes`` (with ``redis`` and a PostgreSQL ``db``): that many processes serve the site, each table's seats
+    connected through different ones; the report has each process's share (``per_process``).
     """
     folder = Path(workdir or tempfile.mkdtemp(prefix="brisca-load-"))
     url = _db_url(db, folder)
-    server = Server(url, free_port(), folder / "server.log")
+    servers = _servers(url, folder, processes, redis)
+    server = servers[0]
     if external:
         server.port, server.pid = int(external.rsplit(":", 1)[1].strip("/")), server_pid
     else:
-        server.start()
-    run = Run(server.base, pace, players, preset, seed)
+        for s in servers:
+            s.start()
+    run = Run([s.base for s in servers], pace, players, preset, seed)
     monitor = asyncio.get_running_loop().create_task(_lag_monitor(run))
     try:
-        startup = 0.0 if external else await server.ready()
+        startup = 0.0 if external else await _ready(servers)
         t0 = time.monotonic()
         await asyncio.gather(*(run.new_table(i) for i in range(tables)))
         setup = time.monotonic() - t0
@@ -529,73 +605,116 @@ async def bench(tables: int, seconds: float, *, db: str | None = None, players: 
         # pauses in this process would be counted as the server's latency.
         gc.collect()
         gc.freeze()
-        cpu0, own0, w0, p0 = server.cpu_seconds(), time.process_time(), time.monotonic(), time.perf_counter()
+        cpu0 = [s.cpu_seconds() for s in servers]
+        services0 = [_cpu_by_name("postgres"), _cpu_by_name("redis-server")]
+        own0, w0, p0 = time.process_time(), time.monotonic(), time.perf_counter()
         pressure0 = _cpu_pressure()
         run.measuring = True
         await asyncio.sleep(seconds)
         run.measuring = False
         window = time.monotonic() - w0
-        server_cpu, client_cpu = server.cpu_seconds() - cpu0, time.process_time() - own0
+        cpu = [s.cpu_seconds() - c for s, c in zip(servers, cpu0, strict=True)]
+        services = [_cpu_by_name("postgres") - services0[0], _cpu_by_name("redis-server") - services0[1]]
+        client_cpu = time.process_time() - own0
         pressure = (_cpu_pressure() - pressure0) / 1e6 / window
+        healths: list[Any] = []
+        if redis:
+            healths = await asyncio.gather(*(s.health() for s in servers), return_exceptions=True)
         run.stopping = True
         open_tables = len(run.tables)
         for table in list(run.tables):
             table.done.set()
-            for s in table.seats:
-                if s.ws is not None:
+            for seat in table.seats:
+                if seat.ws is not None:
                     with contextlib.suppress(Exception):
-                        await s.ws.close()
+                        await seat.ws.close()
     finally:
         monitor.cancel()
-        server.stop()
+        for s in servers:
+            s.stop()
     stats = run.stats
     load = os.getloadavg()
-    return {
+    report: dict[str, Any] = {
         "mode": "bench", "db": "postgresql" if url.startswith("postgres") else "sqlite", "preset": preset,
+        "processes": processes, "redis": bool(redis),
         "players": players, "pace_s": pace, "tables": tables, "connections": tables * players,
         "tables_open_at_end": open_tables, "server_start_s": round(startup, 2), "setup_s": round(setup, 2),
         "window_s": round(window, 2), "actions": stats.acks, "actions_per_s": round(stats.acks / window, 1),
         "matches_finished": stats.matches_finished,
         "latency_own": _latency(stats.own), "latency_others": _latency(stats.others),
-        "server_cpu_pct": round(100 * server_cpu / window, 1), "client_cpu_pct": round(100 * client_cpu / window, 1),
+        "server_cpu_pct": round(100 * sum(cpu) / window, 1), "client_cpu_pct": round(100 * client_cpu / window, 1),
         "client_loop_lag": _latency(stats.lag), "slowest_seconds": _slowest_seconds(stats, p0),
         "errors": stats.errors, "machine_cpu_pressure_pct": round(100 * pressure, 1),
         "loadavg_at_end": [round(x, 2) for x in load],
         "cpus": os.cpu_count(),
+        # Every postgres and redis-server process of the machine (those of other work on it too).
+        "postgres_cpu_pct": round(100 * services[0] / window, 1), "redis_cpu_pct": round(100 * services[1] / window, 1),
+        "server_cpu_ms_per_action": round(1000 * sum(cpu) / max(1, stats.acks), 2),
     }
+    if processes > 1 or redis:
+        report["per_process"] = [
+            {"port": s.port, "cpu_pct": round(100 * c / window, 1),
+             "tables_owned_at_end": h.get("tables_owned") if isinstance(h, dict) else None,
+             "actions_per_s": round(per.acks / window, 1), "latency_own": _latency(per.own),
+             "latency_others": _latency(per.others)}
+            for s, c, per, h in zip(servers, cpu, run.per_process, healths or [None] * len(servers), strict=True)]
+    return report
 
 
 async def durability(tables: int, *, db: str | None = None, players: int = 2, pace: float = 0.05,
                      kill_after: float = 1.0, kills: int = 1, deadline: float = 120.0, preset: str = "spanish",
-                     seed: int = 1, workdir: Path | None = None) -> dict[str, Any]:
+                     seed: int = 1, workdir: Path | None = None, processes: int = 1,
+                     redis: str | None = None) -> dict[str, Any]:
     """``kill -9`` the server mid-game (``kills`` times, ``kill_after`` seconds of play apart), restart it on the
-    same database, play every match to its end, and check that nothing was lost or duplicated."""
+    same database, play every match to its end, and check that nothing was lost or duplicated.
+
+    With ``processes`` (and ``redis``, on PostgreSQL): the process running the most tables is killed each time;
+    the others take its tables over (``takeover_s``: until none of its open tables is left to it), its clients
+    reconnect to the next process, and it is started again (a new process) before the next kill; after the last
+    kill the others finish the matches without it.
+    """
     folder = Path(workdir or tempfile.mkdtemp(prefix="brisca-kill-"))
     url = _db_url(db, folder)
-    server = Server(url, free_port(), folder / "server.log")
-    server.start()
-    run = Run(server.base, pace, players, preset, seed)
+    servers = _servers(url, folder, processes, redis)
+    for server in servers:
+        server.start()
+    run = Run([server.base for server in servers], pace, players, preset, seed)
     run.replace_finished = False
     run.measuring = True
     kills_done: list[dict[str, Any]] = []
     t_end = time.monotonic() + deadline
     try:
-        await server.ready()
+        await _ready(servers)
         all_tables = await asyncio.gather(*(run.new_table(i) for i in range(tables)))
         for _ in range(kills):
             await asyncio.sleep(kill_after)
-            in_flight = sum(s.pending is not None for t in all_tables for s in t.seats)
+            victim, node, owned = servers[0], None, None
+            if redis:
+                healths = await asyncio.gather(*(server.health() for server in servers))
+                index = max(range(len(servers)), key=lambda i: healths[i]["tables_owned"])
+                victim, node, owned = servers[index], healths[index]["node"], healths[index]["tables_owned"]
+            in_flight = sum(seat.pending is not None for t in all_tables for seat in t.seats)
             mid_game = sum(bool(t.seats[0].log.seen) and not t.done.is_set() for t in all_tables)
-            acked = sum(len(s.log.acked) for t in all_tables for s in t.seats)
-            server.kill()
-            server.start()
-            restart = await server.ready()
-            kills_done.append({"acked_before": acked, "in_flight": in_flight, "tables_mid_game": mid_game,
-                               "restart_s": round(restart, 2)})
+            acked = sum(len(seat.log.acked) for t in all_tables for seat in t.seats)
+            killed_at = time.monotonic()
+            victim.kill()
+            done: dict[str, Any] = {"acked_before": acked, "in_flight": in_flight, "tables_mid_game": mid_game}
+            if node is not None:
+                done |= {"port": victim.port, "tables_owned": owned,
+                         "takeover_s": round(await _taken_over(url, node, killed_at), 2)}
+            if node is None or len(kills_done) + 1 < kills:  # the others go on without it after the last kill
+                victim.start()
+                done["restart_s"] = round(await victim.ready(), 2)
+            kills_done.append(done)
         left = max(1.0, t_end - time.monotonic())
-        await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in all_tables)), left)
+        try:
+            await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in all_tables)), left)
+        except TimeoutError:
+            raise RuntimeError(f"not every match ended within {deadline:g} s: "
+                               + "; ".join(_unfinished(all_tables)[:10])) from None
+        live = next(server for server in servers if server.proc is not None and server.proc.poll() is None)
         for t in all_tables:
-            t.record = await http(f"{server.base}/api/games/{t.id}/record", raw=True)
+            t.record = await http(f"{live.base}/api/games/{t.id}/record", raw=True)
         stored = await asyncio.to_thread(_stored_action_numbers, url, [t.id for t in all_tables])
     finally:
         run.stopping = True
@@ -606,11 +725,49 @@ async def durability(tables: int, *, db: str | None = None, players: int = 2, pa
                 if s.ws is not None:
                     with contextlib.suppress(Exception):
                         await s.ws.close()
-        server.stop()
+        for server in servers:
+            server.stop()
     checks = check_tables(all_tables, stored)
     return {"mode": "kill", "db": "postgresql" if url.startswith("postgres") else "sqlite", "tables": tables,
-            "players": players, "connections": tables * players, "pace_s": pace, "kills": kills_done,
-            "reconnects": run.stats.reconnects, "errors": run.stats.errors, **checks}
+            "processes": processes, "players": players, "connections": tables * players, "pace_s": pace,
+            "kills": kills_done, "reconnects": run.stats.reconnects, "errors": run.stats.errors, **checks}
+
+
+def _unfinished(tables: Sequence[TableClient]) -> list[str]:
+    """Where the tables that did not finish stand, seat by seat (for the report of a run that timed out)."""
+    out = []
+    for t in tables:
+        if t.done.is_set():
+            continue
+        seats = []
+        for seat in t.seats:
+            state = seat.state or {}
+            table, view = state.get("table") or {}, state.get("view") or {}
+            seats.append(f"seat {seat.seat}: process {seat.process}, connected {seat.ws is not None}, v {seat.v}, "
+                         f"pending {seat.pending}, status {table.get('status')}, turn {view.get('turn')}, "
+                         f"finished {seat.finished}")
+        out.append(f"table {t.id}: " + ", ".join(seats))
+    return out
+
+
+async def _taken_over(url: str, node: str, since: float, timeout: float = 30.0) -> float:
+    """Seconds from ``since`` until no open table's lease is left to the (killed) process ``node``."""
+    import sqlalchemy as sa
+
+    from brisca.server.db import make_engine
+
+    engine = make_engine(url)
+    query = sa.text("SELECT count(*) FROM brisca_leases l JOIN brisca_tables t ON t.id = l.table_id"
+                    " WHERE l.owner = :node AND t.status IN ('waiting', 'playing')")
+    try:
+        while True:
+            with engine.connect() as c:
+                left = c.execute(query, {"node": node}).scalar()
+            if not left or time.monotonic() - since > timeout:
+                return time.monotonic() - since
+            await asyncio.sleep(0.05)
+    finally:
+        engine.dispose()
 
 
 def _stored_action_numbers(url: str, table_ids: list[str]) -> dict[str, list[int]]:
@@ -703,8 +860,14 @@ def _print_report(report: dict[str, Any]) -> None:
               f"own p50/p95/p99 {own['p50_ms']}/{own['p95_ms']}/{own['p99_ms']} ms (max {own['max_ms']}), "
               f"others p50/p95/p99 {others['p50_ms']}/{others['p95_ms']}/{others['p99_ms']} ms; server CPU "
               f"{report['server_cpu_pct']}%, client CPU {report['client_cpu_pct']}%, client loop lag p99 "
-              f"{report['client_loop_lag']['p99_ms']} ms; machine CPU pressure {report['machine_cpu_pressure_pct']}%, "
+              f"{report['client_loop_lag']['p99_ms']} ms; postgres CPU {report['postgres_cpu_pct']}%, redis CPU "
+              f"{report['redis_cpu_pct']}%; machine CPU pressure {report['machine_cpu_pressure_pct']}%, "
               f"load {report['loadavg_at_end'][0]}", file=sys.stderr)
+        for i, p in enumerate(report.get("per_process", [])):
+            own = p["latency_own"]
+            print(f"  process {i} (port {p['port']}): {p['actions_per_s']} actions/s acknowledged to its clients, "
+                  f"own p50/p99 {own['p50_ms']}/{own['p99_ms']} ms, CPU {p['cpu_pct']}%, "
+                  f"{p['tables_owned_at_end']} tables run at the end", file=sys.stderr)
     else:
         verdict = "OK" if report["ok"] else "FAILED"
         print(f"{report['db']}: {report['tables']} tables, kills {report['kills']}: {verdict}: "
@@ -732,17 +895,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--url", help="bench a server already running at this http://127.0.0.1:PORT instead")
     parser.add_argument("--server-pid", type=int, default=0, help="with --url: its process id, for its CPU time")
     parser.add_argument("--workdir", type=Path, help="where the SQLite file and the server's log go")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="serve the site from this many processes (with --redis and --db postgresql://...)")
+    parser.add_argument("--redis", metavar="URL", help="the processes' Redis (brisca serve --redis)")
     args = parser.parse_args(argv)
     if args.kill_after is not None:
         report = asyncio.run(durability(args.tables, db=args.db, players=args.players,
                                         pace=0.05 if args.pace is None else args.pace, kill_after=args.kill_after,
                                         kills=args.kills, deadline=args.seconds, preset=args.preset,
-                                        seed=args.seed, workdir=args.workdir))
+                                        seed=args.seed, workdir=args.workdir, processes=args.processes,
+                                        redis=args.redis))
         _print_report(report)
         return 0 if report["ok"] else 1
     report = asyncio.run(bench(args.tables, args.seconds, db=args.db, players=args.players,
                                pace=1.0 if args.pace is None else args.pace, preset=args.preset, seed=args.seed,
-                               workdir=args.workdir, external=args.url, server_pid=args.server_pid))
+                               workdir=args.workdir, external=args.url, server_pid=args.server_pid,
+                               processes=args.processes, redis=args.redis))
     _print_report(report)
     return 0
 

@@ -119,6 +119,10 @@ class Store:
         self._drainer: asyncio.Task[None] | None = None
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
+        #: Checked in each batch's transaction before it commits (a cluster's table leases: every table it writes
+        #: is still this process's, :mod:`brisca.server.cluster`); it raises to refuse the batch. ``None``: one
+        #: process, nothing to check.
+        self.fence: Callable[[sa.Connection, list[tuple[Callable[..., None], tuple[Any, ...]]]], None] | None = None
         if self.inline:
             self._checkpointer = threading.Thread(target=self._checkpoints, name="brisca-checkpoint", daemon=True)
             self._checkpointer.start()
@@ -195,36 +199,46 @@ class Store:
 
     def _commit_batch(self, batch: list[tuple[Callable[..., None], tuple[Any, ...]]]) -> list[Exception | None]:
         """The whole batch in one transaction, or, if that fails, each write alone."""
-        if len(batch) > 1:
+        if len(batch) > 1 or self.fence is not None:
             try:
-                with self.engine.begin() as c:
-                    self._batch.connection, self._batch.rows, self._batch.versions = c, {}, {}
-                    try:
-                        for fn, args in batch:
-                            fn(*args)
-                        for statement, rows in self._batch.rows.items():
-                            c.execute(statement, rows)
-                        versions = self._batch.versions.items()
-                        plain = [{"b_id": t, "b_version": v, "b_active": a} for t, (v, st, a) in versions if not st]
-                        with_status = [{"b_id": t, "b_version": v, "b_status": st, "b_active": a}
-                                       for t, (v, st, a) in versions if st]
-                        if plain:
-                            c.execute(_SET_VERSION, plain)
-                        if with_status:
-                            c.execute(_SET_VERSION_STATUS, with_status)
-                    finally:
-                        self._batch.connection = self._batch.rows = self._batch.versions = None
+                self._together(batch)
                 return [None] * len(batch)
-            except Exception:
-                pass
+            except Exception as exc:
+                if len(batch) == 1:
+                    return [exc]
         errors: list[Exception | None] = []
         for fn, args in batch:
             try:
-                fn(*args)
+                if self.fence is None:
+                    fn(*args)
+                else:
+                    self._together([(fn, args)])
                 errors.append(None)
             except Exception as exc:
                 errors.append(exc)
         return errors
+
+    def _together(self, batch: list[tuple[Callable[..., None], tuple[Any, ...]]]) -> None:
+        """Writes in one transaction, their rows sent with one ``executemany`` a statement, behind the fence."""
+        with self.engine.begin() as c:
+            self._batch.connection, self._batch.rows, self._batch.versions = c, {}, {}
+            try:
+                if self.fence is not None:
+                    self.fence(c, batch)
+                for fn, args in batch:
+                    fn(*args)
+                for statement, rows in self._batch.rows.items():
+                    c.execute(statement, rows)
+                versions = self._batch.versions.items()
+                plain = [{"b_id": t, "b_version": v, "b_active": a} for t, (v, st, a) in versions if not st]
+                with_status = [{"b_id": t, "b_version": v, "b_status": st, "b_active": a}
+                               for t, (v, st, a) in versions if st]
+                if plain:
+                    c.execute(_SET_VERSION, plain)
+                if with_status:
+                    c.execute(_SET_VERSION_STATUS, with_status)
+            finally:
+                self._batch.connection = self._batch.rows = self._batch.versions = None
 
     @contextlib.contextmanager
     def _begin(self) -> Iterator[sa.Connection]:
@@ -350,6 +364,15 @@ class Store:
     def table_ids(self, statuses: Sequence[str]) -> list[str]:
         with Session(self.engine) as s:
             return list(s.scalars(sa.select(TableRow.id).where(TableRow.status.in_(list(statuses)))))
+
+    def ping(self) -> bool:
+        """Whether the database answers."""
+        try:
+            with self.engine.connect() as c:
+                c.execute(sa.text("SELECT 1"))
+            return True
+        except Exception:
+            return False
 
     def status(self, table_id: str) -> str | None:
         """The stored status of a table (``None``: no such table)."""

@@ -1,0 +1,430 @@
+"""Several ``brisca serve`` processes, one site: PostgreSQL (a fresh schema) and Redis on 127.0.0.1.
+
+Three real server processes: a table's seats connect through different processes, the table's owner is killed
+with SIGKILL mid-game, another process takes its tables over, the clients reconnect to any process, and nothing
+acknowledged or broadcast is lost, doubled or misplaced; every record replays. Skipped without the ``cluster``
+extra, PostgreSQL or Redis, unless ``BRISCA_REQUIRE_CLUSTER=1`` (as in ``.ci/run``), which makes that a failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+import time
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("websockets")
+
+from brisca.cli import main
+from brisca.server import loadtest
+
+REQUIRE = os.environ.get("BRISCA_REQUIRE_CLUSTER") == "1"
+#: The reverse proxy's test needs Debian's nginx (``apt-get install nginx``): it fails rather than skips with this.
+REQUIRE_NGINX = os.environ.get("BRISCA_REQUIRE_NGINX") == "1"
+NGINX_SITE = Path(__file__).parent.parent / "docs" / "hosting" / "nginx-brisca.conf"
+REDIS = os.environ.get("BRISCA_TEST_REDIS", "redis://127.0.0.1:6379/0")
+POSTGRES = os.environ.get("BRISCA_TEST_POSTGRES", "postgresql+psycopg://{user}@127.0.0.1:5432/test")
+
+
+def _unavailable(why: str) -> None:
+    if REQUIRE:
+        pytest.fail(f"BRISCA_REQUIRE_CLUSTER=1: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> str:
+    try:
+        import redis
+    except ImportError:
+        _unavailable("no Redis client: pip install -e '.[cluster]'")
+        raise
+    try:
+        redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
+    except Exception as exc:
+        _unavailable(f"no Redis server at {REDIS}: {exc}")
+    return REDIS
+
+
+def _schema_url() -> Iterator[str]:
+    """A PostgreSQL URL whose search path is a new schema of its own (dropped afterwards)."""
+    import sqlalchemy as sa
+
+    schema = f"brisca_cluster_{uuid.uuid4().hex[:12]}"
+    engine, url = None, ""
+    for user in ("postgres", "root"):
+        candidate = sa.create_engine(POSTGRES.format(user=user))
+        try:
+            with candidate.begin() as c:
+                c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+            engine, url = candidate, POSTGRES.format(user=user)
+            break
+        except Exception:
+            candidate.dispose()
+    if engine is None:
+        _unavailable("no PostgreSQL server at 127.0.0.1:5432 (database test)")
+        return
+    try:
+        yield f"{url}?options=-csearch_path%3D{schema}"
+    finally:
+        with engine.begin() as c:
+            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    yield from _schema_url()
+
+
+@pytest.fixture(scope="module")
+def servers(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[loadtest.Server]]:
+    """Three processes serving one site (a schema of their own), for the tests that do not kill them."""
+    folder = tmp_path_factory.mktemp("cluster")
+    for url in _schema_url():
+        started = [loadtest.Server(url, loadtest.free_port(), folder / f"server{i}.log", redis=redis_url)
+                   for i in range(3)]
+        for s in started:
+            s.start()
+        try:
+            asyncio.run(asyncio.wait_for(loadtest._ready(started), 60))
+            yield started
+        finally:
+            for s in started:
+                s.stop()
+
+
+def _get(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=10) as r:
+        return json.load(r)
+
+
+def _post(base: str, path: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.load(r)
+
+
+def test_redis_needs_a_postgresql_database(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert main(["serve", "--db", str(tmp_path / "db.sqlite3"), "--redis", "redis://127.0.0.1:6379/0"]) == 2
+    assert "--redis needs --db postgresql://" in capsys.readouterr().err
+
+
+def test_one_process_answers_its_health(tmp_path: Path) -> None:
+    """``GET /healthz`` without ``--redis``: the process, its database, the tables it runs; 503 when the
+    database does not answer."""
+    from test_server_common import Conn, deadline, serve
+
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        health = client.get("/healthz")
+        assert health.status_code == 200
+        assert health.json() == {"ok": True, "pid": os.getpid(), "node": None, "database": True, "redis": None,
+                                 "tables_owned": 0, "tables_loaded": 0, "connections": 0}
+        made = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()
+        Conn(client, made["table_id"], token=made["token"])
+        health = client.get("/healthz").json()
+        assert (health["tables_owned"], health["connections"]) == (1, 1)
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        manager.store.ping = lambda: False
+        down = client.get("/healthz")
+        assert down.status_code == 503 and down.json()["ok"] is False and down.json()["database"] is False
+
+
+def test_the_loadtest_needs_redis_and_postgresql_for_several_processes(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="--redis"):
+        loadtest.main(["--processes", "2", "--tables", "1", "--workdir", str(tmp_path)])
+    with pytest.raises(SystemExit, match="postgresql"):
+        loadtest.main(["--processes", "2", "--redis", REDIS, "--tables", "1", "--workdir", str(tmp_path)])
+
+
+def test_a_table_is_played_through_three_processes(servers: list[loadtest.Server]) -> None:
+    from websockets.sync.client import connect
+
+    before = [_get(s.base, "/healthz")["tables_owned"] for s in servers]
+    one, two, three = (s.base for s in servers)
+    # Created on the first process, which runs it; the second seat is taken through the second.
+    made = _post(one, "/api/tables", {"players": 2, "name": "Ana", "bot_delay": 0})
+    table_id = made["table_id"]
+    joined = _post(two, f"/api/tables/{table_id}/join", {"name": "Bea"})
+    assert joined["seat"] == 1
+    healths = [_get(s.base, "/healthz") for s in servers]
+    assert all(h["ok"] and h["database"] and h["redis"] for h in healths)
+    assert len({h["node"] for h in healths}) == 3 and len({h["pid"] for h in healths}) == 3
+    assert [h["tables_owned"] for h in healths] == [before[0] + 1, *before[1:]]
+    # Any process answers for it: its state, and the lobby (asked of its owner).
+    assert _get(three, f"/api/tables/{table_id}")["status"] == "playing"
+    lobby = _get(two, "/api/lobby")
+    listed = {t["table_id"]: t for t in lobby["playing"]}
+    assert listed[table_id]["seats"][1]["name"] == "Bea"
+
+    # Seat 0 through the third process, seat 1 through the second, a spectator on the first.
+    stack = contextlib.ExitStack()
+    seats = [stack.enter_context(connect(f"ws{three[4:]}/ws/{table_id}")),
+             stack.enter_context(connect(f"ws{two[4:]}/ws/{table_id}"))]
+    watcher = stack.enter_context(connect(f"ws{one[4:]}/ws/{table_id}"))
+    for ws, token in zip(seats, [made["token"], joined["token"]], strict=True):
+        ws.send(json.dumps({"type": "hello", "token": token}))
+    watcher.send(json.dumps({"type": "hello"}))
+    logs: list[list[dict[str, Any]]] = [[], [], []]
+    conns = [*seats, watcher]
+
+    def read(i: int) -> dict[str, Any]:
+        m: dict[str, Any] = json.loads(conns[i].recv(timeout=10))
+        logs[i].append(m)
+        return m
+
+    states: list[dict[str, Any]] = []
+    for i in range(3):
+        assert read(i)["type"] == "welcome"
+        states.append(read(i)["state"])  # the snapshot
+    assert [s["view"]["seat"] for s in states[:2]] == [0, 1]
+    # Twelve moves, each sent through the process of the seat whose turn it is; every connection sees
+    # every event once, in order, and each seat's events hold only its own hand.
+    for _ in range(12):
+        turn = states[0]["view"]["turn"]
+        action = states[turn]["view"]["legal"][0]["text"]
+        conns[turn].send(json.dumps({"type": "play", "action": action, "id": 7}))
+        for i in range(3):
+            while True:
+                m = read(i)
+                if m["type"] == "event":
+                    states[i] = m["state"]
+                    if m["kind"] == "action":
+                        assert m["action"]["text"] == action
+                        break
+        assert read(turn) == {"type": "ack", "v": states[turn]["table"]["version"], "id": 7}
+    seats[1].send(json.dumps({"type": "chat", "text": "hola", "id": "c"}))
+    for i in range(3):
+        m = read(i)
+        assert (m["kind"], m["text"], m["name"]) == ("chat", "hola", "Bea")
+    for i, log in enumerate(logs):
+        numbers = [m["v"] for m in log if m["type"] == "event"]
+        assert numbers == list(range(numbers[0], numbers[0] + len(numbers))), i
+    hands = [{c for m in log if m.get("state") for c in m["state"]["view"]["hand"]} for log in logs]
+    assert hands[0] and hands[1] and not hands[0] & hands[1] and not hands[2]
+    # The owner counts the connections that came through the other processes.
+    owner = _get(one, "/healthz")
+    assert owner["connections"] == 3 and owner["connections_from_other_processes"] == 2
+    assert _get(two, "/healthz")["forwarded_connections"] == 1
+    stack.close()
+
+
+def test_kill_9_of_the_owner_loses_and_doubles_nothing(redis_url: str, pg_url: str, tmp_path: Path) -> None:
+    tables = 12
+    # About 35 s on a quiet 2-core machine; the deadlines leave room for a busy one.
+    run = loadtest.durability(tables, db=pg_url, pace=0.03, kill_after=1.0, kills=2, deadline=90.0,
+                              workdir=tmp_path, processes=3, redis=redis_url)
+    report: dict[str, Any] = asyncio.run(asyncio.wait_for(run, 150))
+    assert report["problems"] == []
+    assert (report["lost"], report["duplicated"], report["misplaced"]) == (0, 0, 0)
+    first, second = report["kills"]
+    # Each kill took a process that ran tables mid-game; the others had them all within a few seconds.
+    assert first["tables_owned"] >= 1 and second["tables_owned"] >= 1
+    assert first["tables_mid_game"] == tables
+    assert first["takeover_s"] < 15 and second["takeover_s"] < 15
+    assert 0 < first["acked_before"] < second["acked_before"] < report["acked_checked"]
+    # Clients came back (to other processes), every match ended on the two processes left, every record replays.
+    assert report["reconnects"] >= 2
+    assert report["records_replayed"] == tables
+    assert report["acked_checked"] + report["kept_unanswered_past_a_hand"] == report["actions_in_records"]
+    assert report["broadcasts_checked"] >= 2 * report["actions_in_records"] - 4 * tables
+    assert report["ok"]
+
+
+def test_a_lost_lease_refuses_the_write(redis_url: str, pg_url: str) -> None:
+    """The fence: once another process holds a table's lease, the first one's writes to it fail, and change
+    nothing; a lease is taken only when it ended or its holder is dead."""
+    import sqlalchemy as sa
+
+    from brisca.server.app import Manager
+    from brisca.server.cluster import ClusterManager, LeaseLost, Leases
+    from brisca.server.store import SeatInfo, Store, TableState
+
+    async def scenario() -> None:
+        store = Store(pg_url)
+        try:
+            first = ClusterManager(Manager(store), redis_url)
+            first.loop = asyncio.get_running_loop()
+            other = Leases(store.engine, "other-process", 30.0)
+            state = TableState(id="fence1", preset="spanish", options={}, players=2, seed=1, bot_delay=0,
+                               status="waiting", version=0, seats=[SeatInfo(0), SeatInfo(1)])
+            store.create_table(state)
+            epoch = first.leases.acquire("fence1")
+            assert epoch == 1
+            first.epochs["fence1"] = epoch
+            await store.write(store.set_version, "fence1", 1)
+            # Held and running: another process cannot take it, unless it knows the holder is dead.
+            assert other.acquire("fence1") is None
+            assert other.holder("fence1") == (first.node, True)
+            with store.engine.begin() as c:
+                c.execute(sa.text("UPDATE brisca_leases SET expires_at = now() - interval '1 second'"))
+            assert other.acquire("fence1") == 2
+            with pytest.raises(LeaseLost):
+                await store.write(store.set_version, "fence1", 2)
+            assert store.load("fence1").version == 1  # type: ignore[union-attr]
+            assert first.leases.acquire("fence1") is None
+            assert first.leases.acquire("fence1", dead=["other-process"]) == 3
+        finally:
+            store.dispose()
+
+    asyncio.run(asyncio.wait_for(scenario(), 30))
+
+
+def _play_two_seats(base: str, ws_base: str, moves: int, context: ssl.SSLContext | None = None,
+                    origin: str | None = None) -> int:
+    """A two-person table through ``base``: created, joined, and ``moves`` actions played over WebSockets."""
+    from websockets.sync.client import connect
+
+    headers = {"Content-Type": "application/json"} | ({"Origin": origin} if origin else {})
+
+    def post(path: str, body: dict[str, Any]) -> Any:
+        request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers=headers)
+        with urllib.request.urlopen(request, timeout=10, context=context) as r:
+            return json.load(r)
+
+    made = post("/api/tables", {"players": 2, "name": "Ana", "bot_delay": 0})
+    joined = post(f"/api/tables/{made['table_id']}/join", {"name": "Bea"})
+    acks = 0
+    with connect(f"{ws_base}/ws/{made['table_id']}", ssl=context) as one, \
+            connect(f"{ws_base}/ws/{made['table_id']}", ssl=context) as two:
+        conns = [one, two]
+        states: list[dict[str, Any]] = [{}, {}]
+        for ws, token in zip(conns, [made["token"], joined["token"]], strict=True):
+            ws.send(json.dumps({"type": "hello", "token": token}))
+        for i, ws in enumerate(conns):
+            assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+            states[i] = json.loads(ws.recv(timeout=10))["state"]
+        for _ in range(moves):
+            turn = states[0]["view"]["turn"]
+            conns[turn].send(json.dumps({"type": "play", "action": states[turn]["view"]["legal"][0]["text"]}))
+            for i, ws in enumerate(conns):
+                while True:
+                    m = json.loads(ws.recv(timeout=10))
+                    if m["type"] == "ack":
+                        acks += 1
+                    if m["type"] == "event" and m["kind"] == "action":
+                        states[i] = m["state"]
+                        break
+            if json.loads(conns[turn].recv(timeout=10))["type"] == "ack":
+                acks += 1
+    return acks
+
+
+def test_behind_nginx_with_tls(servers: list[loadtest.Server], tmp_path: Path) -> None:
+    """docs/hosting/nginx-brisca.conf as it is (ports and certificate paths changed): TLS, the WebSockets, and
+    the requests spread over three processes."""
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    openssl = shutil.which("openssl")
+    if nginx is None or openssl is None:
+        if REQUIRE_NGINX:
+            pytest.fail("BRISCA_REQUIRE_NGINX=1: nginx or openssl missing (apt-get install nginx openssl)")
+        pytest.skip("no nginx here (apt-get install nginx)")
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=brisca",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(tmp_path / "key.pem"),
+                    "-out", str(tmp_path / "cert.pem")], check=True, capture_output=True)
+    https, http = loadtest.free_port(), loadtest.free_port()
+    site = NGINX_SITE.read_text()
+    for old, server in zip(("127.0.0.1:8001", "127.0.0.1:8002", "127.0.0.1:8003"), servers, strict=True):
+        site = site.replace(old, f"127.0.0.1:{server.port}")
+    site = (site.replace("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;")
+            .replace("listen 80;", f"listen 127.0.0.1:{http};")
+            .replace("/etc/letsencrypt/live/brisca.example.org/fullchain.pem", str(tmp_path / "cert.pem"))
+            .replace("/etc/letsencrypt/live/brisca.example.org/privkey.pem", str(tmp_path / "key.pem")))
+    (tmp_path / "brisca.conf").write_text(site)
+    temp = "".join(f"{kind}_temp_path {tmp_path}/{kind};\n" for kind in ("client_body", "proxy", "fastcgi",
+                                                                          "uwsgi", "scgi"))
+    (tmp_path / "nginx.conf").write_text(
+        f"worker_processes 1;\npid {tmp_path}/nginx.pid;\nerror_log {tmp_path}/error.log;\n"
+        f"events {{ worker_connections 256; }}\nhttp {{\naccess_log off;\n{temp}include {tmp_path}/brisca.conf;\n}}\n")
+    proxy = subprocess.Popen([nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        for _ in range(100):
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", https)) == 0:
+                    break
+            assert proxy.poll() is None, proxy.stdout.read().decode() if proxy.stdout else "nginx exited"
+            time.sleep(0.05)
+        context = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+        base = f"https://127.0.0.1:{https}"
+        pids = set()
+        for _ in range(9):
+            with urllib.request.urlopen(base + "/healthz", timeout=10, context=context) as r:
+                health = json.load(r)
+            assert health["ok"] and health["redis"]
+            pids.add(health["pid"])
+        assert pids <= {s.proc.pid for s in servers if s.proc is not None} and len(pids) >= 2
+        # Plain HTTP is sent to HTTPS.
+        class Stay(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args: Any) -> None:
+                return None
+
+        with pytest.raises(urllib.error.HTTPError) as moved:
+            urllib.request.build_opener(Stay).open(f"http://127.0.0.1:{http}/healthz", timeout=10)
+        assert moved.value.code == 301 and moved.value.headers["Location"] == "https://127.0.0.1/healthz"
+        # A table over HTTPS (a POST from the site's own origin passes the Origin check) and secure WebSockets.
+        assert _play_two_seats(base, f"wss://127.0.0.1:{https}", 6, context, origin=base) == 6
+    finally:
+        proxy.terminate()
+        proxy.wait(10)
+
+
+def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.Server]) -> None:
+    """SIGTERM (a restart, an upgrade): the process gives its leases up as it stops, another process runs its
+    tables within a few seconds, and a seat forwarded through a third process is closed, reconnects with its last
+    event number, and plays on. (The last test of the module: it stops one of its processes.)"""
+    from websockets.sync.client import connect
+
+    first, second, third = servers
+    made = _post(third.base, "/api/tables", {"players": 2, "name": "Ana", "bots": {"1": "easy"}, "bot_delay": 0})
+    table_id = made["table_id"]
+    url = f"ws{first.base[4:]}/ws/{table_id}"
+    with connect(url) as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        sync = json.loads(ws.recv(timeout=10))
+        last, state = sync["v"], sync["state"]
+        before = [_get(s.base, "/healthz")["tables_owned"] for s in (first, second)]
+        stopped = time.monotonic()
+        third.stop()
+        # The forwarded connection is closed (the page reconnects)...
+        with pytest.raises(Exception):  # noqa: B017 (websockets' ConnectionClosed, after what was sent before)
+            while True:
+                m = json.loads(ws.recv(timeout=10))
+                if m["type"] == "event":
+                    last, state = m["v"], m.get("state", state)
+    # ... and the table runs on another process within a few seconds.
+    while sum(_get(s.base, "/healthz")["tables_owned"] for s in (first, second)) < sum(before) + 1:
+        assert time.monotonic() - stopped < 10, "nobody took the table over"
+        time.sleep(0.1)
+    with connect(f"ws{second.base[4:]}/ws/{table_id}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"], "last": last}))
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        while (m := json.loads(ws.recv(timeout=10)))["type"] != "pong":  # the events missed, if any
+            assert m["type"] == "event" and m["v"] == last + 1
+            last, state = m["v"], m.get("state", state)
+        while state["view"]["turn"] != 0:  # the bot's move, if it is its turn
+            m = json.loads(ws.recv(timeout=10))
+            assert m["type"] == "event" and m["v"] == last + 1
+            last, state = m["v"], m.get("state", state)
+        ws.send(json.dumps({"type": "play", "action": state["view"]["legal"][0]["text"], "id": 1}))
+        while (m := json.loads(ws.recv(timeout=10)))["type"] != "ack":
+            assert m["type"] == "event" and m["v"] == last + 1
+            last = m["v"]
+        assert m["id"] == 1
