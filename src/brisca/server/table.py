@@ -26,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from brisca.actions import Action, Discard, Signal
+from brisca.actions import Action, Arrastro, Discard, Play, Signal
 from brisca.agents import Agent, make_agent
 from brisca.commitment import commit, new_salt, practice_deck, secure_deck
 from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
@@ -629,7 +629,11 @@ class TableActor:
         if self.status != "playing" or match is None or self._agent(match.game.turn) is None:
             return
         tick = BotTick(self.action_count)
-        asyncio.get_running_loop().call_later(self.bot_delay, self.commands.put_nowait, tick)
+        game = match.game
+        # A trick was just taken: the bot waits twice as long, so people see the trick go to its winner.
+        taken = not game.trick and bool(game.history) and isinstance(game.history[-1][1], Play | Arrastro)
+        delay = self.bot_delay * (2 if taken else 1)
+        asyncio.get_running_loop().call_later(delay, self.commands.put_nowait, tick)
 
     # ------------------------------------------------------------------ absent players
 
