@@ -94,10 +94,12 @@ function pipPlaces(rank, long) {
   if (rank === 1) return [[50, 77.5, 0, 1.25]];
   const out = [];
   const pairs = Math.floor(rank / 2), odd = rank % 2 === 1;
-  const spread = pairs > 1 ? Math.min(24, 46 / (pairs - 1)) : 0;
+  // The outermost crossings stay clear of the corner indices.
+  const spread = pairs > 1 ? Math.min(22, 34 / (pairs - 1)) : 0;
+  const angle = pairs > 1 ? 13 : 16;
   for (let p = 0; p < pairs; p++) {
     const x = 50 + (p - (pairs - 1) / 2) * spread;
-    out.push([x, 77.5, -15, 1], [x, 77.5, 15, 1]);
+    out.push([x, 77.5, -angle, 1], [x, 77.5, angle, 1]);
   }
   if (odd) out.push([50, 77.5, 0, 1]);
   return out;
@@ -110,7 +112,7 @@ function pipsSVG(style, suit, rank) {
     if (!long) {
       return `<use href="${id}" x="${x - size / 2}" y="${y - size / 2}" width="${size}" height="${size}"/>`;
     }
-    const h = (rank <= 3 ? 118 : 108) * size, w = h * 0.2;
+    const h = (rank <= 3 ? 118 : rank <= 5 ? 108 : 96) * size, w = h * 0.2;
     return `<use href="${id}" x="${-w / 2}" y="${-h / 2}" width="${w}" height="${h}"` +
       ` transform="translate(${x} ${y}) rotate(${angle})"/>`;
   }).join("");

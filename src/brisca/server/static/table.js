@@ -49,6 +49,11 @@ function cardSVG(code) {
   return cardFace(code, faces, esc(cardName(code)));
 }
 
+// A card inside a button: the button is named by its text, so the picture is hidden from assistive technology.
+function cardInButton(code) {
+  return cardSVG(code).replace('role="img"', 'aria-hidden="true"') + `<span class="sr">${esc(cardName(code))}</span>`;
+}
+
 function cardBack() {
   return cardBackSVG();
 }
@@ -161,7 +166,11 @@ function show(state, event) {
   table.nextDealAt = next === null || next === undefined ? null : Date.now() + next * 1000;
   render();
   if (rects && before && event) {
-    try { explain(before, state, event, rects); } catch (e) { motion.finish(); }
+    // A motion that fails is dropped (the state is drawn already); the page notes it for its tests.
+    try { explain(before, state, event, rects); } catch (e) {
+      motion.finish();
+      document.body.dataset.motionError = String(e && e.stack || e);
+    }
   }
 }
 
@@ -287,7 +296,10 @@ function renderSeats(info, view, mine) {
     }
     const bid = view && view.phase === "bid" && lastBid[i]
       ? `<div class="bubble">${esc(actionText(info, lastBid[i]))}</div>` : "";
-    return `<div class="${cls}" data-seat="${i}" data-pos="${pos}" style="left:${x}%;top:${y}%">` +
+    // Seats at the sides keep to the felt's edge, however long their name.
+    const where = x >= 80 ? `right:2%;top:${y}%` : x <= 20 ? `left:2%;top:${y}%` : `left:${x}%;top:${y}%`;
+    const edge = x >= 80 ? " edge-right" : x <= 20 ? " edge-left" : "";
+    return `<div class="${cls}${edge}" data-seat="${i}" data-pos="${pos}" style="${where}">` +
       `<div class="plate">${mark}<span class="name">${esc(name)}</span>${tag}${dealer}${role}${turnChip}</div>` +
       fan + stats + clock + bid + `</div>`;
   }).join("");
@@ -427,11 +439,10 @@ function renderHandAndActions(info, view, mine) {
     const usable = plays.has(c) || need;
     const cls = `${usable ? " legal" : ""}${table.picked.has(c) ? " picked" : ""}`;
     const key = i < 9 ? String(i + 1) : (i === 9 ? "0" : "");
-    const label = `${cardName(c)}${key ? ` (${key})` : ""}`;
     return `<button type="button" class="cardbtn${cls}" data-card="${c}" data-key="${key}"` +
-      `${usable ? "" : " disabled"} aria-label="${esc(label)}"${need ? ` aria-pressed="${table.picked.has(c)}"` : ""}>` +
-      cardSVG(c).replace('class="card', `class="card${cls}`) +
-      (key ? `<span class="key" aria-hidden="true">${key}</span>` : "") + `</button>`;
+      `${usable ? "" : " disabled"}${need ? ` aria-pressed="${table.picked.has(c)}"` : ""}>` +
+      cardInButton(c).replace('class="card', `class="card${cls}`) +
+      (key ? `<span class="key">${key}</span>` : "") + `</button>`;
   }).join("");
   fitHand();
   handBox.querySelectorAll(".cardbtn.legal").forEach((el) => {
@@ -458,8 +469,8 @@ function renderHandAndActions(info, view, mine) {
   const calls = legal.filter((a) => a.call);
   if (calls.length) {
     prompt = t("callHint");
-    grid = calls.map((a) => `<button type="button" class="callcard" data-call="${a.call}" aria-label="${esc(cardName(a.call))}">` +
-      `${cardSVG(a.call)}</button>`).join("");
+    grid = calls.map((a) => `<button type="button" class="callcard" data-call="${a.call}">${cardInButton(a.call)}</button>`)
+      .join("");
   }
   let bidInput = "";
   if (pointBids.length > 6) {
