@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from pathlib import Path
@@ -131,4 +132,24 @@ def test_the_next_hand_is_dealt_after_the_pause(tmp_path: Path) -> None:
             assert deal["state"]["table"]["next_hand_in"] is None and deal["state"]["view"]["result"] is None
             waits += 1
         assert waits >= 1
+        spectator.close()
+
+
+def test_bots_wait_twice_as_long_after_a_trick(tmp_path: Path) -> None:
+    """People see a trick go to its winner: after the card that completes a trick, the next bot waits twice
+    its delay (a lower bound only: a loaded machine may be slower, never faster)."""
+    delay = 0.15
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = create(client, players=2, bots={"0": "easy", "1": "easy"}, seed=6, bot_delay=delay,
+                          options={"target_hands": 1})
+        spectator = Conn(client, table_id)
+        times: list[tuple[float, bool]] = []  # (when, the trick was taken by this action)
+        while len(times) < 12:
+            m = spectator.until(lambda m: m.get("kind") == "action")[-1]
+            view = m["state"]["view"]
+            times.append((time.monotonic(), "play" in m["action"] and not view["trick"]))
+        gaps = [(b[0] - a[0], a[1]) for a, b in itertools.pairwise(times)]
+        assert any(taken for _gap, taken in gaps) and any(not taken for _gap, taken in gaps)
+        for gap, taken in gaps:
+            assert gap >= (2 * delay if taken else delay) - 0.03, (gap, taken)
         spectator.close()

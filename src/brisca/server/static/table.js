@@ -825,7 +825,6 @@ function explain(before, after, event, rects) {
       // The trick is complete: its cards stay a moment, the winner's lit, then slide to the winner.
       const last = view.tricks[view.tricks.length - 1];
       const to = seatRect(last.winner);
-      const fxBox = $("#fx").getBoundingClientRect();
       last.cards.forEach((c, i) => {
         const s = (last.leader + i) % n;
         const g = ghost(`<figure class="played${s === last.winner ? " winner" : ""}">${cardSVG(c)}</figure>`,
@@ -844,7 +843,6 @@ function explain(before, after, event, rects) {
           {delay: 2 * MOVE_MS, fill: "forwards"}));
         }
         removeAfter(g, anims);
-        void fxBox;
       });
       wait = 3 * MOVE_MS;
     }
