@@ -30,7 +30,7 @@ from brisca.actions import Action, Arrastro, Discard, Play, Signal
 from brisca.agents import Agent, make_agent
 from brisca.commitment import commit, new_salt, practice_deck, secure_deck
 from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
-from brisca.game import Match
+from brisca.game import Game, Match
 from brisca.record import MatchRecord
 from brisca.rules import Rules, make_rules
 from brisca.server.db import GameRow, _now
@@ -181,6 +181,14 @@ class StartIfFull:
 
 Command = (Join | Hello | Leave | Act | Chat | Ping | BotTick | TakeOver | CheckPresence | Stop | StartIfFull
            | Close | NextDeal)
+
+
+def bot_wait(game: Game, delay: float) -> float:
+    """Seconds a bot waits before its move: ``delay``, twice that right after a trick is taken (so people see
+    the trick go to its winner before the next card comes)."""
+    history = game.history
+    taken = not game.trick and bool(history) and isinstance(history[-1][1], Play | Arrastro)
+    return delay * 2 if taken else delay
 
 
 def error(code: str, message: str, msg_id: object = None) -> Message:
@@ -629,11 +637,7 @@ class TableActor:
         if self.status != "playing" or match is None or self._agent(match.game.turn) is None:
             return
         tick = BotTick(self.action_count)
-        game = match.game
-        # A trick was just taken: the bot waits twice as long, so people see the trick go to its winner.
-        taken = not game.trick and bool(game.history) and isinstance(game.history[-1][1], Play | Arrastro)
-        delay = self.bot_delay * (2 if taken else 1)
-        asyncio.get_running_loop().call_later(delay, self.commands.put_nowait, tick)
+        asyncio.get_running_loop().call_later(bot_wait(match.game, self.bot_delay), self.commands.put_nowait, tick)
 
     # ------------------------------------------------------------------ absent players
 
