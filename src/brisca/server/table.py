@@ -211,8 +211,9 @@ class TableActor:
         self.hand_pause = hand_pause
         #: ``time.monotonic()`` at which the next hand is dealt, during the pause after a hand (else ``None``).
         self.next_deal_at: float | None = None
-        #: Each rated seat's rating (its ordinal, mu - 3 sigma) for this preset, as it was when the match began.
-        self.seat_ratings: dict[int, float] = {}
+        #: The rating (its ordinal, mu - 3 sigma) for this preset of each account seated here, by username (seats
+        #: may move; accounts do not).
+        self.account_ratings: dict[str, float] = {}
         #: The ratings the finished match changed: ``{"seat", "before", "after"}`` ordinals (empty: not rated).
         self.rating_changes: list[dict[str, Any]] = []
         #: ``time.monotonic()`` of the last change a person made, or of the last connection's coming or going
@@ -315,12 +316,11 @@ class TableActor:
         """The current rating of every account seated here (shown at its seat; a bot shows its level)."""
         from brisca.server.ratings import ordinal
 
-        keys = {s.seat: s.account for s in self.seats if s.bot is None and s.account is not None}
-        names = sorted(set(keys.values()))
+        names = sorted({s.account for s in self.seats if s.bot is None and s.account is not None})
         if not names or self.seeded:
             return
         found = await asyncio.to_thread(self.store.ratings, self.preset, names)
-        self.seat_ratings = {seat: round(ordinal(found[key]), 1) for seat, key in keys.items() if key in found}
+        self.account_ratings = {name: round(ordinal(rating), 1) for name, rating in found.items()}
 
     async def _recover(self) -> None:
         """Finish what a crash (or a failed write) cut short: the start, a deal after a hand, the end of the match."""
@@ -466,7 +466,7 @@ class TableActor:
             "version": self.version,
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "guest": s.guest, "account": s.account,
                        "away": s.seat in self.away, "standin": STANDIN_LEVEL if s.seat in self.standins else None,
-                       "rating": self.seat_ratings.get(s.seat)}
+                       "rating": None if s.account is None else self.account_ratings.get(s.account)}
                       for s in self.seats],
             "bot_delay": self.bot_delay,
             "hand_pause": self.hand_pause,

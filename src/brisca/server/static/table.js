@@ -136,6 +136,14 @@ function receive(m) {
     }
     table.v = m.v;
     if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : seatName(m.state.table, m.seat), m.text);
+    if (m.kind === "partners" && m.state) {
+      // The draw for partners moved everybody: this event says where this connection now sits.
+      table.seat = m.you === undefined ? null : m.you;
+      if (table.token && table.seat !== null) {
+        localStorage.setItem(`brisca:seat:${table.id}`, JSON.stringify({seat: table.seat, token: table.token}));
+      }
+      addNote(drawText(m.state.table, m.draw));
+    }
     if (m.state) {
       const name = seatName(m.state.table, m.seat);
       if (m.kind === "away") {
@@ -317,6 +325,7 @@ function renderScoreboard(info, view) {
   }
   const score = matchScore(info);
   if (score) parts.push(`<span class="matchscore">${esc(t("match"))}: ${esc(score)}</span>`);
+  if (info.draw && info.hand_number === 0) parts.push(`<span class="draw">${esc(drawText(info, info.draw))}</span>`);
   $("#scoreboard").innerHTML = parts.join("");
 }
 
@@ -324,7 +333,28 @@ function matchScore(info) {
   if (info.match === "target_points" && info.match_points) {
     return `${info.match_points.join(" – ")} / ${info.target_points}`;
   }
+  if (info.match === "game_points" && info.game_points) {
+    return `${t("gamePoints")}: ${info.game_points.join(" – ")} / ${info.target_game_points}`;
+  }
+  if (info.match === "fixed_hands" && info.hands_won) {
+    return `${info.hands_won.join(" – ")} (${t("fixedHands", {n: info.hands})})`;
+  }
   return info.hands_won ? `${info.hands_won.join(" – ")} / ${info.target_hands}` : "";
+}
+
+// The draw for partners and seats (partners: draw), each card by the seat its drawer now holds.
+function drawText(info, draw) {
+  const cards = draw.rounds.map((round) => round.map((d) => `${seatName(info, d.seat)} ${d.card}`).join(", "))
+    .join(" · ");
+  return t("drawNote", {cards, dealer: seatName(info, draw.dealer)});
+}
+
+// The trump suit in words; "?" while an auction decides it; under a blind call (Chiamata Buia) the first trick,
+// played before any trump, says so.
+function trumpHTML(view) {
+  if (view.trump) return `<b class="suit">${esc(suitName(view.trump))}</b>`;
+  if (view.phase === "play" && view.bids.length) return `<b class="suit notrump">${esc(t("noTrumpYet"))}</b>`;
+  return `<b class="suit">?</b>`;
 }
 
 function contractHTML(info, view) {
@@ -371,11 +401,13 @@ function renderPile(info, view) {
   $("#stockcards").innerHTML = Array.from({length: layers}, (_x, i) =>
     `<div class="layer" style="--i:${i}">${cardBack()}</div>`).join("");
   $("#stock").innerHTML = `${stock}<span class="sr"> ${esc(t("stock"))}</span>`;
-  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up) : "";
+  // The face-up card; without one, the trump in words (or "?" while an auction decides it).
+  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up) : trumpHTML(view);
   $("#faceup").dataset.card = view.face_up || "";
-  $("#trumpsuit").innerHTML = view.trump
-    ? `<span class="label">${esc(t("trump"))}</span> <span class="suitchip">${esc(suitName(view.trump))}</span>` : "";
+  $("#trumpsuit").innerHTML = `<span class="label">${esc(t("trump"))}</span>` +
+    (view.face_up && view.trump ? ` <span class="suitchip">${esc(suitName(view.trump))}</span>` : "");
   $("#pile").classList.toggle("empty", !stock && !view.face_up);
+  $("#pile").classList.toggle("nocard", !view.face_up);
   // The talon once it is shown; the declarer's own discards.
   const talonCards = view.talon.length ? view.talon : view.discards;
   $("#talon").hidden = !talonCards.length;
@@ -489,7 +521,8 @@ function renderHandAndActions(info, view, mine) {
     else if (a.trump) label = suitName(a.trump);
     else if (a.declare) label = t("declare") + suitName(a.declare);
     else if (a.exchange) label = t("exchange") + cardName(a.exchange);
-    else if (a.signal) label = t("signalPrefix") + t(`sig_${a.signal}`);
+    else if (a.signal) label = t(a.aloud ? "sayPrefix" : "signalPrefix") + t(`sig_${a.signal}`);
+    else if (a.cut) label = t("cutPrefix") + a.cut;
     else if (a.claim) label = t("claim");
     else if (a.arrastro) label = t("arrastro") + cardName(a.play);
     buttons.push([label, strip(a), a.pass ? "pass" : (a.bid !== undefined ? "bid" : "")]);
@@ -605,13 +638,16 @@ function resultsHTML(info, view) {
     out.push(`<div class="reason">${esc(t("handShared", {list: r.winners.map((w) => sideLabel(info, w)).join(", ")}))}</div>`);
   }
   // The match so far.
-  const sidesN = info.match === "target_points" ? info.match_points : info.hands_won;
+  const kind = info.match;
+  const sidesN = kind === "target_points" ? info.match_points : kind === "game_points" ? info.game_points
+    : info.hands_won;
   if (sidesN) {
-    const target = info.match === "target_points" ? info.target_points : info.target_hands;
+    const target = kind === "target_points" ? t("toPoints", {n: info.target_points})
+      : kind === "game_points" ? `${t("gamePoints")} / ${info.target_game_points}`
+      : kind === "fixed_hands" ? `(${t("fixedHands", {n: info.hands})})` : t("toHands", {n: info.target_hands});
     out.push(`<div class="matchline"><b>${esc(t("match"))}</b> ` + sidesN.map((v, side) =>
       `<span class="matchside" data-side="${side}">${teams(info) ? sideMark(info, side) : ""}${esc(sideLabel(info, side))}` +
-      ` <b>${v}</b></span>`).join("") +
-      ` <span class="target">${esc(t(info.match === "target_points" ? "toPoints" : "toHands", {n: target}))}</span></div>`);
+      ` <b>${v}</b></span>`).join("") + ` <span class="target">${esc(target)}</span></div>`);
   }
   if (info.status === "finished") {
     const w = info.match_winner;
@@ -666,6 +702,7 @@ function renderResults(info, view) {
       .map((i) => seatName(info, i)).join(", ");
     line = esc(w === null ? t("draw") : `${t("matchOverShort")} · ${t("winners", {names})}`) +
       (info.match === "target_points" && info.match_points ? esc(` (${info.match_points.join(" – ")})`) : "") +
+      (info.match === "game_points" && info.game_points ? esc(` (${info.game_points.join(" – ")})`) : "") +
       ` · <a href="/api/games/${info.id}/record">${t("record")}</a>`;
   }
   $("#result").innerHTML = line;
