@@ -561,10 +561,10 @@ def test_the_page_shows_the_draw_and_sits_the_person_where_it_says(browser: Any,
     page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
     info = web._get(f"{server}/api/tables/{table_id}")
     mine = next(s["seat"] for s in info["seats"] if s["name"] == "Ana")
-    page.wait_for_function("document.querySelector('#seats .seat.draw')", timeout=left_ms())
-    assert page.locator("#seats .seat.draw").inner_text().startswith("Draw for partners and seats: ")
+    page.wait_for_function("document.querySelector('#scoreboard .draw')", timeout=left_ms())
+    assert page.locator("#scoreboard .draw").inner_text().startswith("Draw for partners and seats: ")
     assert page.locator("#seats .seat.me").get_attribute("data-seat") == str(mine)
-    assert "(hands: 1; the most won wins)" in page.locator("#seats .seat.score").inner_text()
+    assert "(hands: 1; the most won wins)" in page.locator("#scoreboard .matchscore").inner_text()
     while page.evaluate("document.body.dataset.status") != "finished":
         page.wait_for_function(
             "document.querySelector('#hand .card.legal') || document.body.dataset.status === 'finished'",

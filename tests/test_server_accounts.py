@@ -303,6 +303,11 @@ def test_an_account_against_a_bot_is_rated_and_a_guest_table_is_not(tmp_path: Pa
         assert all(r["games"] == 1 for r in board.values())
         if info["match_winner"] is not None:
             assert (board["Ana"]["mu"] > 25) == (info["match_winner"] == 0)
+        # The table shows what the match did to each rating (ordinals; both were new: from 0).
+        changes = {c["seat"]: c for c in info["rating_changes"]}
+        assert set(changes) == {0, 1} and changes[0]["before"] == changes[1]["before"] == 0
+        assert abs(changes[0]["after"] - board["Ana"]["ordinal"]) < 0.01
+        assert abs(changes[1]["after"] - board["bot:easy"]["ordinal"]) < 0.01
 
         # The player's page: ratings per preset, the latest games with their replay.
         page = client.get("/api/players/ANA").json()
@@ -323,8 +328,12 @@ def test_an_account_against_a_bot_is_rated_and_a_guest_table_is_not(tmp_path: Pa
         _as(client, None)
         guest = client.post(f"/api/tables/{made['table_id']}/join", json={"name": "Bea"}).json()
         bea = Conn(client, made["table_id"], token=guest["token"])
-        _play_out(client, made["table_id"], {0: me, 1: bea})
+        # Ana's seat shows her rating; Bea, a guest, has none.
+        seats = client.get(f"/api/tables/{made['table_id']}").json()["seats"]
+        assert abs(seats[0]["rating"] - board["Ana"]["ordinal"]) < 0.1 and seats[1]["rating"] is None
+        info = _play_out(client, made["table_id"], {0: me, 1: bea})
         assert _ratings(client) == board
+        assert info["rating_changes"] == []
         game = client.get("/api/games").json()[0]
         assert game["names"] == ["Ana", "Bea"] and game["guests"] == [False, True]
         _as(client, ana)

@@ -45,6 +45,8 @@ def test_takeover_after_option() -> None:
 def test_bad_port_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "70000"]) == 2
     assert "port" in capsys.readouterr().err
+    assert main(["serve", "--hand-pause", "-1"]) == 2
+    assert "--hand-pause is from 0 to 600 seconds" in capsys.readouterr().err
 
 
 def test_serve_answers_on_loopback(tmp_path: Path) -> None:

@@ -48,6 +48,8 @@ def deadline(seconds: int) -> Iterator[None]:
 @contextlib.contextmanager
 def serve(db: str, **kwargs: Any) -> Iterator[TestClient]:
     kwargs.setdefault("rate", 10_000.0)
+    # The next hand is dealt at once (the pause between hands is for people reading the result).
+    kwargs.setdefault("hand_pause", 0)
     kwargs.setdefault("burst", 10_000)
     # The tests play whole matches of bots only at bot_delay 0 (the default minimum, 0.5 s a move, would
     # make them minutes long); every test client is one address ("testclient"), and the lobby's test holds

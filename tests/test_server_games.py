@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from brisca import record as brisca_record
-from brisca.game import Match
+from brisca.actions import Play
+from brisca.game import Game, Match
+from brisca.rules import make_rules
+from brisca.server.table import bot_wait
 from test_server_common import Conn, create, deadline, serve
 
 
@@ -102,3 +106,46 @@ def test_rule_options_reach_the_match_and_the_record(tmp_path: Path) -> None:
         assert len(rec.replay()[0].deck) == 48
         assert client.post("/api/tables", json={"options": {"target_hands": "many"}}).status_code == 400
         assert client.post("/api/tables", json={"options": {"nosuch": 1}}).status_code == 400
+
+
+def test_the_next_hand_is_dealt_after_the_pause(tmp_path: Path) -> None:
+    """Between hands the result stays on the table for ``hand_pause`` seconds, with the time left in the table's
+    JSON; the last hand of the match has no pause."""
+    pause = 0.6
+    with deadline(30), serve(str(tmp_path / "db.sqlite3"), hand_pause=pause) as client:
+        table_id = create(client, players=2, options={"target_hands": 2}, bots={"0": "easy", "1": "easy"}, seed=4)
+        spectator = Conn(client, table_id)
+        waits = 0
+        while True:
+            end = spectator.until(lambda m: m.get("kind") in ("match_over", "action") and (
+                m["kind"] == "match_over" or m["hand_over"]))[-1]
+            if end["kind"] == "match_over":
+                break
+            ended = time.monotonic()
+            table, view = end["state"]["table"], end["state"]["view"]
+            assert view["result"] is not None and view["turn"] is None
+            if table["match_over"]:
+                assert table["next_hand_in"] is None
+                continue
+            assert 0 < table["next_hand_in"] <= pause and table["hand_pause"] == pause
+            deal = spectator.until(lambda m: m.get("kind") in ("deal", "action"))[-1]
+            assert deal["kind"] == "deal", "nothing may happen at the table during the pause"
+            assert time.monotonic() - ended >= pause - 0.2
+            assert deal["state"]["table"]["next_hand_in"] is None and deal["state"]["view"]["result"] is None
+            waits += 1
+        assert waits >= 1
+        spectator.close()
+
+
+
+def test_bots_wait_twice_as_long_after_a_trick() -> None:
+    """People see a trick go to its winner: after the card that completes a trick, the next bot waits twice
+    its delay; after any other action, its delay."""
+    game = Game(make_rules("spanish"), 2, seed=6)
+    waits = []
+    while len(game.tricks) < 4:
+        action = game.legal_actions()[-1]  # an exchange too, when one is offered
+        game.apply(action)
+        waits.append((bot_wait(game, 0.5), isinstance(action, Play) and not game.trick))
+    assert {taken for _w, taken in waits} == {True, False}
+    assert all(wait == (1.0 if taken else 0.5) for wait, taken in waits)

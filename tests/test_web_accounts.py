@@ -104,6 +104,11 @@ def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: s
     rating = _get(f"{site}/api/players/ana")["ratings"][0]
     assert rating["preset"] == "spanish" and rating["games"] == 1
     assert rating["sigma"] < 25 / 3  # moved from openskill's start (25, 25/3): one game of evidence
+    # The match's results name the change: from 0 (a new rating) to the rating now.
+    page.locator("#results .ratingchange").first.wait_for(timeout=left_ms())
+    change = page.locator('#results .ratingchange[data-seat="0"]').inner_text()
+    delta = f"{rating['ordinal']:+.1f}".replace("+-", "-")
+    assert change == f"Ana 0.0 → {rating['ordinal']:.1f} ({delta})", change
     page.goto(f"{site}/players/ana")
     page.wait_for_function("document.body.dataset.player === 'ana'", timeout=left_ms())
     assert page.locator("#playername").inner_text() == "Ana"

@@ -44,8 +44,9 @@ def _get(url: str) -> Any:
 
 
 @contextlib.contextmanager
-def serving(db: str, tmp_path: Path) -> Iterator[str]:
-    """``brisca serve`` on a free loopback port with the database ``db``; its base URL."""
+def serving(db: str, tmp_path: Path, hand_pause: float = 0) -> Iterator[str]:
+    """``brisca serve`` on a free loopback port with the database ``db``; its base URL. ``hand_pause``: the
+    seconds between hands (0: the next hand is dealt at once)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -53,7 +54,7 @@ def serving(db: str, tmp_path: Path) -> Iterator[str]:
     proc = subprocess.Popen(
         # --min-bot-delay 0: the pages' test plays a match of bots only at once (docs/web.md, "Limits").
         [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", db, "--log-level", "warning",
-         "--min-bot-delay", "0"],
+         "--min-bot-delay", "0", "--hand-pause", str(hand_pause)],
         stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
@@ -216,10 +217,10 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
     info = _get(f"{server}/api/tables/{table_id}")
     assert info["status"] == "finished" and info["match_over"]
     winner = info["match_winner"]
-    expected = "Match drawn" if winner is None else f"Match over. Winner: side {winner}"
+    names = ["Ana", "easy"]  # a bot is shown by its level
+    expected = "Match drawn" if winner is None else f"Match over · Winners: {names[winner]}"
     assert result.inner_text().startswith(expected)
-    seats_text = page.locator("#seats").inner_text()
-    assert " – ".join(map(str, info["hands_won"])) in seats_text
+    assert " – ".join(map(str, info["hands_won"])) in page.locator("#scoreboard").inner_text()
 
     # The record download link gives the brisca-record/1 file of this very match.
     link = result.locator("a")

@@ -12,6 +12,8 @@ if TYPE_CHECKING:
 
 #: Seconds a seated person may be gone, mid-match, before a bot plays their seat.
 DEFAULT_TAKEOVER_AFTER = 60.0
+#: Seconds between the end of a hand and the next deal.
+DEFAULT_HAND_PAUSE = 8.0
 
 
 def add_serve_options(serve: argparse.ArgumentParser) -> None:
@@ -19,6 +21,9 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--takeover-after", type=float, default=DEFAULT_TAKEOVER_AFTER, metavar="SECONDS",
                        help="a seated person gone this long mid-match has a bot play for them until they come back "
                             f"(default {DEFAULT_TAKEOVER_AFTER:g}; 0: at once; -1: never)")
+    serve.add_argument("--hand-pause", type=float, default=DEFAULT_HAND_PAUSE, metavar="SECONDS",
+                       help="seconds between the end of a hand and the next deal, while the hand's result shows "
+                            f"with a countdown (default {DEFAULT_HAND_PAUSE:g}; 0: deal at once)")
     add_limit_options(serve)
 
 
@@ -100,6 +105,7 @@ def run_serve_cli(args: argparse.Namespace) -> int:
     import uvicorn
 
     from brisca.server import create_app
+
     if not 0 < args.port < 65536:
         raise BriscaError(f"--port must be from 1 to 65535, not {args.port}")
     after = takeover_after(args)
@@ -114,7 +120,10 @@ def run_serve_cli(args: argparse.Namespace) -> int:
             raise BriscaError(str(exc)) from None
         if missing_cluster_extra():
             raise BriscaError("--redis needs the 'cluster' extra (redis missing): pip install 'brisca[cluster]'")
+    pause = float(getattr(args, "hand_pause", DEFAULT_HAND_PAUSE))
+    if not 0 <= pause <= 600:
+        raise BriscaError(f"--hand-pause is from 0 to 600 seconds, not {pause:g}")
     print(f"brisca: serving on http://{args.host}:{args.port}/")
-    uvicorn.run(create_app(args.db, takeover_after=after, limits=chosen, redis_url=redis_url), host=args.host,
-                port=args.port, log_level=args.log_level)
+    uvicorn.run(create_app(args.db, takeover_after=after, limits=chosen, redis_url=redis_url, hand_pause=pause),
+                host=args.host, port=args.port, log_level=args.log_level)
     return 0

@@ -195,9 +195,11 @@ GUEST_NAME_LIMIT = 24
 class Manager:
     """The live tables of this process, each run by its own actor, and the caps on opening them."""
 
-    def __init__(self, store: Store, takeover_after: float | None = None, limits: Limits | None = None) -> None:
+    def __init__(self, store: Store, takeover_after: float | None = None, limits: Limits | None = None,
+                 hand_pause: float = 0.0) -> None:
         self.store = store
         self.takeover_after = takeover_after
+        self.hand_pause = hand_pause
         self.limits = limits or Limits()
         self.actors: dict[str, TableActor] = {}
 
@@ -222,7 +224,7 @@ class Manager:
         return actor
 
     def _actor(self, state: TableState) -> TableActor:
-        return TableActor(self.store, state, self.takeover_after, self.limits.max_hands)
+        return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause)
 
     # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
 
@@ -398,13 +400,16 @@ def _title(preset: str) -> str:
 
 #: Seconds a seated person may be gone, mid-match, before a bot plays their seat (``brisca serve``'s default).
 TAKEOVER_AFTER = 60.0
+#: Seconds between the end of a hand and the next deal: the hand's result stays on the table meanwhile.
+HAND_PAUSE = 8.0
 #: The collector's thresholds while serving (CPython's default is 700, 10, 10).
 GC_THRESHOLDS = (20_000, 20, 100)
 
 
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
-               limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None) -> FastAPI:
+               limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None,
+               hand_pause: float = HAND_PAUSE) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
@@ -412,12 +417,15 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     ``rate``, ``burst``: each connection's messages a second. ``limits``: every other limit (rates per client
     address, caps on open tables and match lengths, idle tables; :class:`~brisca.server.limits.Limits`).
     ``secure_cookies``: the session cookie is ``Secure`` even for a plain-HTTP request (behind a proxy that
-    ends TLS); it always is for an HTTPS one.
+    ends TLS); it always is for an HTTPS one. ``hand_pause``: seconds between the end of a hand and the next
+    deal, while every page shows the hand's result with a countdown (0: deal at once).
     ``redis_url``: this process is one of several serving the site (``db_url`` a PostgreSQL database they share;
     :mod:`brisca.server.cluster`).
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
+    if not 0 <= hand_pause <= 600:
+        raise ValueError("hand_pause is from 0 to 600 seconds")
     limits = limits or Limits()
     #: The rates per client address: table creation, joins, chat, and sign-ups and logins together.
     limiter = Limiter(limits)
@@ -433,7 +441,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        manager = Manager(store, takeover_after, limits)
+        manager = Manager(store, takeover_after, limits, hand_pause)
         if redis_url is not None:  # one of several processes: tables leased in the database, messages over Redis
             from brisca.server.cluster import start_cluster
 

@@ -137,7 +137,7 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "brisca", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                  "--db", self.db, "--log-level", "warning", "--takeover-after", str(self.takeover_after),
-                 *UNLIMITED, *(["--redis", self.redis] if self.redis else [])],
+                 "--hand-pause", "0", *UNLIMITED, *(["--redis", self.redis] if self.redis else [])],
                 stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             )
 

@@ -7,6 +7,14 @@ from collections.abc import Mapping, Sequence, Set
 from openskill.models import PlackettLuce
 
 _MODEL = PlackettLuce()
+#: The ``(mu, sigma)`` of a name never rated yet.
+START: tuple[float, float] = (float(_MODEL.rating().mu), float(_MODEL.rating().sigma))
+
+
+def ordinal(rating: tuple[float, float]) -> float:
+    """The one number a rating is ranked and shown by: ``mu - 3 sigma`` (0 for a new name)."""
+    mu, sigma = rating
+    return mu - 3 * sigma
 
 
 def rate(current: Mapping[str, tuple[float, float]], teams: Sequence[Sequence[str]],

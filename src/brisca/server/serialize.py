@@ -51,6 +51,7 @@ def view_json(view: View) -> dict[str, Any]:
         "turn": view.turn,
         "trick": [str(c) for c in view.trick],
         "trick_seats": list(view.trick_seats()),
+        "trick_winner": view.trick_winner(),
         "tricks": [
             {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner, "points": t.points}
             for t in view.tricks

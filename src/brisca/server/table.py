@@ -27,11 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from brisca.actions import Action, Discard, Signal
+from brisca.actions import Action, Arrastro, Discard, Play, Signal
 from brisca.agents import Agent, make_agent
 from brisca.commitment import commit, new_salt, practice_deck, secure_deck
 from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
-from brisca.game import Match, PartnerDraw, draw_for_partners
+from brisca.game import Game, Match, PartnerDraw, draw_for_partners
 from brisca.record import MatchRecord
 from brisca.rules import Rules, make_rules
 from brisca.server.db import GameRow, _now
@@ -150,6 +150,14 @@ class CheckPresence:
 
 
 @dataclass
+class NextDeal:
+    """The pause after a hand is over: deal the next hand (unless ``hands`` is stale)."""
+
+    #: How many hands the match had dealt when the pause began.
+    hands: int
+
+
+@dataclass
 class Stop:
     pass
 
@@ -173,7 +181,15 @@ class StartIfFull:
 
 
 Command = (Join | Hello | Leave | Act | Chat | Ping | BotTick | TakeOver | CheckPresence | Stop | StartIfFull
-           | Close)
+           | Close | NextDeal)
+
+
+def bot_wait(game: Game, delay: float) -> float:
+    """Seconds a bot waits before its move: ``delay``, twice that right after a trick is taken (so people see
+    the trick go to its winner before the next card comes)."""
+    history = game.history
+    taken = not game.trick and bool(history) and isinstance(history[-1][1], Play | Arrastro)
+    return delay * 2 if taken else delay
 
 
 def error(code: str, message: str, msg_id: object = None) -> Message:
@@ -186,12 +202,21 @@ def error(code: str, message: str, msg_id: object = None) -> Message:
 class TableActor:
     """One table. ``takeover_after``: seconds a seated person may be without a connection, while the
     match is on, before a bot plays the seat until they come back (``None``: never). ``max_hands``: the hands
-    its match may deal before the table is closed (``None``: no limit)."""
+    its match may deal before the table is closed (``None``: no limit). ``hand_pause``: seconds between the
+    end of a hand and the next deal, while the hand's result stays on the table for everyone to read."""
 
     def __init__(self, store: Store, state: TableState, takeover_after: float | None = None,
-                 max_hands: int | None = None) -> None:
+                 max_hands: int | None = None, hand_pause: float = 0.0) -> None:
         self.store = store
         self.max_hands = max_hands
+        self.hand_pause = hand_pause
+        #: ``time.monotonic()`` at which the next hand is dealt, during the pause after a hand (else ``None``).
+        self.next_deal_at: float | None = None
+        #: The rating (its ordinal, mu - 3 sigma) for this preset of each account seated here, by username (seats
+        #: may move; accounts do not).
+        self.account_ratings: dict[str, float] = {}
+        #: The ratings the finished match changed: ``{"seat", "before", "after"}`` ordinals (empty: not rated).
+        self.rating_changes: list[dict[str, Any]] = []
         #: ``time.monotonic()`` of the last change a person made, or of the last connection's coming or going
         #: (a restart starts it again: people get a whole idle period to come back).
         self.last_active = time.monotonic()
@@ -295,12 +320,23 @@ class TableActor:
         self.submit(Join(name, seat, reply, user_id, account))
         return await reply
 
+    async def _load_ratings(self) -> None:
+        """The current rating of every account seated here (shown at its seat; a bot shows its level)."""
+        from brisca.server.ratings import ordinal
+
+        names = sorted({s.account for s in self.seats if s.bot is None and s.account is not None})
+        if not names or self.seeded:
+            return
+        found = await asyncio.to_thread(self.store.ratings, self.preset, names)
+        self.account_ratings = {name: round(ordinal(rating), 1) for name, rating in found.items()}
+
     async def _recover(self) -> None:
         """Finish what a crash (or a failed write) cut short: the start, a deal after a hand, the end of the match."""
         match = self.match
         if self.status == "waiting":
             await self._start_if_full()
         elif self.status == "playing" and match is not None and match.game.is_over():
+            self._plan_deal()
             await self._after_hand()
 
     async def _after_hand(self) -> None:
@@ -311,7 +347,26 @@ class TableActor:
             await self._finish()
         elif self.max_hands is not None and len(match.games) >= self.max_hands:
             await self._close(f"its match reached this server's limit on hands ({self.max_hands}) without a winner")
+        elif self.next_deal_at is not None:
+            # The hand's result stays on the table for the pause; a stale NextDeal (a second one planned by
+            # a recovery) finds the hand dealt and does nothing.
+            delay = max(0.0, self.next_deal_at - time.monotonic())
+            asyncio.get_running_loop().call_later(delay, self.commands.put_nowait, NextDeal(len(match.games)))
         else:
+            await self._deal()
+
+    def _plan_deal(self) -> None:
+        """A hand is over: when another hand follows and the table pauses between hands, set when it is dealt
+        (before the hand's end is announced, so the announcement carries the countdown)."""
+        match = self.match
+        assert match is not None
+        more = not match.is_over() and (self.max_hands is None or len(match.games) < self.max_hands)
+        self.next_deal_at = time.monotonic() + self.hand_pause if more and self.hand_pause > 0 else None
+
+    async def _next_deal(self, command: NextDeal) -> None:
+        match = self.match
+        if (self.status == "playing" and match is not None and len(match.games) == command.hands
+                and match.game.is_over() and not match.is_over()):
             await self._deal()
 
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:
@@ -321,6 +376,7 @@ class TableActor:
 
     async def run(self) -> None:
         try:
+            await self._load_ratings()
             await self._recover()
             self._check_presence_later()
         except Exception:
@@ -390,6 +446,8 @@ class TableActor:
             await self._presence({s.seat for s in self.seats})
         elif isinstance(command, StartIfFull):
             await self._start_if_full()
+        elif isinstance(command, NextDeal):
+            await self._next_deal(command)
         elif isinstance(command, Close):
             await self._close(command.reason)
             if command.done is not None and not command.done.done():
@@ -415,8 +473,14 @@ class TableActor:
             "status": self.status,
             "version": self.version,
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "guest": s.guest, "account": s.account,
-                       "away": s.seat in self.away, "standin": STANDIN_LEVEL if s.seat in self.standins else None}
+                       "away": s.seat in self.away, "standin": STANDIN_LEVEL if s.seat in self.standins else None,
+                       "rating": None if s.account is None else self.account_ratings.get(s.account)}
                       for s in self.seats],
+            "bot_delay": self.bot_delay,
+            "hand_pause": self.hand_pause,
+            "next_hand_in": None if self.next_deal_at is None
+            else round(max(0.0, self.next_deal_at - time.monotonic()), 1),
+            "rating_changes": self.rating_changes,
             "takeover_after": self.takeover_after,
             "practice": self.seeded,
             "seed": self.seed if self.seeded else None,
@@ -484,6 +548,7 @@ class TableActor:
         self.version += 1
         info.name, info.token_hash = command.name, hash_token(token)
         info.user_id, info.account = command.user_id, command.account
+        await self._load_ratings()
         if not command.reply.done():
             command.reply.set_result((info.seat, token))
         self._emit("joined", {"seat": info.seat, "name": command.name})
@@ -589,7 +654,7 @@ class TableActor:
         if self.status != "playing" or match is None or self._agent(match.game.turn) is None:
             return
         tick = BotTick(self.action_count)
-        asyncio.get_running_loop().call_later(self.bot_delay, self.commands.put_nowait, tick)
+        asyncio.get_running_loop().call_later(bot_wait(match.game, self.bot_delay), self.commands.put_nowait, tick)
 
     # ------------------------------------------------------------------ absent players
 
@@ -669,6 +734,8 @@ class TableActor:
             seen = game.view(audience).history
             return bool(seen) and seen[-1] == (seat, action)
 
+        if game.is_over():
+            self._plan_deal()
         self._emit("action", {"action": action_json(seat, action), "hand_over": game.is_over()}, visible)
         if game.is_over():
             await self._after_hand()
@@ -715,6 +782,7 @@ class TableActor:
         else:
             self.match.next_hand(deck=deck)
         self.status = "playing"
+        self.next_deal_at = None
         self._emit("deal", {"hand_number": hand_number, "commitment": commitment})
         if hand_number == 0:
             self._check_presence_later()
@@ -750,7 +818,7 @@ class TableActor:
     async def _finish(self) -> None:
         """Store the finished match and its ratings (:func:`~brisca.server.ratings.rate_table`: accounts and
         bots, never guests; a person a stand-in was still playing for has resigned)."""
-        from brisca.server.ratings import rate_table
+        from brisca.server.ratings import START, ordinal, rate_table
 
         assert self.match is not None
         match = self.match
@@ -765,6 +833,10 @@ class TableActor:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
             ratings = rate_table(current, keys, self.rules.sides(self.players), match.winner, gone)
+            self.rating_changes = [
+                {"seat": seat, "before": round(ordinal(current.get(key, START)), 2),
+                 "after": round(ordinal(ratings[key]), 2)}
+                for seat, key in enumerate(keys) if key is not None and key in ratings]
         row = GameRow(table_id=self.id, preset=self.preset, players=self.players, names=names,
                       winner=match.winner, record=record)
         await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1)

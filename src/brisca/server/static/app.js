@@ -130,8 +130,59 @@ Object.assign(STRINGS.it, {
   dealsNone: "Le smazzate di questa partita non hanno impegni.", dealsServer: "(verificato dal server: questo browser qui non può calcolare l'hash)",
   practiceReplay: "Tavolo di pratica: mazzi dal seme {seed}.", practiceTag: "pratica (smazzate da un seme, non valutata)",
   handShared: "pari in testa: la mano va alle squadre {list}"});
+// The card table: seats, cards, results.
+Object.assign(STRINGS.en, {
+  tableHeading: "Card table", chat: "Chat", results: "Results", bot: "bot", dealer: "Dealer", dealerMark: "D",
+  declarer: "declarer", yourTurnShort: "your turn", toPlay: "to play", awayShort: "away",
+  cardsN: "{n} cards", tricksShort: "tricks", trickShort: "trick", tricksN: "{n} tricks", yourHand: "Your hand",
+  keyHint: "Keys 1–{n} play a card", tookIt: "took the trick", cardOf: "{rank} of {suit}",
+  level_easy: "easy", level_normal: "normal", level_hard: "hard", level_expert: "expert",
+  rank_spanish_1: "Ace", rank_spanish_10: "Jack", rank_spanish_11: "Knight", rank_spanish_12: "King",
+  rank_italian_1: "Ace", rank_italian_10: "Jack", rank_italian_11: "Knight", rank_italian_12: "King",
+  suitIt_O: "Coins", suitIt_C: "Cups", suitIt_E: "Swords", suitIt_B: "Batons",
+  handEnded: "Hand {n} is over", matchEnded: "The match is over", matchOverTitle: "Match over",
+  matchOverShort: "Match over", winners: "Winners: {names}", wonHand: "won the hand", cardPoints: "Card points",
+  otherCards: "{n} in cards outside the tricks", bonusLast: "Last trick", bonusPair: "King and knight of {suit}",
+  declarerSide: "Declarer's side", defenders: "Defenders", contractMade: "contract made", contractSet: "contract set",
+  toHands: "(first to {n} hands)", toPoints: "(first to {n} points)", ratingChanges: "Ratings",
+  playAgain: "Play again", seeReplay: "See replay", nextHandIn: "Next hand in {n} s",
+  reason_tie: "A tie: nobody wins the hand.", reason_capote: "Capote: every trick to one side.",
+  "reason_three-killed": "The three was killed.", reason_shared: "Tied for the most: the hand is shared."});
+Object.assign(STRINGS.es, {
+  tableHeading: "Mesa", chat: "Charla", results: "Resultado", bot: "bot", dealer: "Reparte", dealerMark: "R",
+  declarer: "pujador", yourTurnShort: "te toca", toPlay: "juega", awayShort: "ausente",
+  cardsN: "{n} cartas", tricksShort: "bazas", trickShort: "baza", tricksN: "{n} bazas", yourHand: "Tu mano",
+  keyHint: "Teclas 1–{n}: jugar una carta", tookIt: "se lleva la baza", cardOf: "{rank} de {suit}",
+  level_easy: "fácil", level_normal: "normal", level_hard: "difícil", level_expert: "experto",
+  rank_spanish_1: "As", rank_spanish_10: "Sota", rank_spanish_11: "Caballo", rank_spanish_12: "Rey",
+  rank_italian_1: "As", rank_italian_10: "Sota", rank_italian_11: "Caballo", rank_italian_12: "Rey",
+  suitIt_O: "Oros", suitIt_C: "Copas", suitIt_E: "Espadas", suitIt_B: "Bastos",
+  handEnded: "Fin de la mano {n}", matchEnded: "La partida ha terminado", matchOverTitle: "Partida terminada",
+  matchOverShort: "Partida terminada", winners: "Ganan: {names}", wonHand: "gana la mano", cardPoints: "Puntos de cartas",
+  otherCards: "{n} en cartas fuera de las bazas", bonusLast: "Diez de últimas", bonusPair: "Cante de {suit}",
+  declarerSide: "Bando del pujador", defenders: "Defensores", contractMade: "contrato cumplido",
+  contractSet: "contrato fallado", toHands: "(a {n} manos)", toPoints: "(a {n} puntos)", ratingChanges: "Puntuaciones",
+  playAgain: "Otra partida", seeReplay: "Ver repetición", nextHandIn: "Siguiente mano en {n} s",
+  reason_tie: "Empate: nadie gana la mano.", reason_capote: "Capote: todas las bazas para un bando.",
+  "reason_three-killed": "Han matado el tres.", reason_shared: "Empate en cabeza: la mano se comparte."});
+Object.assign(STRINGS.it, {
+  tableHeading: "Tavolo", chat: "Chat", results: "Risultato", bot: "bot", dealer: "Mazziere", dealerMark: "M",
+  declarer: "chiamante", yourTurnShort: "tocca a te", toPlay: "gioca", awayShort: "assente",
+  cardsN: "{n} carte", tricksShort: "prese", trickShort: "presa", tricksN: "{n} prese", yourHand: "La tua mano",
+  keyHint: "Tasti 1–{n}: gioca una carta", tookIt: "prende", cardOf: "{rank} di {suit}",
+  level_easy: "facile", level_normal: "normale", level_hard: "difficile", level_expert: "esperto",
+  rank_spanish_1: "Asso", rank_spanish_10: "Sota", rank_spanish_11: "Cavallo", rank_spanish_12: "Re",
+  rank_italian_1: "Asso", rank_italian_10: "Fante", rank_italian_11: "Cavallo", rank_italian_12: "Re",
+  suitIt_O: "Denari", suitIt_C: "Coppe", suitIt_E: "Spade", suitIt_B: "Bastoni",
+  handEnded: "Mano {n} finita", matchEnded: "La partita è finita", matchOverTitle: "Partita finita",
+  matchOverShort: "Partita finita", winners: "Vincono: {names}", wonHand: "vince la mano", cardPoints: "Punti delle carte",
+  otherCards: "{n} in carte fuori dalle prese", bonusLast: "Ultima presa", bonusPair: "Re e cavallo di {suit}",
+  declarerSide: "Chiamante e socio", defenders: "Difensori", contractMade: "contratto fatto",
+  contractSet: "contratto perso", toHands: "(a {n} mani)", toPoints: "(a {n} punti)", ratingChanges: "Punteggi",
+  playAgain: "Gioca ancora", seeReplay: "Rivedi la partita", nextHandIn: "Prossima mano tra {n} s",
+  reason_tie: "Pareggio: nessuno vince la mano.", reason_capote: "Cappotto: tutte le prese a una squadra.",
+  "reason_three-killed": "Il tre è stato ucciso.", reason_shared: "Pari in testa: la mano è condivisa."});
 const LEVELS = ["easy", "normal", "hard", "expert"];
-const SUIT_COLOURS = {O: "#c99a06", C: "#c0392b", E: "#2563eb", B: "#15803d"};
 let lang = localStorage.getItem("brisca:lang") || (navigator.language || "en").slice(0, 2);
 if (!STRINGS[lang]) lang = "en";
 const t = (key, args) => {
@@ -152,63 +203,6 @@ function showError(text) {
   box.textContent = text;
   box.hidden = !text;
   if (text) setTimeout(() => { if (box.textContent === text) box.hidden = true; }, 5000);
-}
-
-function suitSymbol(suit, colour) {
-  switch (suit) {
-    case "O": return `<circle cx="30" cy="52" r="15" fill="${colour}" stroke="#7c5e00" stroke-width="2"/>` +
-                     `<circle cx="30" cy="52" r="7" fill="none" stroke="#7c5e00" stroke-width="1.5"/>`;
-    case "C": return `<path d="M17 38 h26 q0 18 -10 22 v8 h7 v4 h-20 v-4 h7 v-8 q-10 -4 -10 -22z" fill="${colour}"/>`;
-    case "E": return `<path d="M29 30 h2 v36 h-2z M22 62 h16 v3 h-16z M28 66 h4 v8 h-4z" fill="${colour}"/>`;
-    default: return `<path d="M26 32 q4 -4 8 0 l-2 40 h-4z" fill="${colour}"/>` +
-                    `<circle cx="30" cy="36" r="5" fill="${colour}"/>`;
-  }
-}
-
-// Italian-suited faces (presets with Italian card names): a sunburst coin, a goblet, curved swords and
-// a knotted baton; the court cards carry the Italian indices 8 (fante), 9 (cavallo) and 10 (re).
-function italianSuitSymbol(suit, colour) {
-  switch (suit) {
-    case "O": {
-      let rays = "";
-      for (let i = 0; i < 12; i++) {
-        const a = (Math.PI * i) / 6, x1 = 30 + 13 * Math.cos(a), y1 = 52 + 13 * Math.sin(a);
-        const x2 = 30 + 18 * Math.cos(a), y2 = 52 + 18 * Math.sin(a);
-        rays += `<line x1="${x1.toFixed(1)}" y1="${y1.toFixed(1)}" x2="${x2.toFixed(1)}" y2="${y2.toFixed(1)}"` +
-          ` stroke="${colour}" stroke-width="2"/>`;
-      }
-      return rays + `<circle cx="30" cy="52" r="11" fill="${colour}" stroke="#7c5e00" stroke-width="1.5"/>`;
-    }
-    case "C": return `<path d="M19 36 h22 q-2 14 -9 17 v9 q6 1 8 6 h-20 q2 -5 8 -6 v-9 q-7 -3 -9 -17z" fill="${colour}"/>` +
-                     `<ellipse cx="30" cy="36" rx="11" ry="3" fill="#fffdf5" stroke="${colour}"/>`;
-    case "E": return `<path d="M22 70 q14 -16 12 -40 q6 20 -8 42z" fill="${colour}"/>` +
-                     `<path d="M38 70 q-14 -16 -12 -40 q-6 20 8 42z" fill="${colour}" opacity=".7"/>`;
-    default: return `<path d="M27 30 h6 l-1 42 h-4z" fill="${colour}"/>` +
-                    `<circle cx="30" cy="40" r="3.5" fill="${colour}"/><circle cx="30" cy="52" r="3.5" fill="${colour}"/>` +
-                    `<circle cx="30" cy="64" r="3.5" fill="${colour}"/>`;
-  }
-}
-
-//: "spanish" or "italian": the table's preset decides (info.card_names).
-let faces = "spanish";
-const ITALIAN_INDEX = {"10": "8", "11": "9", "12": "10"};
-
-// A card face drawn here: rank and suit symbol in the suit colours; Spanish or Italian suits by the preset.
-function cardSVG(code) {
-  const rank = code.slice(0, -1), suit = code.slice(-1), colour = SUIT_COLOURS[suit] || "#333";
-  const italian = faces === "italian";
-  const index = italian ? (ITALIAN_INDEX[rank] || rank) : rank;
-  return `<svg class="card${italian ? " italian" : ""}" viewBox="0 0 60 94" role="img" aria-label="${code}"` +
-    ` data-card="${code}">` +
-    `<rect x="1" y="1" width="58" height="92" rx="5" fill="#fffdf5" stroke="${colour}" stroke-width="2"/>` +
-    `<text x="6" y="17" font-size="14" font-weight="bold" fill="${colour}">${index}</text>` +
-    `<text x="54" y="88" font-size="14" font-weight="bold" fill="${colour}" text-anchor="end">${index}</text>` +
-    (italian ? italianSuitSymbol(suit, colour) : suitSymbol(suit, colour)) + `</svg>`;
-}
-
-function cardBack() {
-  return `<svg class="card" viewBox="0 0 60 94"><rect x="1" y="1" width="58" height="92" rx="5" fill="#7f1d1d"` +
-    ` stroke="#fde68a" stroke-width="2"/><path d="M10 10 L50 84 M50 10 L10 84" stroke="#fde68a" opacity=".4"/></svg>`;
 }
 
 function esc(text) {
@@ -518,6 +512,12 @@ function showStep(n) {
   $("#rresult").innerHTML = result;
 }
 
+// A hand tied for the most points under tie=shared: every tied side is awarded it.
+function sharedText(result) {
+  return result.winner === null && result.winners && result.winners.length > 1
+    ? " · " + esc(t("handShared", {list: result.winners.join(", ")})) : "";
+}
+
 // ------------------------------------------------------------------ the leaderboard
 
 async function leaderboardPage(preset) {
@@ -537,391 +537,6 @@ async function leaderboardPage(preset) {
   };
   select.onchange = () => show().catch((e) => showError(e.message));
   await show();
-}
-
-// ------------------------------------------------------------------ the table
-
-const table = {id: null, ws: null, v: null, state: null, seat: null, token: null, retry: 500,
-               away: {}, picked: new Set(), timer: null};
-
-function connect() {
-  const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws/${table.id}`);
-  table.ws = ws;
-  ws.onopen = () => {
-    table.retry = 500;
-    const hello = {type: "hello"};
-    if (table.token) hello.token = table.token;
-    if (table.v !== null) hello.last = table.v;
-    ws.send(JSON.stringify(hello));
-  };
-  ws.onmessage = (msg) => receive(JSON.parse(msg.data));
-  ws.onclose = () => {
-    $("#status").textContent = t("disconnected");
-    setTimeout(connect, table.retry);
-    table.retry = Math.min(table.retry * 2, 10000);
-  };
-}
-
-function receive(m) {
-  if (m.type === "welcome") {
-    table.seat = m.seat;
-    // Back after a reconnection that missed nothing: no sync or event follows, so show the table again now
-    // (else the status would say "Reconnecting…" until the next event).
-    if (table.state && m.v === table.v) render();
-  } else if (m.type === "sync") {
-    table.v = m.v;
-    table.state = m.state;
-    render();
-  } else if (m.type === "event") {
-    if (table.v !== null && m.v !== table.v + 1) {  // a gap: ask again from the last event seen
-      table.ws.close();
-      return;
-    }
-    table.v = m.v;
-    if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : seatName(m.state.table, m.seat), m.text);
-    if (m.kind === "partners" && m.state) {
-      // The draw moved everybody: this event says where this connection now sits.
-      table.seat = m.you === undefined ? null : m.you;
-      if (table.token && table.seat !== null) {
-        localStorage.setItem(`brisca:seat:${table.id}`, JSON.stringify({seat: table.seat, token: table.token}));
-      }
-      addNote(drawText(m.state.table, m.draw));
-    }
-    if (m.state) {
-      const name = seatName(m.state.table, m.seat);
-      if (m.kind === "away") {
-        table.away[m.seat] = Date.now() + m.seconds * 1000;
-        addNote(t("awayNote", {name, n: Math.round(m.seconds)}));
-      } else if (m.kind === "takeover") {
-        addNote(t("takeoverNote", {name}));
-      } else if (m.kind === "back") {
-        addNote(t("backNote", {name}));
-      }
-      table.state = m.state;
-      render();
-    }
-  } else if (m.type === "error") {
-    if (m.code === "bad_token") { table.token = null; localStorage.removeItem(`brisca:seat:${table.id}`); }
-    showError(m.message);
-  }
-}
-
-function addChat(name, text) {
-  const log = $("#chatlog");
-  log.insertAdjacentHTML("beforeend", `<div><b>${esc(name)}:</b> ${esc(text)}</div>`);
-  log.scrollTop = log.scrollHeight;
-}
-
-function addNote(text) {
-  const log = $("#chatlog");
-  log.insertAdjacentHTML("beforeend", `<div class="note">${esc(text)}</div>`);
-  log.scrollTop = log.scrollHeight;
-}
-
-function play(action) {
-  if (table.ws && table.ws.readyState === WebSocket.OPEN) {
-    table.ws.send(JSON.stringify({type: "play", action, id: Date.now()}));
-  }
-}
-
-function seatName(info, seat) {
-  const s = info.seats[seat];
-  return s && s.name ? displayName(s.name, s.guest) : `#${seat}`;
-}
-
-const suitName = (letter) => t(`suit_${letter}`);
-const strip = (a) => { const out = {...a}; delete out.text; return out; };
-
-// What the history, the auction and the contract say in words.
-function actionText(info, a) {
-  if (a.pass) return t("passed");
-  if (a.bid !== undefined) return typeof a.bid === "string" ? t("bidRank") + a.bid : String(a.bid);
-  if (a.trump) return `${t("trump")}: ${suitName(a.trump)}`;
-  if (a.declare) return `${t("declared")} ${suitName(a.declare)}`;
-  if (a.call) return `${t("called")} ${a.call}`;
-  return a.text;
-}
-
-function renderSeats(info, view, mine) {
-  const now = Date.now();
-  let ticking = false;
-  $("#seats").innerHTML = info.seats.map((s, i) => {
-    let extra = "";
-    if (s.standin) extra = ` · 🤖 ${t("standin")}`;
-    else if (s.away) {
-      const left = table.away[i] ? Math.max(0, Math.ceil((table.away[i] - now) / 1000)) : null;
-      extra = ` · ⏳ ${left === null ? "…" : t("away", {n: left})}`;
-      ticking = ticking || left > 0;
-    }
-    const points = view ? ` · ${view.seat_points[i]} ${t("points")} · 🂠${view.hand_sizes[i]}` : "";
-    const cls = `seat${view && i === view.turn ? " turn" : ""}${i === mine ? " me" : ""}${s.away || s.standin ? " away" : ""}`;
-    return `<span class="${cls}" data-seat="${i}">${esc(s.name || s.bot ? seatName(info, i) : "…")}${points}${esc(extra)}</span>`;
-  }).join("") + (matchScore(info) ? `<span class="seat score">${esc(matchScore(info))}</span>` : "") +
-    (info.draw && info.hand_number === 0 ? `<span class="seat draw">${esc(drawText(info, info.draw))}</span>` : "");
-  clearTimeout(table.timer);
-  if (ticking) table.timer = setTimeout(() => renderSeats(table.state.table, table.state.view, table.seat), 1000);
-}
-
-function matchScore(info) {
-  if (info.match === "target_points" && info.match_points) {
-    return `${t("match")}: ${info.match_points.join(" – ")} / ${info.target_points}`;
-  }
-  if (info.match === "game_points" && info.game_points) {
-    return `${t("gamePoints")}: ${info.game_points.join(" – ")} / ${info.target_game_points}`;
-  }
-  if (info.match === "fixed_hands" && info.hands_won) {
-    return `${info.hands_won.join(" – ")} (${t("fixedHands", {n: info.hands})})`;
-  }
-  return info.hands_won ? info.hands_won.join(" – ") : "";
-}
-
-// The draw for partners and seats (partners: draw), each card by the seat its drawer now holds.
-function drawText(info, draw) {
-  const cards = draw.rounds.map((round) => round.map((d) => `${seatName(info, d.seat)} ${d.card}`).join(", "))
-    .join(" · ");
-  return t("drawNote", {cards, dealer: seatName(info, draw.dealer)});
-}
-
-// The trump suit in words; "?" while an auction decides it; under a blind call (Chiamata Buia) the first trick,
-// played before any trump, says so.
-function trumpHTML(view) {
-  if (view.trump) return `<b class="suit">${esc(suitName(view.trump))}</b>`;
-  if (view.phase === "play" && view.bids.length) return `<b class="suit notrump">${esc(t("noTrumpYet"))}</b>`;
-  return `<b class="suit">?</b>`;
-}
-
-function renderContract(info, view) {
-  $("#contract").innerHTML = contractHTML(info, view);
-}
-
-function contractHTML(info, view) {
-  const c = view.contract || (view.result && view.result.contract);
-  const parts = [];
-  if (c) {
-    let text = `${t("contract")}: ${c.bid} ${t("by")} ${seatName(info, c.declarer)} · ${t("trump")} ${suitName(c.trump)}`;
-    if (c.called) text += ` · ${t("called")} ${c.called}`;
-    if (c.partner !== null && c.partner !== undefined) text += ` · ${t("partner")} ${seatName(info, c.partner)}`;
-    parts.push(esc(text));
-  }
-  if (view.declarations.length) {
-    parts.push(view.declarations.map((d) =>
-      esc(`${seatName(info, d.seat)} ${t("declared")} ${suitName(d.suit)}`)).join(" · "));
-  }
-  if (view.shown.length) {
-    parts.push(esc(t("shown")) + view.shown.map((s) => esc(`${seatName(info, s.seat)} ${s.card}`)).join(", "));
-  }
-  // The partner signals this seat may see (the view holds only those).
-  if (view.signals && view.signals.length) {
-    parts.push(`<span class="signals">${esc(t("signalsLabel"))}: ` + view.signals.map((g) =>
-      `<span class="sig" data-seat="${g.seat}">${esc(`${seatName(info, g.seat)}: ${t(`sig_${g.signal}`)}`)}</span>`)
-      .join(" · ") + "</span>");
-  }
-  return parts.map((p) => `<div>${p}</div>`).join("");
-}
-
-function renderAuction(info, view) {
-  $("#auction").innerHTML = auctionHTML(info, view);
-}
-
-function auctionHTML(info, view) {
-  if (!view.bids.length && view.phase !== "bid") return "";
-  return `<b>${t("auction")}:</b> ` + view.bids.map((b) =>
-    `<span class="bid">${esc(seatName(info, b.seat))}: ${esc(actionText(info, b))}</span>`).join(" ");
-}
-
-function render() {
-  const {table: info, view} = table.state;
-  faces = info.card_names === "italian" ? "italian" : "spanish";
-  const mine = table.seat;
-  // For tests and styles: the last event seen, the table's status, the hand number and the phase.
-  document.body.dataset.v = String(table.v);
-  document.body.dataset.status = info.status;
-  document.body.dataset.hand = String(info.hand_number);
-  document.body.dataset.phase = view ? view.phase : "";
-  $("#join").hidden = !(info.status === "waiting" && mine === null);
-  $("#invite").value = `${location.origin}/t/${info.id}`;
-  renderSeats(info, view, mine);
-  renderFair(info);
-  if (!view) {
-    $("#status").textContent = t("waiting");
-    return;
-  }
-  let status = view.turn === null ? "" : (view.turn === mine ? t("yourTurn") : t("turnOf") + seatName(info, view.turn));
-  if (view.phase !== "play" && view.turn !== null) status += ` · ${t(`phase_${view.phase}`)}`;
-  if (mine === null) status = `${t("spectating")} · ${status}`;
-  $("#status").textContent = status;
-  renderContract(info, view);
-  renderAuction(info, view);
-  $("#faceup").innerHTML = view.face_up ? cardSVG(view.face_up) : trumpHTML(view);
-  $("#stock").textContent = `${view.stock_count} ${t("stock")}`;
-  $("#stock").hidden = !view.face_up && view.stock_count === 0;
-  // The talon once it is shown; the declarer's own discards.
-  const talonCards = view.talon.length ? view.talon : view.discards;
-  $("#talon").hidden = !talonCards.length;
-  $("#talonlabel").textContent = view.talon.length ? t("talon") : t("yourDiscards");
-  $("#taloncards").innerHTML = talonCards.map(cardSVG).join("");
-  if (view.talon.length && view.discards.length) {
-    $("#taloncards").insertAdjacentHTML("beforeend",
-      `<div class="discards"><div>${t("yourDiscards")}</div>${view.discards.map(cardSVG).join("")}</div>`);
-  }
-  $("#trick").innerHTML = view.trick.map((c, i) =>
-    `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, view.trick_seats[i]))}</figcaption></figure>`).join("");
-  const last = view.tricks.length ? view.tricks[view.tricks.length - 1] : null;
-  $("#lasttrick").innerHTML = last ? last.cards.map((c, i) =>
-    `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, (last.leader + i) % view.players))}</figcaption></figure>`).join("") : "";
-  renderHandAndActions(info, view, mine);
-  renderResult(info, view);
-}
-
-// The commitment of the hand in play, and every commitment seen here, kept to check the record later.
-function renderFair(info) {
-  const commitments = info.commitments || [];
-  if (commitments.length) {
-    const key = `brisca:commitments:${info.id}`;
-    const kept = JSON.parse(localStorage.getItem(key) || "[]");
-    commitments.forEach((h, i) => { if (!kept[i]) kept[i] = h; });
-    localStorage.setItem(key, JSON.stringify(kept));
-  }
-  const parts = [];
-  if (info.practice) parts.push(esc(t("practice", {seed: info.seed})));
-  const current = commitments[commitments.length - 1];
-  if (current) {
-    parts.push(`<span title="${esc(current)}">${esc(t("committed", {n: commitments.length, h: current.slice(0, 16) + "…"}))}</span>`);
-  }
-  $("#fair").innerHTML = parts.join(" · ");
-}
-
-function renderHandAndActions(info, view, mine) {
-  const legal = mine === null || view.turn !== mine ? [] : view.legal;
-  const plays = new Set(legal.filter((a) => a.play && !a.arrastro).map((a) => a.play));
-  const discards = legal.filter((a) => a.discard);
-  const need = discards.length ? discards[0].discard.length : 0;
-  if (!need) table.picked.clear();
-  for (const c of [...table.picked]) if (!view.hand.includes(c)) table.picked.delete(c);
-  const hand = mine === null ? [] : view.hand;
-  $("#hand").innerHTML = hand.map((c) => {
-    const cls = plays.has(c) || need ? " legal" : "";
-    return cardSVG(c).replace('class="card', `class="card${cls}${table.picked.has(c) ? " picked" : ""}`);
-  }).join("");
-  document.querySelectorAll("#hand .card.legal").forEach((el) => {
-    el.onclick = need ? () => {
-      const card = el.dataset.card;
-      if (table.picked.has(card)) table.picked.delete(card);
-      else if (table.picked.size < need) table.picked.add(card);
-      renderHandAndActions(info, view, mine);
-    } : () => play(el.dataset.card);
-  });
-
-  const buttons = [];  // [label, action, class]
-  let prompt = "";
-  let grid = "";
-  const pointBids = legal.filter((a) => a.bid !== undefined && typeof a.bid === "number").map((a) => a.bid);
-  if (need) {
-    prompt = t("discardHint", {n: need});
-    const key = [...table.picked].sort().join(" ");
-    const match = discards.find((a) => [...a.discard].sort().join(" ") === key);
-    buttons.push([`${t("confirm")} (${table.picked.size}/${need})`, match ? strip(match) : null, "confirm"]);
-  }
-  if (legal.some((a) => a.trump)) prompt = t("nameTrump");
-  const calls = legal.filter((a) => a.call);
-  if (calls.length) {
-    prompt = t("callHint");
-    grid = calls.map((a) => `<button class="callcard" data-call="${a.call}">${cardSVG(a.call)}</button>`).join("");
-  }
-  let bidInput = "";
-  if (pointBids.length > 6) {
-    const lo = Math.min(...pointBids), hi = Math.max(...pointBids);
-    const step = pointBids.length > 1 ? Math.min(...pointBids.slice(1).map((b, i) => b - pointBids[i]).filter((d) => d > 0)) : 1;
-    bidInput = `<input id="bidvalue" type="number" min="${lo}" max="${hi}" step="${step}" value="${lo}">` +
-      `<button id="bidbutton">${t("bid")}</button>`;
-  }
-  for (const a of legal) {
-    if ((a.play && !a.arrastro) || a.discard || a.call) continue;
-    if (a.bid !== undefined && typeof a.bid === "number" && bidInput) continue;
-    let label = a.text;
-    if (a.pass) label = t("pass");
-    else if (a.bid !== undefined) label = typeof a.bid === "string" ? t("bidRank") + a.bid : `${t("bid")} ${a.bid}`;
-    else if (a.trump) label = suitName(a.trump);
-    else if (a.declare) label = t("declare") + suitName(a.declare);
-    else if (a.exchange) label = t("exchange") + a.exchange;
-    else if (a.signal) label = t(a.aloud ? "sayPrefix" : "signalPrefix") + t(`sig_${a.signal}`);
-    else if (a.cut) label = t("cutPrefix") + a.cut;
-    else if (a.claim) label = t("claim");
-    else if (a.arrastro) label = t("arrastro") + a.play;
-    buttons.push([label, strip(a), a.pass ? "pass" : (a.bid !== undefined ? "bid" : "")]);
-  }
-  $("#prompt").textContent = prompt;
-  $("#actions").innerHTML = bidInput + buttons.map(([label, a, cls], i) =>
-    `<button data-i="${i}" class="${cls}"${a ? "" : " disabled"}>${esc(label)}</button>`).join("");
-  document.querySelectorAll("#actions button[data-i]").forEach((el) => {
-    el.onclick = () => {
-      const a = buttons[Number(el.dataset.i)][1];
-      if (a) { table.picked.clear(); play(a); }
-    };
-  });
-  if (bidInput) {
-    $("#bidbutton").onclick = () => {
-      const value = Number($("#bidvalue").value);
-      if (pointBids.includes(value)) play({bid: value});
-      else showError(`${t("bid")}: ${pointBids[0]}…${pointBids[pointBids.length - 1]}`);
-    };
-  }
-  $("#callgrid").innerHTML = grid;
-  document.querySelectorAll("#callgrid .callcard").forEach((el) => { el.onclick = () => play({call: el.dataset.call}); });
-}
-
-function renderResult(info, view) {
-  let result = "";
-  if (view.result) {
-    result = esc(t("handOver") + view.result.side_points.join(" – ")) + sharedText(view.result);
-    if (view.result.scores) {
-      result += " · " + esc(t("scores") + view.result.scores.map((s, i) =>
-        `${seatName(info, i)} ${s > 0 ? "+" : ""}${s}`).join(", "));
-    }
-  }
-  if (info.status === "finished") {
-    result = esc(info.match_winner === null ? t("draw") : t("matchOver") + info.match_winner) +
-      (info.match === "target_points" && info.match_points ? esc(` (${info.match_points.join(" – ")})`) : "") +
-      (info.match === "game_points" && info.game_points ? esc(` (${info.game_points.join(" – ")})`) : "") +
-      ` · <a href="/api/games/${info.id}/record">${t("record")}</a>`;
-  }
-  $("#result").innerHTML = result;
-  $("#replaylink").hidden = info.status !== "finished";
-  $("#replaylink").href = `/games/${info.id}`;
-}
-
-// A hand tied for the most points under tie=shared: every tied side is awarded it.
-function sharedText(result) {
-  return result.winner === null && result.winners && result.winners.length > 1
-    ? " · " + esc(t("handShared", {list: result.winners.join(", ")})) : "";
-}
-
-async function tablePage(id) {
-  table.id = id;
-  $("#table").hidden = false;
-  const saved = JSON.parse(localStorage.getItem(`brisca:seat:${id}`) || "null");
-  if (saved) { table.token = saved.token; }
-  $("#joinform").name.value = localStorage.getItem("brisca:name") || "";
-  asAccount($("#joinform"));
-  $("#joinform").onsubmit = async (ev) => {
-    ev.preventDefault();
-    try {
-      if (!session.user) localStorage.setItem("brisca:name", ev.target.name.value);
-      const seat = await api(`/api/tables/${id}/join`, session.user ? {} : {name: ev.target.name.value});
-      localStorage.setItem(`brisca:seat:${id}`, JSON.stringify(seat));
-      table.token = seat.token;
-      table.v = null;
-      table.ws.send(JSON.stringify({type: "hello", token: seat.token}));
-    } catch (e) { showError(e.message); }
-  };
-  $("#chatform").onsubmit = (ev) => {
-    ev.preventDefault();
-    const text = ev.target.text.value.trim();
-    if (text && table.ws) table.ws.send(JSON.stringify({type: "chat", text}));
-    ev.target.text.value = "";
-  };
-  connect();
 }
 
 // ------------------------------------------------------------------ accounts

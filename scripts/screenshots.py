@@ -1,0 +1,208 @@
+"""Screenshots of the web table for docs/web.md: ``python scripts/screenshots.py [OUT_DIR]``.
+
+Starts ``brisca serve`` on a free loopback port with a throwaway database, opens practice tables (seeded
+deals, so every run deals the same cards) in chromium under Playwright, plays the person's seat with the first
+legal card, and writes into ``docs/img/`` (or OUT_DIR):
+
+- ``table-2p.png``: two players, a trick on the table (desktop, 1280 x 800);
+- ``table-4p.png``: four players, partners opposite (desktop);
+- ``table-chiamata-auction.png``: five players bidding in briscola chiamata, Italian cards (desktop);
+- ``table-results.png``: the results panel at the end of a four-player match (desktop);
+- ``table-phone.png``: four players on a phone (390 x 844);
+- ``decks.png``: the Spanish and the Italian deck and the back.
+
+Needs the test extras (``pip install -e '.[test]'``) and a chromium (``/usr/bin/chromium``, or set
+``BRISCA_CHROMIUM``). Motion is off (``prefers-reduced-motion``), so each picture is the table at rest.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.load(r)
+
+
+def _serve(db: Path, log: Any) -> tuple[subprocess.Popen[bytes], str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", str(db), "--log-level", "warning",
+         "--hand-pause", "60", "--rate-create", "600/100", "--max-open-tables", "50"],
+        stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(150):
+        try:
+            with urllib.request.urlopen(f"{base}/api/presets", timeout=2):
+                return proc, base
+        except OSError:
+            if proc.poll() is not None:
+                raise SystemExit("brisca serve exited; see its log") from None
+            time.sleep(0.1)
+    proc.terminate()
+    raise SystemExit("brisca serve did not answer within 15 s")
+
+
+class Shooter:
+    def __init__(self, browser: Any, base: str, out: Path) -> None:
+        self.browser, self.base, self.out = browser, base, out
+
+    def table(self, preset: str, players: int, seed: int, options: dict[str, Any], *, phone: bool = False,
+              bots: str = "normal", delay: float = 0.0) -> Any:
+        """A practice table with the person at seat 0; the page, opened at it."""
+        viewport = PHONE if phone else DESKTOP
+        extra = {"is_mobile": True, "has_touch": True} if phone else {}
+        context = self.browser.new_context(viewport=viewport, locale="en-US", reduced_motion="reduce", **extra)
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        made = _post(f"{self.base}/api/tables", {
+            "preset": preset, "players": players, "bots": {str(s): bots for s in range(1, players)},
+            "bot_delay": delay, "name": "Ana", "seed": seed, "options": options})
+        page.goto(f"{self.base}/games")
+        page.evaluate(f"localStorage.setItem('brisca:seat:{made['table_id']}', JSON.stringify({json.dumps(made)}))")
+        page.goto(f"{self.base}/t/{made['table_id']}")
+        page.wait_for_function("document.body.dataset.status === 'playing'")
+        return page
+
+    def turns(self, page: Any, n: int, *, bid: bool = False) -> None:
+        """Play ``n`` of our turns: the first legal card, or pass (or bid once, when ``bid``)."""
+        for _ in range(n):
+            self.my_turn(page)
+            v = int(page.evaluate("document.body.dataset.v"))
+            if page.locator("#hand .cardbtn.legal").count():
+                page.locator("#hand .cardbtn.legal").first.click()
+            elif page.locator("#callgrid .callcard").count():
+                page.locator("#callgrid .callcard").first.click()
+            elif bid and page.locator("#bidbutton").count():
+                page.locator("#bidbutton").click()
+            elif page.locator("#actions button.pass").count():
+                page.locator("#actions button.pass").click()
+            else:
+                page.locator("#actions button:not([disabled])").first.click()
+            page.wait_for_function(f"Number(document.body.dataset.v) > {v}")
+
+    def my_turn(self, page: Any) -> None:
+        page.wait_for_function(
+            "document.body.dataset.status === 'finished' || !document.querySelector('#results').hidden ||"
+            " document.querySelector('#hand .card.legal') || document.querySelector('#callgrid .callcard') ||"
+            " document.querySelector('#actions button:not([disabled])')")
+
+    def until_led(self, page: Any) -> None:
+        """Play on until it is our turn with cards already on the table."""
+        for _ in range(12):
+            self.my_turn(page)
+            if page.locator("#trick .card").count():
+                return
+            self.turns(page, 1)
+
+    def to_end(self, page: Any) -> None:
+        for _ in range(400):
+            self.my_turn(page)
+            if not page.locator("#results").is_hidden():
+                return
+            self.turns(page, 1)
+        raise SystemExit("the match did not end")
+
+    def shot(self, page: Any, name: str) -> None:
+        page.mouse.move(0, 0)
+        page.evaluate("window.scrollTo(0, 0)")
+        page.wait_for_timeout(200)
+        page.screenshot(path=str(self.out / name))
+        print(f"wrote {self.out / name}")
+        page.context.close()
+
+
+def decks(browser: Any, base: str, out: Path) -> None:
+    """Every card of both decks, and the back, on one page drawn by the table's own cards.js."""
+    context = browser.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.goto(f"{base}/games")
+    page.evaluate("""() => {
+        document.body.innerHTML = '<div id="decks" style="padding:10px;background:#14532d"></div>';
+        document.body.insertAdjacentHTML('afterbegin', cardDefs());
+        const ranks = [1, 2, 3, 4, 5, 6, 7, 10, 11, 12];
+        let html = '';
+        for (const style of ['spanish', 'italian']) {
+            for (const suit of 'OCEB') {
+                html += '<div style="display:flex;gap:6px;margin-bottom:6px">' +
+                    ranks.map(r => cardFace(r + suit, style, r + suit)).join('') + '</div>';
+            }
+        }
+        html += '<div style="display:flex;gap:6px">' + cardBackSVG() + '</div>';
+        document.querySelector('#decks').innerHTML = html;
+        document.querySelectorAll('#decks .card').forEach(c => { c.style.width = '88px'; c.style.height = '136px'; });
+    }""")
+    page.locator("#decks").screenshot(path=str(out / "decks.png"))
+    print(f"wrote {out / 'decks.png'}")
+    context.close()
+
+
+def main() -> int:
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
+    out.mkdir(parents=True, exist_ok=True)
+    chromium = os.environ.get("BRISCA_CHROMIUM") or ("/usr/bin/chromium" if os.path.exists("/usr/bin/chromium")
+                                                      else shutil.which("chromium"))
+    if chromium is None:
+        raise SystemExit("no chromium: install it (apt-get install chromium) or set BRISCA_CHROMIUM")
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp, open(Path(tmp) / "serve.log", "wb") as log:
+        proc, base = _serve(Path(tmp) / "db.sqlite3", log)
+        try:
+            with sync_playwright() as pw:
+                browser = pw.chromium.launch(executable_path=chromium, headless=True,
+                                             args=["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"])
+                s = Shooter(browser, base, out)
+                page = s.table("spanish", 2, 11, {"target_hands": 1})
+                s.turns(page, 3)
+                s.until_led(page)
+                s.shot(page, "table-2p.png")
+
+                page = s.table("spanish", 4, 5, {"target_hands": 1})
+                s.turns(page, 3)
+                s.until_led(page)
+                s.shot(page, "table-4p.png")
+
+                # Our first bid keeps us in the auction; the picture is our next turn to bid.
+                page = s.table("chiamata", 5, 3, {"target_points": 1})
+                s.turns(page, 1, bid=True)
+                s.my_turn(page)
+                s.shot(page, "table-chiamata-auction.png")
+
+                page = s.table("spanish", 4, 5, {"target_hands": 1})
+                s.to_end(page)
+                s.shot(page, "table-results.png")
+
+                page = s.table("spanish", 4, 8, {"target_hands": 1}, phone=True)
+                s.turns(page, 2)
+                s.my_turn(page)
+                s.shot(page, "table-phone.png")
+
+                decks(browser, base, out)
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
