@@ -72,7 +72,7 @@ def test_game_info_is_built_per_instance() -> None:
     three = load("briscola", 3, reward="points")
     assert three.min_utility() < 0 < three.max_utility() and three.max_game_length() == 39
     bix = load("bixkla", 4)
-    assert bix.max_game_length() == 40 * 11  # signals: up to ten a turn
+    assert bix.max_game_length() == 40 * 7  # signals: Briscola's six (002) a turn at most
     assert two.observation_tensor_shape() == [490] and two.information_state_tensor_shape() == [538]
     assert str(pyspiel.load_game("brisca(players=3,preset=briscola)")) == (
         "brisca(dealer=-1,players=3,preset=briscola,reward=win)"

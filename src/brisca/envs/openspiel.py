@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from brisca.actions import Action
+from brisca.actions import ASK_SIGNALS, SIGNAL_SETS, Action
 from brisca.cards import Card
 from brisca.envs import check_reward, hand_returns, render_table, return_bounds, unavailable
 from brisca.envs.actions import ActionCodec
@@ -199,7 +199,17 @@ def _auction_length(rules: Rules, players: int) -> int:
         out += 1 + (1 if rules.talon else 0) + (1 if rules.talon and rules.trump_from == "named" else 0)
     if rules.declarations != "off":
         out += 4
+    if rules.declarations == "vales":  # after each card, the seats whose card is down may be asked to mark one
+        out += len(rules.deck_cards(players)) * (players - 1)
+    if rules.deal == "cutter_chooses":  # the cutter's choice of the deal
+        out += 1
     return out
+
+
+def _signals_a_turn(rules: Rules) -> int:
+    """The most signals one turn may hold: each of the set at most once, made or (combination) said aloud."""
+    offered = [s for s in SIGNAL_SETS[rules.signal_set] if rules.signal_asks or s not in ASK_SIGNALS]
+    return len(offered) * (2 if rules.signals == "combination" else 1)
 
 
 class BriscaGame(pyspiel.Game):
@@ -222,7 +232,8 @@ class BriscaGame(pyspiel.Game):
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=cards * (11 if signals else 1) + exchanges + _auction_length(rules, n),
+            max_game_length=cards * (1 + _signals_a_turn(rules) if signals else 1) + exchanges
+            + _auction_length(rules, n),
         )
         # An empty ``options`` is left out of the parameters (and of the game's string), as older
         # OpenSpiel releases cannot read an empty value back.
