@@ -182,6 +182,9 @@ Object.assign(STRINGS.it, {
   playAgain: "Gioca ancora", seeReplay: "Rivedi la partita", nextHandIn: "Prossima mano tra {n} s",
   reason_tie: "Pareggio: nessuno vince la mano.", reason_capote: "Cappotto: tutte le prese a una squadra.",
   "reason_three-killed": "Il tre è stato ucciso.", reason_shared: "Pari in testa: la mano è condivisa."});
+Object.assign(STRINGS.en, {soundOn: "Sound on (click to turn it off)", soundOff: "Sound off (click to turn it on)"});
+Object.assign(STRINGS.es, {soundOn: "Sonido activado (pulsa para quitarlo)", soundOff: "Sin sonido (pulsa para activarlo)"});
+Object.assign(STRINGS.it, {soundOn: "Audio attivo (clic per toglierlo)", soundOff: "Audio spento (clic per attivarlo)"});
 const LEVELS = ["easy", "normal", "hard", "expert"];
 let lang = localStorage.getItem("brisca:lang") || (navigator.language || "en").slice(0, 2);
 if (!STRINGS[lang]) lang = "en";

@@ -173,6 +173,7 @@ function show(state, event) {
   const next = state.table.next_hand_in;
   table.nextDealAt = next === null || next === undefined ? null : Date.now() + next * 1000;
   render();
+  try { sound.react(before, state, event); } catch (e) { document.body.dataset.soundError = String(e && e.stack || e); }
   if (rects && before && event) {
     // A motion that fails is dropped (the state is drawn already); the page notes it for its tests.
     try { explain(before, state, event, rects); } catch (e) {
@@ -220,6 +221,7 @@ function render() {
   renderSeats(info, view, mine);
   renderScoreboard(info, view);
   renderFair(info);
+  sound.label();
   if (!view) {
     $("#status").textContent = t("waiting");
     for (const id of ["#trick", "#lasttrick", "#stockcards", "#faceup", "#hand", "#actions", "#prompt", "#callgrid",
@@ -981,6 +983,7 @@ async function tablePage(id) {
     table.closedResults = null;
     $("#closeresults").focus();
   };
+  soundButton();
   setInterval(tickClocks, 250);
   connect();
 }
