@@ -428,3 +428,37 @@ def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.
             assert m["type"] == "event" and m["v"] == last + 1
             last = m["v"]
         assert m["id"] == 1
+
+
+def test_the_rates_are_the_sites_in_redis(redis_url: str) -> None:
+    """Two processes' limiters share each address's bucket in Redis; without Redis each keeps its own."""
+    from brisca.server.limits import Limits, Rate, RedisLimiter
+
+    limits = Limits(rate_login=Rate(6, 3))  # 3 at once, then one every 10 s
+    prefix = f"brisca:test-rate:{uuid.uuid4().hex}"
+    one, two = (RedisLimiter(limits, redis_url, prefix=prefix) for _ in range(2))
+    assert one.retry_after("login", "10.0.0.1") is None
+    assert two.retry_after("login", "10.0.0.1") is None
+    assert one.retry_after("login", "10.0.0.1") is None
+    wait = two.retry_after("login", "10.0.0.1")
+    assert wait is not None and 9.0 < wait <= 10.0
+    assert one.retry_after("login", "10.0.0.1") is not None
+    assert one.retry_after("login", "10.0.0.2") is None  # another address, its own bucket
+    assert one.retry_after("join", "10.0.0.1") is None  # another kind, its own bucket
+    assert one.shared and two.shared and not one.buckets  # nothing was counted in the process
+    # Forgotten once full again: the key expires after the time a bucket takes to fill.
+    ttl = one.redis.ttl(f"{prefix}:login:10.0.0.1")
+    assert 0 < ttl <= 30
+
+    # Redis out of reach (a closed port): each process limits on its own, and says so.
+    lost = RedisLimiter(limits, "redis://127.0.0.1:1/0", prefix=prefix)
+    assert [lost.retry_after("login", "10.0.0.1") is None for _ in range(4)] == [True, True, True, False]
+    assert not lost.shared
+
+
+def test_a_process_of_a_site_limits_with_redis(redis_url: str, pg_url: str) -> None:
+    from brisca.server.app import create_app
+    from brisca.server.limits import RedisLimiter
+
+    assert isinstance(create_app(pg_url, redis_url=redis_url).state.limiter, RedisLimiter)
+    assert not isinstance(create_app(pg_url).state.limiter, RedisLimiter)

@@ -33,7 +33,7 @@ from brisca.record import loads as load_record
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
 from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
-from brisca.server.limits import Limiter, Limits, RateLimited, TokenBucket, client_address
+from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
 from brisca.server.serialize import replay_json
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import (
@@ -427,8 +427,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     if not 0 <= hand_pause <= 600:
         raise ValueError("hand_pause is from 0 to 600 seconds")
     limits = limits or Limits()
-    #: The rates per client address: table creation, joins, chat, and sign-ups and logins together.
-    limiter = Limiter(limits)
+    #: The rates per client address: table creation, joins, chat, and sign-ups and logins together (with
+    #: several processes, the site's buckets in Redis).
+    limiter = Limiter(limits) if redis_url is None else RedisLimiter(limits, redis_url)
 
     async def close_idle_tables(manager: Manager) -> None:
         while True:

@@ -3,12 +3,14 @@
 Every limit is a field of :class:`Limits`, with its default; ``create_app(limits=...)`` and ``brisca serve``'s
 flags change them (docs/web.md, "Limits"). The rates are token buckets, one per kind of request and client
 address (:class:`Limiter`), kept in a bounded LRU so that many addresses cannot grow the memory without end
-(an address pushed out starts again with a full bucket).
+(an address pushed out starts again with a full bucket). Several processes serving one site share their
+buckets in Redis (:class:`RedisLimiter`), so an address gets the same rates whichever process it reaches.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 import math
 import threading
 import time
@@ -170,6 +172,65 @@ class TokenBucket:
 
     def allow(self) -> bool:
         return self.take(time.monotonic()) is None
+
+
+#: Takes a token from the bucket at KEYS[1] (a hash: tokens, stamp), ARGV: rate a second, burst, TTL in
+#: seconds. Returns -1 when a token was taken, else the microseconds until there is one. The clock is the Redis
+#: server's (``TIME``), so the processes' clocks do not matter.
+_TAKE = """
+local now = redis.call('TIME')
+local t = tonumber(now[1]) + tonumber(now[2]) / 1e6
+local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'stamp')
+local tokens, stamp = tonumber(held[1]), tonumber(held[2])
+if tokens == nil then tokens, stamp = burst, t end
+tokens = math.min(burst, tokens + math.max(0, t - stamp) * rate)
+local wait = -1
+if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) / rate * 1e6) end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'stamp', tostring(t))
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return wait
+"""
+
+log = logging.getLogger("brisca.server.limits")
+
+
+class RedisLimiter(Limiter):
+    """The token buckets of :class:`Limiter`, kept in Redis: one bucket per ``(kind, address)`` for every
+    process serving the site (``brisca serve --redis``), taken atomically by a script on the Redis server.
+
+    A bucket full again is forgotten (its key expires). While Redis cannot be reached each process falls back
+    to its own buckets (:class:`Limiter`'s), so the limits still hold, per process, and no request fails
+    because of them; the calls wait at most ``timeout`` seconds for Redis.
+    """
+
+    def __init__(self, limits: Limits, url: str, *, prefix: str = "brisca:rate", timeout: float = 0.25,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__(limits, clock)
+        import redis  # the cluster extra
+
+        self.prefix = prefix
+        self.redis = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        self._take = self.redis.register_script(_TAKE)
+        self._errors: tuple[type[Exception], ...] = (redis.RedisError, OSError)
+        #: Whether the last call reached Redis (a change is logged once, not at every request).
+        self.shared = True
+
+    def retry_after(self, kind: str, address: str) -> float | None:
+        rate = self.limits.rate(kind)
+        per_second = rate.per_minute / 60
+        ttl = max(1, math.ceil(rate.burst / per_second))
+        try:
+            wait = int(self._take(keys=[f"{self.prefix}:{kind}:{address}"], args=[per_second, rate.burst, ttl]))
+        except self._errors as exc:
+            if self.shared:
+                log.warning("Redis cannot be reached (%s): this process limits rates on its own", exc)
+                self.shared = False
+            return super().retry_after(kind, address)
+        if not self.shared:
+            log.warning("Redis is back: the rates are the site's again")
+            self.shared = True
+        return None if wait < 0 else wait / 1e6
 
 
 def client_address(client: Any) -> str:
