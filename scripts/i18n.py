@@ -19,6 +19,7 @@ import string
 import sys
 from pathlib import Path
 
+from babel.messages.catalog import Catalog
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
@@ -31,7 +32,7 @@ WIDTH = 76
 
 
 def pybabel(*args: str) -> None:
-    CommandLineInterface().run(["pybabel", "-q", *args])
+    CommandLineInterface().run(["pybabel", "-q", *args])  # type: ignore[no-untyped-call]
 
 
 def po_path(lang: str) -> Path:
@@ -52,25 +53,28 @@ def extract() -> None:
 
 def fill_english() -> None:
     """The English catalog translates each text to itself."""
-    with po_path("en").open("rb") as fp:
-        catalog = read_po(fp, locale="en")
+    catalog = _read("en")
     for message in catalog:
         if message.id:
             message.string = message.id
             message.flags.discard("fuzzy")
-            message.previous_id = []
-    _write(catalog, po_path("en"))
+    _write(catalog, "en")
 
 
-def _write(catalog: object, path: Path) -> None:
+def _read(lang: str) -> Catalog:
+    with po_path(lang).open("rb") as fp:
+        return read_po(fp, locale=lang)
+
+
+def _write(catalog: Catalog, lang: str) -> None:
     out = io.BytesIO()
-    write_po(out, catalog, width=WIDTH, include_previous=True)  # type: ignore[arg-type]
-    path.write_bytes(out.getvalue())
+    write_po(out, catalog, width=WIDTH)
+    po_path(lang).write_bytes(out.getvalue())
 
 
 def update() -> None:
     extract()
-    pybabel("update", "-i", str(POT), "-d", str(LOCALE), "-D", "brisca", "--previous", "--ignore-obsolete",
+    pybabel("update", "-i", str(POT), "-d", str(LOCALE), "-D", "brisca", "--ignore-obsolete",
             "--ignore-pot-creation-date")
     fill_english()
     pybabel("compile", "-d", str(LOCALE), "-D", "brisca", "--statistics")
@@ -78,28 +82,27 @@ def update() -> None:
 
 def import_dicts(source: Path, area: str = "terminal") -> None:
     """Translations from dict literals ``_ES`` and ``_IT`` (key -> text) of ``source``, for ``AREA:KEY`` entries
-    that are untranslated or fuzzy; the fields of each must match the English text."""
+    that are untranslated or fuzzy, when their fields are the English text's."""
     tables: dict[str, dict[str, str]] = {}
     for node in ast.parse(source.read_text(encoding="utf-8")).body:
-        target = node.target if isinstance(node, ast.AnnAssign) else node.targets[0] if isinstance(node, ast.Assign) \
-            else None
-        if isinstance(target, ast.Name) and target.id in ("_ES", "_IT") and node.value is not None:  # type: ignore[union-attr]
-            tables[target.id[1:].lower()] = ast.literal_eval(node.value)  # type: ignore[union-attr]
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            if isinstance(target, ast.Name) and target.id in ("_ES", "_IT"):
+                tables[target.id[1:].lower()] = ast.literal_eval(node.value)
     for lang, table in tables.items():
-        with po_path(lang).open("rb") as fp:
-            catalog = read_po(fp, locale=lang)
+        catalog = _read(lang)
         taken = 0
         for message in catalog:
             key = (message.context or "").removeprefix(f"{area}:")
-            if message.id and key in table and (not message.string or message.fuzzy):
-                if _fields(table[key]) != _fields(message.id):
-                    print(f"{lang}: {key}: the fields differ from the English text's, not taken", file=sys.stderr)
-                    continue
-                message.string = table[key]
-                message.flags.discard("fuzzy")
-                message.previous_id = []
-                taken += 1
-        _write(catalog, po_path(lang))
+            if not (message.id and key in table and (not message.string or message.fuzzy)):
+                continue
+            if _fields(table[key]) != _fields(str(message.id)):
+                print(f"{lang}: {key}: not taken, its fields are not the English text's", file=sys.stderr)
+                continue
+            message.string = table[key]
+            message.flags.discard("fuzzy")
+            taken += 1
+        _write(catalog, lang)
         print(f"{lang}: {taken} translations taken from {source}")
 
 

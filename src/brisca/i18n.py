@@ -434,6 +434,7 @@ _EN: dict[str, str] = {
     "next_trick_draw": "The trick's winner draws first and leads the next trick.",
     "next_trick_lead": "The trick's winner leads the next trick.",
     "hand_goal_contract": "the declarer's side must reach the bid",
+    "variants_players": "{counts} players",
 }
 
 #: The catalogue: language -> message key -> template.
