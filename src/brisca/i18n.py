@@ -1,4 +1,4 @@
-"""The terminal game's messages in Spanish, English and Italian, and the gettext catalogs of every text.
+"""The terminal game's messages in Spanish, English and Italian, translated by the gettext catalogs.
 
 English is the source language: each message's English :meth:`str.format` template is written here (the
 rule pages' sentences in :mod:`brisca.rulebook`, the web page's in :mod:`brisca.server.pagetext`), and the
