@@ -85,6 +85,13 @@ def test_the_front_end_is_served(tmp_path: Path) -> None:
         assert page.status_code == 200 and "app.js" in page.text
         for name in ("app.js", "style.css"):
             assert client.get(f"/static/{name}").status_code == 200
+        # The page's texts, from the catalogs, load before the scripts that use them.
+        assert page.text.index("/messages.js") < page.text.index("/static/app.js")
+        script = client.get("/messages.js")
+        assert script.status_code == 200 and script.headers["content-type"].startswith("text/javascript")
+        assert script.text.startswith("const STRINGS = ") and script.text.rstrip().endswith(";")
+        strings = json.loads(script.text.removeprefix("const STRINGS = ").rstrip().removesuffix(";"))
+        assert set(strings) == {"en", "es", "it"} and strings["es"]["yourHand"] == "Tu mano"
         assert any(p["name"] == "spanish" for p in client.get("/api/presets").json())
         assert client.post("/api/tables", json={"preset": "nosuch"}).status_code == 400
         assert client.post("/api/tables", json={"players": 5}).status_code == 400

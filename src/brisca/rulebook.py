@@ -1,7 +1,8 @@
 """The rules of a preset written out in Spanish, English or Italian, generated from its :class:`Rules`.
 
 Because the text is built from the same data the engine plays by, the rule pages
-cannot drift from the game: ``brisca rules NAME --lang it`` and ``docs/variants/``.
+cannot drift from the game: ``brisca rules NAME --lang it`` and ``docs/variants/``. The sentences are
+written here in English; the catalogs of :mod:`brisca.locale` translate them.
 
     >>> from brisca.rules import find_variant
     >>> "1 3 12 11 10 7 6 5 4 2" in rules_text(find_variant("spanish"), "en")
@@ -14,595 +15,235 @@ import json
 
 from brisca.actions import ASK_SIGNALS, SIGNAL_SETS, SIGNALS
 from brisca.cards import ITALIAN, NOTATIONS, Lang, Notation, Rank, Suit, parse_cards
+from brisca.locale import translated, translations
 from brisca.rules import OPTIONS, Rules
 
-# Every sentence in three languages. Keys are grouped by the section they belong to.
-T: dict[str, dict[str, str]] = {
-    "players": {
-        "en": "Players: {counts}.",
-        "es": "Jugadores: {counts}.",
-        "it": "Giocatori: {counts}.",
-    },
-    "teams": {
-        "en": "With {n} players, two sides play: even seats against odd seats ({sides}).",
-        "es": "Con {n} jugadores juegan dos bandos: asientos pares contra impares ({sides}).",
-        "it": "In {n} giocatori si gioca in due squadre: posti pari contro dispari ({sides}).",
-    },
-    "partners_draw": {
-        "en": "Before the first hand each player draws a card: the two highest (with 6, the three highest) play"
-              " against the others, and players tied draw again among themselves. The highest takes seat 0 and"
-              " deals, his side the even seats and the others the odd ones, each in the order of their cards.",
-        "es": "Antes de la primera mano cada jugador saca una carta: las dos más altas (con 6, las tres más altas)"
-              " juegan contra las demás, y los empatados vuelven a sacar entre ellos. La más alta ocupa el asiento"
-              " 0 y da, su bando los asientos pares y los demás los impares, en el orden de sus cartas.",
-        "it": "Prima della prima mano ogni giocatore pesca una carta: le due più alte (in 6, le tre più alte)"
-              " giocano contro le altre, e chi pareggia pesca di nuovo. La più alta prende il posto 0 e"
-              " distribuisce, la sua squadra i posti pari e gli altri i dispari, nell'ordine delle carte.",
-    },
-    "dealer_draw": {
-        "en": "Before the first hand each player draws a card; players tied draw again. The highest takes seat 0"
-              " and deals; the others sit in the order of their cards.",
-        "es": "Antes de la primera mano cada jugador saca una carta; los empatados vuelven a sacar. La más alta"
-              " ocupa el asiento 0 y da; los demás se sientan en el orden de sus cartas.",
-        "it": "Prima della prima mano ogni giocatore pesca una carta; chi pareggia pesca di nuovo. La più alta"
-              " prende il posto 0 e distribuisce; gli altri siedono nell'ordine delle carte.",
-    },
-    "alone": {
-        "en": "Otherwise each plays for himself.",
-        "es": "Si no, cada uno juega para sí.",
-        "it": "Altrimenti ognuno gioca per sé.",
-    },
-    "deck": {
-        "en": "Cards: a Spanish deck of {size}.",
-        "es": "Cartas: baraja española de {size}.",
-        "it": "Carte: mazzo spagnolo da {size}.",
-    },
-    "deck_italian": {
-        "en": "Cards: an Italian deck of {size} (the Spanish deck with other pictures).",
-        "es": "Cartas: baraja italiana de {size} (la española con otros dibujos).",
-        "it": "Carte: mazzo da {size} (carte italiane).",
-    },
-    "notation": {
-        "en": "Cards are written rank then suit ({example}): {faces}, the others by their number; suits {suits}.",
-        "es": "Las cartas se escriben número y palo ({example}): {faces}, las demás por su número; palos {suits}.",
-        "it": "Le carte si scrivono valore e seme ({example}): {faces}, le altre col loro numero; semi {suits}.",
-    },
-    "notation_italian": {
-        "en": "The Spanish notation is read too ({spanish} for {italian}), except 10, which is the jack of a Spanish"
-              " deck and the king in the Italian count to 10; records keep the Spanish notation.",
-        "es": "También se lee la notación española ({spanish} por {italian}), salvo el 10, que es la sota en la"
-              " baraja española y el rey en la cuenta italiana hasta 10; los registros guardan la notación"
-              " española.",
-        "it": "Si legge anche la notazione spagnola ({spanish} per {italian}), tranne il 10, che è il fante nel mazzo"
-              " spagnolo e il re nel conto italiano fino a 10; le registrazioni conservano la notazione spagnola.",
-    },
-    "removed": {
-        "en": "With {n} players these are removed: {cards}.",
-        "es": "Con {n} jugadores se retiran: {cards}.",
-        "it": "In {n} giocatori si tolgono: {cards}.",
-    },
-    "ranks": {
-        "en": "Rank, high to low: {ranks}.",
-        "es": "Orden, de mayor a menor: {ranks}.",
-        "it": "Ordine di presa, dalla più alta: {ranks}.",
-    },
-    "points": {
-        "en": "Card points: {points}; the rest score nothing ({total} in all).",
-        "es": "Puntos: {points}; las demás no valen nada ({total} en total).",
-        "it": "Punti: {points}; le altre non valgono nulla ({total} in tutto).",
-    },
-    "deal": {
-        "en": "Deal: one card at a time from the seat after the dealer, in order of play, until each holds {k}.",
-        "es": "Reparto: de una en una desde el siguiente al que da, en orden de juego, hasta tener {k} cada uno.",
-        "it": "Distribuzione: una carta alla volta dal giocatore dopo il mazziere, fino ad averne {k} ciascuno.",
-    },
-    "turn_up": {
-        "en": "The next card is turned up: its suit is trumps, and it goes to the bottom of the stock"
-              " (the last card drawn).",
-        "es": "La carta siguiente se descubre: su palo es el triunfo (la muestra), y va debajo del mazo"
-              " (es la última que se roba).",
-        "it": "La carta successiva si scopre: il suo seme è la briscola, e va in fondo al mazzo"
-              " (l'ultima pescata).",
-    },
-    "rotation": {
-        "en": "No card is turned: trumps are oros, copas, espadas and bastos in the four deals of the match.",
-        "es": "No se descubre carta: el triunfo es oros, copas, espadas y bastos en las cuatro manos de la partida.",
-        "it": "Non si scopre carta: la briscola è denari, coppe, spade e bastoni nelle quattro mani della partita.",
-    },
-    "lead": {
-        "en": "The seat after the dealer leads the first trick; the winner of a trick leads the next.",
-        "es": "Sale el siguiente al que da; quien gana una baza sale en la siguiente.",
-        "it": "Apre il giocatore dopo il mazziere; chi vince una presa apre la successiva.",
-    },
-    "follow_none": {
-        "en": "Any card may be played: there is no duty to follow suit, beat or trump.",
-        "es": "Se puede jugar cualquier carta: no hay obligación de asistir, montar ni fallar.",
-        "it": "Si può giocare qualsiasi carta: non c'è obbligo di rispondere al seme, superare o briscolare.",
-    },
-    "follow_suit": {
-        "en": "You must follow the suit led if you can.",
-        "es": "Hay que asistir al palo de salida si se puede.",
-        "it": "Bisogna rispondere al seme di uscita se si può.",
-    },
-    "follow_suit_trump": {
-        "en": "You must follow the suit led if you can; if you cannot, you must trump if you can.",
-        "es": "Hay que asistir al palo de salida si se puede; si no, fallar con triunfo si se puede.",
-        "it": "Bisogna rispondere al seme di uscita se si può; se no, briscolare se si può.",
-    },
-    "follow_descanso": {
-        "en": "You must follow the suit led, and beat an opponent's best card if you can (never your partner's);"
-              " if you cannot follow, you must trump if you can, unless your partner holds the trick with a card"
-              " that is not a trump: then you rest (descanso) with any card.",
-        "es": "Hay que asistir al palo de salida y cargar la carta del contrincante si se puede (nunca la del"
-              " compañero); si no se tiene el palo, hay que fallar con triunfo, salvo que el compañero lleve la"
-              " baza con una carta que no sea triunfo: entonces se descansa con cualquier carta.",
-        "it": "Bisogna rispondere al seme di uscita e superare la carta dell'avversario se si può (mai quella del"
-              " compagno); se non si ha il seme, bisogna briscolare, salvo che il compagno prenda la mano con una"
-              " carta che non è briscola: allora si gioca qualsiasi carta.",
-    },
-    "follow_suit_beat_trump": {
-        "en": "You must follow the suit led and beat the best card if you can; else follow; else trump if you can.",
-        "es": "Hay que asistir y montar si se puede; si no, asistir; si no, fallar con triunfo si se puede.",
-        "it": "Bisogna rispondere al seme e superare se si può; se no, rispondere; se no, briscolare se si può.",
-    },
-    "follow_empty": {
-        "en": "This duty applies only once the stock is gone.",
-        "es": "Esta obligación rige solo cuando se acaba el mazo.",
-        "it": "Quest'obbligo vale solo quando il mazzo è finito.",
-    },
-    "wins": {
-        "en": "The highest trump wins the trick; without trumps, the highest card of the suit led.",
-        "es": "Gana la baza el triunfo más alto; sin triunfos, la carta más alta del palo de salida.",
-        "it": "Vince la presa la briscola più alta; senza briscole, la carta più alta del seme di uscita.",
-    },
-    "draw": {
-        "en": "While the stock lasts, the winner draws first, then the others in order of play.",
-        "es": "Mientras quede mazo, roba primero quien gana la baza y luego los demás en orden de juego.",
-        "it": "Finché c'è mazzo, pesca prima chi ha preso e poi gli altri in ordine di gioco.",
-    },
-    "exchange": {
-        "en": "Trump exchange ({when}): the 7 of trumps may be given for a face-up {high}, the 2 of trumps for a"
-              " face-up {low}, while the face-up card is in the stock.",
-        "es": "Cambio de la muestra ({when}): el 7 de triunfo se cambia por una muestra {high}, el 2 por una"
-              " muestra {low}, mientras la muestra siga en el mazo.",
-        "it": "Scambio della briscola scoperta ({when}): il 7 di briscola si cambia con una {high} scoperta,"
-              " il 2 con una {low}, finché la carta scoperta è nel mazzo.",
-    },
-    "exchange_after_win": {
-        "en": "on your turn, once you have won a trick",
-        "es": "en tu turno, tras haber ganado una baza",
-        "it": "al proprio turno, dopo aver vinto una presa",
-    },
-    "exchange_any_time": {
-        "en": "on your turn, at any time",
-        "es": "en tu turno, en cualquier momento",
-        "it": "al proprio turno, in qualsiasi momento",
-    },
-    "exchange_before_penultimate": {
-        "en": "on your turn, once you have won a trick, but not in the last round of draws",
-        "es": "en tu turno, tras ganar una baza, pero no en la última ronda de robo",
-        "it": "al proprio turno, dopo aver vinto una presa, ma non nell'ultimo giro di pesca",
-    },
-    "exchange_off": {
-        "en": "There is no trump exchange.",
-        "es": "No hay cambio de la muestra.",
-        "it": "Non c'è scambio della briscola scoperta.",
-    },
-    "chain_on": {
-        "en": "The card given becomes the face-up card, so a 7 given can be taken with the 2.",
-        "es": "La carta dada pasa a ser la muestra, así que un 7 dado se puede cambiar por el 2.",
-        "it": "La carta data diventa quella scoperta, quindi un 7 dato si può prendere con il 2.",
-    },
-    "chain_off": {
-        "en": "A card given in an exchange may not be exchanged again.",
-        "es": "Una carta dada en un cambio no se puede volver a cambiar.",
-        "it": "Una carta data in uno scambio non si può scambiare di nuovo.",
-    },
-    "arrastro": {
-        "en": "Arrastro: whoever leads the ace of trumps may call arrastro; every seat yet to play must play its"
-              " highest trump, or with no trump its highest card.",
-        "es": "Arrastro: quien sale con el as de triunfo puede decir «arrastro»; los que aún no han jugado deben"
-              " echar su triunfo más alto o, sin triunfos, su carta más alta.",
-        "it": "Arrastro: chi apre con l'asso di briscola può dire «arrastro»; chi non ha ancora giocato deve"
-              " mettere la sua briscola più alta o, senza briscole, la sua carta più alta.",
-    },
-    "claim": {
-        "en": "Claim: once the stock is gone, a seat about to lead may claim the rest of the hand when it can show"
-              " its side holds the best trumps still out, one for every trick left (its own cards and partner cards"
-              " it may see); the remaining cards are its side's.",
-        "es": "Cantar las restantes: acabado el mazo, quien va a salir puede reclamar el resto de la mano si puede"
-              " mostrar que su bando tiene los triunfos más altos que quedan, uno por baza (sus cartas y las del"
-              " compañero que puede ver); las cartas restantes son suyas.",
-        "it": "Rivendicare: finito il mazzo, chi deve aprire può reclamare il resto della mano se può mostrare che"
-              " la sua squadra ha le briscole più alte rimaste, una per presa (le sue carte e quelle del compagno che"
-              " può vedere); le carte rimaste sono sue.",
-    },
-    "signals_partner": {
-        "en": "Signals (señas) to partners are allowed and must be truthful; opponents do not see them: {names}.",
-        "es": "Se permiten señas al compañero, siempre verdaderas; los contrarios no las ven: {names}.",
-        "it": "Sono ammessi segnali al compagno, sempre veritieri; gli avversari non li vedono: {names}.",
-    },
-    "signals_open": {
-        "en": "Signals (señas) are allowed, truthful and seen by everybody: {names}.",
-        "es": "Se permiten señas, siempre verdaderas y a la vista de todos: {names}.",
-        "it": "Sono ammessi segnali, sempre veritieri e visti da tutti: {names}.",
-    },
-    "signals_combination": {
-        "en": "Open talk and signals together: each truthful signal is made to the partner alone, or said aloud"
-              " for everybody: {names}.",
-        "es": "Charla abierta y señas a la vez: cada seña, siempre verdadera, se hace solo al compañero o se dice"
-              " en voz alta para todos: {names}.",
-        "it": "Parlare aperto e segnali insieme: ogni segnale, sempre veritiero, si fa solo al compagno o si dice"
-              " ad alta voce per tutti: {names}.",
-    },
-    "signals_no_asks": {
-        "en": "Nobody may ask for signals.",
-        "es": "Nadie puede pedir señas.",
-        "it": "Nessuno può chiedere segnali.",
-    },
-    "dealer_draw_face": {
-        "en": "The first dealer is drawn by face value: the highest number deals (the rey 10, the caballo 9, the"
-              " sota 8, the ace 1); a tie between the pairs goes to the pair whose cards add up to more.",
-        "es": "El primero que da se sortea por el número: reparte el mayor (el rey 10, el caballo 9, la sota 8, el"
-              " as 1); si empatan las parejas, gana la que sume más.",
-        "it": "Il primo mazziere si sorteggia per il numero: distribuisce il più alto (il re 10, il cavallo 9, il"
-              " fante 8, l'asso 1); in caso di parità tra le coppie vince quella che somma di più.",
-    },
-    "deal_look": {
-        "en": "Partners see each other's first three cards.",
-        "es": "Los compañeros se enseñan las tres primeras cartas.",
-        "it": "I compagni si mostrano le prime tre carte.",
-    },
-    "partners_look": {
-        "en": "When the stock runs out, partners see each other's hands.",
-        "es": "Al acabarse el mazo, los compañeros se ven las cartas.",
-        "it": "Finito il mazzo, i compagni si guardano le carte.",
-    },
-    "open_hands": {
-        "en": "Every hand is played face up (scoperta); the stock stays face down.",
-        "es": "Todas las manos se juegan descubiertas; el mazo sigue boca abajo.",
-        "it": "Tutte le mani si giocano scoperte; il mazzo resta coperto.",
-    },
-    "kill_three": {
-        "en": "Muerte al tres: the ace of trumps may not be played before the three of trumps, except in the last"
-              " trick; when it takes the three of trumps the hand ends at once, won by its side.",
-        "es": "Muerte al tres: el as de triunfo no se puede jugar antes que el tres de triunfo, salvo en la última"
-              " baza; si mata al tres, la mano acaba al instante y la gana su bando.",
-        "it": "Muerte al tres: l'asso di briscola non si può giocare prima del tre di briscola, salvo nell'ultima"
-              " presa; se prende il tre, la mano finisce subito e la vince la sua squadra.",
-    },
-    "most": {
-        "en": "The side with most points wins the hand.",
-        "es": "Gana la mano el bando con más puntos.",
-        "it": "Vince la mano la squadra con più punti.",
-    },
-    "least": {
-        "en": "The side with fewest points wins the hand (a side over 11 loses; if both are, the lower wins).",
-        "es": "Gana la mano el bando con menos puntos (quien pasa de 11 pierde; si pasan los dos, gana el menor).",
-        "it": "Vince la mano la squadra con meno punti (chi supera 11 perde; se entrambe, vince la più bassa).",
-    },
-    "last_trick": {
-        "en": "The last trick scores {n} more.",
-        "es": "La última baza vale {n} más.",
-        "it": "L'ultima presa vale {n} in più.",
-    },
-    "pairs": {
-        "en": "Capturing the king and the knight of one suit scores 40 more in trumps, 20 in another suit.",
-        "es": "Llevarse el rey y el caballo de un palo vale 40 más en triunfo y 20 en otro palo.",
-        "it": "Prendere re e cavallo dello stesso seme vale 40 in più a briscola e 20 in un altro seme.",
-    },
-    "tie_draw": {
-        "en": "A tie is a drawn hand and does not count.",
-        "es": "El empate es mano nula y no cuenta.",
-        "it": "Il pareggio è mano nulla e non conta.",
-    },
-    "tie_replay": {
-        "en": "A tie is replayed: the same dealer deals again.",
-        "es": "El empate se repite: vuelve a dar el mismo.",
-        "it": "Il pareggio si rigioca: distribuisce di nuovo lo stesso mazziere.",
-    },
-    "tie_most_cards": {
-        "en": "A tie goes to the side with more cards.",
-        "es": "El empate lo gana el bando con más cartas.",
-        "it": "Il pareggio lo vince la squadra con più carte.",
-    },
-    "tie_shared": {
-        "en": "A tie is shared: every side tied for the most is credited the hand.",
-        "es": "El empate se comparte: la mano se adjudica a todos los empatados con más puntos.",
-        "it": "Il pareggio si divide: la mano va a tutti i pari merito con più punti.",
-    },
-    "match_hands": {
-        "en": "Match: the first side to win {n} hands; the deal passes to the next seat.",
-        "es": "Partida: gana el primer bando que gane {n} manos; da el siguiente jugador.",
-        "it": "Partita: vince la prima squadra che vince {n} mani; distribuisce il giocatore successivo.",
-    },
-    "match_points": {
-        "en": "Match: the first side to reach {n} points over the hands; the deal passes to the next seat.",
-        "es": "Partida: gana el primer bando que llegue a {n} puntos sumando las manos; da el siguiente jugador.",
-        "it": "Partita: vince la prima squadra che arriva a {n} punti sommando le mani; distribuisce il successivo.",
-    },
-    "match_rotation": {
-        "en": "Match: the four deals; the side with most {what} wins.",
-        "es": "Partida: las cuatro manos; gana el bando con más {what}.",
-        "it": "Partita: le quattro mani; vince la squadra con più {what}.",
-    },
-    "match_game_points": {
-        "en": "Match: the first to reach {n} game points; if several reach it in the same hand, the higher;"
-              " level leaders play on. The deal passes to the next seat.",
-        "es": "Partida: gana el primero que llegue a {n} puntos de juego; si llegan varios en la misma mano, el"
-              " que más tenga; si empatan, se sigue. Da el siguiente jugador.",
-        "it": "Partita: vince il primo che arriva a {n} punti gioco; se ci arrivano in più nella stessa mano,"
-              " chi ne ha di più; a parità si continua. Distribuisce il successivo.",
-    },
-    "game_point_hand": {
-        "en": "A hand won is worth one game point.",
-        "es": "Cada mano ganada vale un punto de juego.",
-        "it": "Ogni mano vinta vale un punto gioco.",
-    },
-    "game_point_contract": {
-        "en": "Game points: one to the declarer's side when the contract is made, one to every other side when"
-              " it is set.",
-        "es": "Puntos de juego: uno al bando del que ganó la subasta si cumple, uno a cada uno de los demás si"
-              " no cumple.",
-        "it": "Punti gioco: uno alla parte di chi ha vinto l'asta se la rispetta, uno a ciascun altro se no.",
-    },
-    "match_fixed": {
-        "en": "Match: {n} hands (a hand dealt again after a tie does not count); the side with the most hands"
-              " won wins, and sides level play one more hand at a time until one leads.",
-        "es": "Partida: {n} manos (la que se repite por empate no cuenta); gana el bando con más manos ganadas,"
-              " y si hay empate se juega una mano más cada vez hasta que uno vaya delante.",
-        "it": "Partita: {n} mani (quella ripetuta per pareggio non conta); vince la squadra con più mani vinte,"
-              " e a parità si gioca una mano in più alla volta finché una passa avanti.",
-    },
-    "hands_word": {"en": "hands won", "es": "manos ganadas", "it": "mani vinte"},
-    "game_points_word": {"en": "game points", "es": "puntos de juego", "it": "punti gioco"},
-    "points_word": {"en": "points", "es": "puntos", "it": "punti"},
-    "big_win": {
-        "en": "A hand won by more than 100 points counts as two.",
-        "es": "Una mano ganada por más de 100 puntos cuenta doble.",
-        "it": "Una mano vinta con più di 100 punti di scarto conta doppio.",
-    },
-    "and": {"en": "and", "es": "y", "it": "e"},
-    "or": {"en": "or", "es": "o", "it": "o"},
-    "sources": {"en": "Sources", "es": "Fuentes", "it": "Fonti"},
-    # ---- the dealt-out games: deals, auctions, contracts, declarations
-    "deal_all": {
-        "en": "Every card is dealt, one at a time from the seat after the dealer, {k} each.",
-        "es": "Se reparten todas las cartas, de una en una desde el siguiente al que da, {k} a cada uno.",
-        "it": "Si distribuiscono tutte le carte, una alla volta dal giocatore dopo il mazziere, {k} a testa.",
-    },
-    "deal_cutter_chooses": {
-        "en": "Before each deal the cutter, the dealer's opponent after him, chooses how the deck is cut and"
-              " dealt: {ways}; he leads.",
-        "es": "Antes de cada reparto el alzador, el contrario a la derecha del que da, elige cómo se corta y se"
-              " reparte: {ways}; él sale.",
-        "it": "Prima di ogni distribuzione chi taglia, l'avversario dopo il mazziere, sceglie come tagliare e"
-              " distribuire: {ways}; apre lui.",
-    },
-    "deal_talon": {
-        "en": "The last {t} cards go face down to the table: the talon.",
-        "es": "Las {t} últimas quedan boca abajo en la mesa: el talón.",
-        "it": "Le ultime {t} restano coperte sul tavolo: il monte.",
-    },
-    "deal_alce": {
-        "en": "Alce: the dealer's opponent cuts; every card is dealt in packets of 5 from the seat after the"
-              " dealer, {k} each.",
-        "es": "Alce: corta el contrario del que da; se reparten todas las cartas de 5 en 5 desde el siguiente al"
-              " que da, {k} a cada uno.",
-        "it": "Alce: taglia l'avversario del mazziere; si distribuiscono tutte le carte a pacchetti di 5 dal"
-              " giocatore dopo il mazziere, {k} a testa.",
-    },
-    "deal_golpe": {
-        "en": "Golpe: the cutter knocks; each seat gets {k} cards in a row from the seat after the dealer, and"
-              " the last card of each opponent's packet is shown to all.",
-        "es": "Golpe: el alzador golpea el mazo; cada uno recibe {k} cartas seguidas desde el siguiente al que da,"
-              " y la última de cada contrario se enseña a todos.",
-        "it": "Golpe: chi taglia bussa sul mazzo; ognuno riceve {k} carte di fila dal giocatore dopo il mazziere,"
-              " e l'ultima di ogni avversario si mostra a tutti.",
-    },
-    "deal_pelada": {
-        "en": "Pelada: the cutter turns the top card, the trump card, which is the dealer's; each seat gets {k}"
-              " cards in a row; each opponent's first card is shown, and the next while they are trumps. The"
-              " cutter must lead a trump to the first trick.",
-        "es": "Pelada: el alzador da vuelta la primera carta, el triunfo, que es del que da; cada uno recibe {k}"
-              " cartas seguidas; la primera de cada contrario se enseña, y la siguiente mientras sean triunfo. El"
-              " alzador debe salir con triunfo en la primera jugada.",
-        "it": "Pelada: chi taglia scopre la prima carta, la briscola, che è del mazziere; ognuno riceve {k} carte"
-              " di fila; la prima di ogni avversario si mostra, e la seguente finché sono briscole. Chi ha"
-              " tagliato apre la prima presa con una briscola.",
-    },
-    "trump_dealer": {
-        "en": "The last card dealt is the trump card: it belongs to the dealer and everybody sees it until he"
-              " plays it.",
-        "es": "La última carta repartida es la muestra del triunfo: es del que da y todos la ven hasta que la"
-              " juega.",
-        "it": "L'ultima carta distribuita indica la briscola: è del mazziere e tutti la vedono finché non la"
-              " gioca.",
-    },
-    "trump_dealer_pelada": {
-        "en": "The trump card belongs to the dealer and everybody sees it until he plays it.",
-        "es": "La muestra del triunfo es del que da y todos la ven hasta que la juega.",
-        "it": "La carta di briscola è del mazziere e tutti la vedono finché non la gioca.",
-    },
-    "bid_points": {
-        "en": "Auction: from the seat after the dealer, each in turn bids a number of points from {lo} to {hi},"
-              " at least {step} above the last bid, or passes; a pass is final. It ends when one bidder is left.",
-        "es": "Subasta: desde el siguiente al que da, cada uno puja un número de puntos de {lo} a {hi}, al menos"
-              " {step} más que la última puja, o pasa; quien pasa ya no puja. Termina cuando queda uno.",
-        "it": "Asta: dal giocatore dopo il mazziere, ognuno offre un numero di punti da {lo} a {hi}, almeno {step}"
-              " più dell'ultima offerta, o passa; chi passa non rientra. Finisce quando ne resta uno.",
-    },
-    "bid_low_card": {
-        "en": "Auction: from the seat after the dealer, each seat once names a rank lower than any named before,"
-              " or passes; the lowest rank wins, and its bidder's side must take {lo} points.",
-        "es": "Subasta: desde el siguiente al que da, cada uno nombra una vez un valor más bajo que los ya"
-              " nombrados, o pasa; gana el más bajo, y su bando debe hacer {lo} puntos.",
-        "it": "Asta: dal giocatore dopo il mazziere, ognuno chiama una volta un valore più basso di quelli già"
-              " chiamati, o passa; vince il più basso, e la sua squadra deve fare {lo} punti.",
-    },
-    "all_pass_redeal": {
-        "en": "If everybody passes, the hand is void and the next dealer deals.",
-        "es": "Si todos pasan, la mano no vale y da el siguiente.",
-        "it": "Se tutti passano, la mano non vale e distribuisce il successivo.",
-    },
-    "all_pass_last_must_bid": {
-        "en": "If the others all pass before the last one has bid, he must bid at least {lo}.",
-        "es": "Si los demás pasan antes de que el último haya pujado, este debe pujar al menos {lo}.",
-        "it": "Se gli altri passano prima che l'ultimo abbia offerto, questi deve offrire almeno {lo}.",
-    },
-    "talon_take": {
-        "en": "The auction's winner shows the talon to all, takes it and lays {t} cards face down into his own"
-              " scoring pile; their points are his.",
-        "es": "El que gana la subasta enseña el talón a todos, lo toma y deja {t} cartas boca abajo en su propio"
-              " montón de bazas; sus puntos son suyos.",
-        "it": "Chi vince l'asta mostra il monte a tutti, lo prende e scarta {t} carte coperte tra le sue prese;"
-              " i loro punti sono suoi.",
-    },
-    "trump_named": {
-        "en": "The auction's winner names the trump suit and leads the first trick.",
-        "es": "El que gana la subasta elige el palo de triunfo y sale en la primera baza.",
-        "it": "Chi vince l'asta sceglie il seme di briscola e apre la prima presa.",
-    },
-    "trump_called": {
-        "en": "The bidder calls a card: its suit is trump and its holder is his hidden partner (calling his own"
-              " card, he plays alone). Nobody knows the partner until the called card is played. The bidder"
-              " leads.",
-        "es": "El que gana la subasta llama una carta: su palo es el triunfo y quien la tiene es su compañero"
-              " oculto (si llama una suya, juega solo). Nadie sabe quién es hasta que se juega la carta llamada."
-              " Sale el que ganó la subasta.",
-        "it": "Chi vince l'asta chiama una carta: il suo seme è la briscola e chi la tiene è il suo socio segreto"
-              " (chiamando una carta sua, gioca da solo). Nessuno sa chi è finché la carta chiamata non viene"
-              " giocata. Apre chi ha vinto l'asta.",
-    },
-    "trump_called_buia": {
-        "en": "Chiamata buia: the bidder leads a first trick played with no trump, which the highest card of the"
-              " suit led takes. Then he calls a card still in a hand: its suit is trump and its holder is his"
-              " hidden partner (calling his own card, he plays alone). Nobody knows the partner until the called"
-              " card is played. The first trick's winner leads the second.",
-        "es": "Chiamata buia: el que gana la subasta sale a una primera baza sin triunfo, que gana la carta más"
-              " alta del palo de salida. Después llama una carta que siga en una mano: su palo es el triunfo y"
-              " quien la tiene es su compañero oculto (si llama una suya, juega solo). Nadie sabe quién es hasta"
-              " que se juega la carta llamada. Sale a la segunda baza quien ganó la primera.",
-        "it": "Chiamata buia: chi vince l'asta apre una prima presa senza briscola, che prende la carta più alta"
-              " del seme di uscita. Poi chiama una carta ancora in mano a qualcuno: il suo seme è la briscola e"
-              " chi la tiene è il suo socio segreto (chiamando una carta sua, gioca da solo). Nessuno sa chi è"
-              " finché la carta chiamata non viene giocata. Apre la seconda presa chi ha preso la prima.",
-    },
-    "trump_called_low": {
-        "en": "The bidder names a suit: the card of his rank in that suit is called; its suit is trump and its"
-              " holder is his hidden partner (alone if he holds it). Nobody knows the partner until it is played."
-              " The bidder leads.",
-        "es": "El que gana nombra un palo: se llama la carta de su valor en ese palo; su palo es el triunfo y"
-              " quien la tiene es su compañero oculto (solo si la tiene él). Nadie lo sabe hasta que se juega."
-              " Sale el que ganó.",
-        "it": "Chi vince nomina un seme: è chiamata la carta del suo valore in quel seme; il suo seme è la"
-              " briscola e chi la tiene è il socio segreto (da solo se è sua). Nessuno lo sa finché non viene"
-              " giocata. Apre chi ha vinto.",
-    },
-    "lead_two": {
-        "en": "A 2 may be led only with the ace of its suit in hand or already played, after the partner has"
-              " shown he lacks that suit, as the cutter's only trump in the first trick of a pelada, or when"
-              " nothing else can be led.",
-        "es": "Solo se sale con un dos teniendo el as de su palo o habiendo salido ya, cuando el compañero ha"
-              " fallado ese palo, cuando es el único triunfo del alzador en la primera jugada de una pelada, o"
-              " cuando no se tiene otra carta.",
-        "it": "Si apre con un 2 solo avendo l'asso del suo seme o se è già uscito, dopo che il compagno ha"
-              " mostrato di non avere quel seme, come unica briscola di chi ha tagliato nella prima presa di una"
-              " pelada, o quando non si ha altro.",
-    },
-    "declare_vales": {
-        "en": "Vales: a side holding the king and the knight of a suit may declare them in the trick where one"
-              " of them is played, on the declaring seat's turn or, its card down, until the trick is gathered:"
-              " 40 in trumps, 20 otherwise, to the side that wins that trick.",
-        "es": "Vales (latas): el bando que tiene rey y caballo de un palo puede marcarlos en la jugada en que se"
-              " juega uno de ellos, en el turno de quien marca o, con su carta ya en la mesa, hasta que se cierra"
-              " la jugada: 40 en triunfo, 20 en otro palo, para quien gana esa jugada.",
-        "it": "Vales: la squadra che ha re e cavallo di un seme può dichiararli nella presa in cui se ne gioca uno,"
-              " al turno di chi dichiara o, con la sua carta già in tavola, finché la presa non è raccolta: 40 in"
-              " briscola, 20 altrimenti, a chi vince quella presa.",
-    },
-    "declare_on_lead": {
-        "en": "A player holding the king and the knight of a suit may declare them when he leads one of them"
-              " after winning a trick: 40 in trumps, 20 otherwise, for him.",
-        "es": "Quien tiene rey y caballo de un palo puede cantarlos al salir con uno de ellos después de ganar"
-              " una baza: 40 en triunfo, 20 en otro palo, para él.",
-        "it": "Chi ha re e cavallo di un seme può dichiararli aprendo con uno dei due dopo aver vinto una presa:"
-              " 40 in briscola, 20 altrimenti, per lui.",
-    },
-    "capote": {
-        "en": "A side that takes every trick wins the hand outright (capote).",
-        "es": "El bando que gana todas las jugadas gana la mano sin más (capote).",
-        "it": "Chi vince tutte le prese vince la mano senz'altro (cappotto).",
-    },
-    "contract_solo": {
-        "en": "The declarer makes his bid if his points (cards taken, discards, last trick, declarations) reach"
-              " it, and then scores the bid; otherwise each other player scores half of it.",
-        "es": "El que subastó cumple si sus puntos (bazas, descartes, última baza, cantes) llegan a la puja, y"
-              " suma la puja; si no, cada uno de los otros suma la mitad.",
-        "it": "Il dichiarante mantiene se i suoi punti (prese, scarti, ultima presa, dichiarazioni) arrivano"
-              " all'offerta, e la segna; altrimenti ogni altro giocatore ne segna la metà.",
-    },
-    "contract_called": {
-        "en": "The bidder and his partner make the contract if together they take the points bid: the bidder"
-              " scores 2, the partner 1, each other player -1; otherwise the opposite. Alone: 4, or -4, and each"
-              " other player -1, or 1.",
-        "es": "El que subastó y su compañero cumplen si juntos hacen los puntos pujados: él suma 2, el"
-              " compañero 1, cada uno de los otros -1; si no, al revés. Solo: 4, o -4, y cada otro -1, o 1.",
-        "it": "Chi ha vinto l'asta e il socio vincono se insieme fanno i punti offerti: lui segna 2, il socio 1,"
-              " ogni altro -1; altrimenti il contrario. Da solo: 4, o -4, e ogni altro -1, o 1.",
-    },
-    "match_one": {
-        "en": "Match: a single hand; the side that wins it wins the match.",
-        "es": "Partida: una sola mano; el bando que la gana gana la partida.",
-        "it": "Partita: una sola mano; la squadra che la vince vince la partita.",
-    },
-    "match_score": {
-        "en": "Match: the first to reach {n} match points; if several reach it in the same hand, the higher;"
-              " level leaders play on. The deal passes to the next seat.",
-        "es": "Partida: gana el primero que llegue a {n} puntos de partida; si llegan varios en la misma mano, el"
-              " que más tenga; si empatan, se sigue. Da el siguiente jugador.",
-        "it": "Partita: vince il primo che arriva a {n} punti partita; se ci arrivano in più nella stessa mano,"
-              " chi ne ha di più; a parità si continua. Distribuisce il successivo.",
-    },
+#: Every sentence of the rules in English, by key, grouped by the section it belongs to (context ``rules:KEY``
+#: in the catalogs of :mod:`brisca.locale`).
+SENTENCES: dict[str, str] = {
+    "players": "Players: {counts}.",
+    "teams": "With {n} players, two sides play: even seats against odd seats ({sides}).",
+    "partners_draw": (
+        "Before the first hand each player draws a card: the two highest (with 6, the three highest) play against the"
+        " others, and players tied draw again among themselves. The highest takes seat 0 and deals, his side the even"
+        " seats and the others the odd ones, each in the order of their cards."
+    ),
+    "dealer_draw": (
+        "Before the first hand each player draws a card; players tied draw again. The highest takes seat 0 and deals;"
+        " the others sit in the order of their cards."
+    ),
+    "alone": "Otherwise each plays for himself.",
+    "deck": "Cards: a Spanish deck of {size}.",
+    "deck_italian": "Cards: an Italian deck of {size} (the Spanish deck with other pictures).",
+    "notation": "Cards are written rank then suit ({example}): {faces}, the others by their number; suits {suits}.",
+    "notation_italian": (
+        "The Spanish notation is read too ({spanish} for {italian}), except 10, which is the jack of a Spanish deck"
+        " and the king in the Italian count to 10; records keep the Spanish notation."
+    ),
+    "removed": "With {n} players these are removed: {cards}.",
+    "ranks": "Rank, high to low: {ranks}.",
+    "points": "Card points: {points}; the rest score nothing ({total} in all).",
+    "deal": "Deal: one card at a time from the seat after the dealer, in order of play, until each holds {k}.",
+    "turn_up": (
+        "The next card is turned up: its suit is trumps, and it goes to the bottom of the stock (the last card"
+        " drawn)."
+    ),
+    "rotation": "No card is turned: trumps are oros, copas, espadas and bastos in the four deals of the match.",
+    "lead": "The seat after the dealer leads the first trick; the winner of a trick leads the next.",
+    "follow_none": "Any card may be played: there is no duty to follow suit, beat or trump.",
+    "follow_suit": "You must follow the suit led if you can.",
+    "follow_suit_trump": "You must follow the suit led if you can; if you cannot, you must trump if you can.",
+    "follow_descanso": (
+        "You must follow the suit led, and beat an opponent's best card if you can (never your partner's); if you"
+        " cannot follow, you must trump if you can, unless your partner holds the trick with a card that is not a"
+        " trump: then you rest (descanso) with any card."
+    ),
+    "follow_suit_beat_trump": (
+        "You must follow the suit led and beat the best card if you can; else follow; else trump if you can."
+    ),
+    "follow_empty": "This duty applies only once the stock is gone.",
+    "wins": "The highest trump wins the trick; without trumps, the highest card of the suit led.",
+    "draw": "While the stock lasts, the winner draws first, then the others in order of play.",
+    "exchange": (
+        "Trump exchange ({when}): the 7 of trumps may be given for a face-up {high}, the 2 of trumps for a face-up"
+        " {low}, while the face-up card is in the stock."
+    ),
+    "exchange_after_win": "on your turn, once you have won a trick",
+    "exchange_any_time": "on your turn, at any time",
+    "exchange_before_penultimate": "on your turn, once you have won a trick, but not in the last round of draws",
+    "exchange_off": "There is no trump exchange.",
+    "chain_on": "The card given becomes the face-up card, so a 7 given can be taken with the 2.",
+    "chain_off": "A card given in an exchange may not be exchanged again.",
+    "arrastro": (
+        "Arrastro: whoever leads the ace of trumps may call arrastro; every seat yet to play must play its highest"
+        " trump, or with no trump its highest card."
+    ),
+    "claim": (
+        "Claim: once the stock is gone, a seat about to lead may claim the rest of the hand when it can show its side"
+        " holds the best trumps still out, one for every trick left (its own cards and partner cards it may see); the"
+        " remaining cards are its side's."
+    ),
+    "signals_partner": (
+        "Signals (señas) to partners are allowed and must be truthful; opponents do not see them: {names}."
+    ),
+    "signals_open": "Signals (señas) are allowed, truthful and seen by everybody: {names}.",
+    "signals_combination": (
+        "Open talk and signals together: each truthful signal is made to the partner alone, or said aloud for"
+        " everybody: {names}."
+    ),
+    "signals_no_asks": "Nobody may ask for signals.",
+    "dealer_draw_face": (
+        "The first dealer is drawn by face value: the highest number deals (the rey 10, the caballo 9, the sota 8,"
+        " the ace 1); a tie between the pairs goes to the pair whose cards add up to more."
+    ),
+    "deal_look": "Partners see each other's first three cards.",
+    "partners_look": "When the stock runs out, partners see each other's hands.",
+    "open_hands": "Every hand is played face up (scoperta); the stock stays face down.",
+    "kill_three": (
+        "Muerte al tres: the ace of trumps may not be played before the three of trumps, except in the last trick;"
+        " when it takes the three of trumps the hand ends at once, won by its side."
+    ),
+    "most": "The side with most points wins the hand.",
+    "least": "The side with fewest points wins the hand (a side over 11 loses; if both are, the lower wins).",
+    "last_trick": "The last trick scores {n} more.",
+    "pairs": "Capturing the king and the knight of one suit scores 40 more in trumps, 20 in another suit.",
+    "tie_draw": "A tie is a drawn hand and does not count.",
+    "tie_replay": "A tie is replayed: the same dealer deals again.",
+    "tie_most_cards": "A tie goes to the side with more cards.",
+    "tie_shared": "A tie is shared: every side tied for the most is credited the hand.",
+    "match_hands": "Match: the first side to win {n} hands; the deal passes to the next seat.",
+    "match_points": "Match: the first side to reach {n} points over the hands; the deal passes to the next seat.",
+    "match_rotation": "Match: the four deals; the side with most {what} wins.",
+    "match_game_points": (
+        "Match: the first to reach {n} game points; if several reach it in the same hand, the higher; level leaders"
+        " play on. The deal passes to the next seat."
+    ),
+    "game_point_hand": "A hand won is worth one game point.",
+    "game_point_contract": (
+        "Game points: one to the declarer's side when the contract is made, one to every other side when it is set."
+    ),
+    "match_fixed": (
+        "Match: {n} hands (a hand dealt again after a tie does not count); the side with the most hands won wins, and"
+        " sides level play one more hand at a time until one leads."
+    ),
+    "hands_word": "hands won",
+    "game_points_word": "game points",
+    "points_word": "points",
+    "big_win": "A hand won by more than 100 points counts as two.",
+    "and": "and",
+    "or": "or",
+    "sources": "Sources",
+    "deal_all": "Every card is dealt, one at a time from the seat after the dealer, {k} each.",
+    "deal_cutter_chooses": (
+        "Before each deal the cutter, the dealer's opponent after him, chooses how the deck is cut and dealt: {ways};"
+        " he leads."
+    ),
+    "deal_talon": "The last {t} cards go face down to the table: the talon.",
+    "deal_alce": (
+        "Alce: the dealer's opponent cuts; every card is dealt in packets of 5 from the seat after the dealer, {k}"
+        " each."
+    ),
+    "deal_golpe": (
+        "Golpe: the cutter knocks; each seat gets {k} cards in a row from the seat after the dealer, and the last"
+        " card of each opponent's packet is shown to all."
+    ),
+    "deal_pelada": (
+        "Pelada: the cutter turns the top card, the trump card, which is the dealer's; each seat gets {k} cards in a"
+        " row; each opponent's first card is shown, and the next while they are trumps. The cutter must lead a trump"
+        " to the first trick."
+    ),
+    "trump_dealer": (
+        "The last card dealt is the trump card: it belongs to the dealer and everybody sees it until he plays it."
+    ),
+    "trump_dealer_pelada": "The trump card belongs to the dealer and everybody sees it until he plays it.",
+    "bid_points": (
+        "Auction: from the seat after the dealer, each in turn bids a number of points from {lo} to {hi}, at least"
+        " {step} above the last bid, or passes; a pass is final. It ends when one bidder is left."
+    ),
+    "bid_low_card": (
+        "Auction: from the seat after the dealer, each seat once names a rank lower than any named before, or passes;"
+        " the lowest rank wins, and its bidder's side must take {lo} points."
+    ),
+    "all_pass_redeal": "If everybody passes, the hand is void and the next dealer deals.",
+    "all_pass_last_must_bid": "If the others all pass before the last one has bid, he must bid at least {lo}.",
+    "talon_take": (
+        "The auction's winner shows the talon to all, takes it and lays {t} cards face down into his own scoring"
+        " pile; their points are his."
+    ),
+    "trump_named": "The auction's winner names the trump suit and leads the first trick.",
+    "trump_called": (
+        "The bidder calls a card: its suit is trump and its holder is his hidden partner (calling his own card, he"
+        " plays alone). Nobody knows the partner until the called card is played. The bidder leads."
+    ),
+    "trump_called_buia": (
+        "Chiamata buia: the bidder leads a first trick played with no trump, which the highest card of the suit led"
+        " takes. Then he calls a card still in a hand: its suit is trump and its holder is his hidden partner"
+        " (calling his own card, he plays alone). Nobody knows the partner until the called card is played. The first"
+        " trick's winner leads the second."
+    ),
+    "trump_called_low": (
+        "The bidder names a suit: the card of his rank in that suit is called; its suit is trump and its holder is"
+        " his hidden partner (alone if he holds it). Nobody knows the partner until it is played. The bidder leads."
+    ),
+    "lead_two": (
+        "A 2 may be led only with the ace of its suit in hand or already played, after the partner has shown he lacks"
+        " that suit, as the cutter's only trump in the first trick of a pelada, or when nothing else can be led."
+    ),
+    "declare_vales": (
+        "Vales: a side holding the king and the knight of a suit may declare them in the trick where one of them is"
+        " played, on the declaring seat's turn or, its card down, until the trick is gathered: 40 in trumps, 20"
+        " otherwise, to the side that wins that trick."
+    ),
+    "declare_on_lead": (
+        "A player holding the king and the knight of a suit may declare them when he leads one of them after winning"
+        " a trick: 40 in trumps, 20 otherwise, for him."
+    ),
+    "capote": "A side that takes every trick wins the hand outright (capote).",
+    "contract_solo": (
+        "The declarer makes his bid if his points (cards taken, discards, last trick, declarations) reach it, and"
+        " then scores the bid; otherwise each other player scores half of it."
+    ),
+    "contract_called": (
+        "The bidder and his partner make the contract if together they take the points bid: the bidder scores 2, the"
+        " partner 1, each other player -1; otherwise the opposite. Alone: 4, or -4, and each other player -1, or 1."
+    ),
+    "match_one": "Match: a single hand; the side that wins it wins the match.",
+    "match_score": (
+        "Match: the first to reach {n} match points; if several reach it in the same hand, the higher; level leaders"
+        " play on. The deal passes to the next seat."
+    ),
 }
 
+#: language -> key -> sentence.
+T: dict[Lang, dict[str, str]] = translated("rules", SENTENCES)
+
+#: The partner signals' names in English (context ``signal:NAME``).
+_SIGNALS_EN: dict[str, str] = {
+    "trump-ace": "ace of trumps",
+    "trump-three": "three of trumps",
+    "trump-king": "king of trumps",
+    "trump-knight": "knight of trumps",
+    "trump-jack": "jack of trumps",
+    "small-trumps": "small trumps",
+    "briscas": "briscas in other suits",
+    "no-trumps": "no trumps",
+    "ask-points": "asks for points",
+    "ask-cards": "asks for cards",
+    "high-card": "high card in another suit",
+}
+_SIGNALS = translated("signal", _SIGNALS_EN)
+
+#: signal -> language -> name.
 SIGNAL_NAMES: dict[str, dict[str, str]] = {
-    "trump-ace": {"en": "ace of trumps", "es": "as de triunfo", "it": "asso di briscola"},
-    "trump-three": {"en": "three of trumps", "es": "tres de triunfo", "it": "tre di briscola"},
-    "trump-king": {"en": "king of trumps", "es": "rey de triunfo", "it": "re di briscola"},
-    "trump-knight": {"en": "knight of trumps", "es": "caballo de triunfo", "it": "cavallo di briscola"},
-    "trump-jack": {"en": "jack of trumps", "es": "sota de triunfo", "it": "fante di briscola"},
-    "small-trumps": {"en": "small trumps", "es": "triunfos pequeños", "it": "briscole piccole"},
-    "briscas": {"en": "briscas in other suits", "es": "briscas de otro palo", "it": "carichi di altri semi"},
-    "no-trumps": {"en": "no trumps", "es": "sin triunfos", "it": "senza briscole"},
-    "ask-points": {"en": "asks for points", "es": "pide puntos", "it": "chiede punti"},
-    "ask-cards": {"en": "asks for cards", "es": "pide cartas", "it": "chiede le carte"},
-    "high-card": {"en": "high card in another suit", "es": "carta alta de otro palo", "it": "carico in un altro seme"},
+    name: {lang: _SIGNALS[lang][name] for lang in _SIGNALS} for name in _SIGNALS_EN
 }
 assert set(SIGNAL_NAMES) == set(SIGNALS)
 
 
-#: The presets' titles in Spanish and Italian (``rules.title`` is the English one); a preset missing here
-#: keeps its English title.
-TITLES: dict[str, dict[str, str]] = {
-    "bixkla": {"es": "Bixkla (Malta)", "it": "Bixkla (Malta)"},
-    "briscola": {"es": "Briscola (italiana)", "it": "Briscola (italiana)"},
-    "chiamata": {"es": "Briscola chiamata (Italia)", "it": "Briscola chiamata (Italia)"},
-    "chilean": {"es": "Brisca porteña (Chile)", "it": "Brisca porteña (Cile)"},
-    "lombard": {"es": "Briscola (valores lombardos)", "it": "Briscola (valori lombardi)"},
-    "mariaje": {"es": "Mariaje / Cinquecento (Sicilia)", "it": "Mariaje / Cinquecento (Sicilia)"},
-    "mexican": {"es": "Brisca (mexicana)", "it": "Brisca (messicana)"},
-    "muerte-al-tres": {"es": "Muerte al Tres (Cuba)", "it": "Muerte al Tres (Cuba)"},
-    "rematada": {"es": "Brisca rematada (Chile)", "it": "Brisca rematada (Cile)"},
-    "scoperta": {"es": "Briscola scoperta (a cartas vistas)", "it": "Briscola scoperta (a carte scoperte)"},
-    "spanish": {"es": "Brisca (española)", "it": "Brisca (spagnola)"},
-    "tuscan": {"es": "Briscola (valores toscanos)", "it": "Briscola (valori toscani)"},
-}
-
-
 def title_in(rules: Rules, lang: Lang) -> str:
-    """The preset's title in ``lang``; the English title for a preset without a translation."""
-    return TITLES.get(rules.variant, {}).get(lang, rules.title)
+    """The preset's title in ``lang`` (context ``title:VARIANT``, msgid the English ``rules.title``); the English
+    title for a preset without a translation, or whose title was changed."""
+    return translations(lang).pgettext(f"title:{rules.variant}", rules.title)
 
 
 def card_notation(rules: Rules) -> Notation:
@@ -627,13 +268,13 @@ def notation_lines(rules: Rules, lang: Lang) -> list[str]:
 
 
 def _t(key: str, lang: Lang, **kw: object) -> str:
-    return T[key][lang].format(**kw)
+    return T[lang][key].format(**kw)
 
 
 def _join(items: list[str], lang: Lang, word: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
-    return f"{', '.join(items[:-1])} {T[word][lang]} {items[-1]}"
+    return f"{', '.join(items[:-1])} {T[lang][word]} {items[-1]}"
 
 
 def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
@@ -780,7 +421,7 @@ def rules_text(rules: Rules, lang: Lang = "en") -> str:
     lines = [title, "=" * len(title), ""]
     lines += [f"- {s}" for s in rules_lines(rules, lang)]
     if rules.sources:
-        lines += ["", f"{T['sources'][lang]}: " + "; ".join(rules.sources)]
+        lines += ["", f"{T[lang]['sources']}: " + "; ".join(rules.sources)]
     return "\n".join(lines)
 
 

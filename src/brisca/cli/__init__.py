@@ -169,16 +169,15 @@ def _run(argv: Sequence[str] | None) -> int:
 
             return run_serve_cli(args)
         if args.command == "variants":
-            from brisca.i18n import default_lang
+            from brisca.i18n import Messages, default_lang
             from brisca.rulebook import title_in
             from brisca.rules import find_variant, variant_names
 
             lang = args.lang or default_lang()
-            word = {"en": "players", "es": "jugadores", "it": "giocatori"}[lang]
             for name in variant_names():
                 rules = find_variant(name)
-                counts = "/".join(map(str, rules.player_counts))
-                print(f"{name:16} {title_in(rules, lang):36} {counts} {word}")
+                counts = Messages(lang)("variants_players", counts="/".join(map(str, rules.player_counts)))
+                print(f"{name:16} {title_in(rules, lang):36} {counts}")
             return 0
         if args.command == "rules":
             from brisca.i18n import default_lang

@@ -34,6 +34,7 @@ from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
 from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
 from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
+from brisca.server.pagetext import page_script
 from brisca.server.serialize import replay_json
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import (
@@ -851,6 +852,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/players/{username}", include_in_schema=False)
     def other_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
+
+    # The page's texts in every language, from the catalogs (brisca.server.pagetext), before the page's scripts.
+    @app.get("/messages.js", include_in_schema=False)
+    def page_messages() -> Response:
+        return Response(page_script(), media_type="text/javascript; charset=utf-8")
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
