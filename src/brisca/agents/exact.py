@@ -179,6 +179,7 @@ def exact_world(view: View) -> Game | None:
     except WorldError:
         return None
 
+
 def greedy_action(game: Game) -> Action | None:
     """The greedy rule's move in a complete game (it always takes the exchange, and never signals); ``None``
     where the choice is not a plain card play (the rollout policy decides those)."""
@@ -193,7 +194,6 @@ def greedy_action(game: Game) -> Action | None:
             return None
     rules = game.rules
     return PLAYS[greedy_card(cards, game._trick, game.trump, rules.strength_table, rules.point_table).index]
-
 
 
 __all__ = ["EXACT_CARDS", "MODEL_CARDS", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action",

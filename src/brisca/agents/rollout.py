@@ -117,7 +117,6 @@ class RolloutPolicy:
         return card.suit is self.trump
 
 
-
 #: The denominator of a seat's share of random moves in the rollouts (``mix``).
 MIX_ONE = 1 << 15
 
@@ -190,7 +189,6 @@ def apply_tracked(game: Game, policy: RolloutPolicy, action: Action) -> None:
     if card is not None and not isinstance(action, Exchange):
         policy.played(card)
     game.apply(action)
-
 
 
 __all__ = ["MIX_ONE", "RolloutPolicy", "apply_tracked", "lcg", "playout", "policy_move", "rollout_action"]

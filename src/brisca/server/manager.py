@@ -1,8 +1,8 @@
 """The live tables of one process (:class:`Manager`) and the table a client asks for (:class:`CreateTable`).
 
-A module of its own, under the application (:mod:`brisca.server.app`) and the cluster
-(:mod:`brisca.server.cluster`, whose manager extends this one): the application starts the cluster's
-manager when it serves with others, and neither module imports the other the other way.
+A module of its own under both the application (:mod:`brisca.server.app`), which starts the cluster's manager
+when it serves with other processes, and the cluster (:mod:`brisca.server.cluster`), whose manager extends this
+one: the cluster needs nothing from the application.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ log = logging.getLogger("brisca.server")
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 
 
-#: Bounds of what a client may send: seats at a table, the seed (SQLite's signed 64 bits), page offsets.
+#: Bounds of what a client may send: seats at a table, the seed (SQLite's signed 64 bits).
 MAX_PLAYERS = 8
 MAX_SEED = 2**63 - 1
 #: Rule options: how many, how long a name or a text value, how large a number, how many items in a list or map.
