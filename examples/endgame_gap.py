@@ -4,8 +4,8 @@ The expert plays a two-player endgame (the stock gone, nothing hidden) exactly a
 model of the opponent, but its rollouts finish every world with the heuristic's rule. This
 plays hands of 2-player ``spanish`` (seat 0 the heuristic, seat 1 random) until the stock
 runs out and compares, for seat 0, the exact value against a random player
-(:func:`brisca.agents.search.expect`) with the mean of seeded rollouts against one
-(:func:`brisca.agents.search.playout`), both as a chance of winning (no margin).
+(:func:`brisca.agents.exact.expect`) with the mean of seeded rollouts against one
+(:func:`brisca.agents.rollout.playout`), both as a chance of winning (no margin).
 
     python examples/endgame_gap.py --hands 150 --rollouts 300
 """

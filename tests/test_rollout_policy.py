@@ -1,4 +1,4 @@
-"""The expert's rollout policy (``brisca.agents.search``): what it counts, and what the greedy seats in it play."""
+"""The expert's rollout policy (``brisca.agents.rollout``): what it counts, and what the greedy seats in it play."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 
 from brisca import Game
 from brisca.actions import Play, Signal
-from brisca.agents import search
+from brisca.agents import rollout
 from brisca.agents.heuristic import Situation
-from brisca.agents.search import RolloutPolicy, greedy_action
+from brisca.agents.rollout import RolloutPolicy, greedy_action
 from brisca.agents.simple import greedy_card
 from brisca.cards import Card, Rank
 
@@ -39,20 +39,22 @@ def _prisoner(game: Game) -> bool:
 def test_the_policy_counts_the_prisoner_ace_as_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ace of trumps it may not play yet is still in its hand: not a trump out, not the top trump out."""
     seen: list[Situation] = []
-    real = search.choose
+    real = rollout.choose
 
     def spy(s: Situation) -> Card:
         seen.append(s)
         return real(s)
 
-    monkeypatch.setattr(search, "choose", spy)
+    monkeypatch.setattr(rollout, "choose", spy)
     games = _positions("muerte-al-tres", 2, range(60), _prisoner)
     assert len(games) >= 10
+    counted = 0
     for game in games:
         seen.clear()
         RolloutPolicy(game).action(game)
         if not seen:
             continue  # the exchange, or one card to play: nothing counted
+        counted += 1
         s = seen[0]
         ace = Card(Rank.ACE, game.trump)
         hand = game.hand(game.turn)  # type: ignore[arg-type]
@@ -63,6 +65,7 @@ def test_the_policy_counts_the_prisoner_ace_as_its_own(monkeypatch: pytest.Monke
         strength = game.rules.strength_table
         assert s.top_out[game.trump] == max((strength[c.index] for c in trumps if c not in hand), default=0)
         assert s.top_out[game.trump] < strength[ace.index]
+    assert counted >= 10, "the spy saw too few card choices: does the policy still call this choose?"
 
 
 def test_greedy_seats_never_signal_in_the_rollouts() -> None:

@@ -6,6 +6,7 @@
     34
 """
 
+import brisca.variants  # noqa: F401  (the presets register themselves in brisca.rules' registry)
 from brisca.actions import Action, Exchange, Play
 from brisca.cards import ITALIAN, SPANISH, Card, Notation, Rank, Suit, find_notation, parse_cards, spanish_deck
 from brisca.errors import (

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
+from brisca.actions import PLAYS
 from brisca.cards import Card, Rank, Suit, parse_cards, spanish_deck
 from brisca.errors import InvalidCardError, RulesError
 
@@ -530,8 +531,6 @@ class Rules:
         lay = cache.get(players) if type(players) is int else None
         if lay is None:
             self.check_players(players)
-            from brisca.actions import PLAYS
-
             n = players
             cards = self.deck_cards(n)
             lay = cache[n] = Layout(
@@ -640,6 +639,8 @@ def _to_json(name: str, value: Any) -> Any:
 
 # ------------------------------------------------------------------- registry
 
+# The presets (:mod:`brisca.variants`, data built on :class:`Rules`) register themselves here when imported; the
+# package ``brisca`` imports them before anything else, so this module never imports its own presets.
 _REGISTRY: dict[str, Rules] = {}
 _ALIASES: dict[str, str] = {}
 
@@ -660,7 +661,6 @@ def find_variant(name: str) -> Rules:
     """
     if not isinstance(name, str):
         raise RulesError(f"a variant is named by a string, not {name!r}")
-    _load_presets()
     key = name.strip().lower()
     key = _ALIASES.get(key, key)
     try:
@@ -674,14 +674,7 @@ def find_variant(name: str) -> Rules:
 
 def variant_names() -> list[str]:
     """The names of all registered presets."""
-    _load_presets()
     return sorted(_REGISTRY)
-
-
-def _load_presets() -> None:
-    """The presets live in :mod:`brisca.variants` (data); importing it fills the registry."""
-    if "spanish" not in _REGISTRY:
-        import brisca.variants  # noqa: F401
 
 
 def make_rules(variant: str | Rules = "spanish", options: Mapping[str, object] | None = None) -> Rules:

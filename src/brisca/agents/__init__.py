@@ -18,86 +18,20 @@ worlds sampled from its view (:mod:`brisca.worlds`), dealt-out games included.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-
 from brisca.agents.base import Agent
 from brisca.agents.heuristic import HeuristicAgent
 from brisca.agents.net import NetAgent
+from brisca.agents.registry import AGENTS, LEVELS, AgentError, make_agent
 from brisca.agents.search import ExpertAgent
 from brisca.agents.simple import GreedyAgent, RandomAgent
-from brisca.errors import BriscaError
 
-AGENTS: dict[str, Callable[..., Agent]] = {
+AGENTS.update({
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
     "expert": ExpertAgent,
     "net": NetAgent,
-}
-#: Levels for people: a beginner can beat ``easy``. ``hard`` is the self-play network alone (:mod:`brisca.agents.net`)
-#: where one is trained for the game (2-player ``spanish`` and ``briscola``), else ``hard-v1``: the heuristic with the
-#: learned linear card choice. ``expert`` searches sampled worlds with the network's values at the leaves where it
-#: covers the game, else plays as ``expert-v1``, the search with the heuristic's rollouts alone. The ``-v1`` levels
-#: stay fixed, so that every change is measured against the same opponents (docs/strength.md).
-LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "net", "expert": "expert[net=on]",
-                          "hard-v1": "heuristic[policy=learned]", "expert-v1": "expert[net=off]"}
-
-
-class AgentError(BriscaError):
-    """An agent name that names no agent."""
-
-
-def make_agent(name: str, seed: int | None = None) -> Agent:
-    """The built-in agent ``name``, or the class at ``"module:Class"``, seeded with ``seed``.
-
-    Options follow in brackets: ``"expert[sims=200]"``, ``"expert[think=0.2]"``.
-    """
-    name, options = _split(name)
-    if name in LEVELS:  # a level: its agent and options, those given here on top
-        name, preset = _split(LEVELS[name])
-        options = {**preset, **options}
-    factory = AGENTS.get(name)
-    if factory is None and ":" in name:
-        module_name, _, attr = name.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-            factory = getattr(module, attr)
-        except (ImportError, AttributeError) as exc:
-            raise AgentError(f"cannot load agent {name!r}: {exc}") from None
-    if factory is None:
-        raise AgentError(f"unknown agent {name!r}; built-in: {', '.join(AGENTS)}, or module:Class")
-    try:
-        return factory(seed=seed, **options)
-    except TypeError as exc:
-        if options:
-            raise AgentError(f"agent {name!r} does not take {', '.join(options)}: {exc}") from None
-        return factory()
-    except ValueError as exc:  # an option's value the agent refuses
-        raise AgentError(f"agent {name!r}: {exc}") from None
-
-
-def _split(name: str) -> tuple[str, dict[str, object]]:
-    """``"expert[sims=200]"`` -> ``("expert", {"sims": 200})``."""
-    options: dict[str, object] = {}
-    if name.endswith("]") and "[" in name:
-        name, _, raw = name[:-1].partition("[")
-        for item in filter(None, (x.strip() for x in raw.split(","))):
-            key, eq, value = item.partition("=")
-            if not eq or not key.strip():
-                raise AgentError(f"agent options are written name[key=value,...], not {item!r}")
-            options[key.strip()] = _number(value.strip())
-    return name, options
-
-
-def _number(text: str) -> object:
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
+})
 
 __all__ = ["AGENTS", "LEVELS", "Agent", "AgentError", "ExpertAgent", "GreedyAgent", "HeuristicAgent", "NetAgent",
            "RandomAgent", "make_agent"]

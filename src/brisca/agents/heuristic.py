@@ -3,45 +3,23 @@
 Where the side with the fewest points wins the hand (``hand_winner: least``, the Mexican
 game) it plays to lose tricks instead (:func:`_choose_least`).
 
-Its card choice is a pure function of a small position summary (:class:`Situation`),
-so the search player can use the very same judgment as its rollout policy on
-sampled worlds without building views.
+Its card choice is a pure function of a small position summary
+(:class:`~brisca.agents.situation.Situation`), so the rollout policy (:mod:`brisca.agents.rollout`)
+uses the very same judgment on sampled worlds without building views.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from brisca.actions import Action, Arrastro, Claim, Exchange, Play, Signal
 from brisca.agents.auction import auction_action, declare_choice
+from brisca.agents.exact import exact_choice
+from brisca.agents.learned import applies, choose_learned
 from brisca.agents.simple import _require_turn
+from brisca.agents.situation import Situation
 from brisca.cards import Card, Suit
 from brisca.game import View, winning_index
-
-
-@dataclass
-class Situation:
-    """What the card choice looks at: the hand, the table, and what is still out."""
-
-    hand: Sequence[Card]
-    trick: Sequence[Card]
-    #: ``None`` in a trick played before any trump is declared (Chiamata Buia's first).
-    trump: Suit | None
-    strength: Sequence[int]
-    points: Sequence[int]
-    #: Whether the card now winning the trick belongs to this seat's side.
-    partner_winning: bool
-    #: Seats still to play after this one, and whether any of them is an opponent.
-    opponents_after: bool
-    #: Trumps not seen by this seat (in other hands or the stock): what can still beat a card.
-    trumps_out: int
-    #: For each suit, the strongest card of it still out (0 if none).
-    top_out: Sequence[int]
-    #: The card now winning the trick, when the caller already knows it.
-    best: Card | None = None
-    #: Whether the side with the fewest points wins the hand (``hand_winner: least``, the Mexican game).
-    least: bool = False
 
 
 def choose(s: Situation) -> Card:
@@ -252,15 +230,11 @@ class HeuristicAgent:
             declare = declare_choice(view)
             if declare is not None:
                 return declare
-        from brisca.agents.search import exact_choice  # a cycle-free late import: search uses this module
-
         exact = exact_choice(view)
         if exact is not None:
             return exact
         playable = [a.card for a in legal if isinstance(a, Play)]
         s = situation(view, playable)
-        from brisca.agents.learned import applies, choose_learned  # they build on this module
-
         if self.policy == "learned" and applies(view.rules, view.players):
             card = choose_learned(s, view.stock_count)
         else:
@@ -270,3 +244,6 @@ class HeuristicAgent:
             return declare
         arrastro = [a for a in legal if isinstance(a, Arrastro) and a.card is card]
         return arrastro[0] if arrastro else Play(card)
+
+
+__all__ = ["SIGNAL_ORDER", "HeuristicAgent", "Situation", "allies", "choose", "signal_to_make", "situation"]

@@ -39,6 +39,8 @@ import random
 from collections.abc import Callable, Sequence
 
 from brisca.actions import Exchange, Play
+from brisca.agents.heuristic import choose
+from brisca.agents.situation import Situation
 from brisca.cards import Card, Suit
 from brisca.game import View, winning_index
 from brisca.worlds import Constraint, stock_draws
@@ -436,8 +438,6 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
         >>> skill_evidence(game.view(0))  # nobody has played yet
         [0.0, 0.0]
     """
-    from brisca.agents.heuristic import Situation, choose  # the heuristic reads nothing from this module
-
     rules, n, trump = view.rules, view.players, view.trump
     size = rules.hand_size
     if (trump is None or rules.dealt_out or view.seat is None or size > 3 or view.contract is not None

@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from brisca.actions import Action, Claim, Signal
+from brisca.agents.exact import margin, team_of
+from brisca.agents.rollout import RolloutPolicy, apply_tracked, playout, policy_move
 from brisca.game import Game
 from brisca.worlds import WorldError
 
@@ -54,10 +56,8 @@ def tree_search(draw: Callable[[], Game], seat: int, candidates: Sequence[Action
                 fast: Any = None, learned: bool = False) -> tuple[list[int], list[float]]:
     """Search from the root information set (worlds from ``draw``, ``seat`` to choose among ``candidates``) for
     ``iterations`` iterations or until ``deadline``; each candidate's visits and mean value (see
-    :func:`brisca.agents.search.margin`). ``fast``: the compiled kernel, to finish the leaves; ``learned``: the
+    :func:`brisca.agents.exact.margin`). ``fast``: the compiled kernel, to finish the leaves; ``learned``: the
     rollout policy's card choice is the learned one."""
-    from brisca.agents.search import RolloutPolicy, apply_tracked, margin, playout, policy_move, team_of
-
     root = Node()
     done = 0
     while done < iterations and (done == 0 or time.perf_counter() < deadline):

@@ -1,8 +1,8 @@
 """A compiled playout kernel (numba) for the expert's search on the plain games.
 
-:func:`brisca.agents.search.playout` finishes a sampled world with the heuristic's
+:func:`brisca.agents.rollout.playout` finishes a sampled world with the heuristic's
 judgment (``RolloutPolicy`` and :func:`brisca.agents.heuristic.choose`) and scores it with
-:func:`brisca.agents.search.margin`. This module does the very same thing on numpy
+:func:`brisca.agents.exact.margin`. This module does the very same thing on numpy
 arrays in one ``@njit`` function: the engine's rules of the plain fast path (tricks,
 draws from the stock, the trump exchange, the end of the hand, last-trick and pair
 bonuses, ``hand_winner`` and ``tie: most_cards``) and the rollout policy, move for move.
@@ -25,12 +25,12 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from brisca.actions import Action, Exchange, Play
+from brisca.actions import EXCHANGES, PLAYS, Action, Exchange, Play
 from brisca.agents.learned import LEAD as _LEAD_FEATURES
 from brisca.agents.learned import WEIGHTS, applies
-from brisca.agents.search import lcg
+from brisca.agents.rollout import lcg
 from brisca.game import Game
-from brisca.rules import Rules
+from brisca.rules import Rules, find_variant
 
 try:  # the ``fast`` extra
     import numpy as np
@@ -403,7 +403,7 @@ def _greedy(hand: Any, hl: int, trick: Any, tl: int, best: int, trump: int, stre
 
 @_njit
 def _score(cfg: Any, pts: Any, capt: Any, lastw: int, side: int, weight: float, killer: int) -> float:
-    """A finished hand's value for ``side``: :func:`brisca.agents.search.margin` on the kernel's state (``killer``:
+    """A finished hand's value for ``side``: :func:`brisca.agents.exact.margin` on the kernel's state (``killer``:
     the seat that killed the three, whose side wins; no last-trick bonus then)."""
     n = cfg[_N]
     sides = cfg[_SIDES]
@@ -503,7 +503,7 @@ def _play_card(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, tric
 def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: Any, tlen: int, best: int, bseat: int,
            turn: int, pts: Any, capt: Any, lastw: int, side: int, weight: float, greedy: Any, mix: Any,
            three_out: bool) -> float:
-    """:func:`brisca.agents.search.expect` on the kernel's state, two players and the stock gone: this side's best
+    """:func:`brisca.agents.exact.expect` on the kernel's state, two players and the stock gone: this side's best
     move, the other's by its model (the greedy rule, or random moves by its ``mix`` share and its best otherwise),
     the same sums in the same order (so the same value to the last bit)."""
     if hlen[0] == 0 and hlen[1] == 0:
@@ -562,9 +562,9 @@ def _playout_one(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, ca
                  stop: int, out_row: Any, opts: Any) -> float:
     """Apply ``cand`` to the position encoded in ``row``, finish the hand with the rollout policy (the greedy
     rule for the seats flagged in ``greedy``; a uniformly random move, with chance ``mix[seat] / 32768``, for
-    the seats read as partly random; the random numbers from :func:`brisca.agents.search.lcg` started at
+    the seats read as partly random; the random numbers from :func:`brisca.agents.rollout.lcg` started at
     ``seed``; the policy's card choice the heuristic's, or with ``cfg[_LEARNED]`` the learned one weighed by
-    ``lw``) and return :func:`brisca.agents.search.margin`; the final seat points go to ``seat_out`` and the
+    ``lw``) and return :func:`brisca.agents.exact.margin`; the final seat points go to ``seat_out`` and the
     moves (codes, -1 after the last) to ``moves`` when it has room.
 
     With ``stop`` set it stops instead at ``side``'s first choice (two legal moves or more) after the candidate
@@ -930,8 +930,6 @@ def action_code(action: Action) -> int:
 
 def code_action(code: int) -> Action:
     """The action a kernel code stands for."""
-    from brisca.actions import EXCHANGES, PLAYS
-
     return EXCHANGES[code - EXCHANGE] if code >= EXCHANGE else PLAYS[code]
 
 
@@ -1071,8 +1069,6 @@ def warm() -> None:
     """Load (or compile) the kernel now, once a process, so that no move's time budget pays for it."""
     if not enabled() or _KERNELS:
         return
-    from brisca.rules import find_variant
-
     game = Game("spanish", 2, seed=0)
     k = kernel_for(find_variant("spanish"), 2)
     if k is not None:

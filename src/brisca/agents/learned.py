@@ -5,7 +5,7 @@ its card decisions in 2-player games, the value of each card over sampled worlds
 heuristic finishing the hand. Choosing the card the fit scores highest is one step of policy
 iteration on the heuristic, cheap enough to play the expert's rollouts, where a stronger
 policy makes every rollout's value (and so the search) sharper. It reads only what the
-heuristic reads (:class:`~brisca.agents.heuristic.Situation`) and the stock's size.
+heuristic reads (:class:`~brisca.agents.situation.Situation`) and the stock's size.
 
 The features and weights are whole numbers, so the score is exact, and the compiled playout
 kernel (:func:`brisca.agents.kernel._learned`) computes the very same one.
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from brisca.agents.heuristic import Situation
+from brisca.agents.situation import Situation
 from brisca.cards import Card
 from brisca.game import winning_index
 from brisca.rules import Rules

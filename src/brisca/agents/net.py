@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brisca.actions import Action
+from brisca.agents.registry import make_agent
 from brisca.game import Game, View
 from brisca.rules import Rules, make_rules
 
@@ -192,8 +193,6 @@ class NetAgent:
     """The network alone (under a millisecond a move); ``fallback`` plays where it does not cover the game."""
 
     def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1") -> None:
-        from brisca.agents import make_agent
-
         self.net = load_net(weights)
         self.fallback = make_agent(fallback, seed=seed)
 

@@ -27,370 +27,49 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
+from brisca.actions import Action, Claim, Play, Signal
+from brisca.agents import ismcts
 from brisca.agents.auction import auction_action
-from brisca.agents.heuristic import Situation, allies, choose, signal_to_make
-from brisca.agents.inference import MODELS, Reading, beliefs, read_hands, skill_evidence
-from brisca.agents.learned import applies, choose_learned
-from brisca.agents.simple import _require_turn, greedy_card
-from brisca.cards import Card, Rank
-from brisca.game import Game, View
-from brisca.worlds import Constraint, WorldError, WorldSampler, sample_world
 
-#: Solve exactly (instead of rolling out) when at most this many cards are left in hands, stock gone.
-EXACT_CARDS = {2: 8, 3: 9, 4: 8, 5: 5, 6: 6}
-#: Play an exact endgame against the models of the other seats (:func:`best_exact`) at most this many cards from
-#: the end (two players: always; the chance nodes of a random player cannot be cut).
-MODEL_CARDS = 8
+# The exact endgame and the rollout policy are modules of their own (the heuristic, the tree search and the
+# compiled kernel use them too); their names stay importable from here.
+from brisca.agents.exact import (
+    EXACT_CARDS,
+    MODEL_CARDS,
+    best_exact,
+    exact_choice,
+    exact_world,
+    expect,
+    greedy_action,
+    margin,
+    outcome,
+    solve,
+    team_of,
+)
+from brisca.agents.heuristic import HeuristicAgent, allies, signal_to_make
+from brisca.agents.inference import MODELS, Reading, beliefs, read_hands, skill_evidence
+from brisca.agents.net import load_net, reward
+from brisca.agents.rollout import (
+    MIX_ONE,
+    RolloutPolicy,
+    _shares,
+    apply_tracked,
+    lcg,
+    playout,
+    policy_move,
+    rollout_action,
+)
+from brisca.agents.simple import _require_turn
+from brisca.game import Game, View
+from brisca.worlds import Constraint, WorldError, WorldSampler
+
 #: Worlds the compiled kernel plays in one call (the Python-to-numba crossing is paid once for them).
 _BATCH = 8
 #: With a time budget, how often (in worlds) the search asks whether its choice is settled.
 _CHECK_EVERY = 256
-
-
-def team_of(game: Game, seat: int) -> int:
-    """The team ``seat`` plays for in a complete game: its side, or under a contract 0 for the declarer's
-    side (the declarer and the called card's holder) and 1 for the defenders (engine-level: a sampled world
-    knows the hidden partner)."""
-    contract = getattr(game, "contract", None)
-    if contract is not None and game.rules.contract != "off":
-        return 0 if seat in contract.side() else 1
-    return game.side_of(seat)
-
-
-def margin(game: Game, side: int, weight: float = 1 / 600) -> float:
-    """A finished hand's value for ``side``: 1 for a win, 0.5 a draw, 0 a loss, plus ``weight`` a point of margin.
-
-    The margin term breaks ties between equally winning lines and, weighted up, lowers the
-    variance of a search's estimates (points move far more smoothly than wins). Under a
-    contract ``side`` is a :func:`team_of` and the margin is the declarer's side's points
-    over (or under) the contract; under ``hand_winner: least`` it counts the points a side
-    stays below the others.
-    """
-    result = game.result()
-    assert result is not None
-    if result.scores is not None:
-        c = result.contract
-        if c is None:
-            return 0.5
-        lead = sum(result.side_points[s] for s in c.side()) - c.points
-        made = result.reason == "made"
-        return float(made == (side == 0)) + (lead if side == 0 else -lead) * weight
-    pts = result.side_points
-    rest = [p for i, p in enumerate(pts) if i != side]
-    if game.rules.hand_winner == "least":  # fewer points is better: the margin counts below the closest other side
-        lead = (min(rest) if rest else 0) - pts[side]
-    else:
-        lead = pts[side] - (max(rest) if rest else 0)
-    won = 0.5 if result.winner is None else float(result.winner == side)
-    return won + lead * weight
-
-
-def solve(game: Game, side: int, alpha: float = -math.inf, beta: float = math.inf) -> float:
-    """The exact value (see :func:`margin`) of a perfect-information position for ``side``, by alpha-beta."""
-    if game.is_over():
-        return margin(game, side)
-    maximizing = team_of(game, game.turn) == side  # type: ignore[arg-type]
-    best = -math.inf if maximizing else math.inf
-    for action in _ordered(game):
-        child = game.clone()
-        child.apply(action)
-        value = solve(child, side, alpha, beta)
-        if maximizing:
-            best = max(best, value)
-            alpha = max(alpha, value)
-        else:
-            best = min(best, value)
-            beta = min(beta, value)
-        if alpha >= beta:
-            break
-    return best
-
-
-def _ordered(game: Game) -> list[Action]:
-    """Legal card actions, strongest first (good moves early make alpha-beta cut sooner); signals left out."""
-    strength = game.rules.strength_table
-    acts = [a for a in game.legal_actions() if not isinstance(a, Signal)]
-    return sorted(acts, key=lambda a: -strength[a.card.index] if hasattr(a, "card") else -99)
-
-
-def expect(game: Game, side: int, greedy: Collection[int] = (), wild: Mapping[int, float] | None = None,
-           weight: float = 1 / 600) -> float:
-    """The value (see :func:`margin`) of a perfect-information position for ``side`` when the other side plays by
-    models: a seat in ``greedy`` plays the greedy rule, a seat with a share ``p`` in ``wild`` makes a uniformly
-    random card play (or the exchange) with chance ``p`` and its side's best move otherwise, the rest their side's
-    best.
-
-    Chance nodes cannot be cut as alpha-beta cuts, so this walks the whole tree: keep it to a few cards.
-    """
-    if game.is_over():
-        return margin(game, side, weight)
-    seat = game.turn
-    assert seat is not None
-    mine = team_of(game, seat) == side
-    if not mine and seat in greedy:
-        action = greedy_action(game)
-        if action is not None:
-            child = game.clone()
-            child.apply(action)
-            return expect(child, side, greedy, wild, weight)
-    values = []
-    for action in _ordered(game):
-        child = game.clone()
-        child.apply(action)
-        values.append((action, expect(child, side, greedy, wild, weight)))
-    if mine:
-        return max(v for _a, v in values)
-    worst = min(v for _a, v in values)
-    share = (wild or {}).get(seat, 0.0)
-    if not share:
-        return worst
-    plays = [v for a, v in values if a.__class__ is Play or a.__class__ is Exchange] or [v for _a, v in values]
-    return share * sum(plays) / len(plays) + (1 - share) * worst
-
-
-def outcome(value: float) -> float:
-    """The result inside a :func:`margin` value (1, 1/2 or 0), with the margin term (at most 0.2) taken off."""
-    return round(value * 2) / 2
-
-
-def best_exact(game: Game, seat: int, greedy: Collection[int] = (),
-               wild: Mapping[int, float] | None = None) -> tuple[Action, float]:
-    """The best action for ``seat`` (to act) in a perfect-information position, and its value.
-
-    With models of the other side's play (``greedy``, ``wild``: see :func:`expect`) the action is still one that
-    reaches the best result against any play (win, draw or loss, by :func:`solve`); among those, the one worth
-    most against the models. A lost position is then played for the mistakes the opponent is expected to make,
-    and nothing is risked: against the best replies every such action ends the same way.
-    """
-    side = team_of(game, seat)
-    models = bool(greedy or wild) and _cards_left(game) <= MODEL_CARDS
-    scored = []
-    for action in _ordered(game):
-        child = game.clone()
-        child.apply(action)
-        value = solve(child, side)
-        key = (outcome(value), expect(child, side, greedy, wild)) if models else (value, 0.0)
-        scored.append((key, value, action))
-    _key, value, action = max(scored, key=lambda kva: kva[0])
-    return action, value
-
-
-def _cards_left(game: Game) -> int:
-    return sum(len(game.hand(s)) for s in range(game.players))
-
-
-def exact_choice(view: View) -> Action | None:
-    """The exact best action when the view hides nothing that matters (the stock gone and at most one
-    hand unknown), and the rest is small enough to search; else ``None``."""
-    world = exact_world(view)
-    return None if world is None or view.seat is None else best_exact(world, view.seat)[0]
-
-
-def exact_world(view: View) -> Game | None:
-    """The one world the view allows, when it hides nothing that matters (the stock gone and at most one hand
-    unknown) and the rest is small enough to solve; else ``None``."""
-    if view.stock_count or view.seat is None or not view.legal_actions or view.phase != "play":
-        return None
-    if view.rules.talon and not view.discards:
-        return None  # the declarer's face-down discards are hidden: more than one world
-    hidden = [s for s in range(view.players) if s != view.seat and view.hand_sizes[s] > sum(
-        1 for k, _c in view.known if k == s)]
-    if len(hidden) > 1 or sum(view.hand_sizes) > EXACT_CARDS.get(view.players, 6) + 4:
-        return None
-    try:
-        return sample_world(view, seed=0)
-    except WorldError:
-        return None
-
-
-def rollout_action(game: Game, learned: bool = False) -> Action:
-    """The heuristic's move in a complete (sampled) game (with ``learned``, its card choice the learned one)."""
-    return RolloutPolicy(game, learned).action(game)
-
-
-class RolloutPolicy:
-    """The heuristic as a rollout policy, with its card counting kept up to date move by move.
-
-    In a sampled world the policy counts cards the way a good player would: what has been
-    played is gone, everything else is out (it does not peek at the world's hidden cards).
-    With ``learned`` the card to play is :func:`brisca.agents.learned.choose_learned`'s instead
-    of the heuristic's, in the games it was fitted to (:func:`brisca.agents.learned.applies`).
-    """
-
-    __slots__ = ("n", "trump", "strength", "points", "rem", "team", "declare", "least", "learned")
-
-    def __init__(self, game: Game, learned: bool = False) -> None:
-        rules = game.rules
-        self.n = game.players
-        self.trump = game.trump
-        self.strength = rules.strength_table
-        self.points = rules.point_table
-        self.team = [team_of(game, s) for s in range(self.n)]
-        self.declare = rules.declarations
-        self.least = rules.hand_winner == "least"
-        self.learned = learned and applies(rules, self.n)
-        played = {c for t in game.tricks for c in t.cards}
-        played.update(game.trick)
-        strength = self.strength
-        # Unplayed cards of each suit, strongest first.
-        self.rem: list[list[Card]] = [
-            sorted((c for c in rules.layout(self.n).cards if c.suit == suit and c not in played),
-                   key=lambda c: -strength[c.index])
-            for suit in range(4)
-        ]
-
-    def played(self, card: Card) -> None:
-        self.rem[card.suit].remove(card)
-
-    def action(self, game: Game) -> Action:
-        legal = game.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        cards = []
-        declares = []
-        for a in legal:
-            if a.__class__ is Play:
-                cards.append(a.card)
-            elif isinstance(a, Exchange | Claim):
-                return a
-            elif a.__class__ is Declare:
-                declares.append(a)
-        if not cards:
-            return legal[0]
-        # Engine-level reads: this runs on the policy's own sampled world, thousands of times a move.
-        seat = game._turn
-        n, team, trump, strength = self.n, self.team, self.trump, self.strength
-        trick = game._trick
-        side = team[seat]
-        best = game._best if trick else None
-        partner_winning = bool(trick) and team[game._best_seat] == side
-        opponents_after = any(team[(seat + i) % n] != side for i in range(1, n - len(trick)))
-        if declares and (self.declare == "on_lead" or (not opponents_after and self._vale_wins(
-                game, declares[0], cards, partner_winning))):
-            return declares[0]
-        held = cards
-        if len(cards) < len(game._hands[seat]):  # a card it may not play now (a duty, the prisoner ace) is its own
-            held = [a.card for a in game._hands[seat]]
-        top = [0, 0, 0, 0]
-        for suit in range(4):
-            for c in self.rem[suit]:
-                if c not in held:
-                    top[suit] = strength[c.index]
-                    break
-        # (No trump yet in the first trick of a blind call: Chiamata Buia.)
-        trumps_out = 0 if trump is None else len(self.rem[trump]) - sum(1 for c in held if c.suit is trump)
-        s = Situation(cards, trick, trump, strength, self.points, partner_winning, opponents_after, trumps_out, top,
-                      best, self.least)
-        return PLAYS[(choose_learned(s, game.stock_count) if self.learned else choose(s)).index]
-
-    def _vale_wins(self, game: Game, declare: Declare, cards: list[Card], partner_winning: bool) -> bool:
-        """Vales, last to play for this side: whether declaring leaves the trick (and the pair's points) to it."""
-        pair = (Card(Rank.KING, declare.suit), Card(Rank.KNIGHT, declare.suit))
-        mine = [c for c in pair if c in cards]
-        if len(mine) < 2 or not game._trick:  # only the partner's card is in the trick: this seat plays freely
-            return partner_winning or not game._trick or any(self._beats(game, c) for c in cards)
-        return any(self._beats(game, c) for c in mine) or (partner_winning and not any(
-            self._beats(game, c) for c in cards if c not in mine))
-
-    def _beats(self, game: Game, card: Card) -> bool:
-        best = game._best
-        if card.suit is best.suit:
-            return self.strength[card.index] > self.strength[best.index]
-        return card.suit is self.trump
-
-
-def greedy_action(game: Game) -> Action | None:
-    """The greedy rule's move in a complete game (it always takes the exchange, and never signals); ``None``
-    where the choice is not a plain card play (the rollout policy decides those)."""
-    legal = game.legal_actions()
-    cards = []
-    for a in legal:
-        if a.__class__ is Exchange:
-            return a
-        if a.__class__ is Play:
-            cards.append(a.card)
-        elif a.__class__ is not Signal:
-            return None
-    rules = game.rules
-    return PLAYS[greedy_card(cards, game._trick, game.trump, rules.strength_table, rules.point_table).index]
-
-
-#: The denominator of a seat's share of random moves in the rollouts (``mix``).
-MIX_ONE = 1 << 15
-
-
-def lcg(state: int) -> int:
-    """The rollouts' random numbers (a 31-bit linear congruential generator; the kernel uses the same): cheap,
-    reproducible from a seed, and the same in Python and in the compiled kernel. Draw with ``state >> 16``."""
-    return (state * 1103515245 + 12345) & 0x7FFFFFFF
-
-
-def _shares(mix: Sequence[int]) -> dict[int, float]:
-    """The seats' shares of random moves, from the rollouts' ``mix`` (of :data:`MIX_ONE`) to :func:`expect`'s."""
-    return {s: m / MIX_ONE for s, m in enumerate(mix) if m}
-
-
-def _wild(game: Game, state: int) -> tuple[Action | None, int]:
-    """A uniformly random card play (or the exchange, when legal) and the generator's next state."""
-    legal = game.legal_actions()
-    options: list[Action] = [a for a in game._hands[game._turn] if a in legal]
-    options.extend(a for a in legal if a.__class__ is Exchange)
-    if not options:
-        return None, state
-    state = lcg(state)
-    return options[(state >> 16) % len(options)], state
-
-
-def playout(game: Game, side: int, exact_at: int = 0, weight: float = 1 / 600,
-            greedy: Sequence[int] = (), mix: Sequence[int] = (), seed: int = 0, endgame: bool = False,
-            learned: bool = False) -> float:
-    """Finish ``game`` (a sampled world) with the rollout policy, exactly once small; its value for ``side``.
-
-    The seats in ``greedy`` (those the search has read as greedy players) play the greedy rule instead;
-    a seat makes a uniformly random move with chance ``mix[seat] / MIX_ONE`` (the share of its play the
-    search has read as random), the random numbers drawn by :func:`lcg` from ``seed``. With ``endgame``, two
-    players and the stock gone (nothing hidden), the rest is valued exactly against those models
-    (:func:`expect`), as the expert plays it, instead of by the rollout policy. ``learned``: the rollout
-    policy's card choice is the learned one (see :class:`RolloutPolicy`).
-    """
-    policy = RolloutPolicy(game, learned)
-    state = seed & 0x7FFFFFFF
-    exact = endgame and game.players == 2
-    while not game.is_over():
-        if game.stock_count == 0 and _cards_left(game) <= exact_at:
-            return solve(game, side)
-        if exact and game.stock_count == 0 and not game._trick:
-            return expect(game, side, greedy, _shares(mix), weight)
-        action, state = policy_move(game, policy, state, greedy, mix)
-        apply_tracked(game, policy, action)
-    return margin(game, side, weight)
-
-
-def policy_move(game: Game, policy: RolloutPolicy, state: int, greedy: Sequence[int] = (),
-                mix: Sequence[int] = ()) -> tuple[Action, int]:
-    """The rollout policy's move for the seat to act (see :func:`playout`) and the generator's next state."""
-    action = None
-    if mix and mix[game._turn] > 0:
-        state = lcg(state)
-        if (state >> 16) < mix[game._turn]:
-            action, state = _wild(game, state)
-    if action is None and greedy and game._turn in greedy:
-        action = greedy_action(game)
-    if action is None:
-        action = policy.action(game)
-    return action, state
-
-
-def apply_tracked(game: Game, policy: RolloutPolicy, action: Action) -> None:
-    """Apply ``action`` and keep the policy's card counting up to date."""
-    card = getattr(action, "card", None)
-    if card is not None and not isinstance(action, Exchange):
-        policy.played(card)
-    game.apply(action)
 
 
 def _random_chance(log_odds: float) -> float:
@@ -440,8 +119,6 @@ def net_leaves(net: Any, worlds: Sequence[Game], candidates: Sequence[Action], s
     its own view of the world) until ``seat`` is to act again, then ``net``'s value of ``seat``'s view (the reward
     itself if the hand is over). The other seats' forward passes, and the values, are batched."""
     import numpy as np
-
-    from brisca.agents.net import reward
 
     games: list[Game] = []
     for world in worlds:
@@ -620,8 +297,6 @@ class ExpertAgent:
             raise ValueError(f"blend is a share from 0 to 1, not {blend!r}")
         self.net: Any = None
         if str(net).lower() not in ("off", "0", "false", "no"):
-            from brisca.agents.net import load_net
-
             self.net = load_net(None if str(net).lower() in ("on", "1", "true", "yes") else str(net))
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
@@ -635,8 +310,6 @@ class ExpertAgent:
         if view.call_pending:
             # The first trick of a blind call (Chiamata Buia): the sides are made by a call still to come, which
             # the worlds cannot score; the heuristic's judgment plays it.
-            from brisca.agents.heuristic import HeuristicAgent
-
             return HeuristicAgent().act(view)
         candidates = [a for a in legal if not isinstance(a, Signal)]
         for a in candidates:
@@ -672,8 +345,6 @@ class ExpertAgent:
               sampler: WorldSampler, deadline: float) -> Action:
         """Information-set tree search (:func:`brisca.agents.ismcts.tree_search`) over worlds from ``sampler``: as
         many iterations as the sampled-world search plays rollouts (``sims`` or ``cap`` worlds a candidate)."""
-        from brisca.agents.ismcts import choose, tree_search
-
         assert view.seat is not None
         fast = None
         if self.kernel:
@@ -694,13 +365,13 @@ class ExpertAgent:
             walks += 1
             return pool[(walks - 1) % len(pool)].clone()
 
-        visits, means = tree_search(draw, view.seat, candidates, self.rng,
+        visits, means = ismcts.tree_search(draw, view.seat, candidates, self.rng,
                                     worlds * len(candidates), math.inf if self.sims is not None else deadline,
                                     self.weight, greedy, mix, self.explore, self.widen, fast, self.learned)
         self.last_worlds = sum(visits)
         if not self.last_worlds:
             return candidates[0]
-        return candidates[choose(visits, means)]
+        return candidates[ismcts.choose(visits, means)]
 
     def _last_draw(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
                    sampler: WorldSampler, deadline: float = math.inf) -> Action | None:
@@ -932,11 +603,10 @@ class ExpertAgent:
 
     @staticmethod
     def _heuristic_index(view: View, candidates: Sequence[Action]) -> int | None:
-        from brisca.agents.heuristic import HeuristicAgent
-
         choice = HeuristicAgent().act(view)
         return candidates.index(choice) if choice in candidates else None
 
 
-__all__ = ["ExpertAgent", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action", "margin",
-           "net_leaves", "outcome", "playout", "rollout_action", "solve", "team_of"]
+__all__ = ["EXACT_CARDS", "MIX_ONE", "MODEL_CARDS", "ExpertAgent", "RolloutPolicy", "apply_tracked", "best_exact",
+           "exact_choice", "exact_world", "expect", "greedy_action", "lcg", "margin", "net_leaves", "outcome",
+           "playout", "policy_move", "rollout_action", "solve", "team_of", "world_likelihood"]

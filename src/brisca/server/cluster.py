@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING, Any, cast
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 
-from brisca.server.app import TABLE_ID, Manager
 from brisca.server.db import LeaseRow
+from brisca.server.manager import TABLE_ID, Manager
 from brisca.server.store import TableState
 from brisca.server.table import (
     CLOSE,

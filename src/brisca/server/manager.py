@@ -1,0 +1,297 @@
+"""The live tables of one process (:class:`Manager`) and the table a client asks for (:class:`CreateTable`).
+
+A module of its own under both the application (:mod:`brisca.server.app`), which starts the cluster's manager
+when it serves with other processes, and the cluster (:mod:`brisca.server.cluster`), whose manager extends this
+one: the cluster needs nothing from the application.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import re
+import secrets
+import time
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+from fastapi import HTTPException
+from pydantic import AfterValidator, BaseModel, Field
+
+from brisca.agents import LEVELS
+from brisca.errors import BriscaError
+from brisca.rules import Rules, find_variant, make_rules
+from brisca.server.limits import Limits
+from brisca.server.store import SeatInfo, Store, TableState
+from brisca.server.table import OPEN, Close, StartIfFull, TableActor
+from brisca.server.text import clean_text
+
+log = logging.getLogger("brisca.server")
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
+
+
+#: Bounds of what a client may send: seats at a table, the seed (SQLite's signed 64 bits).
+MAX_PLAYERS = 8
+MAX_SEED = 2**63 - 1
+#: Rule options: how many, how long a name or a text value, how large a number, how many items in a list or map.
+MAX_OPTIONS = 32
+MAX_OPTION_TEXT = 64
+MAX_OPTION_INT = 10**6
+MAX_OPTION_ITEMS = 16
+NAME_LIMIT = 40
+
+
+def _scalar(value: object) -> bool:
+    """A short string, a bounded whole number, a finite number, true, false or null."""
+    if value is None or isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return abs(value) <= MAX_OPTION_INT
+    if isinstance(value, float):
+        return math.isfinite(value) and abs(value) <= MAX_OPTION_INT
+    return isinstance(value, str) and len(value) <= MAX_OPTION_TEXT
+
+
+def _option_value(value: object) -> bool:
+    """A scalar, or a short list or map of scalars (or, in a map, of short lists): what the rule options take
+    (``rank_order`` is a list, ``points`` and ``exchange_with`` are maps)."""
+    if _scalar(value):
+        return True
+    if isinstance(value, list):
+        return len(value) <= MAX_OPTION_ITEMS and all(_scalar(v) for v in value)
+    if isinstance(value, dict):
+        return len(value) <= MAX_OPTION_ITEMS and all(
+            isinstance(k, str) and len(k) <= MAX_OPTION_TEXT
+            and (_scalar(v) or (isinstance(v, list) and len(v) <= MAX_OPTION_ITEMS and all(map(_scalar, v))))
+            for k, v in value.items())
+    return False
+
+
+def _check_options(options: dict[str, Any]) -> dict[str, Any]:
+    for name, value in options.items():
+        if not 0 < len(name) <= MAX_OPTION_TEXT or not name.isprintable():
+            raise ValueError(f"an option's name is 1 to {MAX_OPTION_TEXT} printable characters")
+        if not _option_value(value):
+            raise ValueError(
+                f"option {name!r}: a string of at most {MAX_OPTION_TEXT} characters, a number from"
+                f" -{MAX_OPTION_INT} to {MAX_OPTION_INT}, true or false, or a list or map of at most"
+                f" {MAX_OPTION_ITEMS} of those")
+    return options
+
+
+def _clean_name(value: str) -> str:
+    return clean_text(value, what="name", limit=NAME_LIMIT)
+
+
+#: A name people see: 1 to 40 characters once cleaned, with nothing invisible (the raw text is bounded first).
+Name = Annotated[str, Field(min_length=1, max_length=4 * NAME_LIMIT), AfterValidator(_clean_name)]
+Seat = Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
+
+
+class CreateTable(BaseModel):
+    preset: str = Field(default="spanish", min_length=1, max_length=MAX_OPTION_TEXT)
+    players: int = Field(default=2, ge=1, le=MAX_PLAYERS)
+    options: Annotated[dict[str, Any], Field(max_length=MAX_OPTIONS), AfterValidator(_check_options)] = Field(
+        default_factory=dict)
+    #: Seat number -> bot level (easy, normal, hard, expert).
+    bots: dict[Seat, Annotated[str, Field(max_length=MAX_OPTION_TEXT)]] = Field(
+        default_factory=dict, max_length=MAX_PLAYERS)
+    bot_delay: float = Field(default=0.6, ge=0, le=10, allow_inf_nan=False)
+    #: Practice tables only (one person at most): the deals come from this seed and anyone knowing it
+    #: knows every hand. Other tables shuffle from the OS CSPRNG.
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    #: When given, the creator takes the first free seat with this name (a guest's; someone logged in sits
+    #: under their account's name, and sits when ``sit`` is true too).
+    name: Name | None = None
+    sit: bool = False
+
+
+class Manager:
+    """The live tables of this process, each run by its own actor, and the caps on opening them."""
+
+    def __init__(self, store: Store, takeover_after: float | None = None, limits: Limits | None = None,
+                 hand_pause: float = 0.0) -> None:
+        self.store = store
+        self.takeover_after = takeover_after
+        self.hand_pause = hand_pause
+        self.limits = limits or Limits()
+        self.actors: dict[str, TableActor] = {}
+
+    def resume(self) -> None:
+        for table_id in self.store.table_ids(["waiting", "playing"]):
+            try:
+                self.get(table_id)
+            except Exception:  # one broken table must not keep the others down
+                log.exception("table %s could not be resumed", table_id)
+
+    def get(self, table_id: str) -> TableActor | None:
+        """The table's actor (started if need be); ``None``: no such table, or closed."""
+        actor = self.actors.get(table_id)
+        if actor is not None and actor.status == "closed":
+            return None
+        if actor is None and TABLE_ID.match(table_id):
+            state = self.store.load(table_id)
+            if state is not None and state.status != "closed":
+                actor = self._actor(state)
+                self.actors[table_id] = actor
+                actor.start()
+        return actor
+
+    def _actor(self, state: TableState) -> TableActor:
+        return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause)
+
+    # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
+
+    def claim(self, table_id: str) -> None:
+        """Before a new table is stored (in a cluster its lease is taken first: no other process may take it)."""
+
+    def route(self, table_id: str) -> TableActor | None:
+        """Where the table's commands go: its actor (in a cluster, a stand-in forwarding to another process)."""
+        return self.get(table_id)
+
+    async def table_info(self, actor: TableActor) -> dict[str, Any]:
+        """The table as everyone sees it."""
+        table: dict[str, Any] = actor.snapshot(None)["table"]
+        return table
+
+    async def describe(self, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+        """Tables run by other processes, as everyone sees them (none: there are no others)."""
+        return {}
+
+    def open_counts(self, owner: str) -> tuple[int, int, int]:
+        """The open tables of ``owner``, its tables of bots only among them, and every open table of bots only."""
+        live = [a for a in self.actors.values() if a.status in OPEN]
+        mine = [a for a in live if a.owner == owner]
+        return len(mine), sum(a.bot_only for a in mine), sum(a.bot_only for a in live)
+
+    async def health(self) -> dict[str, Any]:
+        """``GET /healthz``: this process, whether its database answers, the tables it runs."""
+        database = await asyncio.to_thread(self.store.ping)
+        live = [a for a in self.actors.values() if not a.stopped]
+        return {"ok": database, "pid": os.getpid(), "node": None, "database": database, "redis": None,
+                "tables_owned": sum(a.status in OPEN for a in live), "tables_loaded": len(live),
+                "connections": sum(len(a.conns) for a in live)}
+
+    def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
+        """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits;
+        ``sits``: its creator takes a seat at once."""
+        rules = _client_rules(spec.preset, spec.options)
+        try:
+            rules.check_players(spec.players)
+        except BriscaError as exc:
+            raise HTTPException(400, str(exc)) from None
+        for seat, level in spec.bots.items():
+            if not 0 <= seat < spec.players:
+                raise HTTPException(400, f"no seat {seat} at a {spec.players}-player table")
+            if level not in LEVELS:
+                raise HTTPException(400, f"unknown bot level {level!r}; levels: {', '.join(LEVELS)}")
+        people = spec.players - len(spec.bots)
+        # Whoever knows the seed knows every hand: a seeded table is a practice table, its one person the
+        # creator (seated now, so nobody else can join it).
+        if spec.seed is not None and (people > 1 or (people == 1 and not sits)):
+            raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
+                                     "creator's, taken now): anyone who knows the seed knows every hand")
+        self.check_limits(spec, rules, owner)
+        seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
+                 for s in range(spec.players)]
+        state = TableState(
+            id=secrets.token_urlsafe(9).replace("-", "x").replace("_", "y"),
+            preset=rules.variant, options=rules.overrides(), players=spec.players,
+            # Unseeded tables shuffle from the OS CSPRNG (brisca.commitment); their seed only seeds the bots.
+            seed=spec.seed if spec.seed is not None else secrets.randbits(63),
+            bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats, seeded=spec.seed is not None,
+            owner=owner,
+        )
+        self.claim(state.id)
+        self.store.create_table(state)
+        actor = self._actor(state)
+        self.actors[state.id] = actor
+        actor.start()
+        actor.submit(StartIfFull())
+        return actor
+
+    def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
+        """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
+        limits = self.limits
+        for option, value, cap in (("target_hands", rules.target_hands, limits.max_target_hands),
+                                   ("target_game_points", rules.target_game_points, limits.max_target_hands),
+                                   ("hands", rules.hands, limits.max_target_hands),
+                                   ("target_points", rules.target_points, limits.max_target_points)):
+            if value > cap:
+                raise HTTPException(400, f"option {option!r} is at most {cap} on this server, not {value}")
+        bot_only = len(spec.bots) == spec.players
+        if bot_only and spec.bot_delay < limits.min_bot_delay:
+            raise HTTPException(400, f"bot_delay is at least {limits.min_bot_delay:g} s at a table with no "
+                                     f"person's seat, not {spec.bot_delay:g}")
+        mine, mine_bots, bots = self.open_counts(owner)
+        cap = limits.open_tables_for(owner)
+        if mine >= cap:
+            raise HTTPException(409, f"you have {mine} open tables, this server's limit of {cap}: finish or "
+                                     f"leave one first (a table nobody is at closes after {limits.idle_text})")
+        if bot_only:
+            if mine_bots >= limits.max_bot_tables:
+                raise HTTPException(409, f"you have {limits.max_bot_tables} open table(s) of bots only, this "
+                                         "server's limit: wait for its match to end")
+            if bots >= limits.max_bot_tables_total:
+                raise HTTPException(409, f"this server has {limits.max_bot_tables_total} open tables of bots "
+                                         "only, its limit: try again when one ends")
+
+    async def close(self, actor: TableActor, reason: str) -> None:
+        """Close a table for good (stored), then let its actor go."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        actor.submit(Close(reason, done))
+        await done
+        await self.release(actor)
+
+    async def release(self, actor: TableActor) -> None:
+        """Stop a table's actor and forget it (a finished table is loaded again when asked for)."""
+        if self.actors.get(actor.id) is actor:
+            del self.actors[actor.id]
+        await actor.stop()
+
+    async def sweep(self, now: float | None = None) -> int:
+        """Close the open tables idle for ``idle_after`` seconds; let idle finished ones go, and closed ones
+        (a match past ``max_hands``). How many were closed."""
+        now = time.monotonic() if now is None else now
+        after = self.limits.idle_after
+        idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped]
+        to_close = [a for a in idle if a.status in OPEN]
+        done = [a for a in self.actors.values() if not a.stopped and (
+            a.status == "closed" or (a.status == "finished" and a in idle))]
+        reason = f"nobody was at it for {self.limits.idle_text}"
+        results = await asyncio.gather(*(self.close(a, reason) for a in to_close),
+                                       *(self.release(a) for a in done), return_exceptions=True)
+        for actor, result in zip(to_close, results, strict=False):
+            if isinstance(result, BaseException):
+                log.error("table %s could not be closed: %r", actor.id, result)
+        return len(to_close)
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(a.stop() for a in self.actors.values()))
+        self.actors.clear()
+
+
+def _client_rules(preset: str, options: dict[str, Any]) -> Rules:
+    """The rules a client asked for; any failure is a 400 that names the preset or the option at fault."""
+    try:
+        return make_rules(preset, options)
+    except BriscaError as exc:
+        raise HTTPException(400, str(exc)) from None
+    except Exception:  # an odd value the option's parser did not expect: find which option it was
+        pass
+    try:
+        find_variant(preset)
+    except BriscaError as exc:
+        raise HTTPException(400, str(exc)) from None
+    for name, value in options.items():
+        try:
+            make_rules(preset, {name: value})
+        except Exception as exc:
+            raise HTTPException(400, f"option {name!r}: a value this option does not take"
+                                     f" ({type(exc).__name__})") from None
+    raise HTTPException(400, "options: these rule options do not go together")
+
+
+__all__ = ["TABLE_ID", "CreateTable", "Manager", "Name", "Seat"]
