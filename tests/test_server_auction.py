@@ -130,7 +130,9 @@ def test_a_match_with_an_auction_leaks_nothing(tmp_path: Path, preset: str, play
         spectator.sync()
         assert spectator.state is not None
         final = spectator.state
-        assert final["table"]["status"] == "finished" and final["table"]["match"] == "target_points"
+        # The preset's match: rematada's is game points (000), chiamata's target points.
+        expected = {"rematada": "game_points"}.get(preset, "target_points")
+        assert final["table"]["status"] == "finished" and final["table"]["match"] == expected
         assert final["view"]["result"]["scores"] is not None
         assert final["view"]["result"]["contract"] is not None or final["view"]["result"]["replay"]
         rec = brisca_record.loads(client.get(f"/api/games/{table_id}/record").text)
@@ -155,7 +157,11 @@ def test_server_bots_play_a_match_with_an_auction(tmp_path: Path, preset: str, p
                     assert view["talon"] == []
         info = client.get(f"/api/tables/{table_id}").json()
         assert info["status"] == "finished" and info["match_winner"] is not None
-        assert max(info["match_points"]) >= info["target_points"]
+        if info["match"] == "game_points":  # rematada (000): game points for a bid made or set
+            assert preset == "rematada"
+            assert max(info["game_points"]) >= info["target_game_points"]
+        else:
+            assert max(info["match_points"]) >= info["target_points"]
         rec = brisca_record.loads(client.get(f"/api/games/{table_id}/record").text)
         assert isinstance(rec, brisca_record.MatchRecord)
         replayed = Match.of_games(rec.make_rules(), rec.players, rec.replay())
