@@ -6,23 +6,114 @@ from pathlib import Path
 
 import pytest
 
-from brisca.cards import Rank
-from brisca.rulebook import card_notation, docs_index, rules_lines, rules_markdown, rules_text, title_in
+from brisca.cards import LANGS, Lang, Rank
+from brisca.rulebook import (
+    NAV_BEGIN,
+    NAV_END,
+    RULE_PAGES,
+    card_notation,
+    docs_index,
+    nav_yaml,
+    page_path,
+    rules_lines,
+    rules_markdown,
+    rules_text,
+    title_in,
+    write_docs,
+    write_nav,
+)
 from brisca.rules import find_variant, variant_names
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", variant_names())
-def test_variant_page_is_current(name: str) -> None:
-    page = DOCS / "variants" / f"{name}.md"
-    assert page.read_text(encoding="utf-8") == rules_markdown(find_variant(name)), (
-        f"docs/variants/{name}.md is stale: run python -m brisca.rulebook docs"
+def test_variant_page_is_current(name: str, lang: Lang) -> None:
+    page = DOCS / page_path(lang, name)
+    assert page.exists() and page.read_text(encoding="utf-8") == rules_markdown(find_variant(name), lang), (
+        f"docs/{page_path(lang, name)} is stale: run python -m brisca.rulebook docs"
     )
 
 
-def test_index_is_current() -> None:
-    assert (DOCS / "rules.md").read_text(encoding="utf-8") == docs_index()
+@pytest.mark.parametrize("lang", LANGS)
+def test_index_is_current(lang: Lang) -> None:
+    page = DOCS / page_path(lang)
+    assert page.exists() and page.read_text(encoding="utf-8") == docs_index(lang), (
+        f"docs/{page_path(lang)} is stale: run python -m brisca.rulebook docs"
+    )
+
+
+def test_no_rule_page_of_a_preset_gone() -> None:
+    """The generated folders hold the pages of the registered presets and their index, nothing else."""
+    for lang, folder in RULE_PAGES.items():
+        found = {p.relative_to(DOCS).as_posix() for p in (DOCS / folder).glob("*.md")}
+        expected = {page_path(lang, name) for name in variant_names()} | {page_path(lang)}
+        assert found <= expected, f"not a registered preset's page: {sorted(found - expected)}"
+
+
+def _links(markdown: str) -> list[str]:
+    import re
+
+    return [m for m in re.findall(r"\]\(([^)]+)\)", markdown) if "://" not in m]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_rule_pages_link_their_versions(lang: Lang) -> None:
+    """Each page links its versions in the other languages and, translated, the English page; every link
+    resolves to a page of the docs folder."""
+    for name in [*variant_names(), None]:
+        path = page_path(lang, name)
+        text = rules_markdown(find_variant(name), lang) if name else docs_index(lang)
+        targets = {(DOCS / path).parent.joinpath(link).resolve() for link in _links(text)}
+        versions = {(DOCS / page_path(other, name)).resolve() for other in LANGS if other != lang}
+        assert versions <= targets, path
+        assert all(t.is_file() for t in targets), (path, sorted(map(str, targets)))
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_translated_pages_speak_their_language(lang: Lang) -> None:
+    rules = find_variant("spanish")
+    page = rules_markdown(rules, lang)
+    assert page.startswith(f"# {title_in(rules, lang)}\n")
+    summary = rules_text(rules, lang).splitlines()[3:]  # the terminal's summary, under the title
+    assert set(summary) - {""} <= set(page.splitlines())
+    assert {"es": "## Opciones", "it": "## Opzioni"}[lang] in page and "## Options" not in page
+    assert {"es": "| `10` | sota |", "it": "| `10` | fante |"}[lang] in page  # the notation, in its language
+    assert "| `follow` | `\"none\"` |" in page  # option names and values as the program writes them
+    assert "Readings chosen" not in page and "](../../variants/spanish.md)." in page  # the readings' link
+    index = docs_index(lang)
+    assert f"[{title_in(rules, lang)}](spanish.md)" in index
+
+
+def test_a_new_preset_gets_its_pages_and_nav(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing the docs needs nothing but a registered preset: pages in every language (an untranslated title
+    shows in English), the index rows, the site's navigation; its pages go when the preset does."""
+    import dataclasses
+
+    import brisca.rules
+
+    new = dataclasses.replace(find_variant("lombard"), variant="zz-test-kept", title="Briscola (kept test ranks)")
+    monkeypatch.setitem(brisca.rules._REGISTRY, new.variant, new)
+    docs = tmp_path / "docs"
+    written = write_docs(str(docs))
+    for lang in LANGS:
+        page = (docs / page_path(lang, new.variant)).read_text(encoding="utf-8")
+        assert page == rules_markdown(new, lang) and "Briscola (kept test ranks)" in page
+        assert f"{new.variant}.md" in (docs / page_path(lang)).read_text(encoding="utf-8")
+        assert str(docs / page_path(lang, new.variant)) in written
+    yml = tmp_path / "mkdocs.yml"
+    yml.write_text(f"nav:\n  - Home: README.md\n{NAV_BEGIN}\n  - old: old.md\n{NAV_END}\n  - Last: last.md\n")
+    write_nav(str(yml))
+    text = yml.read_text(encoding="utf-8")
+    assert text == f"nav:\n  - Home: README.md\n{nav_yaml()}  - Last: last.md\n"
+    assert all(f": {page_path(lang, new.variant)}\n" in text for lang in LANGS)
+    monkeypatch.delitem(brisca.rules._REGISTRY, new.variant)
+    write_docs(str(docs))
+    assert not any((docs / page_path(lang, new.variant)).exists() for lang in LANGS)
+    yml.write_text("nav:\n  - Home: README.md\n")
+    with pytest.raises(ValueError, match="lacks"):
+        write_nav(str(yml))
 
 
 @pytest.mark.parametrize("name", variant_names())
@@ -113,15 +204,21 @@ def test_the_players_page_example_plays(tmp_path: Path, monkeypatch: pytest.Monk
 
 
 def test_the_site_lists_every_preset_page() -> None:
-    """mkdocs.yml's navigation names every page under docs/variants (the strict build refuses one left out)."""
+    """mkdocs.yml's navigation names every rule page in every language (the strict build refuses one left out),
+    as ``python -m brisca.rulebook docs`` writes it."""
     nav = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
-    missing = [p.name for p in sorted((DOCS / "variants").glob("*.md")) if f"variants/{p.name}" not in nav]
-    assert not missing, f"add to mkdocs.yml's nav: {', '.join(missing)}"
+    pages = sorted(p.relative_to(DOCS).as_posix() for d in RULE_PAGES.values() for p in (DOCS / d).glob("*.md"))
+    assert len(pages) == len(LANGS) * len(variant_names()) + len(LANGS) - 1  # rules.md is the English index
+    missing = [p for p in pages if f": {p}\n" not in nav]
+    assert not missing, f"run python -m brisca.rulebook docs, which lists in mkdocs.yml's nav: {', '.join(missing)}"
+    assert nav_yaml() in nav, "mkdocs.yml's rule pages are stale: run python -m brisca.rulebook docs"
 def test_italian_presets_document_their_notation() -> None:
-    page = rules_markdown(find_variant("briscola"))
-    assert "A 3 R C F 7 6 5 4 2 (ace, three, king, knight, jack," in page  # English section, English names
-    assert "A 3 R C F 7 6 5 4 2 (asso, tre, re, cavallo, fante," in page
-    assert "A 3 R C F 7 6 5 4 2 (as, tres, rey, caballo, sota," in page
+    briscola = find_variant("briscola")
+    page = rules_markdown(briscola)
+    assert "A 3 R C F 7 6 5 4 2 (ace, three, king, knight, jack," in page  # English page, English names
+    assert "A 3 R C F 7 6 5 4 2 (asso, tre, re, cavallo, fante," in rules_markdown(briscola, "it")
+    assert "A 3 R C F 7 6 5 4 2 (as, tres, rey, caballo, sota," in rules_markdown(briscola, "es")
+    assert "| `F` | sota |" in rules_markdown(briscola, "es") and "| `S` | spade |" in rules_markdown(briscola, "it")
     assert "suits D coins, C cups, S swords, B clubs" in page
     assert "With 3 players these are removed: 2D two of coins." in page
     spanish = rules_markdown(find_variant("spanish"))

@@ -2,7 +2,8 @@
 
 The sources (``shared/seeds/``) disagree with each other; every disagreement is a
 rule option, and each preset says here which reading it took. ``brisca rules NAME``
-and ``docs/variants/NAME.md`` are generated from this data.
+and the rule pages (``docs/variants/NAME.md``, in Spanish ``docs/es/reglas/NAME.md``, in Italian
+``docs/it/regole/NAME.md``; ``python -m brisca.rulebook docs``) are generated from this data.
 """
 
 from __future__ import annotations

@@ -104,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("name", help="the preset, e.g. spanish, briscola, bixkla")
     rules.add_argument("--lang", choices=("es", "en", "it"), help="language (default: from the locale)")
     rules.add_argument("--rule", "-r", action="append", metavar="NAME=VALUE", help="override a rule option")
-    rules.add_argument("--markdown", action="store_true", help="the documentation page (all three languages)")
+    rules.add_argument("--markdown", action="store_true",
+                       help="the documentation page in that language (in English with the sources' readings)")
     return parser
 
 
@@ -185,7 +186,8 @@ def _run(argv: Sequence[str] | None) -> int:
             from brisca.rules import make_rules
 
             chosen = make_rules(args.name, _rule_options(args.rule))
-            print(rules_markdown(chosen) if args.markdown else rules_text(chosen, args.lang or default_lang()))
+            lang = args.lang or default_lang()
+            print(rules_markdown(chosen, lang) if args.markdown else rules_text(chosen, lang))
             return 0
         if args.command in ("play", None):
             if args.command is None:
