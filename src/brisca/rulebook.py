@@ -183,6 +183,27 @@ T: dict[str, dict[str, str]] = {
         "es": "en tu turno, tras ganar una baza, pero no en la última ronda de robo",
         "it": "al proprio turno, dopo aver vinto una presa, ma non nell'ultimo giro di pesca",
     },
+    "exchange_announced": {
+        "en": "announced: on your turn you lay the trump under the face-up card, and take the face-up card as you"
+              " win your next trick; if the face-up card is drawn first, the trump comes back to your hand",
+        "es": "anunciado: en tu turno pones el triunfo debajo de la muestra y te llevas la muestra al ganar tu"
+              " próxima baza; si antes se roba la muestra, el triunfo vuelve a tu mano",
+        "it": "annunciato: al proprio turno si mette la briscola sotto la carta scoperta e la si prende vincendo la"
+              " presa successiva; se prima la carta scoperta viene pescata, la briscola torna in mano",
+    },
+    "exchange_out_of_turn": {
+        "en": "at any time, on your turn or another's, once you have won a trick",
+        "es": "en cualquier momento, en tu turno o en el de otro, tras haber ganado una baza",
+        "it": "in qualsiasi momento, al proprio turno o a quello di un altro, dopo aver vinto una presa",
+    },
+    "announced_hand": {
+        "en": "While the trump lies under the face-up card it is out of your hand, in everybody's sight: you play"
+              " with one card fewer until the exchange is made or the trump comes back.",
+        "es": "Mientras el triunfo está debajo de la muestra no está en tu mano y todos lo ven: juegas con una carta"
+              " menos hasta que se hace el cambio o el triunfo vuelve.",
+        "it": "Finché la briscola sta sotto la carta scoperta non è in mano ed è in vista di tutti: si gioca con una"
+              " carta in meno finché lo scambio non è fatto o la briscola non torna.",
+    },
     "exchange_off": {
         "en": "There is no trump exchange.",
         "es": "No hay cambio de la muestra.",
@@ -588,8 +609,11 @@ TITLES: dict[str, dict[str, str]] = {
     "bixkla": {"es": "Bixkla (Malta)", "it": "Bixkla (Malta)"},
     "briscola": {"es": "Briscola (italiana)", "it": "Briscola (italiana)"},
     "chiamata": {"es": "Briscola chiamata (Italia)", "it": "Briscola chiamata (Italia)"},
+    "chiamata-buia": {"es": "Briscola chiamata buia (Italia)", "it": "Briscola chiamata buia (Italia)"},
     "chilean": {"es": "Brisca porteña (Chile)", "it": "Brisca porteña (Cile)"},
     "lombard": {"es": "Briscola (valores lombardos)", "it": "Briscola (valori lombardi)"},
+    "lombard-kept-ranks": {"es": "Briscola (valores lombardos, orden de siempre)",
+                           "it": "Briscola (valori lombardi, ordine di sempre)"},
     "mariaje": {"es": "Mariaje / Cinquecento (Sicilia)", "it": "Mariaje / Cinquecento (Sicilia)"},
     "mexican": {"es": "Brisca (mexicana)", "it": "Brisca (messicana)"},
     "muerte-al-tres": {"es": "Muerte al Tres (Cuba)", "it": "Muerte al Tres (Cuba)"},
@@ -597,6 +621,8 @@ TITLES: dict[str, dict[str, str]] = {
     "scoperta": {"es": "Briscola scoperta (a cartas vistas)", "it": "Briscola scoperta (a carte scoperte)"},
     "spanish": {"es": "Brisca (española)", "it": "Brisca (spagnola)"},
     "tuscan": {"es": "Briscola (valores toscanos)", "it": "Briscola (valori toscani)"},
+    "tuscan-kept-ranks": {"es": "Briscola (valores toscanos, orden de siempre)",
+                          "it": "Briscola (valori toscani, ordine di sempre)"},
 }
 
 
@@ -689,6 +715,8 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
         high = _join([rank_name[r] for r in by_given.get(7, ()) if r in present], lang, "or")
         low = _join([rank_name[r] for r in by_given.get(2, ()) if r in present], lang, "or")
         out.append(_t("exchange", lang, when=_t(f"exchange_{rules.trump_exchange}", lang), high=high, low=low))
+        if rules.trump_exchange == "announced":
+            out.append(_t("announced_hand", lang))
         out.append(_t("chain_on" if rules.exchange_chain else "chain_off", lang))
     if rules.arrastro:
         out.append(_t("arrastro", lang))
@@ -822,6 +850,8 @@ def docs_index() -> str:
     lines += ["", "## Record actions", "", "| action | record form | notation |", "|---|---|---|",
               "| play a card | `{\"seat\": s, \"play\": \"3O\"}` | `3O` |",
               "| exchange the trump | `{\"seat\": s, \"exchange\": \"7B\"}` | `x7B` |",
+              "| announce an exchange, laying the trump under the face-up card (`trump_exchange: announced`) |"
+              " `{\"seat\": s, \"announce\": \"7B\"}` | `announce 7B` |",
               "| lead the ace of trumps with arrastro |"
               " `{\"seat\": s, \"play\": \"1O\", \"arrastro\": true}` | `1O!` |",
               "| claim the rest | `{\"seat\": s, \"claim\": true}` | `claim` |",
@@ -835,7 +865,9 @@ def docs_index() -> str:
               " `discard 5O 6C` |",
               "| declare a king-knight pair | `{\"seat\": s, \"declare\": \"O\"}` | `declare O` |",
               "", "Hand records may carry `\"deal\": k`, the deal's number in its match (it picks the trump under"
-              " `trump_rotation`).", "", "## Options", "", "| option | meaning |", "|---|---|"]
+              " `trump_rotation`). Every action names the seat that took it: under `trump_exchange: out_of_turn` an"
+              " exchange made while another seat was to act is written where it was made, with its own seat.", "",
+              "## Options", "", "| option | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {opt.help} |" for name, opt in OPTIONS.items()]
     return "\n".join(lines) + "\n"
 

@@ -30,7 +30,7 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play, Signal
+from brisca.actions import PLAYS, Action, Announce, Claim, Declare, Exchange, Play, Signal
 from brisca.agents.auction import auction_action
 from brisca.agents.heuristic import Situation, allies, choose, signal_to_make
 from brisca.agents.inference import MODELS, Reading, beliefs, read_hands, skill_evidence
@@ -148,7 +148,7 @@ def expect(game: Game, side: int, greedy: Collection[int] = (), wild: Mapping[in
     share = (wild or {}).get(seat, 0.0)
     if not share:
         return worst
-    plays = [v for a, v in values if a.__class__ is Play or a.__class__ is Exchange] or [v for _a, v in values]
+    plays = [v for a, v in values if a.__class__ in (Play, Exchange, Announce)] or [v for _a, v in values]
     return share * sum(plays) / len(plays) + (1 - share) * worst
 
 
@@ -255,7 +255,7 @@ class RolloutPolicy:
         for a in legal:
             if a.__class__ is Play:
                 cards.append(a.card)
-            elif isinstance(a, Exchange | Claim):
+            elif isinstance(a, Exchange | Announce | Claim):
                 return a
             elif a.__class__ is Declare:
                 declares.append(a)
@@ -309,7 +309,7 @@ def greedy_action(game: Game) -> Action | None:
     legal = game.legal_actions()
     cards = []
     for a in legal:
-        if a.__class__ is Exchange:
+        if a.__class__ is Exchange or a.__class__ is Announce:
             return a
         if a.__class__ is Play:
             cards.append(a.card)
@@ -338,7 +338,7 @@ def _wild(game: Game, state: int) -> tuple[Action | None, int]:
     """A uniformly random card play (or the exchange, when legal) and the generator's next state."""
     legal = game.legal_actions()
     options: list[Action] = [a for a in game._hands[game._turn] if a in legal]
-    options.extend(a for a in legal if a.__class__ is Exchange)
+    options.extend(a for a in legal if a.__class__ is Exchange or a.__class__ is Announce)
     if not options:
         return None, state
     state = lcg(state)
@@ -388,7 +388,7 @@ def policy_move(game: Game, policy: RolloutPolicy, state: int, greedy: Sequence[
 def apply_tracked(game: Game, policy: RolloutPolicy, action: Action) -> None:
     """Apply ``action`` and keep the policy's card counting up to date."""
     card = getattr(action, "card", None)
-    if card is not None and not isinstance(action, Exchange):
+    if card is not None and not isinstance(action, Exchange | Announce):
         policy.played(card)
     game.apply(action)
 
@@ -412,7 +412,7 @@ def world_likelihood(world: Game, viewer: int, miss: float) -> float:
         if (seat != viewer and action.__class__ is Play and len(replay.legal_actions()) > 1
                 and rollout_action(replay) is not action):
             weight *= miss
-        replay.apply(action)
+        replay.apply(action, seat)
     return weight
 
 
