@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from brisca.cards import Rank
-from brisca.rulebook import card_notation, docs_index, rules_lines, rules_markdown, rules_text, title_in
+from brisca.rulebook import TITLES, card_notation, docs_index, rules_lines, rules_markdown, rules_text, title_in
 from brisca.rules import find_variant, variant_names
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -117,6 +117,8 @@ def test_the_site_lists_every_preset_page() -> None:
     nav = (DOCS.parent / "mkdocs.yml").read_text(encoding="utf-8")
     missing = [p.name for p in sorted((DOCS / "variants").glob("*.md")) if f"variants/{p.name}" not in nav]
     assert not missing, f"add to mkdocs.yml's nav: {', '.join(missing)}"
+
+
 def test_italian_presets_document_their_notation() -> None:
     page = rules_markdown(find_variant("briscola"))
     assert "A 3 R C F 7 6 5 4 2 (ace, three, king, knight, jack," in page  # English section, English names
@@ -138,3 +140,21 @@ def test_titles_in_each_language() -> None:
         assert rules_text(rules, "es").startswith(title_in(rules, "es") + "\n")
     assert title_in(find_variant("spanish"), "es") == "Brisca (española)"
     assert title_in(find_variant("briscola"), "it") == "Briscola (italiana)"
+
+
+def test_every_preset_has_a_title_in_spanish_and_italian() -> None:
+    """TITLES names every registered preset in es and it (a title left in English on a Spanish or Italian screen
+    is a preset someone forgot), and names no preset that is not registered."""
+    names = set(variant_names())
+    assert set(TITLES) == names, f"TITLES lacks {sorted(names - set(TITLES))}, has extra {sorted(set(TITLES) - names)}"
+    for name, titles in TITLES.items():
+        assert set(titles) == {"es", "it"} and all(t.strip() for t in titles.values()), name
+
+
+def test_the_exchange_readings_show_in_text() -> None:
+    base = find_variant("spanish")
+    announced = rules_text(base.with_options(trump_exchange="announced"), "en")
+    assert "lay the trump under the face-up card" in announced and "one card fewer" in announced
+    assert "on your turn or another's" in rules_text(base.with_options(trump_exchange="out_of_turn"), "en")
+    assert "anunciado" in rules_text(base.with_options(trump_exchange="announced"), "es")
+    assert "`trump_exchange: announced`" in " ".join(base.readings)

@@ -587,6 +587,9 @@ class Game:
             self._exchange(action)
         elif isinstance(action, str):
             self.apply(Action.parse(action))
+        elif type(action) is Announce and self.rules.trump_exchange != "off" and self.turned is not None:
+            raise IllegalActionError(f"the trump exchange is made at once in these rules, not announced"
+                                     f" ('x{action.card}')")
         elif isinstance(action, Action):
             raise IllegalActionError(f"{action} is not an action of these rules")
         else:
