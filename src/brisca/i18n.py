@@ -425,6 +425,23 @@ _EN: dict[str, str] = {
     "next_trick_draw": "The trick's winner draws first and leads the next trick.",
     "next_trick_lead": "The trick's winner leads the next trick.",
     "hand_goal_contract": "the declarer's side must reach the bid",
+    # The exchange announced (001) and the exchange out of turn (000).
+    "announce_option": "lay {give} under the face-up {take}: you take it when you win your next trick",
+    "prompt_announce": ", x announce the exchange",
+    "you_announce": "You lay {give} under the face-up {take}: you take it when you win your next trick.",
+    "announces": "{who} lays {give} under the face-up {take}: the exchange is made when they win their next trick.",
+    "announced_made_you": "You take the face-up {take}; {give} stays face up in its place.",
+    "announced_made": "{who} takes the face-up {take}; {give} stays face up in its place.",
+    "announced_back_you": "The face-up card has been drawn: {give} comes back to your hand.",
+    "announced_back": "The face-up card has been drawn: {give} goes back to {who}'s hand.",
+    "announced_row": "Under the face-up",
+    "err_announced_waits": "{card} already lies under the face-up card: the exchange waits for {who} to win a trick.",
+    "err_keep_a_card": "You must keep a card to play: you cannot lay your last one under the face-up card.",
+    "help_key_announce": "announce the exchange: lay the 7 or the 2 under the face-up card (also c, cambiar, scambia)",
+    "exchange_when_announced": "announced: laid under the face-up card, taken when you win your next trick",
+    "exchange_when_out_of_turn": "once you have won a trick, on your turn or another's",
+    "prompt_out_of_turn": "You may exchange {give} for the face-up {take} now, out of turn (x exchange, Enter go on): ",
+    "err_out_of_turn": "Now you may only exchange (x) or let play go on (Enter).",
 }
 
 _ES: dict[str, str] = {
@@ -836,6 +853,25 @@ _ES: dict[str, str] = {
     "next_trick_draw": "Quien gana la baza roba primero y sale en la siguiente.",
     "next_trick_lead": "Quien gana la baza sale en la siguiente.",
     "hand_goal_contract": "el bando del que gana la subasta debe llegar a su puja",
+    # El cambio anunciado (001) y el cambio fuera de turno (000).
+    "announce_option": "poner {give} debajo del triunfo a la vista {take}: te lo llevas al ganar tu próxima baza",
+    "prompt_announce": ", x anunciar el cambio",
+    "you_announce": "Pones {give} debajo del triunfo a la vista {take}: te lo llevas al ganar tu próxima baza.",
+    "announces": "{who} pone {give} debajo del triunfo a la vista {take}: el cambio se hace cuando gane su próxima"
+                 " baza.",
+    "announced_made_you": "Te llevas el triunfo a la vista {take}; {give} queda a la vista en su lugar.",
+    "announced_made": "{who} se lleva el triunfo a la vista {take}; {give} queda a la vista en su lugar.",
+    "announced_back_you": "Se ha robado la muestra: {give} vuelve a tu mano.",
+    "announced_back": "Se ha robado la muestra: {give} vuelve a la mano de {who}.",
+    "announced_row": "Bajo la muestra",
+    "err_announced_waits": "{card} ya está debajo de la muestra: el cambio espera a que {who} gane una baza.",
+    "err_keep_a_card": "Tienes que quedarte con una carta para jugar: no puedes poner la última debajo de la muestra.",
+    "help_key_announce": "anuncia el cambio: pon el 7 o el 2 debajo de la muestra (también c, cambiar, scambia)",
+    "exchange_when_announced": "anunciado: se pone debajo de la muestra y se cambia al ganar la próxima baza",
+    "exchange_when_out_of_turn": "después de ganar una baza, en tu turno o en el de otro",
+    "prompt_out_of_turn": "Puedes cambiar {give} por el triunfo a la vista {take} ahora, fuera de turno (x cambiar,"
+                          " Enter seguir): ",
+    "err_out_of_turn": "Ahora solo puedes cambiar (x) o dejar seguir el juego (Enter).",
 }
 
 _IT: dict[str, str] = {
@@ -1252,6 +1288,25 @@ _IT: dict[str, str] = {
     "next_trick_draw": "Chi vince la presa pesca per primo ed esce alla successiva.",
     "next_trick_lead": "Chi vince la presa esce alla successiva.",
     "hand_goal_contract": "la squadra di chi ha vinto l'asta deve arrivare alla sua offerta",
+    # Lo scambio annunciato (001) e lo scambio fuori turno (000).
+    "announce_option": "metti {give} sotto la briscola scoperta {take}: la prendi vincendo la prossima presa",
+    "prompt_announce": ", x annuncia lo scambio",
+    "you_announce": "Metti {give} sotto la briscola scoperta {take}: la prendi vincendo la prossima presa.",
+    "announces": "{who} mette {give} sotto la briscola scoperta {take}: lo scambio si fa quando vince la prossima"
+                 " presa.",
+    "announced_made_you": "Prendi la briscola scoperta {take}; {give} resta scoperta al suo posto.",
+    "announced_made": "{who} prende la briscola scoperta {take}; {give} resta scoperta al suo posto.",
+    "announced_back_you": "La carta scoperta è stata pescata: {give} torna nella tua mano.",
+    "announced_back": "La carta scoperta è stata pescata: {give} torna nella mano di {who}.",
+    "announced_row": "Sotto la scoperta",
+    "err_announced_waits": "{card} è già sotto la carta scoperta: lo scambio aspetta che {who} vinca una presa.",
+    "err_keep_a_card": "Devi tenere una carta da giocare: non puoi mettere l'ultima sotto la carta scoperta.",
+    "help_key_announce": "annuncia lo scambio: metti il 7 o il 2 sotto la carta scoperta (anche c, cambiar, scambia)",
+    "exchange_when_announced": "annunciato: si mette sotto la carta scoperta e si prende vincendo la prossima presa",
+    "exchange_when_out_of_turn": "dopo aver vinto una presa, al proprio turno o a quello di un altro",
+    "prompt_out_of_turn": "Puoi scambiare ora {give} con la briscola scoperta {take}, fuori turno (x scambia, Invio"
+                          " continua): ",
+    "err_out_of_turn": "Ora puoi solo scambiare (x) o lasciar continuare il gioco (Invio).",
 }
 
 #: The catalogue: language -> message key -> template.
