@@ -184,9 +184,9 @@ OPTIONS: dict[str, Option] = {
                " after the player wins a trick, before the stock on the table is finished, he can add the face-up"
                " trump to his hand. If he does not win any trick before the face-up trump is drawn from the stock,"
                " then, he simply takes his two or seven back.': on its turn a seat lays the trump under the"
-               " face-up card, out of its hand and in everybody's sight; the exchange is made as the seat wins its"
-               " next trick, before the draw, and the card goes back to its hand when the face-up card is drawn"
-               " first); out_of_turn (000: 'it can be exchanged ... by any player who has it, at any time, even"
+               " face-up card, out of its hand (it plays with a card fewer) and in everybody's sight; the exchange"
+               " is made as the seat wins its next trick, before the draw, and the card goes back to its hand if"
+               " the face-up card is drawn before that); out_of_turn (000: 'it can be exchanged ... by any player who has it, at any time, even"
                " while playing a trick, provided that the player in question has won at least one trick': as"
                " after_win, and also while another seat is to act)"),
         Option("exchange_with", lambda v: _exchange("exchange_with", v),
