@@ -186,9 +186,9 @@ OPTIONS: dict[str, Option] = {
                " then, he simply takes his two or seven back.': on its turn a seat lays the trump under the"
                " face-up card, out of its hand (it plays with a card fewer) and in everybody's sight; the exchange"
                " is made as the seat wins its next trick, before the draw, and the card goes back to its hand if"
-               " the face-up card is drawn before that); out_of_turn (000: 'it can be exchanged ... by any player who has it, at any time, even"
-               " while playing a trick, provided that the player in question has won at least one trick': as"
-               " after_win, and also while another seat is to act)"),
+               " the face-up card is drawn before that); out_of_turn (000: 'it can be exchanged ... by any player"
+               " who has it, at any time, even while playing a trick, provided that the player in question has won"
+               " at least one trick': as after_win, and also while another seat is to act)"),
         Option("exchange_with", lambda v: _exchange("exchange_with", v),
                "which trump is given for which face-up ranks, e.g. {\"7\": [1, 3, 12, 11, 10], \"2\": [4, 5, 6, 7]}"),
         Option("target_hands", lambda v: _int("target_hands", v, minimum=1),
