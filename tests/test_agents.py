@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from brisca import Card, Exchange, Game, IllegalActionError, Play, Suit, View
+from brisca import Announce, Card, Exchange, Game, IllegalActionError, Play, Suit, View
 from brisca.agents import AgentError, GreedyAgent, RandomAgent, make_agent
 from brisca.agents.base import Agent
 from reference import build_deck
@@ -169,3 +169,65 @@ def test_random_agent_in_long_runs_uses_exchanges() -> None:
             seen += isinstance(action, Exchange)
             game.apply(action)
     assert seen > 0
+
+
+def _positions_with(options: dict[str, object], count: int, seed: int = 0) -> list[tuple[Game, int]]:
+    """``count`` random positions (2 to 6 players) with the seat to act, reached by random play that takes the
+    exchanges often, out of turn too where the rules allow it (so announced trumps wait under the face-up card)."""
+    rng = random.Random(seed)
+    out: list[tuple[Game, int]] = []
+    while len(out) < count:
+        players = rng.choice([2, 3, 4, 6])
+        game = Game("spanish", players, seed=rng.randrange(2**32), dealer=rng.randrange(players), options=options)
+        while not game.is_over() and len(out) < count:
+            seat = game.turn
+            assert seat is not None
+            out.append((game.clone(), seat))
+            others = [(s, a) for s in range(players) if s != seat for a in game.legal_actions(s)]
+            if others and rng.random() < 0.5:
+                game.apply(others[0][1], others[0][0])
+                continue
+            legal = game.legal_actions()
+            rare = [a for a in legal if not isinstance(a, Play)]
+            game.apply(rng.choice(rare) if rare and rng.random() < 0.6 else rng.choice(legal))
+    return out
+
+
+@pytest.mark.parametrize("options", [{"trump_exchange": "announced"}, {"trump_exchange": "out_of_turn"},
+                                     {"trump_exchange": "announced", "exchange_chain": False, "deck": 48}])
+def test_agents_never_return_an_illegal_action_under_the_exchange_readings(options: dict[str, object]) -> None:
+    """001's announced exchange and 000's exchange out of turn: thousands of positions, every built-in player
+    returns a legal action for the seat to act (bots act on their turn only), and a greedy player takes the
+    exchange, announced or not, whenever it may."""
+    from brisca.agents import ExpertAgent, HeuristicAgent
+
+    agents: list[Agent] = [RandomAgent(1), GreedyAgent(), HeuristicAgent(), HeuristicAgent(policy="learned")]
+    taken = 0
+    for game, seat in _positions_with(options, 2500):
+        view = game.view(seat)
+        legal = game.legal_actions()
+        for agent in agents:
+            action = agent.act(view)
+            assert action in legal, (type(agent).__name__, action, game.history)
+        greedy = agents[1].act(view)
+        if any(isinstance(a, Exchange | Announce) for a in legal):
+            assert isinstance(greedy, Exchange | Announce)
+            taken += 1
+    assert taken >= 20
+    expert = ExpertAgent(seed=1, sims=2)
+    for game, seat in _positions_with(options, 120, seed=1):
+        assert expert.act(game.view(seat)) in game.legal_actions()
+
+
+def test_agents_do_not_act_for_a_seat_that_may_only_exchange_out_of_turn() -> None:
+    """Under ``out_of_turn`` a seat not to act may hold an exchange (``view.out_of_turn``); the built-in players
+    still act only on their turn (the terminal and the web table offer the exchange to people)."""
+    for game, _seat in _positions_with({"trump_exchange": "out_of_turn"}, 3000, seed=2):
+        others = [s for s in range(game.players) if s != game.turn and game.legal_actions(s)]
+        if others:
+            view = game.view(others[0])
+            assert view.out_of_turn and not view.legal_actions
+            with pytest.raises(IllegalActionError):
+                GreedyAgent().act(view)
+            return
+    raise AssertionError("no position with an exchange out of turn")

@@ -236,7 +236,8 @@ def test_a_duty_to_follow_is_explained_from_the_legal_moves() -> None:
     assert "Match over" in proc.stdout
 
 
-@pytest.mark.parametrize("rule", ["trump_rotation=true", "match=target_points", "tie=replay", "claim=true"])
+@pytest.mark.parametrize("rule", ["trump_rotation=true", "match=target_points", "tie=replay", "claim=true",
+                                  "trump_exchange=announced"])
 def test_other_rule_options_play_to_the_end(rule: str) -> None:
     proc = play("-p", "4", "--seed", "3", "--lang", "en", "-r", rule)
     assert proc.returncode == 0, proc.stderr

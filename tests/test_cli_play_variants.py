@@ -603,3 +603,85 @@ def test_the_help_lists_only_the_keys_these_rules_play() -> None:
     table = re.findall(r"^  \[(s\d+)\] signal: (.+)$", out.split("Your move", 1)[0], re.MULTILINE)
     menu = out.split("Signals you may make now:\n", 1)[1] if table else ""
     assert table and re.findall(r"^  \[(s\d+)\] signal: (.+)$", menu.split("Your move", 1)[0], re.MULTILINE) == table
+
+
+# ---------------------------------------------------------------- the exchange announced (001), out of turn (000)
+
+
+def test_the_announced_exchange_is_offered_told_and_settled() -> None:
+    """001: the person lays the trump under the face-up card ("x" or "announce 7O"), the screen shows it there,
+    and the end of it is told: the face-up card taken after a trick won, or the trump back in hand."""
+    made = back = False
+    for seed in range(60):
+        out, match = _session("spanish", seed, {"trump_exchange": "announced"}, ["x", "1", "2", "3"])
+        if "You lay " not in out:
+            continue
+        assert re.search(r"^  \[x\] lay \S+ .* under the face-up \S+ .*: you take it when you win your next trick",
+                         out, re.MULTILINE)
+        assert ", x announce the exchange," in out
+        assert re.search(r"^Under the face-up +You: \S+", out, re.MULTILINE)
+        made = made or re.search(r"^You take the face-up \S+ .*; \S+ .* stays face up in its place\.$", out,
+                                 re.MULTILINE) is not None
+        back = back or re.search(r"^The face-up card has been drawn: \S+ .* comes back to your hand\.$", out,
+                                 re.MULTILINE) is not None
+        assert any(type(a).__name__ == "Announce" and s == 0 for g in match.games for s, a in g.history)
+        if made and back:
+            break
+    assert made and back, (made, back)
+
+
+def test_a_computer_announces_and_the_screen_says_so() -> None:
+    for seed in range(60):
+        match = Match("spanish", 2, seed=seed, options={"trump_exchange": "announced"})
+        buf = io.StringIO()
+        console = Console(file=buf, no_color=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
+        game = TerminalGame(match, 0, {1: make_agent("greedy", seed=seed)}, Messages("en"), console,
+                            ai_name="easy", read_line=itertools.cycle(["1", "2", "3"]).__next__, echo=True)
+        assert game.run() is Outcome.FINISHED
+        out = buf.getvalue()
+        if re.search(r"^Seat 1 \(easy\) lays \S+ .* under the face-up \S+ .*: the exchange is made when they win",
+                     out, re.MULTILINE):
+            assert re.search(r"^Under the face-up +Seat 1 \(easy\): \S+", out, re.MULTILINE)
+            return
+    pytest.fail("no computer announced an exchange")
+
+
+def test_the_exchange_out_of_turn_is_offered_to_the_person_while_a_computer_is_to_play() -> None:
+    """000: "at any time, even while playing a trick": while the computer is to play, the person is offered the
+    exchange (once a trick) and takes it; the record keeps the person's seat at that place, and replays."""
+    from brisca.record import MatchRecord, loads
+
+    for seed in range(80):
+        match = Match("spanish", 2, seed=seed, options={"trump_exchange": "out_of_turn"})
+        buf = io.StringIO()
+        console = Console(file=buf, no_color=True, highlight=False, markup=False, emoji=False, soft_wrap=True)
+
+        def answer(buf: io.StringIO = buf) -> str:
+            return "x" if buf.getvalue().endswith("(x exchange, Enter go on): ") else "1"
+
+        game = TerminalGame(match, 0, {1: make_agent("greedy", seed=seed)}, Messages("en"), console,
+                            ai_name="easy", read_line=answer, echo=True)
+        assert game.run() is Outcome.FINISHED
+        out = buf.getvalue()
+        offer = re.search(r"^You may exchange (\S+) .* for the face-up (\S+) .* now, out of turn", out, re.MULTILINE)
+        if offer is None:
+            continue
+        assert f"You exchange {offer.group(1)} " in out[offer.end():]
+        out_of_turn = []
+        for g in match.games:
+            replayed = Match(match.rules, 2, deck=g.deck, dealer=g.dealer).game
+            for seat, action in g.history:
+                if seat != replayed.turn:
+                    out_of_turn.append(action)
+                replayed.apply(action, seat)
+        assert out_of_turn and all(type(a).__name__ == "Exchange" for a in out_of_turn)
+        back = loads(MatchRecord.from_match(match).dumps())
+        assert [g.history for g in back.replay()] == [g.history for g in match.games]  # type: ignore[union-attr]
+        return
+    pytest.fail("no deal offered the exchange out of turn")
+
+
+def test_the_help_names_the_announced_exchange() -> None:
+    out, _match = _session("spanish", 1, {"trump_exchange": "announced"}, ["?", "1", "2", "3"])
+    assert "announce the exchange: lay the 7 or the 2 under the face-up card" in out
+    assert "announced: laid under the face-up card, taken when you win your next trick" in out

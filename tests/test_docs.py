@@ -235,3 +235,25 @@ def test_titles_in_each_language() -> None:
         assert rules_text(rules, "es").startswith(title_in(rules, "es") + "\n")
     assert title_in(find_variant("spanish"), "es") == "Brisca (española)"
     assert title_in(find_variant("briscola"), "it") == "Briscola (italiana)"
+
+
+def test_every_preset_has_a_title_in_spanish_and_italian() -> None:
+    """The catalogs translate every registered preset's title into es and it (a title left in English on a Spanish
+    or Italian screen is a preset someone forgot): ``scripts/i18n.py update`` extracts them."""
+    from babel.messages.pofile import read_po
+
+    locale = Path(__file__).resolve().parent.parent / "src" / "brisca" / "locale"
+    for lang in ("es", "it"):
+        with (locale / lang / "LC_MESSAGES" / "brisca.po").open("rb") as f:
+            titles = {m.context: m.string for m in read_po(f) if m.context and m.context.startswith("title:")}
+        for name in variant_names():
+            assert str(titles.get(f"title:{name}", "")).strip(), f"no {lang} title for {name}"
+
+
+def test_the_exchange_readings_show_in_text() -> None:
+    base = find_variant("spanish")
+    announced = rules_text(base.with_options(trump_exchange="announced"), "en")
+    assert "lay the trump under the face-up card" in announced and "one card fewer" in announced
+    assert "on your turn or another's" in rules_text(base.with_options(trump_exchange="out_of_turn"), "en")
+    assert "anunciado" in rules_text(base.with_options(trump_exchange="announced"), "es")
+    assert "`trump_exchange: announced`" in " ".join(base.readings)

@@ -32,6 +32,9 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("briscola", 4, {"claim": True, "signals": "open", "trump_exchange": "any_time"}),
     ("spanish", 2, {"trump_rotation": True, "follow": "suit_trump", "follow_from": "empty_stock"}),
     ("scoperta", 4, {"signals": "open", "trump_exchange": "before_penultimate"}),
+    ("spanish", 2, {"trump_exchange": "announced"}),
+    ("spanish", 4, {"trump_exchange": "announced", "exchange_chain": False, "kill_three": True}),
+    ("spanish", 3, {"trump_exchange": "out_of_turn"}),
 ]
 IDS = [f"{p}-{n}{'-' + '-'.join(o) if o else ''}" for p, n, o in CONFIGS]
 
@@ -84,7 +87,8 @@ def test_every_legal_action_has_an_id(preset: str, players: int, options: dict[s
     ]
     signalling = rules.signals != "off" and rules.sides(players) < players
     extended = (rules.auction or rules.declarations != "off" or rules.deal == "cutter_chooses"
-                or (signalling and (rules.signal_set != "spanish" or rules.signals == "combination")))
+                or (signalling and (rules.signal_set != "spanish" or rules.signals == "combination"))
+                or rules.trump_exchange == "announced")
     assert (codec.size == 111) != extended
     for game in random_states(preset, players, options, seed=1, hands=2):
         ids = codec.encode_all(game.legal_actions())

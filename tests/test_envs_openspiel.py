@@ -25,6 +25,9 @@ MIXTURES = [
     (4, "claim:true;partners_look:true;trump_exchange:any_time"),
     (2, "trump_rotation:true;follow:suit_trump"),
     (4, "open_hands:true;signals:open"),
+    (2, "trump_exchange:announced"),
+    (4, "trump_exchange:announced;exchange_chain:false;kill_three:true"),
+    (3, "trump_exchange:out_of_turn"),
 ]
 
 

@@ -64,14 +64,16 @@ def sorted_bonuses(hand: dict[str, Any]) -> dict[str, Any]:
 def test_there_is_a_golden_record_of_every_kind() -> None:
     names = {name_of(p) for p in RECORDS}
     presets = {"preset_" + n.replace("-", "_") for n in ("spanish", "briscola", "bixkla", "lombard", "tuscan",
-                                                          "mexican", "muerte-al-tres", "mariaje", "scoperta")}
+                                                          "mexican", "muerte-al-tres", "mariaje", "scoperta",
+                                                          "lombard-kept-ranks", "tuscan-kept-ranks")}
     options = {
         "follow_suit", "follow_suit_trump", "follow_suit_beat_trump", "follow_from_empty_stock", "exchange_off",
         "exchange_any_time", "exchange_before_penultimate", "exchange_no_chain", "arrastro", "claim",
         "signals_partner", "signals_open", "last_trick_bonus", "match_big_win", "match_tie_replay",
         "tie_most_cards", "match_trump_rotation", "match_target_points", "deal_look", "partners_look", "open_hands",
         "pair_bonus", "hand_winner_least", "kill_three", "match_rematada_game_points", "match_game_points_big_win",
-        "match_fixed_hands", "match_fixed_hands_level", "match_partners_draw",
+        "match_fixed_hands", "match_fixed_hands_level", "match_partners_draw", "exchange_announced",
+        "exchange_announced_taken_back", "exchange_announced_last_round", "exchange_out_of_turn",
     }
     assert presets | options <= names
     dealt_out = {
@@ -136,6 +138,9 @@ def test_golden_views_and_legal_actions(path: Path) -> None:
         ref = Hand(options, data["players"], h["dealer"], h["deck"], deal)
         for i, entry in enumerate([*h["actions"], None]):
             assert {key(a.to_json()) for a in game.legal_actions()} == ref.legal_keys(), i
+            for other in range(game.players):  # (a seat not to act: its exchange out of turn, or nothing)
+                if other != game.turn:
+                    assert {key(a.to_json()) for a in game.legal_actions(other)} == ref.legal_keys(other), (i, other)
             for viewer in (None, *range(game.players)):
                 view = game.view(viewer)
                 assert {(s, str(c)) for s, c in view.known} == ref.known(viewer), (i, viewer)
@@ -143,7 +148,7 @@ def test_golden_views_and_legal_actions(path: Path) -> None:
             if entry is None:
                 break
             seat, action = entry_action(entry)
-            game.apply(Action.from_json(action))
+            game.apply(Action.from_json(action), seat)
             ref.act(seat, action)
         score.add(ref)
 
@@ -180,6 +185,19 @@ def test_golden_records_show_what_they_claim() -> None:
     for name in ("exchange_any_time", "exchange_before_penultimate", "exchange_no_chain", "preset_spanish"):
         assert any("exchange" in a for a in _actions(rec[name])), name
     assert not any("exchange" in a for a in _actions(rec["exchange_off"]))
+    # 001's announced exchange: made after the announcer's next trick won; taken back once the face-up card is
+    # drawn first; made in the last round, so that the last seat to draw drew the announced trump.
+    made = _referee_hand(rec["exchange_announced"])
+    assert made.exchanges and not any("exchange" in a for a in _actions(rec["exchange_announced"]))
+    assert {e["gave"] for e in made.exchanges} <= {a["announce"] for a in _actions(rec["exchange_announced"])
+                                                  if "announce" in a}
+    assert _referee_hand(rec["exchange_announced_taken_back"]).taken_back
+    assert maker.announced_then(_referee_hand(rec["exchange_announced_last_round"]), "exchanged", last_round=True)
+    # 000's exchange "at any time, even while playing a trick": one made by a seat not to act.
+    assert maker.exchanged_out_of_turn(_referee_hand(rec["exchange_out_of_turn"]))
+    # The regional values with Briscola's rank order: some trick falls otherwise under the moved ranks.
+    for name, moved in (("preset_lombard_kept_ranks", "lombard"), ("preset_tuscan_kept_ranks", "tuscan")):
+        assert maker.winners_differ(_referee_hand(rec[name]), {"rank_order": maker.preset(moved)["rank_order"]})
     assert [h["trump"] for h in exp["match_trump_rotation"]["hands"]] == ["O", "C", "E", "B"]
     assert exp["match_trump_rotation"]["match_winner"] is None  # level after the four deals
     rotation = exp["match_trump_rotation_replay"]

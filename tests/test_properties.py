@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 
 from brisca import Action, Card, Game, InvalidActionError, InvalidCardError, RecordError, View
 from brisca import record as rec
-from brisca.actions import EXCHANGES, PLAYS, Exchange
+from brisca.actions import ANNOUNCES, EXCHANGES, PLAYS, Announce, Exchange
 from brisca.cards import ALL_CARDS, LANGS
 
 PLAYERS = st.sampled_from([2, 3, 4, 6])
 DECKS = st.sampled_from([40, 48])
 SEEDS = st.integers(0, 2**32 - 1)
-EXCHANGE = st.sampled_from(["after_win", "off"])
+EXCHANGE = st.sampled_from(["after_win", "off", "announced", "out_of_turn"])
 
 
 def new_game(players: int, deck: int, exchange: str, seed: int) -> tuple[Game, random.Random]:
@@ -31,10 +31,25 @@ def new_game(players: int, deck: int, exchange: str, seed: int) -> tuple[Game, r
 
 def pick(game: Game, rng: random.Random) -> Action:
     legal = game.legal_actions()
-    exchanges = [a for a in legal if isinstance(a, Exchange)]
+    exchanges = [a for a in legal if isinstance(a, Exchange | Announce)]
     if exchanges and rng.random() < 0.5:  # exchanges are rare: take them often
         return exchanges[0]
     return rng.choice(legal)
+
+
+def step(game: Game, rng: random.Random) -> None:
+    """One random move: now and then another seat's exchange out of turn, where the rules allow one."""
+    others = [(s, a) for s in range(game.players) if s != game.turn for a in game.legal_actions(s)]
+    if others and rng.random() < 0.5:
+        seat, action = others[0]
+        game.apply(action, seat)
+    else:
+        game.apply(pick(game, rng))
+
+
+def announced(game: Game) -> tuple[int, Card] | None:
+    """The trump laid under the face-up card (``trump_exchange: announced``), in no hand meanwhile."""
+    return getattr(game, "announced", None)
 
 
 def all_cards_now(game: Game) -> list[Card]:
@@ -45,6 +60,9 @@ def all_cards_now(game: Game) -> list[Card]:
     cards.extend(game.trick)
     for trick in game.tricks:
         cards.extend(trick.cards)
+    laid = announced(game)
+    if laid is not None:
+        cards.append(laid[1])
     return cards
 
 
@@ -55,6 +73,10 @@ def check_invariants(game: Game) -> None:
     assert sorted(game.deck) == sorted(game.rules.deck_cards(game.players))
     n = game.players
     sizes = [len(game.hand(s)) for s in range(n)]
+    laid = announced(game)
+    if laid is not None:  # the announcer plays with a card fewer while its trump lies under the face-up card
+        sizes[laid[0]] += 1
+        assert game.stock_count > 0 and game.rules.trump_exchange == "announced"
     if not game.trick:
         assert len(set(sizes)) == 1, f"hand sizes {sizes} after a complete trick"
         if game.stock_count:
@@ -79,11 +101,13 @@ def test_random_games_keep_their_invariants(players: int, deck: int, exchange: s
     game, rng = new_game(players, deck, exchange, seed)
     check_invariants(game)
     while not game.is_over():
-        for action in game.legal_actions():  # every legal action applies without error
-            twin = game.clone()
-            twin.apply(action)
-            check_invariants(twin)
-        game.apply(pick(game, rng))
+        for seat in range(players):  # every legal action (out of turn too) applies without error
+            for action in game.legal_actions(seat):
+                twin = game.clone()
+                twin.apply(action, seat)
+                check_invariants(twin)
+                assert twin.turn == game.turn or seat == game.turn
+        step(game, rng)
         check_invariants(game)
     assert sum(game.seat_points) == 120
     assert sum(game.side_points) == 120
@@ -92,6 +116,20 @@ def test_random_games_keep_their_invariants(players: int, deck: int, exchange: s
     assert len(game.tricks) == len(game.deck) // players
     if exchange == "off":
         assert game.exchanges == ()
+    if exchange != "out_of_turn":  # every exchange by the seat to act
+        assert all(not isinstance(a, Exchange) or s == turn for (s, a), turn in zip(game.history, turns(game),
+                                                                                    strict=True))
+    assert announced(game) is None  # settled once the stock is gone
+
+
+def turns(game: Game) -> list[int | None]:
+    """The seat to act before each action of the history (replayed)."""
+    replay = Game(game.rules, game.players, dealer=game.dealer, deck=game.deck)
+    out = []
+    for seat, action in game.history:
+        out.append(replay.turn)
+        replay.apply(action, seat)
+    return out
 
 
 # ---------------------------------------------------------------- no leaks
@@ -127,6 +165,9 @@ def cards_in_view(view: View) -> set[Card]:
         cards |= {e.given, e.taken}
     cards |= {c for _s, c in view.known}
     cards |= {a.card for a in view.legal_actions}
+    cards |= {a.card for a in view.out_of_turn}
+    if view.announced is not None:
+        cards.add(view.announced[1])
     cards |= {view.turned}
     if view.face_up is not None:
         cards.add(view.face_up)
@@ -140,7 +181,7 @@ def test_views_never_leak(players: int, deck: int, exchange: str, seed: int, ste
     for _ in range(steps):
         if game.is_over():
             break
-        game.apply(pick(game, rng))
+        step(game, rng)
     for seat in (None, *range(players)):
         view = game.view(seat)
         for _ in range(3):
@@ -150,18 +191,22 @@ def test_views_never_leak(players: int, deck: int, exchange: str, seed: int, ste
         allowed = set(view.hand) | set(view.played_cards()) | {view.turned} | {c for _s, c in view.known}
         if view.face_up is not None:
             allowed.add(view.face_up)
+        if view.announced is not None:  # face up under the face-up card, for everybody
+            assert view.announced == announced(game)
+            allowed.add(view.announced[1])
         leaked = cards_in_view(view) - allowed
         assert not leaked, f"view of seat {seat} shows {leaked}"
         assert len(view.hand) == (0 if seat is None else len(game.hand(seat)))
         if seat is None:
-            assert view.hand == () and view.legal_actions == ()
+            assert view.hand == () and view.legal_actions == () and view.out_of_turn == ()
         elif seat == game.turn:
-            assert set(view.legal_actions) == set(game.legal_actions())
+            assert set(view.legal_actions) == set(game.legal_actions()) and view.out_of_turn == ()
         else:
-            assert view.legal_actions == ()
+            assert view.legal_actions == () and view.out_of_turn == tuple(game.legal_actions(seat))
         # In the spanish preset nothing is known of another hand but cards that were face up on the table:
-        # the turned card and the cards given in exchanges (which became the face-up card).
-        once_face_up = {view.turned} | {e.given for e in view.exchanges}
+        # the turned card, the cards given in exchanges (which became the face-up card) and announced trumps.
+        once_face_up = {view.turned} | {e.given for e in view.exchanges} | {
+            a.card for _s, a in view.history if isinstance(a, Announce)}
         for s, card in view.known:
             assert card in game.hand(s)
             assert card in once_face_up, f"view of seat {seat} knows {card} in seat {s}'s hand"
@@ -180,7 +225,7 @@ def test_card_print_parse(card: Card, lang: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(PLAYS + EXCHANGES))
+@given(st.sampled_from(PLAYS + EXCHANGES + ANNOUNCES))
 def test_action_print_parse(action: Action) -> None:
     assert Action.parse(str(action)) is action
     assert Action.parse(str(action).lower()) is action

@@ -519,3 +519,38 @@ def test_a_record_in_the_italian_notation_reads_as_the_same_game(variant: str, p
     loaded = rec.loads(json.dumps(italian))
     assert [g.history for g in loaded.replay()] == [g.history for g in match.games]
     assert json.loads(loaded.dumps()) == canonical  # and it is written back in the canonical notation
+
+
+@pytest.mark.parametrize("mode", ["announced", "out_of_turn"])
+def test_records_of_the_exchange_readings_round_trip(mode: str) -> None:
+    """Announcements (``{"announce": "7O"}``) and exchanges made out of turn (the seat that made them, where it made
+    them) are written and read back, and the replay is the same game; the summary lists announcements."""
+    from brisca.actions import Announce
+
+    found = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        players = (2, 3, 4)[seed % 3]
+        game = Game("spanish", players, seed=seed, options={"trump_exchange": mode})
+        special = 0
+        while not game.is_over():
+            others = [(s, a) for s in range(players) if s != game.turn for a in game.legal_actions(s)]
+            if others:
+                game.apply(others[0][1], others[0][0])
+                special += 1
+                continue
+            legal = game.legal_actions()
+            announce = [a for a in legal if isinstance(a, Announce)]
+            special += bool(announce)
+            game.apply(announce[0] if announce else rng.choice(legal))
+        if not special:
+            continue
+        found += 1
+        data = record_json(game)
+        kinds = {k for a in data["actions"] for k in a if k != "seat"}
+        assert ("announce" in kinds) == (mode == "announced")
+        back = replay_data(data)
+        assert back.history == game.history and back.exchanges == game.exchanges
+        assert rec.summary(back) == rec.summary(game)
+        assert ("announcements" in rec.summary(game)) == (mode == "announced")
+    assert found >= 10

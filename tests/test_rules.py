@@ -282,3 +282,17 @@ def test_capote_takes_the_ruled_engine_so_it_is_scored() -> None:
             found = True
             break
     assert found
+
+
+def test_the_exchange_readings_of_001_and_000_are_option_values() -> None:
+    """001's announced exchange takes the ruled engine (a trump out of its hand for a while); 000's exchange out of
+    turn keeps the plain fast path (the seat to act is served as under after_win). Both keep the exchange table."""
+    announced = SPANISH.with_options(trump_exchange="announced")
+    out_of_turn = SPANISH.with_options(trump_exchange="out_of_turn")
+    assert not announced.plain and out_of_turn.plain and SPANISH.plain
+    assert announced.exchange_table == out_of_turn.exchange_table == SPANISH.exchange_table
+    assert announced.overrides() == {"trump_exchange": "announced"}
+    help_text = OPTIONS["trump_exchange"].help
+    assert "placing his trump two or seven under the face-up trump" in help_text  # 001
+    assert "even while playing a trick" in help_text  # 000
+    assert type(Game(announced, 2, seed=1)).__name__ == "RuledGame" and type(Game(out_of_turn, 2, seed=1)) is Game

@@ -156,3 +156,59 @@ def test_bots_wait_twice_as_long_after_a_trick() -> None:
         waits.append((bot_wait(game, 0.5), isinstance(action, Play) and not game.trick))
     assert {taken for _w, taken in waits} == {True, False}
     assert all(wait == (1.0 if taken else 0.5) for wait, taken in waits)
+
+
+def test_an_exchange_out_of_turn_through_the_web_table(tmp_path: Path) -> None:
+    """000's exchange "at any time, even while playing a trick" (``trump_exchange: out_of_turn``): while another
+    seat is to act, a seat's view offers its exchange (``out_of_turn``) and the table takes it from that seat's
+    own connection; a seat not to act may send nothing else, and the record keeps who exchanged, where."""
+    from test_server_common import join_all, match_of
+
+    with deadline(60), serve(str(tmp_path / "db.sqlite3")) as client:
+        for _table in range(40):
+            table_id = create(client, players=2, options={"trump_exchange": "out_of_turn"})
+            tokens = join_all(client, table_id, 2)
+            conns = [Conn(client, table_id, token=t) for t in tokens]
+            made = None
+            while made is None:
+                for conn in conns:
+                    conn.sync()
+                state = conns[0].state
+                assert state is not None
+                if state["table"]["status"] != "playing":
+                    break
+                turn = state["view"]["turn"]
+                early = [(s, c.state["view"]["out_of_turn"]) for s, c in enumerate(conns) if s != turn
+                         and c.state is not None and c.state["view"]["out_of_turn"]]
+                if early:
+                    seat, offered = early[0]
+                    action = {k: v for k, v in offered[0].items() if k != "text"}
+                    assert list(action) == ["exchange"]
+                    to_act = conns[turn]
+                    mine = conns[seat].state["view"]["hand"]  # type: ignore[index]
+                    wrong = conns[seat].request({"type": "play", "action": {"play": mine[0]}})
+                    assert wrong["code"] == "not_your_turn", wrong  # out of turn: the exchange only
+                    refused = to_act.request({"type": "play", "action": action})
+                    assert refused["type"] == "error" and refused["code"] in ("illegal", "malformed")
+                    answer = conns[seat].request({"type": "play", "action": action})
+                    assert answer["type"] == "ack", answer
+                    game = match_of(client, table_id).game
+                    assert game.turn == turn and game.history[-1][0] == seat
+                    made = (seat, len(match_of(client, table_id).games) - 1, len(game.history) - 1)
+                    break
+                view = conns[turn].state["view"]  # type: ignore[index]
+                first = {k: v for k, v in view["legal"][0].items() if k != "text"}
+                assert conns[turn].request({"type": "play", "action": first})["type"] == "ack"
+            for conn in conns:
+                conn.close()
+            if made is None:
+                continue
+            seat, hand, index = made
+            match = match_of(client, table_id)
+            record = brisca_record.MatchRecord.from_match(match)
+            back = brisca_record.loads(record.dumps())
+            assert isinstance(back, brisca_record.MatchRecord)
+            assert back.hands[hand].actions[index][0] == seat
+            assert [g.history for g in back.replay()] == [g.history for g in match.games]
+            return
+    pytest.fail("no deal let a seat exchange out of turn")

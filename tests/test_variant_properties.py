@@ -37,6 +37,12 @@ MIXTURES: list[tuple[dict[str, Any], tuple[int, ...]]] = [
     ({"tie": "shared", "teams": False, "big_win": True}, (3, 4)),
     ({"signals": "combination", "signal_asks": True, "claim": True}, (4, 6)),
     ({"signals": "combination", "signal_set": "italian", "declarations": "vales"}, (4,)),
+    # 001's announced exchange and 000's exchange out of turn, with the rules that meet them most.
+    ({"trump_exchange": "announced", "kill_three": True, "claim": True}, (2, 4)),
+    ({"trump_exchange": "announced", "exchange_chain": False, "follow": "suit_trump", "signals": "partner"}, (3, 6)),
+    ({"trump_exchange": "announced", "deck": 48, "declarations": "vales", "partners_look": True}, (4,)),
+    ({"trump_exchange": "out_of_turn", "arrastro": True, "follow": "suit_beat_trump"}, (2, 4)),
+    ({"trump_exchange": "out_of_turn", "exchange_chain": False, "open_hands": True}, (3, 6)),
 ]
 #: Option mixtures on the dealt-out presets: the ways to deal, low-card bidding, other auctions and declarations.
 DEALT_OUT_MIXTURES: list[tuple[str, dict[str, Any], int]] = [
@@ -94,11 +100,17 @@ def pick(game: Game, rng: random.Random) -> Action:
         if not bids or (PASS in legal and rng.random() < 0.45):
             return PASS
         return bids[min(len(bids) - 1, int(rng.expovariate(0.5)))] if rng.random() < 0.8 else rng.choice(bids)
-    rare = [a for a in legal if type(a).__name__ in ("Exchange", "Arrastro", "Claim", "Declare")]
+    rare = [a for a in legal if type(a).__name__ in ("Exchange", "Announce", "Arrastro", "Claim", "Declare")]
     if rare and rng.random() < 0.5:
         return rng.choice(rare)
     plays = [a for a in legal if type(a) is not Signal]
     return rng.choice(legal if rng.random() < 0.2 or not plays else plays)
+
+
+def out_of_turn(game: Game, rng: random.Random) -> tuple[int, Action] | None:
+    """Now and then, another seat's exchange out of turn (``trump_exchange: out_of_turn``), where it has one."""
+    others = [(s, a) for s in range(game.players) if s != game.turn for a in game.legal_actions(s)]
+    return rng.choice(others) if others and rng.random() < 0.5 else None
 
 
 def all_cards_now(game: Game) -> list[Card]:
@@ -114,6 +126,9 @@ def all_cards_now(game: Game) -> list[Card]:
     if getattr(game, "phase", "play") == "bid":  # the talon, face down until the auction's winner takes it
         cards.extend(game.talon)  # type: ignore[attr-defined]
     cards.extend(getattr(game, "discards", ()))
+    laid = getattr(game, "announced", None)  # under the face-up card (trump_exchange: announced)
+    if laid is not None:
+        cards.append(laid[1])
     return cards
 
 
@@ -133,11 +148,14 @@ def test_random_games_keep_the_rules(config: tuple[str, dict[str, Any], int], se
         legal = {key(a.to_json()) for a in game.legal_actions()}
         # Every legal action honours the duties in force, and every action the rules allow is offered.
         assert legal == ref.legal_keys(), (config, game.history)
+        for other in range(game.players):  # a seat not to act: its exchange under out_of_turn, or nothing
+            if other != game.turn:
+                assert {key(a.to_json()) for a in game.legal_actions(other)} == ref.legal_keys(other)
         if game.is_over():
             break
-        seat = game.turn
-        action = pick(game, rng)
-        game.apply(action)
+        moved = out_of_turn(game, rng)
+        seat, action = moved if moved is not None else (game.turn, pick(game, rng))
+        game.apply(action, seat)
         ref.act(seat, action.to_json())  # type: ignore[arg-type]
     result = game.result()
     assert result is not None
@@ -234,7 +252,11 @@ def test_views_never_leak(config: tuple[str, dict[str, Any], int], seed: int, st
     for _ in range(steps):
         if game.is_over():
             break
-        game.apply(pick(game, rng))
+        moved = out_of_turn(game, rng)
+        if moved is not None:
+            game.apply(moved[1], moved[0])
+        else:
+            game.apply(pick(game, rng))
     for seat in (None, *range(game.players)):
         view = game.view(seat)
         for _ in range(3):

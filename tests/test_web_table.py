@@ -373,3 +373,107 @@ def test_five_players_chiamata_auction_call_and_contract(browser: Any, server: s
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not errors, errors
     context.close()
+
+
+def _sit_slow(page: Any, base: str, options: dict[str, Any], delay: float, seed: int | None = None) -> str:
+    """A 2-player table, Ana at seat 0 against a normal (greedy) bot that waits ``delay`` seconds before each
+    move; with ``seed``, a practice table whose decks the seed gives."""
+    body: dict[str, Any] = {"preset": "spanish", "players": 2, "bots": {"1": "normal"}, "bot_delay": delay,
+                            "name": "Ana", "options": options}
+    if seed is not None:
+        body["seed"] = seed
+    made = _post(f"{base}/api/tables", body)
+    page.goto(f"{base}/games")
+    page.evaluate(f"localStorage.setItem('brisca:seat:{made['table_id']}', JSON.stringify({json.dumps(made)}))")
+    page.goto(f"{base}/t/{made['table_id']}")
+    return str(made["table_id"])
+
+
+def _seed_with_an_exchange_out_of_turn(rules: Rules) -> int:
+    """A practice seed whose first hand, Ana playing her first playable card and the greedy bot its own, lets Ana
+    exchange while the bot is to play (the deals of a seeded table are known: :func:`practice_deck`)."""
+    from brisca.agents import GreedyAgent
+    from brisca.commitment import practice_deck
+    from brisca.game import Game
+
+    bot = GreedyAgent()
+    for seed in range(500):
+        game = Game(rules, 2, dealer=1, deck=practice_deck(rules.deck_cards(2), seed, 0))
+        while not game.is_over() and len(game.tricks) < 8:
+            if game.turn == 1 and game.legal_actions(0):
+                return seed
+            if game.turn == 0:
+                game.apply(next(a for a in game.legal_actions() if a.__class__.__name__ == "Play"))
+            else:
+                game.apply(bot.act(game.view(1)))
+    raise AssertionError("no seed lets Ana exchange out of turn early")
+
+
+def test_an_exchange_out_of_turn_is_offered_while_the_bot_is_to_play(browser: Any, server: str) -> None:  # noqa: F811
+    """000: "at any time, even while playing a trick" (``trump_exchange: out_of_turn``): while the bot is to play,
+    the page offers our exchange (and nothing else: no card of ours is playable), and the click makes it."""
+    clock = Clock()
+    options = {"trump_exchange": "out_of_turn", "target_hands": 1}
+    seed = _seed_with_an_exchange_out_of_turn(make_rules("spanish", options))
+    context, page, errors = _open_page(browser, locale="en-US", viewport=DESKTOP)
+    table_id = _sit_slow(page, server, options, 1.0, seed)
+    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=clock.ms())
+    early = "table.state.view.turn !== 0 && (table.state.view.out_of_turn || []).length > 0"
+    while True:
+        page.wait_for_function(f"document.querySelector('#hand .card.legal') || ({early}) ||"
+                               " document.body.dataset.status === 'finished'", timeout=clock.ms())
+        assert page.evaluate("document.body.dataset.status") != "finished", "no exchange out of turn came up"
+        if page.evaluate(early):
+            button = page.locator("#actions button", has_text="Exchange ")
+            assert button.count() == 1 and page.locator("#hand .cardbtn.legal").count() == 0
+            assert page.locator("#prompt").inner_text() == "You may exchange now, out of turn"
+            offered = page.evaluate("table.state.view.out_of_turn[0].exchange")
+            button.first.click()
+            page.wait_for_function(
+                "(() => { const h = table.state.view.history; const last = h[h.length - 1];"
+                f" return last && last.seat === 0 && last.exchange === '{offered}'; }})()", timeout=clock.ms())
+            break
+        v = int(page.evaluate("document.body.dataset.v"))
+        page.locator("#hand .cardbtn.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.v) > {v}", timeout=clock.ms())
+    state = page.evaluate("({hand: table.state.view.hand, face: table.state.view.face_up})")
+    assert state["face"] == offered and offered not in state["hand"]
+    info = json.loads(_text(f"{server}/api/tables/{table_id}"))
+    assert info["options"] == options
+    assert not errors, errors
+    context.close()
+
+
+def test_an_announced_exchange_is_offered_and_shown_under_the_face_up_card(browser: Any, server: str) -> None:  # noqa: F811
+    """001: "the player must notify his opponent by placing his trump two or seven under the face-up trump": the
+    page offers it on our turn, then shows the card under the face-up one to everybody until its end."""
+    clock = Clock()
+    context, page, errors = _open_page(browser, locale="en-US", viewport=DESKTOP)
+    _sit_slow(page, server, {"trump_exchange": "announced", "target_hands": 5}, 0.0, seed=3)
+    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=clock.ms())
+    laid = None
+    while True:
+        page.wait_for_function("document.querySelector('#hand .card.legal') || document.body.dataset.status ==="
+                               " 'finished'", timeout=clock.ms())
+        assert page.evaluate("document.body.dataset.status") != "finished", "no exchange was ever offered"
+        v = int(page.evaluate("document.body.dataset.v"))
+        button = page.locator("#actions button", has_text="Lay under the face-up card: ")
+        if laid is None and button.count():
+            laid = page.evaluate("table.state.view.legal.find(a => a.announce).announce")
+            face = page.evaluate("table.state.view.face_up")
+            button.first.click()
+            page.wait_for_function("table.state.view.announced !== null", timeout=clock.ms())
+            shown = page.locator("#contract .announced").inner_text()
+            assert shown.startswith("Under the face-up card: Ana ") and laid not in page.evaluate(
+                "table.state.view.hand")
+            assert page.evaluate("table.state.view.hand_sizes[0]") == page.evaluate("table.state.view.hand.length")
+            continue
+        if laid is not None and page.evaluate("table.state.view.announced") is None:
+            hand = page.evaluate("table.state.view.hand")
+            assert face in hand or laid in hand  # the face-up card taken, or the trump back
+            assert page.locator("#contract .announced").count() == 0
+            break
+        page.locator("#hand .cardbtn.legal").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.v) > {v}", timeout=clock.ms())
+    assert not errors, errors
+    context.close()

@@ -4,7 +4,7 @@ Nothing here imports :mod:`brisca`.  Cards are plain strings such as ``"3O"`` or
 ``"12E"`` (rank number, then suit letter), hands and the stock are plain lists,
 and actions are the record form of ``brisca-record/1`` without the seat:
 ``{"play": "3O"}``, ``{"play": "1O", "arrastro": True}``, ``{"exchange": "7B"}``,
-``{"claim": True}`` and ``{"signal": "briscas"}``.  The rules are given as a
+``{"claim": True}``, ``{"signal": "briscas"}`` and ``{"announce": "7B"}``.  The rules are given as a
 dict of every option's value, in the JSON form ``Rules.options()`` writes (the
 tests take it from ``find_variant(name).options()``).
 
@@ -35,8 +35,16 @@ The rules, as this referee reads them:
   in the stock, a seat may give the trump ``exchange_with`` names for the face-up
   card's rank: ``after_win`` once it has won a trick, ``any_time`` always,
   ``before_penultimate`` as ``after_win`` while the stock holds more cards than
-  there are players.  Without ``exchange_chain`` a face-up card that was itself
-  given in an exchange cannot be taken.
+  there are players, ``out_of_turn`` as ``after_win`` and also while another
+  seat is to act (the turn does not move).  Without ``exchange_chain`` a face-up
+  card that was itself given in an exchange cannot be taken.
+* ``trump_exchange: announced`` (001): instead of exchanging, a seat on its turn,
+  holding another card too, may lay that trump under the face-up card
+  (``{"announce": "7B"}``) while no other lies there: it leaves the hand, seen by
+  everybody.  When that seat wins a trick, before the draw, it takes the face-up
+  card and its trump becomes the face-up card (given in an exchange).  If the
+  draws after a trick empty the stock first, or the trick ends the hand at once
+  (the three killed), the trump goes back to the seat's hand, seen by everybody.
 * ``arrastro``: a seat leading that may play the ace of trumps may play it as
   arrastro; each later seat in the trick must play its highest trump if it holds
   a trump, else one of its highest-ranked cards (any suit).
@@ -335,6 +343,9 @@ class Hand:
         self.won = [False] * n
         self.face_up_given = False
         self.exchanges: list[dict[str, Any]] = []
+        #: ``trump_exchange: announced``: (seat, trump) under the face-up card; the trumps that went back.
+        self.announced: tuple[int, str] | None = None
+        self.taken_back: list[tuple[int, str]] = []
         self.signals: list[tuple[int, str, bool]] = []
         self.turn_signals: set[str] = set()
         self.three_played = False
@@ -535,7 +546,7 @@ class Hand:
         """The trump ``seat`` may give for the face-up card now, or ``None``."""
         mode = self.o["trump_exchange"]
         face = self.face_up
-        if mode == "off" or face is None:
+        if mode in ("off", "announced") or face is None:
             return None
         if mode != "any_time" and not self.won[seat]:
             return None
@@ -548,6 +559,18 @@ class Hand:
             return None
         card = f"{given}{self.trump}"
         return card if card in self.hands[seat] else None
+
+    def announce_card(self, seat: int) -> str | None:
+        """The trump ``seat`` may lay under the face-up card now (``trump_exchange: announced``), or ``None``."""
+        face = self.face_up
+        if self.o["trump_exchange"] != "announced" or face is None or self.announced is not None:
+            return None
+        if self.face_up_given and not self.o["exchange_chain"]:
+            return None
+        given = self.exchange_for.get(rank(face))
+        card = f"{given}{self.trump}"
+        hand = self.hands[seat]
+        return card if given is not None and card in hand and len(hand) > 1 else None
 
     def claim_holds(self, seat: int) -> bool:
         """The ``k`` best trumps still in hands are all where ``seat`` can show them: in its own hand or among
@@ -599,10 +622,14 @@ class Hand:
             sides.add(self.side(p))
         return [p for p, _c in self.table if self.side(p) in sides]
 
-    def legal(self) -> list[dict[str, Any]]:
-        """The actions the seat to act may take, in record form without the seat."""
+    def legal(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The actions the seat to act (or ``seat``) may take, in record form without the seat: a seat not to act
+        only its exchange under ``trump_exchange: out_of_turn``."""
         if self.turn is None:
             return []
+        if seat is not None and seat != self.turn:
+            give = self.exchange_card(seat) if self.o["trump_exchange"] == "out_of_turn" else None
+            return [] if give is None else [{"exchange": give}]
         if self.phase == "cut":
             return [{"cut": w} for w in self.o.get("cut_ways", ["alce", "golpe", "pelada"])]
         if self.phase == "mark":
@@ -618,6 +645,9 @@ class Hand:
         give = self.exchange_card(seat)
         if give is not None:
             out.append({"exchange": give})
+        announce = self.announce_card(seat)
+        if announce is not None:
+            out.append({"announce": announce})
         if o["claim"] and not self.stock and not self.table and self.claim_holds(seat):
             out.append({"claim": True})
         if o["signals"] != "off" and self.sides < self.players:
@@ -627,17 +657,17 @@ class Hand:
                 out.extend({"signal": s, "aloud": True} for s in names)
         return out
 
-    def legal_keys(self) -> set[str]:
-        return {key(a) for a in self.legal()}
+    def legal_keys(self, seat: int | None = None) -> set[str]:
+        return {key(a) for a in self.legal(seat)}
 
     # ------------------------------------------------------------- moves
 
     def act(self, seat: int, action: Mapping[str, Any]) -> None:
         if self.turn is None:
             raise RefereeError("the hand is over")
-        if seat != self.turn:
-            raise RefereeError(f"out of turn: seat {self.turn} is to act, not seat {seat}")
         action = dict(action)
+        if seat != self.turn and not ("exchange" in action and self.o["trump_exchange"] == "out_of_turn"):
+            raise RefereeError(f"out of turn: seat {self.turn} is to act, not seat {seat}")
         action.pop("seat", None)
         if action.get("arrastro") is False:
             del action["arrastro"]
@@ -645,14 +675,15 @@ class Hand:
             del action["aloud"]
         if "play" in action:
             action["play"] = str(action["play"]).upper()
-        if "exchange" in action:
-            action["exchange"] = str(action["exchange"]).upper()
+        for k in ("exchange", "announce"):
+            if k in action:
+                action[k] = str(action[k]).upper()
         for k in ("call", "trump", "declare"):
             if k in action:
                 action[k] = str(action[k]).upper()
         if "discard" in action:
             action["discard"] = sorted(str(c).upper() for c in action["discard"])
-        if key(action) not in self.legal_keys():
+        if key(action) not in self.legal_keys(seat):
             raise RefereeError(f"seat {seat} may not {key(action)} now; legal: {sorted(self.legal_keys())}")
         self.history.append((seat, action))
         hand = self.hands[seat]
@@ -702,6 +733,9 @@ class Hand:
             self.face_up_given = True
             self.exchanges.append({"seat": seat, "gave": card, "took": face})
             self.public.append((seat, face))
+        elif "announce" in action:
+            hand.remove(action["announce"])
+            self.announced = (seat, action["announce"])
         elif "claim" in action:
             cards = [c for h in self.hands for c in h]
             pts = sum(self.points(c) for c in cards)
@@ -797,7 +831,17 @@ class Hand:
         if self.o["kill_three"] and self.ace in cards and self.three in cards:
             self.killer = (self.leader + cards.index(self.ace)) % n
             self.turn = None
+            self.take_back()
             return
+        if self.announced is not None and self.announced[0] == winner:  # 001: the announced exchange is made
+            given = self.announced[1]
+            face = self.stock[-1]
+            self.stock[-1] = given
+            self.hands[winner].append(face)
+            self.face_up_given = True
+            self.exchanges.append({"seat": winner, "gave": given, "took": face})
+            self.public.append((winner, face))
+            self.announced = None
         for k in range(n):
             if self.stock:
                 s = (winner + k) % n
@@ -805,10 +849,21 @@ class Hand:
                 self.hands[s].append(card)
                 if not self.stock and self.turned is not None:
                     self.public.append((s, card))  # the face-up card, drawn last
+        if not self.stock:
+            self.take_back()
         self.leader = winner
         self.turn = None if not any(self.hands) else winner
         if self.blind is not None and self.turn is not None:
             self.phase, self.turn = "call", self.blind
+
+    def take_back(self) -> None:
+        """An announced trump whose exchange was not made goes back to its seat's hand, seen by everybody."""
+        if self.announced is not None:
+            seat, card = self.announced
+            self.hands[seat].append(card)
+            self.public.append((seat, card))
+            self.taken_back.append((seat, card))
+            self.announced = None
 
     # ------------------------------------------------------------- outcome
 
@@ -940,6 +995,8 @@ class Hand:
             "tricks": [dict(t, cards=list(t["cards"])) for t in self.tricks],
             "current_trick": [c for _s, c in self.table],
             "exchanges": [dict(e) for e in self.exchanges],
+            "announced": None if self.announced is None else {"seat": self.announced[0], "card": self.announced[1]},
+            "taken_back": [{"seat": s, "card": c} for s, c in self.taken_back],
             "signals": [{"seat": s, "signal": name} for s, name, _aloud in self.signals],
             "claim": None if self.claim is None else dict(self.claim, cards=list(self.claim["cards"])),
             "seat_points": list(self.seat_points),
@@ -993,8 +1050,8 @@ class Hand:
 
 def entry_action(entry: Mapping[str, Any]) -> tuple[int, dict[str, Any]]:
     """``(seat, action)`` from a record entry such as ``{"seat": 0, "play": "3O"}``."""
-    kinds = [k for k in ("play", "exchange", "claim", "signal", "bid", "pass", "call", "trump", "discard", "declare",
-                         "cut") if k in entry]
+    kinds = [k for k in ("play", "exchange", "announce", "claim", "signal", "bid", "pass", "call", "trump", "discard",
+                         "declare", "cut") if k in entry]
     if len(kinds) != 1 or "seat" not in entry:
         raise RefereeError(f"bad action {dict(entry)!r}")
     extra = set(entry) - {"seat", kinds[0]} - {"play": {"arrastro"}, "signal": {"aloud"}}.get(kinds[0], set())
@@ -1228,7 +1285,8 @@ def choose(legal: list[dict[str, Any]], rng: random.Random, signal_rate: float =
         if isinstance(bids[0]["bid"], int) and rng.random() < 0.8:
             return bids[min(len(bids) - 1, int(rng.expovariate(0.4)))]
         return rng.choice(bids)
-    special = [a for a in legal if "exchange" in a or "claim" in a or a.get("arrastro") or "declare" in a]
+    special = [a for a in legal if "exchange" in a or "announce" in a or "claim" in a or a.get("arrastro")
+               or "declare" in a]
     if special and rng.random() < 0.5:
         return rng.choice(special)
     signals = [a for a in legal if "signal" in a]

@@ -7,7 +7,7 @@
 """
 
 import brisca.variants  # noqa: F401  (the presets register themselves in brisca.rules' registry)
-from brisca.actions import Action, Exchange, Play
+from brisca.actions import Action, Announce, Exchange, Play
 from brisca.cards import ITALIAN, SPANISH, Card, Notation, Rank, Suit, find_notation, parse_cards, spanish_deck
 from brisca.errors import (
     BriscaError,
@@ -23,8 +23,9 @@ from brisca.rules import Rules, find_variant, make_rules, variant_names
 __version__ = "0.1.0"
 
 __all__ = [
-    "ITALIAN", "SPANISH", "Action", "BriscaError", "Card", "Exchange", "Game", "HandResult", "IllegalActionError",
-    "InvalidActionError", "InvalidCardError", "InvalidDeckError", "Match", "Notation", "PartnerDraw", "Play", "Rank",
+    "ITALIAN", "SPANISH", "Action", "Announce", "BriscaError", "Card", "Exchange", "Game", "HandResult",
+    "IllegalActionError", "InvalidActionError", "InvalidCardError", "InvalidDeckError", "Match", "Notation",
+    "PartnerDraw", "Play", "Rank",
     "RecordError", "Rules", "RulesError", "Suit", "Trick", "View", "find_notation", "find_variant", "make_rules",
     "parse_cards", "spanish_deck", "variant_names",
 ]

@@ -10,6 +10,8 @@ Each action has a text notation, a parser and a pasteable ``repr``::
     (Arrastro(Card.parse('1C')), Claim(), Signal('trump-ace'))
     >>> Action.parse("say briscas"), Action.parse("cut golpe")
     (Signal('briscas', aloud=True), Cut('golpe'))
+    >>> Action.parse("announce 7b"), Announce(Card.parse("2O")).to_json()
+    (Announce(Card.parse('7B')), {'announce': '2O'})
     >>> Action.from_json({"play": "1o", "arrastro": True}).to_json()
     {'play': '1O', 'arrastro': True}
 
@@ -78,9 +80,9 @@ class Action:
 
     @staticmethod
     def parse(text: str, notation: NotationLike | None = None) -> Action:
-        """Read an action's notation: ``3O`` play, ``x7B`` exchange, ``1O!`` arrastro, ``claim``, ``signal NAME``,
-        ``say NAME``, ``cut golpe``, ``bid 110``, ``bid rank 3``, ``pass``, ``call 3O``, ``trump O``,
-        ``discard 5O 6C``, ``declare O``.
+        """Read an action's notation: ``3O`` play, ``x7B`` exchange, ``announce 7B`` (an announced exchange),
+        ``1O!`` arrastro, ``claim``, ``signal NAME``, ``say NAME``, ``cut golpe``, ``bid 110``, ``bid rank 3``,
+        ``pass``, ``call 3O``, ``trump O``, ``discard 5O 6C``, ``declare O``.
 
         Cards and suits may be written in the Italian notation too (``RD``, ``xFS``, ``trump D``);
         ``notation`` is passed on to :meth:`Card.parse`."""
@@ -192,6 +194,18 @@ class Exchange(CardAction):
     __slots__ = ()
     kind = "exchange"
     prefix = "x"
+
+
+class Announce(CardAction):
+    """Lay the named low trump under the face-up card, announcing an exchange (``trump_exchange: announced``, 001).
+
+    The card leaves the hand and lies in everybody's sight; the exchange is made as the seat wins its next trick,
+    and the card goes back to its hand if the face-up card is drawn before that.
+    """
+
+    __slots__ = ()
+    kind = "announce"
+    prefix = "announce "
 
 
 class Arrastro(CardAction):
@@ -524,6 +538,7 @@ def _read_signal(data: Mapping[str, Any]) -> Action:
 
 Play._interned = [Play._make(c) for c in ALL_CARDS]
 Exchange._interned = [Exchange._make(c) for c in ALL_CARDS]
+Announce._interned = [Announce._make(c) for c in ALL_CARDS]
 Arrastro._interned = [Arrastro._make(c) for c in ALL_CARDS]
 CLAIM: Claim = object.__new__(Claim)
 _SIGNAL_ACTIONS: dict[tuple[str, bool], Signal] = {}
@@ -553,6 +568,7 @@ for _rank in Rank:
 _READERS: dict[str, Any] = {
     "play": _read_play,
     "exchange": lambda d: Exchange(Card.parse(d["exchange"])),
+    "announce": lambda d: Announce(Card.parse(d["announce"])),
     "claim": _read_claim,
     "signal": _read_signal,
     "cut": lambda d: Cut(d["cut"]),
@@ -567,6 +583,7 @@ _WORD_READERS: dict[str, Any] = {
     "bid": _parse_bid,
     "cut": lambda rest, notation: Cut(rest),
     "call": lambda rest, notation: Call(Card.parse(rest, notation)),
+    "announce": lambda rest, notation: Announce(Card.parse(rest, notation)),
     "trump": lambda rest, notation: TrumpChoice(Suit.parse(rest)),
     "declare": lambda rest, notation: Declare(Suit.parse(rest)),
     "discard": lambda rest, notation: Discard(*parse_cards(rest, notation)),
@@ -577,6 +594,8 @@ _EXTRA_KEYS: dict[str, set[str]] = {"play": {"arrastro"}, "signal": {"aloud"}}
 PLAYS: tuple[Play, ...] = tuple(Play._interned)  # type: ignore[arg-type]
 #: Every exchange action, indexed by card index.
 EXCHANGES: tuple[Exchange, ...] = tuple(Exchange._interned)  # type: ignore[arg-type]
+#: Every announced exchange, indexed by card index.
+ANNOUNCES: tuple[Announce, ...] = tuple(Announce._interned)  # type: ignore[arg-type]
 #: Every arrastro action, indexed by card index.
 ARRASTROS: tuple[Arrastro, ...] = tuple(Arrastro._interned)  # type: ignore[arg-type]
 #: Every call action, indexed by card index.

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from brisca.actions import (
+    ANNOUNCES,
     ARRASTROS,
     ASK_SIGNALS,
     CALLS,
@@ -40,6 +41,7 @@ from brisca.actions import (
     PLAYS,
     SIGNAL_SETS,
     Action,
+    Announce,
     Arrastro,
     Bid,
     Call,
@@ -484,27 +486,50 @@ class Game:
                         out.append(Bonus(side, 40 if trumps else 20, f"king and knight of {suit.name_in('en')}"))
         return tuple(out)
 
-    def legal_actions(self) -> list[Action]:
-        """The actions the seat to act may take now: each card it holds, and the exchange when allowed."""
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """The actions the seat to act may take now: each card it holds, and the exchange when allowed.
+
+        ``seat``: the actions of that seat. A seat not to act has none, but its trump exchange under
+        ``trump_exchange: out_of_turn`` (000: "at any time, even while playing a trick").
+        """
+        if seat is not None and seat != self._turn:
+            return self._out_of_turn(seat)
         hand = self._hands[self._turn]  # every hand is empty once the hand is over
         give = self._give
         if give is not None and give in hand and self._may_exchange[self._turn]:
             return [*hand, EXCHANGES[give.card.index]]
         return hand[:]  # type: ignore[return-value]
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be applied now."""
-        return action in self.legal_actions()
+    def _out_of_turn(self, seat: int) -> list[Action]:
+        """What ``seat``, not the seat to act, may do now: its exchange under ``out_of_turn``, else nothing."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise RulesError(f"no seat {seat!r} in a {self.players}-player game")
+        give = self._give
+        if (give is not None and not self._over and self.rules.trump_exchange == "out_of_turn"
+                and self._may_exchange[seat] and give in self._hands[seat]):
+            return [EXCHANGES[give.card.index]]
+        return []
+
+    def is_legal(self, action: Action, seat: int | None = None) -> bool:
+        """Whether ``action`` may be applied now (by ``seat``, by default the seat to act)."""
+        return action in self.legal_actions(seat)
 
     # ------------------------------------------------------------------ moves
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply ``action`` (an :class:`Action` or its notation) for the seat to act.
+
+        ``seat`` names the seat that acts (by default the seat to act). Another seat may act only where
+        the rules let it act out of turn: its trump exchange under ``trump_exchange: out_of_turn``; the
+        history keeps who made it, and the turn does not move.
 
         Raises :class:`InvalidActionError` for something that is not an action and
         :class:`IllegalActionError` for an action the rules forbid now; the game is
         unchanged when either is raised.
         """
+        if seat is not None and seat != self._turn:
+            self._apply_out_of_turn(action, seat)
+            return
         if action.__class__ is Play:
             seat = self._turn
             try:
@@ -562,19 +587,40 @@ class Game:
             self._exchange(action)
         elif isinstance(action, str):
             self.apply(Action.parse(action))
+        elif type(action) is Announce and self.rules.trump_exchange != "off" and self.turned is not None:
+            raise IllegalActionError(f"the trump exchange is made at once in these rules, not announced"
+                                     f" ('x{action.card}')")
         elif isinstance(action, Action):
             raise IllegalActionError(f"{action} is not an action of these rules")
         else:
             raise InvalidActionError(f"not an action: {action!r}")
 
-    def _exchange(self, action: Exchange) -> None:
+    def _apply_out_of_turn(self, action: Action | str, seat: int) -> None:
+        """``seat`` acts while another is to act: only its exchange under ``out_of_turn`` (000)."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        if not isinstance(action, Action):
+            raise InvalidActionError(f"not an action: {action!r}")
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise InvalidActionError(f"no seat {seat!r} in a {self.players}-player game")
         if self._over:
             raise IllegalActionError("the hand is over")
-        seat = self._turn
+        if type(action) is not Exchange or self.rules.trump_exchange != "out_of_turn":
+            raise IllegalActionError(f"out of turn: seat {self._turn} is to act, not seat {seat}")
+        self._exchange(action, seat)
+
+    def _exchange(self, action: Exchange, seat: int | None = None) -> None:
+        if self._over:
+            raise IllegalActionError("the hand is over")
+        if seat is None:
+            seat = self._turn
         card = action.card
         rules = self.rules
         if rules.trump_exchange == "off" or self.turned is None:
             raise IllegalActionError("the trump exchange is not played in these rules")
+        if rules.trump_exchange == "announced":
+            raise IllegalActionError(f"under trump_exchange: announced the exchange is announced first, laying the"
+                                     f" trump under the face-up card ('announce {card}')")
         stock = self._stock
         if not stock:
             raise IllegalActionError("the face-up trump has already been drawn")
@@ -604,8 +650,8 @@ class Game:
             raise IllegalActionError("there is nothing to undo")
         *keep, (_seat, last) = self._history
         self._deal()
-        for _s, action in keep:
-            self.apply(action)
+        for seat, action in keep:
+            self.apply(action, seat)
         return last
 
     def clone(self) -> Game:
@@ -679,6 +725,7 @@ class Game:
             signals=tuple((s, n) for s, n, _t, _a in self._visible_signal_list(seat)),
             arrastro=self._arrastro_on,
             legal_actions=tuple(self.legal_actions()) if mine else (),
+            out_of_turn=tuple(self._out_of_turn(seat)) if seat is not None and seat != self._turn else (),
             result=self.result(),
             deal_number=self.deal_number,
             received=self.received(seat) if seat is not None else (),
@@ -764,7 +811,7 @@ class RuledGame(Game):
 
     __slots__ = (
         "_phase", "_bids", "_passed", "_high", "_contract", "_talon", "_discards", "_shown", "_declared",
-        "_pending", "_dealt", "_blind", "_way", "_window", "_marking",
+        "_pending", "_dealt", "_blind", "_way", "_window", "_marking", "_announced", "_taken_back",
     )
 
     def _deal(self) -> None:
@@ -788,6 +835,10 @@ class RuledGame(Game):
         self._dealt: tuple[tuple[Card, ...], ...] = ()
         #: Under ``call_time: after_first_trick``, the auction's winner while his call waits for the first trick.
         self._blind: int | None = None
+        #: ``trump_exchange: announced`` (001): the seat whose trump lies under the face-up card, and that trump;
+        #: the trumps that went back to their announcers' hands (public: they lay face up).
+        self._announced: tuple[int, Card] | None = None
+        self._taken_back: list[tuple[int, Card]] = []
         super()._deal()
         self._signals = []
         self._turn_signals = []
@@ -922,9 +973,22 @@ class RuledGame(Game):
             "declarations": tuple((s, suit) for s, suit, _t in self._declared),
             "shown": self._shown,
             "deal_way": self._way,
+            "announced": self._announced,
         }
 
-    def legal_actions(self) -> list[Action]:
+    @property
+    def announced(self) -> tuple[int, Card] | None:
+        """``(seat, card)``: the trump laid under the face-up card, while the exchange it announces waits."""
+        return self._announced
+
+    @property
+    def taken_back(self) -> tuple[tuple[int, Card], ...]:
+        """``(seat, card)``: announced trumps that went back to their seats' hands, the face-up card drawn first."""
+        return tuple(self._taken_back)
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        if seat is not None and seat != self._turn:
+            return self._out_of_turn(seat)
         if self._over:
             return []
         if self._phase == "mark":
@@ -947,8 +1011,12 @@ class RuledGame(Game):
             if ace in plays:
                 actions.append(ARRASTROS[ace.card.index])
         give = self._give
-        if give is not None and give in hand and self._may_exchange[seat]:
-            actions.append(EXCHANGES[give.card.index])
+        if give is not None and give in hand:
+            if rules.trump_exchange != "announced":
+                if self._may_exchange[seat]:
+                    actions.append(EXCHANGES[give.card.index])
+            elif self._announced is None and len(hand) > 1:  # (a card kept to play)
+                actions.append(ANNOUNCES[give.card.index])
         if rules.claim and not self._stock and not self._trick and self._claim_holds(seat):
             actions.append(CLAIM)
         if rules.signals != "off" and self._layout.sides < self.players:
@@ -1179,7 +1247,10 @@ class RuledGame(Game):
             out += [name for name in names if name in ASK_SIGNALS]
         return out
 
-    def apply(self, action: Action | str) -> None:
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        if seat is not None and seat != self._turn:
+            self._apply_out_of_turn(action, seat)
+            return
         if isinstance(action, str):
             action = Action.parse(action)
         if not isinstance(action, Action):
@@ -1223,6 +1294,8 @@ class RuledGame(Game):
                 self._three_out = True
             if len(self._tricks) > tricks_before:
                 self._after_trick(len(self._stock) < stock_before)
+                if self._announced is not None:
+                    self._settle_announcement()
                 if self._blind is not None and not self._over:
                     # Chiamata Buia: the first trick is over, and the bidder calls now.
                     self._phase = "call"
@@ -1231,6 +1304,11 @@ class RuledGame(Game):
                 self._open_window(tricks_before, leader, cards, held)
         elif kind is Exchange:
             self._exchange(action)  # type: ignore[arg-type]
+        elif kind is Announce:
+            card = action.card  # type: ignore[attr-defined]
+            self._hands[seat].remove(PLAYS[card.index])
+            self._announced = (seat, card)
+            self._history.append((seat, action))
         elif kind is Claim:
             self._do_claim(seat)
         elif kind is Signal:
@@ -1248,6 +1326,36 @@ class RuledGame(Game):
         else:
             self._history.append((seat, action))
             self._auction_step(seat, action)
+
+    def _settle_announcement(self) -> None:
+        """After a trick, the exchange announced (001): the announcer that won it takes the face-up card, its trump
+        staying in the stock in its place, as the trick is won and before the draw ("the next time after the player
+        wins a trick, before the stock on the table is finished, he can add the face-up trump to his hand"); once
+        the face-up card has been drawn ("If he does not win any trick before the face-up trump is drawn from the
+        stock, then, he simply takes his two or seven back"), or the hand ended at once, the trump goes back."""
+        assert self._announced is not None
+        seat, card = self._announced
+        given = PLAYS[card.index]
+        hands, stock = self._hands, self._stock
+        if self._killer is None and self._tricks[-1][2] == seat:
+            hand = hands[seat]
+            if stock:
+                face = stock[0]
+                stock[0] = given
+            else:  # this trick's draws emptied the stock: the last to draw draws the trump, not the face-up card
+                last = self._draw_order[seat][-1]
+                face = hands[last].pop()
+                hands[last].append(given)
+                self._last_draw = (last, card)
+            hand.insert(len(hand) - 1, face)  # taken before the card the winner then drew
+            self._exchanges.append(ExchangeEvent(seat, card, face.card))
+            self._set_face_up(exchanged=True)
+        elif not stock or self._killer is not None:
+            hands[seat].append(given)
+            self._taken_back.append((seat, card))
+        else:
+            return
+        self._announced = None
 
     def _auction_step(self, seat: int, action: Action) -> None:
         rules, n = self.rules, self.players
@@ -1340,6 +1448,8 @@ class RuledGame(Game):
         g._way = self._way
         g._window = self._window[:]
         g._marking = self._marking
+        g._announced = self._announced
+        g._taken_back = self._taken_back[:]
         return g
 
     __copy__ = clone
@@ -1401,7 +1511,7 @@ class RuledGame(Game):
 
     def _known_cards(self, viewer: int | None) -> tuple[tuple[int, Card], ...]:
         known = super()._known_cards(viewer)
-        extra = list(self._shown)
+        extra = [*self._shown, *self._taken_back]
         if self.rules.trump_from == "dealer" and self.turned is not None:
             extra.append((self.dealer, self.turned))
         if not extra:
@@ -1469,6 +1579,8 @@ class RuledGame(Game):
                         " holding the king and the knight")
             return ("a pair is declared in the trick where one of its cards is played, by a seat holding the other"
                     " (or both, playing one of them now)")
+        if isinstance(action, Announce):
+            return self._why_not_announce(action)
         if isinstance(action, Exchange):
             try:
                 self.clone()._exchange(action)
@@ -1513,6 +1625,26 @@ class RuledGame(Game):
                 return f"seat {seat} has already made the signal {action.name} this turn"
             return f"seat {seat} may not signal {action.name}: signals must be truthful"
         return f"{action} is not an action of these rules"
+
+    def _why_not_announce(self, action: Announce) -> str:
+        """Why the exchange ``action`` announces may not be announced now (``trump_exchange: announced``, 001)."""
+        seat, rules, card = self._turn, self.rules, action.card
+        if rules.trump_exchange == "off" or self.turned is None:
+            return "the trump exchange is not played in these rules"
+        if rules.trump_exchange != "announced":
+            return f"the trump exchange is made at once in these rules, not announced ('x{card}')"
+        if self._announced is not None:
+            return f"seat {self._announced[0]} has already laid {self._announced[1]} under the face-up card"
+        if not self._stock:
+            return "the face-up trump has already been drawn"
+        face, give = self._stock[0].card, self._give
+        if give is None:
+            return f"the face-up {face} cannot be exchanged"
+        if card is not give.card:
+            return f"the face-up {face} is taken with {give.card}, not {card}"
+        if give not in self._hands[seat]:
+            return f"seat {seat} does not hold {card}"
+        return f"seat {seat} must keep a card to play: it cannot lay its last one under the face-up card"
 
     def _why_illegal_in_auction(self, action: Action) -> str:
         seat, rules, phase = self._turn, self.rules, self._phase
@@ -1575,7 +1707,7 @@ class View:
     exchanges: tuple[ExchangeEvent, ...]
     #: ``(seat, card)``: cards this viewer knows another seat holds now (see ``Game._known_cards``).
     known: tuple[tuple[int, Card], ...]
-    #: This seat's legal actions when it is its turn, else empty.
+    #: This seat's legal actions when it is its turn, else empty (see ``out_of_turn``).
     legal_actions: tuple[Action, ...]
     result: HandResult | None
     #: ``(seat, signal)``: the signals this viewer may see.
@@ -1603,6 +1735,13 @@ class View:
     shown: tuple[tuple[int, Card], ...] = ()
     #: How the hand was dealt (``one_by_one``, ``alce``, ``golpe``, ``pelada``); ``""`` while the cutter chooses.
     deal_way: str = "one_by_one"
+    #: What this seat may do while another seat is to act: its trump exchange under ``trump_exchange:
+    #: out_of_turn`` (000: "at any time, even while playing a trick"), else nothing.
+    out_of_turn: tuple[Action, ...] = ()
+    #: ``(seat, card)``: under ``trump_exchange: announced`` (001), the trump a seat laid under the face-up card,
+    #: in everybody's sight, while the exchange it announces waits for that seat's next trick won. The card is in
+    #: no hand meanwhile: ``hand_sizes`` counts one card fewer for that seat.
+    announced: tuple[int, Card] | None = None
 
     @property
     def cutter(self) -> int:
@@ -1654,6 +1793,8 @@ class View:
         seen.update(self.discards)  # the viewer's own, face down in its pile
         if self.face_up is not None:
             seen.add(self.face_up)
+        if self.announced is not None:  # under the face-up card, face up
+            seen.add(self.announced[1])
         return tuple(c for c in self.rules.layout(self.players).cards if c not in seen)
 
 

@@ -435,6 +435,23 @@ _EN: dict[str, str] = {
     "next_trick_lead": "The trick's winner leads the next trick.",
     "hand_goal_contract": "the declarer's side must reach the bid",
     "variants_players": "{counts} players",
+    # The exchange announced (001) and the exchange out of turn (000).
+    "announce_option": "lay {give} under the face-up {take}: you take it when you win your next trick",
+    "prompt_announce": ", x announce the exchange",
+    "you_announce": "You lay {give} under the face-up {take}: you take it when you win your next trick.",
+    "announces": "{who} lays {give} under the face-up {take}: the exchange is made when they win their next trick.",
+    "announced_made_you": "You take the face-up {take}; {give} stays face up in its place.",
+    "announced_made": "{who} takes the face-up {take}; {give} stays face up in its place.",
+    "announced_back_you": "The face-up card has been drawn: {give} comes back to your hand.",
+    "announced_back": "The face-up card has been drawn: {give} goes back to {who}'s hand.",
+    "announced_row": "Under the face-up",
+    "err_announced_waits": "{card} already lies under the face-up card: the exchange waits for {who} to win a trick.",
+    "err_keep_a_card": "You must keep a card to play: you cannot lay your last one under the face-up card.",
+    "help_key_announce": "announce the exchange: lay the 7 or the 2 under the face-up card (also c, cambiar, scambia)",
+    "exchange_when_announced": "announced: laid under the face-up card, taken when you win your next trick",
+    "exchange_when_out_of_turn": "once you have won a trick, on your turn or another's",
+    "prompt_out_of_turn": "You may exchange {give} for the face-up {take} now, out of turn (x exchange, Enter go on): ",
+    "err_out_of_turn": "Now you may only exchange (x) or let play go on (Enter).",
 }
 
 #: The catalogue: language -> message key -> template.

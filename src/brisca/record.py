@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from brisca.actions import Action, Bid, Declare, Pass, RankBid, Signal
+from brisca.actions import Action, Announce, Bid, Declare, Pass, RankBid, Signal
 from brisca.cards import Card
 from brisca.commitment import check_deal, practice_deck
 from brisca.errors import BriscaError, RecordError
@@ -90,10 +90,8 @@ class Record:
         for i, (seat, action) in enumerate(self.actions[:upto]):
             if game.is_over():
                 raise RecordError("the hand is already over", i, hand)
-            if seat != game.turn:
-                raise RecordError(f"out of turn: seat {game.turn} is to act, not seat {seat}", i, hand)
-            try:
-                game.apply(action)
+            try:  # (a seat not to act: only where the rules let it, its exchange under out_of_turn)
+                game.apply(action, seat)
             except BriscaError as exc:
                 raise RecordError(str(exc), i, hand) from None
         return game
@@ -403,6 +401,7 @@ def summary(game: Game) -> dict[str, Any]:
         ],
         "current_trick": [str(c) for c in game.trick],
         "exchanges": [{"seat": e.seat, "gave": str(e.given), "took": str(e.taken)} for e in game.exchanges],
+        **_announcements(game),
         "signals": [{"seat": s, "signal": a.name} for s, a in game.history if isinstance(a, Signal)],
         "claim": None if claim is None else {
             "seat": claim[0], "cards": [str(c) for c in claim[1]], "points": claim[2]
@@ -417,6 +416,22 @@ def summary(game: Game) -> dict[str, Any]:
         **({"winners": list(result.shared)} if result is not None and result.shared else {}),
         **({"scores": list(result.scores)} if result is not None and result.scores is not None else {}),
     }
+
+
+def _announcements(game: Game) -> dict[str, Any]:
+    """Under ``trump_exchange: announced``: each trump laid under the face-up card, and what became of it
+    (``exchanged`` after its seat's trick won, ``taken back`` once the face-up card was drawn, or ``pending``)."""
+    if game.rules.trump_exchange != "announced":
+        return {}
+    made = [(e.seat, e.given) for e in game.exchanges]
+    back = list(getattr(game, "taken_back", ()))
+    out = []
+    for seat, action in game.history:
+        if type(action) is Announce:
+            card = action.card
+            result = "exchanged" if (seat, card) in made else "taken back" if (seat, card) in back else "pending"
+            out.append({"seat": seat, "card": str(card), "result": result})
+    return {"announcements": out}
 
 
 def _auction_summary(game: Game) -> dict[str, Any]:

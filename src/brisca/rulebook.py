@@ -75,6 +75,15 @@ SENTENCES: dict[str, str] = {
     "exchange_after_win": "on your turn, once you have won a trick",
     "exchange_any_time": "on your turn, at any time",
     "exchange_before_penultimate": "on your turn, once you have won a trick, but not in the last round of draws",
+    "exchange_announced": (
+        "announced: on your turn you lay the trump under the face-up card, and take the face-up card as you win your"
+        " next trick; if the face-up card is drawn first, the trump comes back to your hand"
+    ),
+    "exchange_out_of_turn": "at any time, on your turn or another's, once you have won a trick",
+    "announced_hand": (
+        "While the trump lies under the face-up card it is out of your hand, in everybody's sight: you play with one"
+        " card fewer until the exchange is made or the trump comes back."
+    ),
     "exchange_off": "There is no trump exchange.",
     "chain_on": "The card given becomes the face-up card, so a 7 given can be taken with the 2.",
     "chain_off": "A card given in an exchange may not be exchanged again.",
@@ -365,6 +374,8 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
         high = _join([rank_name[r] for r in by_given.get(7, ()) if r in present], lang, "or")
         low = _join([rank_name[r] for r in by_given.get(2, ()) if r in present], lang, "or")
         out.append(_t("exchange", lang, when=_t(f"exchange_{rules.trump_exchange}", lang), high=high, low=low))
+        if rules.trump_exchange == "announced":
+            out.append(_t("announced_hand", lang))
         out.append(_t("chain_on" if rules.exchange_chain else "chain_off", lang))
     if rules.arrastro:
         out.append(_t("arrastro", lang))
@@ -500,6 +511,8 @@ def docs_index(lang: Lang = "en") -> str:
     lines += ["", "## Record actions", "", "| action | record form | notation |", "|---|---|---|",
               "| play a card | `{\"seat\": s, \"play\": \"3O\"}` | `3O` |",
               "| exchange the trump | `{\"seat\": s, \"exchange\": \"7B\"}` | `x7B` |",
+              "| announce an exchange, laying the trump under the face-up card (`trump_exchange: announced`) |"
+              " `{\"seat\": s, \"announce\": \"7B\"}` | `announce 7B` |",
               "| lead the ace of trumps with arrastro |"
               " `{\"seat\": s, \"play\": \"1O\", \"arrastro\": true}` | `1O!` |",
               "| claim the rest | `{\"seat\": s, \"claim\": true}` | `claim` |",
@@ -513,7 +526,9 @@ def docs_index(lang: Lang = "en") -> str:
               " `discard 5O 6C` |",
               "| declare a king-knight pair | `{\"seat\": s, \"declare\": \"O\"}` | `declare O` |",
               "", "Hand records may carry `\"deal\": k`, the deal's number in its match (it picks the trump under"
-              " `trump_rotation`).", "", "## Options", "", "| option | meaning |", "|---|---|"]
+              " `trump_rotation`). Every action names the seat that took it: under `trump_exchange: out_of_turn` an"
+              " exchange made while another seat was to act is written where it was made, with its own seat.", "",
+              "## Options", "", "| option | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {opt.help} |" for name, opt in OPTIONS.items()]
     return "\n".join(lines) + "\n"
 

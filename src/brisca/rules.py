@@ -26,8 +26,9 @@ from brisca.actions import PLAYS
 from brisca.cards import Card, Rank, Suit, parse_cards, spanish_deck
 from brisca.errors import InvalidCardError, RulesError
 
-#: When a seat may give a low trump for the face-up card.
-TRUMP_EXCHANGE_MODES = ("off", "after_win", "any_time", "before_penultimate")
+#: When a seat may give a low trump for the face-up card: announced (001: the trump is placed under the face-up card
+#: and taken after the seat's next trick won) and out_of_turn (000: "at any time, even while playing a trick") too.
+TRUMP_EXCHANGE_MODES = ("off", "after_win", "any_time", "before_penultimate", "announced", "out_of_turn")
 #: Duties of play: none, suit, suit_trump; descanso (source 003: follow suit always, beat and trump only against
 #: the opponents, a seat whose partner holds the trick with a plain card is free when void); suit_beat_trump
 #: (beat and trump whoever holds the trick, the partner too).
@@ -179,7 +180,16 @@ OPTIONS: dict[str, Option] = {
                lambda v: _choice("trump_exchange", v, TRUMP_EXCHANGE_MODES, {True: "after_win", False: "off"}),
                "giving a low trump for the face-up card: off; after_win (a seat that has won a trick, on its"
                " turn); any_time (on its turn, from the first trick); before_penultimate (after a win, and no"
-               " longer once the last round of draws has begun)"),
+               " longer once the last round of draws has begun); announced (001: 'To exchange it, the player must"
+               " notify his opponent by placing his trump two or seven under the face-up trump. Then, the next time"
+               " after the player wins a trick, before the stock on the table is finished, he can add the face-up"
+               " trump to his hand. If he does not win any trick before the face-up trump is drawn from the stock,"
+               " then, he simply takes his two or seven back.': on its turn a seat lays the trump under the"
+               " face-up card, out of its hand (it plays with a card fewer) and in everybody's sight; the exchange"
+               " is made as the seat wins its next trick, before the draw, and the card goes back to its hand if"
+               " the face-up card is drawn before that); out_of_turn (000: 'it can be exchanged ... by any player"
+               " who has it, at any time, even while playing a trick, provided that the player in question has won"
+               " at least one trick': as after_win, and also while another seat is to act)"),
         Option("exchange_with", lambda v: _exchange("exchange_with", v),
                "which trump is given for which face-up ranks, e.g. {\"7\": [1, 3, 12, 11, 10], \"2\": [4, 5, 6, 7]}"),
         Option("target_hands", lambda v: _int("target_hands", v, minimum=1),
@@ -415,7 +425,7 @@ class Rules:
         return (
             self.follow == "none" and not self.arrastro and not self.claim and self.signals == "off"
             and not self.kill_three and not self.dealt_out and self.declarations == "off"
-            and self.lead_two == "any" and not self.capote
+            and self.lead_two == "any" and not self.capote and self.trump_exchange != "announced"
         )
 
     @property

@@ -21,9 +21,20 @@ SPANISH = register_variant(
         readings=(
             "Duty of play: none. Sources 001 and 000 (first article) let any card be played; the second article of"
             " 000 requires following suit. Option `follow` offers the stricter readings.",
-            "Trump exchange: after the seat has won a trick (000: 'provided that the player has won at least one"
-            " trick'; 001 completes an announced exchange after a win). `trump_exchange: any_time` and"
-            " `before_penultimate` (000, second article) are the other readings.",
+            "Trump exchange: on the seat's turn, once it has won a trick (`trump_exchange: after_win`), what the"
+            " sources share: 000 asks that 'the player in question has won at least one trick', and 001 completes"
+            " an exchange only after a trick won. Each reads it further, and each reading is an option:"
+            " `trump_exchange: announced` is 001's ('To exchange it, the player must notify his opponent by placing"
+            " his trump two or seven under the face-up trump. Then, the next time after the player wins a trick,"
+            " before the stock on the table is finished, he can add the face-up trump to his hand. If he does not"
+            " win any trick before the face-up trump is drawn from the stock, then, he simply takes his two or"
+            " seven back.'): the trump leaves the hand, in everybody's sight, so the seat plays with a card fewer"
+            " until the exchange is made, as it wins its next trick and before the draw, or the trump comes back"
+            " once the face-up card is drawn; `trump_exchange: out_of_turn` is 000's first article ('at any time,"
+            " even while playing a trick, provided that the player in question has won at least one trick'): a"
+            " seat may exchange while another is to act; `any_time` and `before_penultimate` (000, second"
+            " article: 'after winning a trick (but not in the penultimate trick)') are the others. The sources"
+            " disagree, so the default stays the reading they share.",
             "A 7 given in an exchange can later be taken with the 2 (`exchange_chain: true`).",
             "A 60-60 hand is drawn and does not count (`tie: draw`). 001 awards the hand to all tied players"
             " (`tie: shared`: 'When two or more players make the same highest score, the hand is awarded by all of"
@@ -148,6 +159,9 @@ LOMBARD = register_variant(
         readings=(
             "The seven scores 10 and ranks second; the three scores nothing and ranks where the seven was:"
             " rank 1 7 12 11 10 3 6 5 4 2.",
+            "000 gives the values only; this preset moves the ranks with them, as the seven's value suggests a"
+            " seven that takes tricks like the three it replaces. `lombard-kept-ranks` reads the passage as it is"
+            " written: the values change and Briscola's rank order stays.",
             "Everything else as `briscola`.",
         ),
         doc="Briscola where the seven takes the three's place and value.",
@@ -165,9 +179,53 @@ TUSCAN = register_variant(
         sources=("000 (Briscola: 'In parts of Tuscany the values of the Jack and Knight are reversed')",),
         readings=(
             "The jack and the knight swap points and rank: rank 1 3 12 10 11 7 6 5 4 2, jack 3, knight 2.",
+            "000 gives the values only; this preset moves the ranks with them (the jack worth 3 above the knight"
+            " worth 2). `tuscan-kept-ranks` reads the passage as it is written: the values change and Briscola's"
+            " rank order stays.",
             "Everything else as `briscola`.",
         ),
         doc="Briscola with the jack and the knight swapped.",
+    ),
+)
+
+LOMBARD_KEPT_RANKS = register_variant(
+    dataclasses.replace(
+        BRISCOLA,
+        variant="lombard-kept-ranks",
+        title="Briscola (Lombard values, ranks kept)",
+        points=((1, 11), (7, 10), (12, 4), (11, 3), (10, 2)),
+        sources=("000 (Briscola: 'In parts of Lombardy and Piedmont a Seven is worth 10 points and a Three is worth"
+                 " nothing')",),
+        readings=(
+            "000 changes the values only ('a Seven is worth 10 points and a Three is worth nothing'), and says"
+            " nothing of the order in which cards take tricks: this preset keeps Briscola's rank order, 1 3 12 11"
+            " 10 7 6 5 4 2. The three still ranks second, worth nothing, and the seven, worth 10, still ranks"
+            " below the jack, so a seven can be taken by a jack of its suit.",
+            "The preset `lombard` reads the passage the other way: the ranks move with the values (the seven"
+            " second, the three where the seven was).",
+            "Everything else as `briscola`.",
+        ),
+        doc="Briscola with the Lombard values (the seven worth 10, the three nothing) and Briscola's rank order.",
+    ),
+    "piedmont-kept-ranks",
+)
+
+TUSCAN_KEPT_RANKS = register_variant(
+    dataclasses.replace(
+        BRISCOLA,
+        variant="tuscan-kept-ranks",
+        title="Briscola (Tuscan values, ranks kept)",
+        points=((1, 11), (3, 10), (12, 4), (10, 3), (11, 2)),
+        sources=("000 (Briscola: 'In parts of Tuscany the values of the Jack and Knight are reversed')",),
+        readings=(
+            "000 reverses the values only ('the values of the Jack and Knight are reversed'): the jack scores 3"
+            " and the knight 2, and this preset keeps Briscola's rank order, 1 3 12 11 10 7 6 5 4 2, so the"
+            " knight, worth 2, still takes the jack, worth 3.",
+            "The preset `tuscan` reads the passage the other way: the jack and the knight swap rank too (rank"
+            " 1 3 12 10 11 7 6 5 4 2).",
+            "Everything else as `briscola`.",
+        ),
+        doc="Briscola with the Tuscan values (the jack worth 3, the knight 2) and Briscola's rank order.",
     ),
 )
 

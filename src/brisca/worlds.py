@@ -46,7 +46,7 @@ import copy
 import random
 from collections.abc import Callable, Mapping, Sequence
 
-from brisca.actions import Arrastro, Call, Cut, Declare, Discard, Exchange, Play, Signal
+from brisca.actions import Announce, Arrastro, Call, Cut, Declare, Discard, Exchange, Play, Signal
 from brisca.cards import Card, Rank, Suit
 from brisca.errors import BriscaError
 from brisca.game import SIGNAL_RANKS, Game, RuledGame, View
@@ -179,12 +179,18 @@ class _Plan:
         arrastro = False
         finished = 0
         face_up = view.turned
+        #: ``trump_exchange: announced``: the trump under the face-up card and its seat, while its exchange waits.
+        announced: tuple[int, Card] | None = None
         for t, (seat, action) in enumerate(view.history, start=1):
             if isinstance(action, Exchange):
                 self._out(seat, action.card, t)
                 assert face_up is not None
                 self.not_from_deck[seat].add(face_up)
                 face_up = action.card
+                continue
+            if isinstance(action, Announce):  # the trump leaves the hand, face up; it was received before
+                self._out(seat, action.card, t)
+                announced = (seat, action.card)
                 continue
             if isinstance(action, Signal) or not hasattr(action, "card"):
                 continue
@@ -207,6 +213,12 @@ class _Plan:
             winner = view.tricks[finished].winner if finished < len(view.tricks) else leader
             finished += 1
             trick = []
+            # (A trick that killed the three ended the hand at once: an announced exchange waiting is not made.)
+            killed = finished == len(view.tricks) and view.result is not None and view.result.reason == "three-killed"
+            if announced is not None and announced[0] == winner and not killed:  # made as the trick is won
+                assert face_up is not None
+                self.not_from_deck[winner].add(face_up)
+                face_up, announced = announced[1], None
             draws = stock_draws(winner, n, stock_left, self.turned is not None)
             stock_left -= len(draws)
             for s, last in draws:
@@ -218,6 +230,9 @@ class _Plan:
                     pos = dealt + (1 if self.turned is not None else 0) + draw_index
                     self.slots[s].append((t + 0.5, pos))
                     draw_index += 1
+            if announced is not None and (stock_left == 0 or killed):  # the face-up card was drawn first: it goes back
+                self.not_from_deck[announced[0]].add(announced[1])
+                announced = None
         # Truthful signals: a named trump (it leaves a hand only by being played) is placed outright;
         # "no-trumps" is a suit the seat lacked then; the others say the seat held one card of a kind then.
         self.signallers = {seat for seat, action in view.history if isinstance(action, Signal)}
@@ -348,9 +363,7 @@ class _Plan:
         for seat, action in view.history:
             if not strict and isinstance(action, Signal) and seat != view.seat:
                 continue
-            if world.turn != seat:
-                raise WorldError("the history is out of turn")
-            world.apply(action)
+            world.apply(action, seat)  # (a seat not to act: its exchange under out_of_turn, or a refusal)
         return world
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping
 
-from brisca.actions import PLAYS, Action, Exchange, Play, Signal
+from brisca.actions import PLAYS, Action, Announce, Exchange, Play, Signal
 from brisca.agents.simple import greedy_card
 from brisca.game import Game, View
 from brisca.worlds import WorldError, sample_world
@@ -121,7 +121,7 @@ def expect(game: Game, side: int, greedy: Collection[int] = (), wild: Mapping[in
     share = (wild or {}).get(seat, 0.0)
     if not share:
         return worst
-    plays = [v for a, v in values if a.__class__ is Play or a.__class__ is Exchange] or [v for _a, v in values]
+    plays = [v for a, v in values if a.__class__ in (Play, Exchange, Announce)] or [v for _a, v in values]
     return share * sum(plays) / len(plays) + (1 - share) * worst
 
 
@@ -186,7 +186,7 @@ def greedy_action(game: Game) -> Action | None:
     legal = game.legal_actions()
     cards = []
     for a in legal:
-        if a.__class__ is Exchange:
+        if a.__class__ is Exchange or a.__class__ is Announce:
             return a
         if a.__class__ is Play:
             cards.append(a.card)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from brisca.actions import Action, Arrastro, Claim, Exchange, Play, Signal
+from brisca.actions import Action, Announce, Arrastro, Claim, Exchange, Play, Signal
 from brisca.agents.auction import auction_action, declare_choice
 from brisca.agents.exact import exact_choice
 from brisca.agents.learned import applies, choose_learned
@@ -165,6 +165,8 @@ def situation(view: View, hand: Sequence[Card]) -> Situation:
     out = [*unseen, *known_elsewhere]
     if view.face_up is not None:
         out.append(view.face_up)
+    if view.announced is not None and view.announced[0] != seat:  # under the face-up card: back to a hand, or up
+        out.append(view.announced[1])
     if view.talon:  # shown, then taken by the declarer: in his hand unless he laid it down or played it
         played = set(view.played_cards())
         out.extend(c for c in view.talon if c not in played and c not in view.hand and c not in view.discards)
@@ -221,7 +223,7 @@ class HeuristicAgent:
         if bid is not None:
             return bid
         for action in legal:
-            if isinstance(action, Exchange | Claim):
+            if isinstance(action, Exchange | Announce | Claim):
                 return action
         signal = signal_to_make(view)
         if signal is not None:

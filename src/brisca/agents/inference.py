@@ -97,12 +97,14 @@ def beliefs(view: View, model: str = "greedy") -> list[list[Constraint]]:
     """For each seat, what ``model`` says its card plays show it lacked (nothing for the viewer itself).
 
     Only free choices are read: a play made under a duty to follow (where the rules narrow the choice)
-    and the card actions other than a plain play (arrastro, declarations) are left to the rules.
+    and the card actions other than a plain play (arrastro, declarations) are left to the rules. Under
+    ``trump_exchange: announced`` (a trump out of its hand for a while, its exchange made after a trick) the
+    readings are not made: the rules alone read the other seats.
     """
     lacks = MODELS[model]
     rules, n, trump = view.rules, view.players, view.trump
     out: list[list[Constraint]] = [[] for _ in range(n)]
-    if trump is None or rules.dealt_out:
+    if trump is None or rules.dealt_out or rules.trump_exchange == "announced":
         return out
     strength, points = rules.strength_table, rules.point_table
     stock_left = len(rules.deck_cards(n)) - rules.hand_size * n
@@ -273,10 +275,12 @@ def _bits(mask: int) -> list[int]:
 def read_hands(view: View, seats: Sequence[int] | None = None,
                read: Sequence[Sequence[Constraint]] | None = None) -> Reading | None:
     """Follow each other seat's hand (of ``seats``, if given) through the view's history under both models, greedy
-    and random; ``None`` where the filter does not apply (no trump, dealt-out games, hands of more than 3).
+    and random; ``None`` where the filter does not apply (no trump, dealt-out games, hands of more than 3, an
+    announced exchange).
     ``read``: the view's greedy :func:`beliefs`, when the caller has them already."""
     rules, n, trump = view.rules, view.players, view.trump
-    if trump is None or rules.dealt_out or view.seat is None or rules.hand_size > 3:
+    if (trump is None or rules.dealt_out or view.seat is None or rules.hand_size > 3
+            or rules.trump_exchange == "announced"):
         return None
     if read is None:
         read = beliefs(view, "greedy")
@@ -423,7 +427,7 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
     """For each other seat (of ``seats``, if given), the log of how much likelier its free plays so far are from
     the ``heuristic`` player (:func:`brisca.agents.heuristic.choose`) than from a random one (a Bayes factor: 0
     says nothing, below 0 favours random; 0 for the viewer); ``None`` where the test does not apply (dealt-out
-    games, contracts, hands of more than 3, a duty to follow from the start).
+    games, contracts, hands of more than 3, a duty to follow from the start, an announced exchange).
 
     Each free play in the stock phase is weighed on its own: over every hand the seat could have held then (the
     played card and any others the viewer had not seen by then, equally likely), the share whose heuristic
@@ -441,7 +445,8 @@ def skill_evidence(view: View, seats: Sequence[int] | None = None,
     rules, n, trump = view.rules, view.players, view.trump
     size = rules.hand_size
     if (trump is None or rules.dealt_out or view.seat is None or size > 3 or view.contract is not None
-            or rules.contract != "off" or (rules.follow != "none" and rules.follow_from == "start")):
+            or rules.contract != "off" or (rules.follow != "none" and rules.follow_from == "start")
+            or rules.trump_exchange == "announced"):
         return None
     out = [0.0] * n
     strength, points = rules.strength_table, rules.point_table

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from brisca.actions import PLAYS, Action, Claim, Declare, Exchange, Play
+from brisca.actions import PLAYS, Action, Announce, Claim, Declare, Exchange, Play
 from brisca.agents.exact import _cards_left, expect, greedy_action, margin, solve, team_of
 from brisca.agents.heuristic import choose
 from brisca.agents.learned import applies, choose_learned
@@ -69,7 +69,7 @@ class RolloutPolicy:
         for a in legal:
             if a.__class__ is Play:
                 cards.append(a.card)
-            elif isinstance(a, Exchange | Claim):
+            elif isinstance(a, Exchange | Announce | Claim):
                 return a
             elif a.__class__ is Declare:
                 declares.append(a)
@@ -136,7 +136,7 @@ def _wild(game: Game, state: int) -> tuple[Action | None, int]:
     """A uniformly random card play (or the exchange, when legal) and the generator's next state."""
     legal = game.legal_actions()
     options: list[Action] = [a for a in game._hands[game._turn] if a in legal]
-    options.extend(a for a in legal if a.__class__ is Exchange)
+    options.extend(a for a in legal if a.__class__ is Exchange or a.__class__ is Announce)
     if not options:
         return None, state
     state = lcg(state)
@@ -186,7 +186,7 @@ def policy_move(game: Game, policy: RolloutPolicy, state: int, greedy: Sequence[
 def apply_tracked(game: Game, policy: RolloutPolicy, action: Action) -> None:
     """Apply ``action`` and keep the policy's card counting up to date."""
     card = getattr(action, "card", None)
-    if card is not None and not isinstance(action, Exchange):
+    if card is not None and not isinstance(action, Exchange | Announce):
         policy.played(card)
     game.apply(action)
 

@@ -91,7 +91,7 @@ def world_likelihood(world: Game, viewer: int, miss: float) -> float:
         if (seat != viewer and action.__class__ is Play and len(replay.legal_actions()) > 1
                 and rollout_action(replay) is not action):
             weight *= miss
-        replay.apply(action)
+        replay.apply(action, seat)
     return weight
 
 

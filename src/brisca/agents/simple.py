@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from brisca.actions import Action, Exchange, Play
+from brisca.actions import Action, Announce, Exchange, Play
 from brisca.agents.auction import auction_action, declare_choice
 from brisca.cards import Card, Suit
 from brisca.errors import IllegalActionError
@@ -37,7 +37,7 @@ class GreedyAgent:
     if the trick holds 10 points or more, the lowest trump that wins it; else the
     lowest non-trump, else the lowest trump. Leading, the lowest non-trump worth
     nothing, else the lowest non-trump, else the lowest trump. Ties go to the card
-    held longest. It always takes the trump exchange when it may.
+    held longest. It always takes the trump exchange when it may (announces it, where it is announced).
     """
 
     def __init__(self, seed: int | None = None) -> None:
@@ -49,7 +49,7 @@ class GreedyAgent:
         if bid is not None:
             return bid
         for action in legal:
-            if isinstance(action, Exchange):
+            if isinstance(action, Exchange | Announce):
                 return action
         playable = [a.card for a in legal if isinstance(a, Play)]
         card = self.choose_card(view, playable)

@@ -37,6 +37,7 @@ from brisca.actions import (
     SIGNAL_SETS,
     SIGNALS,
     Action,
+    Announce,
     Arrastro,
     Bid,
     Call,
@@ -360,6 +361,10 @@ class TerminalGame:
         self._told_actions = 0
         self._told_exchanges = 0
         self._told_tricks = 0
+        #: The trump laid under the face-up card as last told (``trump_exchange: announced``).
+        self._announced: tuple[int, Card] | None = None
+        #: When the exchange out of turn was last offered (tricks, stock): offered once a trick, not at every move.
+        self._offered: tuple[int, int] | None = None
         self._hand_seen: frozenset[Card] = frozenset()
         # Games with an auction: the phase last told, and whether the contract and the partner have been told.
         self._phase = "play"
@@ -519,9 +524,46 @@ class TerminalGame:
                     return stopped
             else:
                 assert turn is not None
-                game.apply(self.agents[turn].act(game.view(turn)))
+                stopped = self._offer_out_of_turn()
+                if stopped is not None:
+                    return stopped
+                if game.turn == turn:  # (an exchange out of turn leaves the turn where it was)
+                    game.apply(self.agents[turn].act(game.view(turn)))
             self._narrate()
         return None
+
+    def _offer_out_of_turn(self) -> Outcome | None:
+        """Under ``trump_exchange: out_of_turn`` (000: "at any time, even while playing a trick"), while another
+        seat is to act, offer the person its exchange: once a trick, and again after the stock changes."""
+        view = self.view()
+        if not view.out_of_turn or view.face_up is None:
+            return None
+        moment = (len(view.tricks), view.stock_count)
+        if self._offered == moment:
+            return None
+        self._offered = moment
+        action = view.out_of_turn[0]
+        assert isinstance(action, Exchange)
+        prompt = self.msg("prompt_out_of_turn", give=self.card_str(action.card), take=self.card_str(view.face_up))
+        while True:
+            line = self._read(prompt)
+            if line is None:
+                return Outcome.EOF
+            key = line.strip().lower()
+            if not key:
+                return None
+            if key in QUIT_WORDS:
+                return Outcome.QUIT
+            try:
+                chosen = action if key in EXCHANGE_WORDS else Action.parse(line.strip(), self.notation)
+            except BriscaError:
+                chosen = None
+            if chosen is not action:
+                self._error(self.msg("err_out_of_turn"))
+                continue
+            self.match.game.apply(action, self.seat)
+            self._narrate()
+            return None
 
     def _human_turn(self) -> Outcome | None:
         """Ask until a legal move is applied; wrong input explains itself and leaves the game as it was.
@@ -571,6 +613,8 @@ class TerminalGame:
             return self._read(self.auction_prompt(view))
         legal = view.legal_actions
         extra = self.msg("prompt_exchange") if any(isinstance(a, Exchange) for a in legal) else ""
+        if any(isinstance(a, Announce) for a in legal):
+            extra = self.msg("prompt_announce")
         if any(isinstance(a, Arrastro) for a in legal):
             extra += self.msg("prompt_arrastro")
         if any(isinstance(a, Claim) for a in legal):
@@ -655,10 +699,11 @@ class TerminalGame:
             return self.msg("err_call_after_first_trick")
         if isinstance(action, Bid | RankBid | Pass | Discard | TrumpChoice | Call):
             return self.msg("err_auction_over" if view.rules.auction else "err_no_auction")
-        if isinstance(action, Exchange):
+        if isinstance(action, Exchange | Announce):
             legal = self.exchange_move(view)
-            if isinstance(legal, Exchange) and legal is not action:
-                return self.msg("err_need_card", take=self.card_str(legal.card), give=self.card_str(action.card))
+            if isinstance(legal, Exchange | Announce) and legal.card is not action.card:
+                return self.msg("err_need_card", take=self.card_str(view.face_up or legal.card),
+                                give=self.card_str(legal.card))
             return legal
         card = _card_of(action)
         if card is not None and card not in hand:
@@ -696,9 +741,10 @@ class TerminalGame:
         return self.msg("err_must_play", card=self.card_str(card), cards=cards)
 
     def exchange_move(self, view: View) -> Action | str:
-        """The legal trump exchange, or why there is none now (worked out from the view and the rules)."""
+        """The legal trump exchange (announced, under ``trump_exchange: announced``), or why there is none now
+        (worked out from the view and the rules)."""
         for action in view.legal_actions:
-            if isinstance(action, Exchange):
+            if isinstance(action, Exchange | Announce):
                 return action
         rules = view.rules
         face = view.face_up
@@ -706,12 +752,18 @@ class TerminalGame:
             return self.msg("err_exchange_off")
         if face is None:
             return self.msg("err_no_face_up")
+        if view.announced is not None:
+            seat, card = view.announced
+            return self.msg("err_announced_waits", card=self.card_str(card), who=self.label(seat))
         give = rules.exchange_table[face.index]
         if give is None:
             return self.msg("err_face_up_fixed", card=self.card_str(face))
         if give not in view.hand:
             return self.msg("err_need_card", take=self.card_str(face), give=self.card_str(give))
-        if rules.trump_exchange == "after_win" and not any(t.winner == view.seat for t in view.tricks):
+        if rules.trump_exchange == "announced" and len(view.hand) <= 1:
+            return self.msg("err_keep_a_card")
+        if rules.trump_exchange in ("after_win", "out_of_turn", "before_penultimate") and not any(
+                t.winner == view.seat for t in view.tricks):
             return self.msg("err_must_win")
         return self.msg("err_exchange_not_now")
 
@@ -1182,6 +1234,7 @@ class TerminalGame:
         view = self.view()
         self._trump = view.trump
         self._told_actions = self._told_exchanges = self._told_tricks = 0
+        self._announced = self._offered = None
         self._hand_seen = frozenset(view.hand)
         self._phase = view.phase
         self._contract_told = self._partner_told = False
@@ -1262,6 +1315,9 @@ class TerminalGame:
         rows.extend(self._signal_rows(view))
         rows.extend(self._declaration_rows(view))
         rows.extend(self._known_rows(view))
+        if view.announced is not None:  # (001) the trump under the face-up card, in everybody's sight
+            seat, card = view.announced
+            rows.append((msg("announced_row"), Text(f"{self.label(seat)}: ").append(self.card_text(card))))
         rows.append((msg("turn"), self.label(view.turn) if view.turn is not None else "-"))
         width = max(len(name) for name, _value in rows) + 2
         for name, value in rows:
@@ -1276,10 +1332,10 @@ class TerminalGame:
         if auction:  # the prompt says what may be done: a list of every legal bid or discard would be long
             return
         for action in view.legal_actions:
-            if isinstance(action, Exchange) and view.face_up is not None:
+            if isinstance(action, Exchange | Announce) and view.face_up is not None:
                 option = self.styled(
-                    "exchange_option", give=self.card_text(action.card, mark=False),
-                    take=self.card_text(view.face_up, mark=False),
+                    "announce_option" if isinstance(action, Announce) else "exchange_option",
+                    give=self.card_text(action.card, mark=False), take=self.card_text(view.face_up, mark=False),
                 )
                 self.console.print(Text("  [x] ").append(option))
             elif isinstance(action, Arrastro):
@@ -1438,7 +1494,7 @@ class TerminalGame:
             keys.append(("", msg("help_key_notation", spanish=Card.parse("12O").text(SPANISH),
                                  italian=Card.parse("12O").text(n))))
         if rules.trump_exchange != "off" and not rules.dealt_out and not rules.trump_rotation:
-            keys.append(("x", msg("help_key_exchange")))
+            keys.append(("x", msg("help_key_announce" if rules.trump_exchange == "announced" else "help_key_exchange")))
         if rules.arrastro:
             keys.append(("a", msg("help_key_arrastro", ace=ace)))
         if rules.claim:
@@ -1474,7 +1530,9 @@ class TerminalGame:
         if rules.trump_exchange == "off" or not pairs:
             exchange = msg("exchange_none")
         else:
-            when = msg("exchange_after_win") if rules.trump_exchange == "after_win" else rules.trump_exchange
+            key = f"exchange_when_{rules.trump_exchange}"
+            when = (msg("exchange_after_win") if rules.trump_exchange == "after_win"
+                    else msg(key) if key in msg else rules.trump_exchange)
             exchange = f"{'; '.join(pairs)} ({when})."
         label, goal = self._match_goal()
         follow = msg(f"follow_{rules.follow}") if f"follow_{rules.follow}" in msg else rules.follow
@@ -1583,11 +1641,27 @@ class TerminalGame:
         for trick in finished:
             self._tell_trick(trick, view)
         self._told_tricks = len(view.tricks)
+        self._tell_announced(view)
         if finished:
             for card in view.hand:
                 if card not in self._hand_seen:
                     self.say("you_draw", card=self.card_text(card))
         self._hand_seen = frozenset(view.hand)
+
+    def _tell_announced(self, view: View) -> None:
+        """An announced exchange (001) settled after a trick: made (the announcer won it) or taken back (the face-up
+        card drawn first). Exchanges made at once were told with their actions."""
+        for event in view.exchanges[self._told_exchanges:]:
+            you = event.seat == self.seat
+            self.say("announced_made_you" if you else "announced_made", who=self.label(event.seat),
+                     give=self.card_text(event.given, mark=False), take=self.card_text(event.taken, mark=False))
+        self._told_exchanges = len(view.exchanges)
+        before, self._announced = self._announced, view.announced
+        if before is not None and view.announced is None and not any(
+                e.seat == before[0] and e.given is before[1] for e in view.exchanges):
+            seat, card = before
+            self.say("announced_back_you" if seat == self.seat else "announced_back", who=self.label(seat),
+                     give=self.card_text(card, mark=False))
 
     def _tell_auction_events(self, view: View) -> None:
         """What the view shows has changed beyond the actions told: the auction won, the talon shown, another
@@ -1672,6 +1746,13 @@ class TerminalGame:
             key = ("you_declare" if you else "declares") + ("_vales" if view.rules.declarations == "vales" else "")
             self.say(key, style="bold", who=who, suit=self.suit_text(action.suit),
                      points=self.declare_points(action.suit, view))
+            return
+        if isinstance(action, Announce):
+            self._announced = (seat, action.card)
+            face = view.turned if view.face_up is None else view.face_up
+            take = self.card_text(face, mark=False) if face is not None else Text("-")
+            self.say("you_announce" if you else "announces", who=who, give=self.card_text(action.card, mark=False),
+                     take=take)
             return
         if isinstance(action, Exchange):
             event = view.exchanges[self._told_exchanges]

@@ -54,6 +54,8 @@ declare    ``Declare(suit)``, oros to bastos (``declarations``: vales or on_lead
 cut        ``Cut(way)`` for each of ``cut_ways`` (``deal: cutter_chooses``)
 signal_more  ``Signal(name)`` for the rules' signals beyond the core ten (``signal_set: italian``)
 say        ``Signal(name, aloud=True)`` for each signal of the set (``signals: combination``)
+announce   ``Announce(card)``, 48 ids, ``start + card.index``: lay this trump under the face-up card
+           (``trump_exchange: announced``)
 =========  ============================================================================
 
     >>> codec = ActionCodec.for_rules("rematada", 3)
@@ -71,6 +73,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from brisca.actions import (
+    ANNOUNCES,
     ARRASTROS,
     CALLS,
     CLAIM,
@@ -261,3 +264,10 @@ register_block("declare", _declares, "declare the king-knight pair of this suit"
 register_block("cut", _cuts, "the cutter deals this way: alce, golpe, pelada (deal: cutter_chooses)")
 register_block("signal_more", _more_signals, "a signal of the rules' set beyond the core ten (002's high-card)")
 register_block("say", _said, "a signal said aloud for everybody (signals: combination)")
+
+
+def _announces(rules: Rules, players: int) -> Sequence[Action] | None:
+    return list(ANNOUNCES) if rules.trump_exchange == "announced" and not rules.dealt_out else None
+
+
+register_block("announce", _announces, "lay this trump under the face-up card (trump_exchange: announced)")

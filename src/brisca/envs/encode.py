@@ -55,6 +55,8 @@ talon           48           (a talon) the talon, once the auction's winner has 
 discards        48           (a talon) the cards the observer itself laid down
 declarations    (n, 4)       (declarations) the king-knight pairs declared, by seat and suit
 shown           (n, 48)      (``deal: golpe`` or ``pelada``) cards shown at the deal, by seat
+announced       (n, 48)      (``trump_exchange: announced``) the trump a seat laid under the
+                             face-up card, while its exchange waits
 ==============  ===========  ==========================================================
 
 The trump field is all zero while the auction has not decided the trump.
@@ -150,6 +152,8 @@ class ObservationEncoder:
             shapes.append(("declarations", (n, 4)))
         if rules.deal in ("golpe", "pelada", "cutter_chooses"):
             shapes.append(("shown", (n, 48)))
+        if rules.trump_exchange == "announced" and not rules.dealt_out:
+            shapes.append(("announced", (n, 48)))
         if history:
             shapes.append(("order", (48,)))
         fields: list[Field] = []
@@ -261,6 +265,9 @@ class ObservationEncoder:
             base = at["shown"]
             for s, c in view.shown:
                 add(base + ((s - me) % n) * 48 + c.index)
+        if "announced" in at and view.announced is not None:
+            s, c = view.announced
+            add(at["announced"] + ((s - me) % n) * 48 + c.index)
         if self.history:
             base = at["order"]
             k = 0

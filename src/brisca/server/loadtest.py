@@ -682,6 +682,8 @@ async def durability(tables: int, *, db: str | None = None, players: int = 2, pa
     run.replace_finished = False
     run.measuring = True
     kills_done: list[dict[str, Any]] = []
+    #: Processes of a site restarting after a kill, timed while the others play on.
+    restarts: list[tuple[dict[str, Any], asyncio.Task[float]]] = []
     t_end = time.monotonic() + deadline
     try:
         await _ready(servers)
@@ -690,8 +692,11 @@ async def durability(tables: int, *, db: str | None = None, players: int = 2, pa
             await asyncio.sleep(kill_after)
             victim, node, owned = servers[0], None, None
             if redis:
-                healths = await asyncio.gather(*(server.health() for server in servers))
-                index = max(range(len(servers)), key=lambda i: healths[i]["tables_owned"])
+                # A process still restarting after the kill before does not answer: it runs no table yet.
+                answers = await asyncio.gather(*(server.health() for server in servers), return_exceptions=True)
+                healths: list[dict[str, Any]] = [h if isinstance(h, dict) else {"node": "", "tables_owned": -1}
+                                                 for h in answers]
+                index = max(range(len(servers)), key=lambda i: int(healths[i]["tables_owned"]))
                 victim, node, owned = servers[index], healths[index]["node"], healths[index]["tables_owned"]
             in_flight = sum(seat.pending is not None for t in all_tables for seat in t.seats)
             mid_game = sum(bool(t.seats[0].log.seen) and not t.done.is_set() for t in all_tables)
@@ -702,10 +707,15 @@ async def durability(tables: int, *, db: str | None = None, players: int = 2, pa
             if node is not None:
                 done |= {"port": victim.port, "tables_owned": owned,
                          "takeover_s": round(await _taken_over(url, node, killed_at), 2)}
-            if node is None or len(kills_done) + 1 < kills:  # the others go on without it after the last kill
+            if node is None:  # the only server: play waits for it
                 victim.start()
                 done["restart_s"] = round(await victim.ready(), 2)
+            elif len(kills_done) + 1 < kills:  # the others play on while it restarts (the others go on without it
+                victim.start()                 # after the last kill)
+                restarts.append((done, asyncio.create_task(victim.ready())))
             kills_done.append(done)
+        for done, ready in restarts:
+            done["restart_s"] = round(await ready, 2)
         left = max(1.0, t_end - time.monotonic())
         try:
             await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in all_tables)), left)

@@ -216,6 +216,9 @@ PAGE_EN: dict[str, str] = {
     "reason_shared": "Tied for the most: the hand is shared.",
     "soundOn": "Sound on (click to turn it off)",
     "soundOff": "Sound off (click to turn it on)",
+    "announce": "Lay under the face-up card: ",
+    "announcedLabel": "Under the face-up card",
+    "outOfTurn": "You may exchange now, out of turn",
 }
 
 

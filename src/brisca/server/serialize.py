@@ -62,6 +62,8 @@ def view_json(view: View) -> dict[str, Any]:
         "exchanges": [{"seat": e.seat, "gave": str(e.given), "took": str(e.taken)} for e in view.exchanges],
         "known": [{"seat": s, "card": str(c)} for s, c in view.known],
         "legal": [{**a.to_json(), "text": str(a)} for a in view.legal_actions],
+        "out_of_turn": [{**a.to_json(), "text": str(a)} for a in view.out_of_turn],
+        "announced": None if view.announced is None else {"seat": view.announced[0], "card": str(view.announced[1])},
         "signals": [{"seat": s, "signal": n} for s, n in view.signals],
         "arrastro": view.arrastro,
         "seen_dealt": [{"seat": s, "card": str(c)} for s, c in view.seen_dealt],
@@ -118,7 +120,7 @@ def replay_json(record: Record | MatchRecord) -> dict[str, Any]:
         moves: list[tuple[int, Action] | None] = [None, *hand.actions]
         for index, move in enumerate(moves):
             if move is not None:
-                game.apply(move[1])
+                game.apply(move[1], move[0])
             so_far = Match.of_games(rules, players, [*done, game])
             steps.append({
                 "step": len(steps), "hand": number, "index": index,

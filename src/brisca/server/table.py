@@ -275,9 +275,10 @@ class TableActor:
         for hand_number, seat, data in state.actions:
             while hand_number > len(match.games) - 1:
                 match.next_hand(deck=state.decks[len(match.games)])
-            if match.game.turn != seat:
+            action = Action.from_json(data)
+            if match.game.turn != seat and action not in match.game.legal_actions(seat):
                 raise BriscaError(f"table {self.id}: stored action {self.action_count} is out of turn")
-            match.game.apply(Action.from_json(data))
+            match.game.apply(action, seat)  # (a seat not to act: its exchange under out_of_turn)
             self.action_count += 1
         while len(match.games) < len(state.decks):
             match.next_hand(deck=state.decks[len(match.games)])
@@ -593,8 +594,9 @@ class TableActor:
             why = "the match is over" if self.status == "finished" else "the match has not started"
             raise TableError("illegal", why)
         game = self.match.game
-        if game.turn != conn.seat:
-            raise TableError("not_your_turn", f"it is seat {game.turn}'s turn, not seat {conn.seat}'s")
+        late = f"it is seat {game.turn}'s turn, not seat {conn.seat}'s"
+        if game.turn != conn.seat and game.rules.trump_exchange != "out_of_turn":
+            raise TableError("not_your_turn", late)
         raw = command.action
         try:
             if isinstance(raw, str):
@@ -609,6 +611,10 @@ class TableActor:
             raise TableError("malformed", str(exc)) from None
         except Exception as exc:  # any odd shape of action is the client's mistake, not the table's
             raise TableError("malformed", f"not an action: {exc}") from None
+        # A seat not to act may make only what the rules let it make out of turn (its exchange under
+        # trump_exchange: out_of_turn), and always as the connection's own seat.
+        if game.turn != conn.seat and action not in game.legal_actions(conn.seat):
+            raise TableError("not_your_turn", late)
         await self._commit(conn.seat, action, by_person=True)
         self._ack(conn, command.id)
 
@@ -716,7 +722,7 @@ class TableActor:
         assert self.match is not None
         match, game = self.match, self.match.game
         try:
-            game.clone().apply(action)
+            game.clone().apply(action, seat)
         except InvalidActionError as exc:
             raise TableError("malformed", str(exc)) from None
         except IllegalActionError as exc:
@@ -724,7 +730,7 @@ class TableActor:
         number, hand = self.action_count, len(match.games) - 1
         await self._write(self.store.write_action, self.id, number, hand, seat, action.to_json(), self.version + 1,
                           by_person)
-        game.apply(action)
+        game.apply(action, seat)
         self.version += 1
         self.action_count += 1
 

@@ -63,8 +63,47 @@ def preset(variant: str) -> dict[str, Any]:
 def play_out(h: Hand, rng: random.Random, stop: int | None = None, signal_rate: float = 0.15) -> Hand:
     while not h.over and (stop is None or len(h.history) < stop):
         assert h.turn is not None
+        moved = out_of_turn(h, rng)
+        if moved is not None:
+            h.act(*moved)
+            continue
         h.act(h.turn, choose(h.legal(), rng, signal_rate))
     return h
+
+
+def out_of_turn(h: Hand, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
+    """Under ``trump_exchange: out_of_turn``, now and then a seat not to act that may exchange does (000: "at any
+    time, even while playing a trick"); ``None`` otherwise (and under every other reading, drawing nothing)."""
+    if h.o["trump_exchange"] != "out_of_turn":
+        return None
+    others = [(s, a) for s in range(h.players) if s != h.turn for a in h.legal(s)]
+    return others[0] if others and rng.random() < 0.5 else None
+
+
+def exchanged_out_of_turn(h: Hand) -> bool:
+    """An exchange was made by a seat that was not to act."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        if "exchange" in action and seat != r.turn:
+            return True
+        r.act(seat, action)
+    return False
+
+
+def announced_then(h: Hand, result: str, last_round: bool = False) -> bool:
+    """An announced exchange was ``exchanged`` (made after its seat's trick won) or ``taken back`` (the face-up card
+    drawn first); with ``last_round``, made in the trick after which the stock runs out (001: "before the stock on
+    the table is finished"), so the last seat to draw drew the announced trump."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        before = (len(r.exchanges), len(r.taken_back), len(r.stock))
+        r.act(seat, action)
+        made = len(r.exchanges) > before[0] and "exchange" not in action
+        if result == "exchanged" and made and (not last_round or (before[2] > 0 and not r.stock)):
+            return True
+        if result == "taken back" and len(r.taken_back) > before[1]:
+            return True
+    return False
 
 
 def entries(h: Hand) -> list[dict[str, Any]]:
@@ -298,6 +337,11 @@ def craft_hands() -> dict[str, dict[str, Any]]:
         lambda h: h.over and len(h.signals) >= 3 and winners_differ(h, briscola_ranks()))
     add("preset_lombard", "lombard", {}, 2, lambda h: h.over and winners_differ(h, briscola_ranks()))
     add("preset_tuscan", "tuscan", {}, 3, lambda h: h.over and winners_differ(h, briscola_ranks()))
+    # 000 gives the values only: the same values with Briscola's rank order (the presets above move the ranks).
+    add("preset_lombard_kept_ranks", "lombard-kept-ranks", {}, 2,
+        lambda h: h.over and winners_differ(h, {"rank_order": preset("lombard")["rank_order"]}))
+    add("preset_tuscan_kept_ranks", "tuscan-kept-ranks", {}, 3,
+        lambda h: h.over and winners_differ(h, {"rank_order": preset("tuscan")["rank_order"]}))
     add("preset_mexican", "mexican", {}, 2, lambda h: h.over and outcome(h)[0] is not None)
     add("preset_muerte_al_tres", "muerte-al-tres", {}, 2,
         lambda h: killed_early(h) and without_bonus_winner(h) != outcome(h)[0])
@@ -331,6 +375,17 @@ def craft_hands() -> dict[str, dict[str, Any]]:
         lambda h: h.over and bool(h.exchanges) and diverges(h, {"trump_exchange": "after_win"}))
     add("exchange_no_chain", "spanish", {"exchange_chain": False, "trump_exchange": "any_time"}, 2,
         lambda h: h.over and bool(h.exchanges) and diverges(h, {"exchange_chain": True}))
+    # 001: the trump laid under the face-up card, the exchange made after the seat's next trick won, or the trump
+    # taken back once the face-up card is drawn; an exchange made in the last round, before the last draw.
+    add("exchange_announced", "spanish", {"trump_exchange": "announced"}, 2,
+        lambda h: h.over and announced_then(h, "exchanged") and diverges(h, {"trump_exchange": "after_win"}))
+    add("exchange_announced_taken_back", "spanish", {"trump_exchange": "announced"}, 4,
+        lambda h: h.over and announced_then(h, "taken back"))
+    add("exchange_announced_last_round", "spanish", {"trump_exchange": "announced"}, 4,
+        lambda h: h.over and announced_then(h, "exchanged", last_round=True))
+    # 000: "at any time, even while playing a trick": an exchange by a seat not to act.
+    add("exchange_out_of_turn", "spanish", {"trump_exchange": "out_of_turn"}, 4,
+        lambda h: h.over and exchanged_out_of_turn(h))
 
     # Calls.
     add("arrastro", "spanish", {"arrastro": True}, 4,
@@ -529,7 +584,8 @@ def craft_matches() -> dict[str, dict[str, Any]]:
 
 
 def craft_bad() -> dict[str, tuple[dict[str, Any], str | None]]:
-    """name -> (record, a regex the one error line must match besides the action index, or None)."""
+    """name -> (record, a regex the one error line must match besides the action index, or None). A bad action
+    may name its own seat (an action out of turn); by default it is the seat to act's."""
     bad: dict[str, tuple[dict[str, Any], str | None]] = {}
 
     def prefix_until(variant: str, rules: dict[str, Any], players: int, when: Callable[[Hand], Any],
@@ -671,6 +727,60 @@ def craft_bad() -> dict[str, tuple[dict[str, Any], str | None]]:
         return {"exchange": card} if given and card in h.hands[h.turn] else None  # type: ignore[index]
 
     add("exchange_too_late", "spanish", {"trump_exchange": "before_penultimate"}, 2, late, "exchang|last round")
+
+    def given_card(h: Hand) -> str | None:
+        face = h.face_up
+        given = None if face is None else h.exchange_for.get(int(face[:-1]))
+        return None if given is None else f"{given}{h.trump}"
+
+    def exchange_not_announced(h: Hand) -> Any:
+        """001: the exchange is announced first; an exchange made at once is refused."""
+        card = given_card(h)
+        return {"exchange": card} if card and h.won[h.turn] and card in h.hands[h.turn] else None  # type: ignore
+
+    def announce_not_held(h: Hand) -> Any:
+        card = given_card(h)
+        return {"announce": card} if card and h.announced is None and card not in h.hands[h.turn] else None  # type: ignore
+
+    def second_announcement(h: Hand) -> Any:
+        """A trump already lies under the face-up card: a card of the seat's is announced again."""
+        if h.announced is None or len(h.history) < 4:
+            return None
+        return {"announce": h.hands[h.turn][0]}  # type: ignore[index]
+
+    add("exchange_announced_made_at_once", "spanish", {"trump_exchange": "announced"}, 2, exchange_not_announced,
+        "announce")
+    add("announce_not_held", "spanish", {"trump_exchange": "announced"}, 2, announce_not_held, "hold|taken with")
+    add("announce_while_one_waits", "spanish", {"trump_exchange": "announced"}, 2, second_announcement,
+        "already laid")
+
+    def play_out_of_turn(h: Hand) -> Any:
+        """000 lets a seat exchange out of turn, nothing else: a card played by a seat not to act."""
+        if not h.table or len(h.history) < 4:
+            return None
+        other = (h.turn + 1) % h.players  # type: ignore[operator]
+        return {"seat": other, "play": h.hands[other][0]}
+
+    def exchange_out_of_turn_unwon(h: Hand) -> Any:
+        """The exchange out of turn, by a seat that has won no trick yet."""
+        card = given_card(h)
+        for seat in range(h.players):
+            if seat != h.turn and card and card in h.hands[seat] and not h.won[seat]:
+                return {"seat": seat, "exchange": card}
+        return None
+
+    def exchange_out_of_turn_other_reading(h: Hand) -> Any:
+        """Under after_win a seat that may exchange waits for its turn."""
+        card = given_card(h)
+        for seat in range(h.players):
+            if seat != h.turn and card and card in h.hands[seat] and h.won[seat]:
+                return {"seat": seat, "exchange": card}
+        return None
+
+    add("out_of_turn_play", "spanish", {"trump_exchange": "out_of_turn"}, 4, play_out_of_turn, "out of turn")
+    add("out_of_turn_exchange_before_a_win", "spanish", {"trump_exchange": "out_of_turn"}, 4,
+        exchange_out_of_turn_unwon, "win")
+    add("exchange_out_of_turn_under_after_win", "spanish", {}, 4, exchange_out_of_turn_other_reading, "out of turn")
 
     # The auction and the dealt-out games.
     add("bid_too_low", "rematada", {}, 3,

@@ -375,6 +375,11 @@ function contractHTML(info, view) {
   if (view.shown.length) {
     parts.push(esc(t("shown")) + view.shown.map((s) => esc(`${seatName(info, s.seat)} ${cardName(s.card)}`)).join(", "));
   }
+  // An announced exchange (001): the trump laid under the face-up card, in everybody's sight.
+  if (view.announced) {
+    parts.push(`<span class="announced">${esc(`${t("announcedLabel")}: ${seatName(info, view.announced.seat)} ` +
+      cardName(view.announced.card))}</span>`);
+  }
   // The partner signals this seat may see (the view holds only those).
   if (view.signals && view.signals.length) {
     parts.push(`<span class="signals">${esc(t("signalsLabel"))}: ` + view.signals.map((g) =>
@@ -459,7 +464,9 @@ function renderFair(info) {
 }
 
 function renderHandAndActions(info, view, mine) {
-  const legal = mine === null || view.turn !== mine ? [] : view.legal;
+  // A seat not to act may have what the rules let it do out of turn (its exchange, 000): only that is offered.
+  const early = mine !== null && view.turn !== mine && (view.out_of_turn || []).length > 0;
+  const legal = mine === null ? [] : (view.turn === mine ? view.legal : (view.out_of_turn || []));
   const plays = new Set(legal.filter((a) => a.play && !a.arrastro).map((a) => a.play));
   const discards = legal.filter((a) => a.discard);
   const need = discards.length ? discards[0].discard.length : 0;
@@ -500,6 +507,7 @@ function renderHandAndActions(info, view, mine) {
     buttons.push([`${t("confirm")} (${table.picked.size}/${need})`, match ? strip(match) : null, "confirm"]);
   }
   if (legal.some((a) => a.trump)) prompt = t("nameTrump");
+  if (early) prompt = t("outOfTurn");
   const calls = legal.filter((a) => a.call);
   if (calls.length) {
     prompt = t("callHint");
@@ -523,6 +531,7 @@ function renderHandAndActions(info, view, mine) {
     else if (a.trump) label = suitName(a.trump);
     else if (a.declare) label = t("declare") + suitName(a.declare);
     else if (a.exchange) label = t("exchange") + cardName(a.exchange);
+    else if (a.announce) label = t("announce") + cardName(a.announce);
     else if (a.signal) label = t(a.aloud ? "sayPrefix" : "signalPrefix") + t(`sig_${a.signal}`);
     else if (a.cut) label = t("cutPrefix") + a.cut;
     else if (a.claim) label = t("claim");
