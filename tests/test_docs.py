@@ -155,7 +155,10 @@ def test_option_changes_show_in_text() -> None:
 
 
 #: The modules of the library reference (docs/api.md), each a ``::: brisca.x`` block there.
-API_MODULES = ("cards", "actions", "rules", "game", "record", "commitment", "errors", "agents", "arena")
+API_MODULES = (
+    "cards", "actions", "rules", "game", "game.hand", "game.ruled", "game.view", "game.results", "game.match",
+    "game.deck", "record", "commitment", "errors", "agents", "arena",
+)
 
 
 def _undocumented(module_name: str) -> list[str]:
