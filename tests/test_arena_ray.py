@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,3 +33,27 @@ def test_ray_missing_is_one_clear_error(monkeypatch: pytest.MonkeyPatch,
         run_arena(["random", "greedy"], games=2, ray="local")
     assert main(["arena", "random", "greedy", "--games", "2", "--ray"]) == 2
     assert capsys.readouterr().err.strip() == "brisca: error: --ray needs Ray: pip install 'brisca[ray]'"
+
+
+def test_self_play_on_ray_learns_what_local_processes_learn(tmp_path: Path) -> None:
+    """``brisca train --ray``: the same seeds, the same hands, the same network as the run on local workers."""
+    pytest.importorskip("numpy")
+    from brisca.agents.net import Net
+    from brisca.learn.train import parser, train
+
+    def run(out: Path, *more: str) -> Any:
+        args = ["--out", str(out), "--presets", "spanish", "--workers", "2", "--games", "4", "--updates", "2",
+                "--hidden", "16", "--minibatch", "128", "--epochs", "1", "--eval-every", "0", "--backend", "numpy",
+                "--seed", "5", *more]
+        train(parser().parse_args(args), "brisca train (test)")
+        curve = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+        assert {r["play_on"] for r in curve} == {"ray" if "--ray" in more else "processes"}
+        return Net.load(out / "net.npz"), [(r["update"], r["games"], r["samples"]) for r in curve]
+
+    local, local_curve = run(tmp_path / "local")
+    spread, spread_curve = run(tmp_path / "ray", "--ray")
+    assert spread_curve == local_curve and [u for u, _g, _s in local_curve] == [1, 2]
+    assert local_curve[-1][1] == 2 * 2 * 4  # two updates of two tasks of four hands
+    assert set(spread.arrays) == set(local.arrays)
+    for name, array in local.arrays.items():
+        assert (spread.arrays[name] == array).all(), name

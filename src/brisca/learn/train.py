@@ -16,6 +16,11 @@ each preset (the arena's :func:`~brisca.arena.play_deal`); the scores, with the 
 
     python -m brisca.learn.train --out runs/net --minutes 120 --workers 2
 
+With ``--ray [ADDRESS]`` the self-play of each update runs as ``--workers`` tasks on a Ray cluster (``local``
+starts one on this machine; otherwise the address given to ``ray.init``), the update and the evaluations stay in
+this process and its local workers: the same seeds give the same hands, so a run on Ray learns what the same run
+on local processes learns.
+
 (``brisca train`` is the same command.) The shipped network's command is in its metadata.
 """
 
@@ -30,13 +35,14 @@ import random
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brisca.agents.net import LAYERS, Net, reward
 from brisca.arena import play_deal, wilson
+from brisca.errors import BriscaError
 from brisca.game import Game
 from brisca.rules import make_rules
 
@@ -370,6 +376,47 @@ def make_learner(backend: str, arrays: Arrays, lr: float, seed: int, device: str
 # --- evaluation -----------------------------------------------------------------------------------------------------
 
 
+def _collect_with(task: dict[str, Any], weights: Arrays) -> dict[str, Any]:
+    """:func:`collect` with the network's weights apart (a Ray task gets them from the object store)."""
+    return collect({**task, "weights": weights})
+
+
+class RayCollectors:
+    """Self-play tasks on a Ray cluster, mapped as a process pool maps them (in the order given)."""
+
+    def __init__(self, address: str) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BriscaError("--ray needs Ray: pip install 'brisca[ray]'") from None
+        self.ray = ray
+        self.started = not ray.is_initialized()
+        if self.started:
+            try:
+                ray.init(address=None if address == "local" else address, include_dashboard=False,
+                         log_to_driver=False, configure_logging=False)
+            except (ConnectionError, ValueError, RuntimeError) as exc:
+                raise BriscaError(f"cannot reach the Ray cluster at {address!r}: {exc}") from None
+        self.collect = ray.remote(_collect_with)
+
+    def map(self, fn: Callable[[dict[str, Any]], dict[str, Any]], tasks: Sequence[dict[str, Any]]) -> list[Any]:
+        assert fn is collect, "only the self-play runs on Ray"
+        # The network's weights go to the object store once, not once a task (a reference is resolved only as a
+        # task's own argument, not inside its dict).
+        stored: dict[int, Any] = {}
+        refs = []
+        for t in tasks:
+            weights = t["weights"]
+            if id(weights) not in stored:
+                stored[id(weights)] = self.ray.put(weights)
+            refs.append(self.collect.remote({k: v for k, v in t.items() if k != "weights"}, stored[id(weights)]))
+        return list(self.ray.get(refs))
+
+    def shutdown(self) -> None:
+        if self.started:
+            self.ray.shutdown()
+
+
 def _deal(args: tuple[Any, ...]) -> list[float]:
     return play_deal(*args).scores
 
@@ -396,7 +443,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--presets", default="spanish,briscola", help="2-player presets, comma-separated")
     ap.add_argument("--minutes", type=float, default=60.0, help="stop after this long (this invocation)")
     ap.add_argument("--updates", type=int, default=1_000_000, help="stop at this many updates (in all)")
-    ap.add_argument("--workers", type=int, default=2, help="self-play processes")
+    ap.add_argument("--workers", type=int, default=2, help="self-play processes (with --ray: tasks an update)")
+    ap.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                    help="play the self-play on a Ray cluster (local: start one here; else its address)")
     ap.add_argument("--games", type=int, default=64, help="hands a worker plays an update")
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-4)
@@ -488,7 +537,10 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
         pass
     # Fresh worker processes (not forks of a process that may hold a GPU context).
     pool = ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) \
-        if args.workers > 1 else None
+        if args.workers > 1 and args.ray is None else None
+    players: RayCollectors | ProcessPoolExecutor | None = RayCollectors(args.ray) if args.ray is not None else pool
+    #: Where the self-play ran, in the curve: on Ray, in worker processes, or in this process.
+    play_on = "ray" if args.ray is not None else "processes" if pool is not None else "here"
     run = Run(args, command or " ".join(sys.argv))
     st = run.state
     start = time.perf_counter()
@@ -503,7 +555,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                 tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "games": args.games,
                               "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league})
             t0 = time.perf_counter()
-            parts = list(pool.map(collect, tasks)) if pool is not None else [collect(t) for t in tasks]
+            parts = list(players.map(collect, tasks)) if players is not None else [collect(t) for t in tasks]
             t1 = time.perf_counter()
             batch = merge(parts)
             stats = run.learner.update(batch, args.epochs, args.minibatch)
@@ -514,6 +566,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
             st["seconds"] = seconds0 + time.perf_counter() - start
             run.log({"update": st["update"], "games": st["games"], "samples": st["samples"],
                      "seconds": round(st["seconds"], 1), "play_s": round(t1 - t0, 2), "learn_s": round(t2 - t1, 2),
+                     "play_on": play_on,
                      "reward": round(float(np.mean([p["reward"] for p in parts])), 4),
                      **{k: round(v, 5) for k, v in stats.items()}})
             if st["update"] % args.snapshot == 0:
@@ -543,6 +596,8 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+        if isinstance(players, RayCollectors):
+            players.shutdown()
     run.checkpoint()
     run.export(run.out / "net.npz")
     return run.out
