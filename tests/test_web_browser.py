@@ -252,7 +252,7 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
     left_ms = _clock()
     context, page, errors = _open_page(browser, locale="es-ES")
     page.goto(f"{server}/")
-    table_id = _create_table(page, "rematada", "Bea", {1: "easy", 2: "easy"}, options="target_points=1",
+    table_id = _create_table(page, "rematada", "Bea", {1: "easy", 2: "easy"}, options="target_game_points=1",
                              label="Crear mesa")
     seen: set[str] = set()
     discarded_in = -1  # the last hand where we won the auction and discarded

@@ -125,10 +125,11 @@ function receive(m) {
     table.seat = m.seat;
     // Back after a reconnection that missed nothing: no sync or event follows, so show the table again now
     // (else the status would say "Reconnecting…" until the next event).
-    if (table.state && m.v === table.v) render();
+    if (table.state && m.v === table.v) { render(); sendQueued(); }
   } else if (m.type === "sync") {
     table.v = m.v;
     show(m.state, null);
+    sendQueued();
   } else if (m.type === "event") {
     if (table.v !== null && m.v !== table.v + 1) {  // a gap: ask again from the last event seen
       table.ws.close();
@@ -155,6 +156,7 @@ function receive(m) {
         addNote(t("backNote", {name}));
       }
       show(m.state, m);
+      sendQueued();
     } else {
       document.body.dataset.v = String(table.v);
     }
@@ -199,7 +201,21 @@ function play(action) {
   motion.finish();
   if (table.ws && table.ws.readyState === WebSocket.OPEN) {
     table.ws.send(JSON.stringify({type: "play", action, id: Date.now()}));
+  } else {
+    // Chosen while the connection is being made again: sent once the table is back, if still legal then.
+    table.queued = action;
   }
+}
+
+// The action chosen while reconnecting, sent once the page has the table's state again and only if the rules
+// still allow it (else it is dropped, and the player chooses again from what the table shows).
+function sendQueued() {
+  const action = table.queued;
+  table.queued = null;
+  if (!action || !table.state || !table.state.view || !table.ws || table.ws.readyState !== WebSocket.OPEN) return;
+  const key = (a) => JSON.stringify(Object.entries(strip(a)).sort());
+  const view = table.state.view;
+  if ([...view.legal, ...(view.out_of_turn || [])].some((a) => key(a) === key(action))) play(action);
 }
 
 // ------------------------------------------------------------------ drawing the table
