@@ -477,3 +477,30 @@ def test_an_announced_exchange_is_offered_and_shown_under_the_face_up_card(brows
         page.wait_for_function(f"Number(document.body.dataset.v) > {v}", timeout=clock.ms())
     assert not errors, errors
     context.close()
+
+
+def test_a_card_pressed_while_it_flies_is_played(browser: Any, server: str) -> None:  # noqa: F811
+    """The press finishes the motion, which snaps the card to its place: the release lands beside it, where
+    the browser sends no click, and the card must still be played."""
+    context, page, errors = _open_page(browser, locale="en-US", viewport=PHONE)
+    _sit(page, server, "spanish", 2, {"target_hands": 1})
+    page.wait_for_function("document.querySelector('#hand .cardbtn.legal')", timeout=15_000)
+    page.evaluate("motion.finish()")
+    v = int(page.evaluate("document.body.dataset.v"))
+    # The first legal card flies in from the felt's top left corner for ten seconds; it is pressed half way.
+    card, x, y = page.evaluate("""async () => {
+        const el = document.querySelector('#hand .cardbtn.legal');
+        const felt = document.querySelector('#felt').getBoundingClientRect();
+        flyFrom(el, {left: felt.left, top: felt.top, width: 40, height: 60}, {duration: 10000});
+        await new Promise((done) => setTimeout(done, 300));
+        const r = el.getBoundingClientRect();
+        return [el.dataset.card, r.left + r.width / 2, r.top + r.height / 2];
+    }""")
+    assert page.evaluate(f"document.elementFromPoint({x}, {y}).closest('#hand .cardbtn')?.dataset.card") == card
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.up()
+    page.wait_for_function(f"Number(document.body.dataset.v) > {v}", timeout=10_000)
+    assert card not in page.evaluate("table.state.view.hand")
+    assert not errors, errors
+    context.close()

@@ -479,6 +479,16 @@ function renderFair(info) {
   $("#fair").innerHTML = parts.join(" · ");
 }
 
+// Replaces a box's buttons only when what they show changed: an event that leaves them as they were (a signal,
+// a chat line, a seat coming back) must not swap the button under a finger between its press and its release
+// (the tap would be lost) nor clear a bid being typed. The handlers are set again by the caller either way.
+const shownHtml = new WeakMap();
+function setHtml(el, html) {
+  if (shownHtml.get(el) === html) return;
+  el.innerHTML = html;
+  shownHtml.set(el, html);
+}
+
 function renderHandAndActions(info, view, mine) {
   // A seat not to act may have what the rules let it do out of turn (its exchange, 000): only that is offered.
   const early = mine !== null && view.turn !== mine && (view.out_of_turn || []).length > 0;
@@ -492,7 +502,7 @@ function renderHandAndActions(info, view, mine) {
   const handBox = $("#hand");
   handBox.setAttribute("aria-label", t("yourHand"));
   handBox.style.setProperty("--count", String(Math.max(1, hand.length)));
-  handBox.innerHTML = hand.map((c, i) => {
+  setHtml(handBox, hand.map((c, i) => {
     const usable = plays.has(c) || need;
     const cls = `${usable ? " legal" : ""}${table.picked.has(c) ? " picked" : ""}`;
     const key = i < 9 ? String(i + 1) : (i === 9 ? "0" : "");
@@ -500,7 +510,7 @@ function renderHandAndActions(info, view, mine) {
       `${usable ? "" : " disabled"}${need ? ` aria-pressed="${table.picked.has(c)}"` : ""}>` +
       cardInButton(c).replace('class="card', `class="card${cls}`) +
       (key ? `<span class="key">${key}</span>` : "") + `</button>`;
-  }).join("");
+  }).join(""));
   fitHand();
   handBox.querySelectorAll(".cardbtn.legal").forEach((el) => {
     el.onclick = need ? () => {
@@ -555,8 +565,8 @@ function renderHandAndActions(info, view, mine) {
     buttons.push([label, strip(a), a.pass ? "pass" : (a.bid !== undefined ? "bid" : "")]);
   }
   $("#prompt").textContent = prompt;
-  $("#actions").innerHTML = bidInput + buttons.map(([label, a, cls], i) =>
-    `<button type="button" data-i="${i}" class="${cls}"${a ? "" : " disabled"}>${esc(label)}</button>`).join("");
+  setHtml($("#actions"), bidInput + buttons.map(([label, a, cls], i) =>
+    `<button type="button" data-i="${i}" class="${cls}"${a ? "" : " disabled"}>${esc(label)}</button>`).join(""));
   document.querySelectorAll("#actions button[data-i]").forEach((el) => {
     el.onclick = () => {
       const a = buttons[Number(el.dataset.i)][1];
@@ -570,7 +580,7 @@ function renderHandAndActions(info, view, mine) {
       else showError(`${t("bid")}: ${pointBids[0]}…${pointBids[pointBids.length - 1]}`);
     };
   }
-  $("#callgrid").innerHTML = grid;
+  setHtml($("#callgrid"), grid);
   document.querySelectorAll("#callgrid .callcard").forEach((el) => { el.onclick = () => play({call: el.dataset.call}); });
 }
 
@@ -954,8 +964,23 @@ function explain(before, after, event, rects) {
   }
 }
 
-// A click, a tap or a key finishes every motion (what they click still happens).
-document.addEventListener("pointerdown", () => motion.finish(), true);
+// A click, a tap or a key finishes every motion, and what they pressed still happens: a card pressed while it
+// flies is snapped to its place by the finish, so its release lands beside it and the browser sends no click;
+// the press is then taken as the click on that button.
+let pressedMoving = null;
+document.addEventListener("pointerdown", (ev) => {
+  const moving = motion.running.size > 0;
+  motion.finish();
+  pressedMoving = moving && ev.target instanceof Element ? ev.target.closest("button") : null;
+}, true);
+document.addEventListener("pointerup", (ev) => {
+  const button = pressedMoving;
+  pressedMoving = null;
+  if (button && button.isConnected && !button.disabled && !(ev.target instanceof Node && button.contains(ev.target))) {
+    button.click();
+  }
+}, true);
+document.addEventListener("pointercancel", () => { pressedMoving = null; }, true);
 
 // ------------------------------------------------------------------ keys
 
