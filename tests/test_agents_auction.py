@@ -36,7 +36,7 @@ def deal(variant: str, hands: dict[int, str], dealer: int, seed: int = 0, **opti
     return Game(rules, players, dealer=dealer, deck=deck)  # type: ignore[arg-type]
 
 
-AGENTS = [HeuristicAgent(), make_agent("greedy"), ExpertAgent(seed=1, sims=4)]
+AGENTS = [HeuristicAgent(), make_agent("greedy"), ExpertAgent(seed=1, sims=4), ExpertAgent(seed=1, sims=4, bid="sim")]
 
 REMATADA_STRONG = "1O 3O 12O 11O 10O 7O 1C 3C 1E 3E"
 REMATADA_WEAK = "5O 6O 7C 5C 6E 7E 5B 6B 7B 10C"
@@ -44,7 +44,7 @@ CHIAMATA_STRONG = "1O 12O 11O 7O 6O 1C 3C 1E"
 CHIAMATA_WEAK = "4O 5C 6E 7B 4C 5E 6B 2O"
 
 
-@pytest.mark.parametrize("agent", AGENTS, ids=["heuristic", "greedy", "expert"])
+@pytest.mark.parametrize("agent", AGENTS, ids=["heuristic", "greedy", "expert", "expert-bid-sim"])
 def test_a_strong_hand_bids_and_a_weak_one_passes(agent: object) -> None:
     for variant, strong, weak, low in (("rematada", REMATADA_STRONG, REMATADA_WEAK, 100),
                                        ("chiamata", CHIAMATA_STRONG, CHIAMATA_WEAK, 61)):
@@ -214,3 +214,45 @@ def test_agents_finish_dealt_out_hands() -> None:
             assert result is not None
             if result.scores is not None:
                 assert result.reason in ("made", "set", "all-passed")
+
+
+def test_bidding_by_simulation_weighs_the_same_deals_for_each_choice() -> None:
+    """``simulated_bid``: a legal pass or lowest bid in a point auction, the same for the same seed, ``None``
+    elsewhere (the play, low-card bidding); an expert with ``bid=sim`` bids through it."""
+    from brisca.agents.bidding import simulated_bid
+
+    for variant in ("rematada", "chiamata"):
+        n = find_variant(variant).player_counts[0]
+        for seed in range(3):
+            game = Game(variant, n, seed=seed)
+            view = game.view(game.turn)
+            lowest = min((a for a in view.legal_actions if isinstance(a, Bid)), key=lambda b: b.points)
+            action = simulated_bid(view, random.Random(seed), worlds=6)
+            assert action in (PASS, lowest)
+            assert simulated_bid(view, random.Random(seed), worlds=6) == action
+    low = Game("chiamata", 5, seed=1, options={"bidding": "low_card"})
+    assert simulated_bid(low.view(low.turn), random.Random(0), worlds=2) is None
+    game = deal("rematada", {0: REMATADA_STRONG}, dealer=2)
+    while game.phase == "bid":
+        game.apply(HeuristicAgent().act(game.view(game.turn)))
+    assert simulated_bid(game.view(game.turn), random.Random(0), worlds=2) is None
+    with pytest.raises(Exception, match="bid is rules or sim"):
+        make_agent("expert[bid=maybe]")
+
+
+def test_bidding_by_simulation_counts_what_the_match_counts() -> None:
+    """Under game points a set contract costs the declarer as much as a made one gains (one game point each
+    way), and a hand nobody bid is worth nothing: what ``simulated_bid`` weighs each world by."""
+    from brisca.agents.bidding import _play_out
+    from brisca.game import hand_game_points
+
+    game = deal("rematada", {0: REMATADA_STRONG}, dealer=2, match="game_points")
+    worth = _play_out(game.clone(), 0, Bid(100), HeuristicAgent())
+    played = game.clone()
+    played.apply(Bid(100))
+    while not played.is_over():
+        played.apply(HeuristicAgent().act(played.view(played.turn)))
+    result = played.result()
+    assert result is not None and result.contract is not None and result.contract.declarer == 0
+    points = hand_game_points(played.rules, 3, result)
+    assert worth == points[0] - (points[1] + points[2]) / 2 and worth in (1.0, -1.0)

@@ -359,9 +359,10 @@ def test_inference_weighs_worlds_by_how_well_they_explain_the_plays() -> None:
 
 def test_strength_smoke_against_greedy() -> None:
     """The expert reads the greedy player and expects its rule: it should beat it clearly even with few worlds."""
-    # 100 games: 0.685 with the reading, 0.565 without it (``expert[sims=12,read=off]``, the same deals).
-    row = run_arena(["expert[sims=12]", "greedy"], games=50, seed=5, jobs=2).pair_table()[0]
-    assert row["a"] == "expert[sims=12]" and row["score"] >= 0.65, row
+    # 120 games: 0.692 with the reading, 0.471 without it (``expert-v1[sims=20,read=off]``, the same deals). The
+    # fixed level: ``expert`` adds the network's values where numpy is installed.
+    row = run_arena(["expert-v1[sims=20]", "greedy"], games=60, seed=5, jobs=2).pair_table()[0]
+    assert row["a"] == "expert-v1[sims=20]" and row["score"] >= 0.65, row
 
 
 def test_expert_options_refuse_bad_values_clearly() -> None:

@@ -33,6 +33,7 @@ from typing import Any
 from brisca.actions import Action, Claim, Play, Signal
 from brisca.agents import ismcts
 from brisca.agents.auction import auction_action
+from brisca.agents.bidding import simulated_bid
 
 # The exact endgame and the rollout policy are modules of their own (the heuristic, the tree search and the
 # compiled kernel use them too); their names stay importable from here.
@@ -189,6 +190,7 @@ class ExpertAgent:
         nest: int | str = 0,
         net: str = "off",
         blend: float | str = 0.5,
+        bid: str = "rules",
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -298,13 +300,21 @@ class ExpertAgent:
         self.net: Any = None
         if str(net).lower() not in ("off", "0", "false", "no"):
             self.net = load_net(None if str(net).lower() in ("on", "1", "true", "yes") else str(net))
+        #: How it bids in a point auction: ``rules``, the shared rule-based bidder; ``sim``, each choice weighed
+        #: over sampled deals played out (:mod:`brisca.agents.bidding`), within ``think``. Measured:
+        #: docs/strength.md ("Bidding by simulation").
+        self.bid = str(bid).lower()
+        if self.bid not in ("rules", "sim"):
+            raise ValueError(f"bid is rules or sim, not {bid!r}")
         self._randomness: dict[int, float] = {}
         self._evidence: dict[object, float] = {}
         self.last_worlds = 0
 
     def act(self, view: View) -> Action:
         legal = _require_turn(view)
-        bid = auction_action(view)
+        bid = simulated_bid(view, self.rng, deadline=time.perf_counter() + self.think) if self.bid == "sim" else None
+        if bid is None:
+            bid = auction_action(view)
         if bid is not None:
             return bid  # the auction, discard, trump and call: the heuristic's judgment
         if view.call_pending:

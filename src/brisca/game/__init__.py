@@ -20,7 +20,15 @@ Every name is importable from here, where the rest of the project takes them.
 
 from brisca.game.deck import MIN_CUT, InvalidDeckError, check_deck, cut, shuffled
 from brisca.game.hand import Game
-from brisca.game.match import Match, PartnerDraw, draw_for_dealer, draw_for_partners, draw_leaders, face_values
+from brisca.game.match import (
+    Match,
+    PartnerDraw,
+    draw_for_dealer,
+    draw_for_partners,
+    draw_leaders,
+    face_values,
+    hand_game_points,
+)
 from brisca.game.results import Bonus, Contract, ExchangeEvent, HandResult, Trick, winning_index
 from brisca.game.ruled import PHASES, SIGNAL_RANKS, RuledGame
 from brisca.game.view import View
@@ -28,5 +36,5 @@ from brisca.game.view import View
 __all__ = [
     "MIN_CUT", "PHASES", "SIGNAL_RANKS", "Bonus", "Contract", "ExchangeEvent", "Game", "HandResult",
     "InvalidDeckError", "Match", "PartnerDraw", "RuledGame", "Trick", "View", "check_deck", "cut", "draw_for_dealer",
-    "draw_for_partners", "draw_leaders", "face_values", "shuffled", "winning_index",
+    "draw_for_partners", "draw_leaders", "face_values", "hand_game_points", "shuffled", "winning_index",
 ]

@@ -160,6 +160,24 @@ def _make_draw(
     return PartnerDraw(players, tuple(rounds), order, tuple(seating))
 
 
+
+def hand_game_points(rules: Rules, players: int, result: HandResult) -> tuple[int, ...]:
+    """The game points each side takes from one hand (``match: game_points``; see :attr:`Match.game_points`)."""
+    sides = rules.sides(players)
+    out = [0] * sides
+    if result.scores is not None:  # a hand with an auction
+        if result.contract is not None:
+            made = {s % sides for s in result.contract.side()}
+            for side in made if result.reason == "made" else set(range(sides)) - made:
+                out[side] += 1
+        return tuple(out)
+    if result.winner is not None:
+        out[result.winner] += 2 if rules.big_win and result.margin > 100 else 1
+    for side in result.shared:
+        out[side] += 1
+    return tuple(out)
+
+
 class Match:
     """A match: hands follow one another, the deal passing to the next seat, until a side wins.
 
@@ -289,20 +307,10 @@ class Match:
         big win under ``big_win`` (000: "winning by more than a hundred card points is worth two game
         points").
         """
-        sides = self.rules.sides(self.players)
-        total = [0] * sides
+        total = [0] * self.rules.sides(self.players)
         for r in self.results:
-            if r.scores is not None:  # a hand with an auction
-                if r.contract is None:
-                    continue
-                made = {s % sides for s in r.contract.side()}
-                for side in made if r.reason == "made" else set(range(sides)) - made:
-                    total[side] += 1
-                continue
-            if r.winner is not None:
-                total[r.winner] += 2 if self.rules.big_win and r.margin > 100 else 1
-            for side in r.shared:
-                total[side] += 1
+            for side, p in enumerate(hand_game_points(self.rules, self.players, r)):
+                total[side] += p
         return tuple(total)
 
     @property
