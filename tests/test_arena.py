@@ -11,6 +11,7 @@ import pytest
 
 from brisca.arena import ArenaResult, DealResult, bradley_terry, format_table, play_deal, run_arena, wilson
 from brisca.errors import BriscaError
+from brisca.rules import find_variant
 
 
 def test_wilson_interval() -> None:
@@ -165,3 +166,19 @@ def test_the_cli_runs_a_gauntlet() -> None:
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.count("\n") == 1 and "cannot also be one of the agents" in bad.stderr
+
+
+def test_a_game_points_match_is_scored_in_game_points() -> None:
+    """Rematada's preset counts game points (one to the declarer who makes the bid, one to each opponent when
+    it is set): the arena compares those, not the bid's points, and says so in its report."""
+    assert find_variant("rematada").match == "game_points"
+    for deal in range(3):
+        result = play_deal(("heuristic", "random"), deal, "rematada", 3, {}, 1, None)
+        assert all(0 <= p <= 1 for pair in result.points for p in pair)
+        assert any(p > 0 for pair in result.points for p in pair)
+        by_points = play_deal(("heuristic", "random"), deal, "rematada", 3, {"match": "target_points"}, 1, None)
+        assert all(p == 0 or p >= 25 for pair in by_points.points for p in pair)  # half a bid of 100 or more
+        assert any(p > 1 for pair in by_points.points for p in pair)
+    arena = run_arena(["heuristic", "random"], "rematada", 3, games=2, seed=3)
+    assert arena.unit == "game points" and "game points per seat and hand" in format_table(arena)
+    assert run_arena(["heuristic", "random"], "chiamata", 5, games=1, seed=3).unit == "match points"

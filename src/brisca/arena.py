@@ -7,11 +7,12 @@ a drawn hand 1/2. Each agent's score comes with a 95% Wilson interval; with more
 than two agents, Bradley-Terry ratings on the Elo scale with bootstrap intervals.
 
 Games with a contract (``rematada``, ``chiamata``) have no winning side: a hand
-gives each seat match points (:attr:`~brisca.game.HandResult.scores`). There a
-seating scores 1 for the first agent when its seats took more match points on
-average than the other agent's seats, 1/2 when as many (a hand everybody passed),
-0 when fewer; and :meth:`ArenaResult.match_points` reports each agent's mean match
-points per seat and hand, the measure that counts in those games' matches.
+gives each seat match points (:attr:`~brisca.game.HandResult.scores`), or game points
+under ``match: game_points`` (:func:`~brisca.game.hand_game_points`). There a
+seating scores 1 for the first agent when its seats took more of what the match
+counts on average than the other agent's seats, 1/2 when as many (a hand everybody
+passed), 0 when fewer; and :meth:`ArenaResult.match_points` reports each agent's
+mean per seat and hand, the measure that counts in those games' matches.
 
     >>> result = run_arena(["greedy", "random"], games=4, seed=1)
     >>> result.games, sorted(result.scores)
@@ -31,7 +32,7 @@ from typing import Any
 
 from brisca.agents import make_agent
 from brisca.errors import BriscaError
-from brisca.game import Game, shuffled
+from brisca.game import Game, hand_game_points, shuffled
 from brisca.rules import make_rules
 
 
@@ -59,6 +60,8 @@ class ArenaResult:
     players: int
     deals: list[DealResult]
     wall_seconds: float
+    #: What :meth:`match_points` counts: ``match points``, or ``game points`` under ``match: game_points``.
+    unit: str = "match points"
 
     @property
     def games(self) -> int:
@@ -256,8 +259,14 @@ def play_deal(
         result = game.result()
         assert result is not None
         if result.scores is not None:
-            # A contract: compare the match points the two agents' seats took, on average per seat.
-            means = [sum(result.scores[s] for s in range(players) if seating[s] == k)
+            # A contract: compare what the match counts (its match points, or game points under
+            # ``match: game_points``) that the two agents' seats took, on average per seat.
+            if rules.match == "game_points":
+                gained = hand_game_points(rules, players, result)
+                standing = [gained[game.side_of(s)] for s in range(players)]
+            else:
+                standing = list(result.scores)
+            means = [sum(standing[s] for s in range(players) if seating[s] == k)
                      / sum(1 for s in range(players) if seating[s] == k) for k in (0, 1)]
             out.points.append((means[0], means[1]))
             out.scores.append(1.0 if means[0] > means[1] else 0.5 if means[0] == means[1] else 0.0)
@@ -333,7 +342,8 @@ def run_arena(
                 results.append(r)
                 if progress:
                     progress(i + 1, len(tasks))
-    return ArenaResult(list(agents), rules.variant, players, results, time.perf_counter() - start)
+    return ArenaResult(list(agents), rules.variant, players, results, time.perf_counter() - start,
+                       "game points" if rules.match == "game_points" else "match points")
 
 
 def _chunk(tasks: Sequence[tuple[Any, ...]]) -> list[DealResult]:
@@ -397,7 +407,7 @@ def format_table(result: ArenaResult) -> str:
             lines.append(f"    {a:12} {r:7.0f}  ({lo:.0f} to {hi:.0f})")
     points = result.match_points()
     if points:
-        lines.append("  match points per seat and hand: " + ", ".join(f"{a} {p:+.2f}" for a, p in points.items()))
+        lines.append(f"  {result.unit} per seat and hand: " + ", ".join(f"{a} {p:+.2f}" for a, p in points.items()))
     for a, ms in result.move_ms().items():
         lines.append(f"  {a}: {ms:.2f} ms a move")
     lines.append(f"  {result.games / result.wall_seconds:.1f} games/s" if result.wall_seconds else "")
