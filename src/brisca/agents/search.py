@@ -301,8 +301,8 @@ class ExpertAgent:
         if str(net).lower() not in ("off", "0", "false", "no"):
             self.net = load_net(None if str(net).lower() in ("on", "1", "true", "yes") else str(net))
         #: How it bids in a point auction: ``rules``, the shared rule-based bidder; ``sim``, each choice weighed
-        #: over sampled deals played out (:mod:`brisca.agents.bidding`), within ``think``. Measured:
-        #: docs/strength.md ("Bidding by simulation").
+        #: over sampled deals played out (:mod:`brisca.agents.bidding`), within ``think`` (48 deals under
+        #: ``sims``). Measured: docs/strength.md ("Bidding by simulation").
         self.bid = str(bid).lower()
         if self.bid not in ("rules", "sim"):
             raise ValueError(f"bid is rules or sim, not {bid!r}")
@@ -312,7 +312,9 @@ class ExpertAgent:
 
     def act(self, view: View) -> Action:
         legal = _require_turn(view)
-        bid = simulated_bid(view, self.rng, deadline=time.perf_counter() + self.think) if self.bid == "sim" else None
+        bid = None
+        if self.bid == "sim":  # a fixed number of worlds under ``sims`` (reproducible), else within ``think``
+            bid = simulated_bid(view, self.rng, deadline=None if self.sims else time.perf_counter() + self.think)
         if bid is None:
             bid = auction_action(view)
         if bid is not None:
