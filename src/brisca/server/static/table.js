@@ -241,7 +241,10 @@ function render() {
   if (!view) {
     $("#status").textContent = t("waiting");
     for (const id of ["#trick", "#lasttrick", "#stockcards", "#faceup", "#hand", "#actions", "#prompt", "#callgrid",
-                      "#contract", "#auction", "#stock", "#trumpsuit", "#keyhint"]) $(id).innerHTML = "";
+                      "#contract", "#auction", "#stock", "#trumpsuit", "#keyhint"]) {
+      $(id).innerHTML = "";
+      shownHtml.delete($(id));  // drawn again in full next time, whatever it showed before
+    }
     $("#lastbox").hidden = $("#talon").hidden = true;
     renderResults(info, view);
     return;
