@@ -8,7 +8,7 @@ than two agents, Bradley-Terry ratings on the Elo scale with bootstrap intervals
 
 Games with a contract (``rematada``, ``chiamata``) have no winning side: a hand
 gives each seat match points (:attr:`~brisca.game.HandResult.scores`), or game points
-under ``match: game_points`` (:func:`~brisca.game.hand_game_points`). There a
+under ``match: game_points`` (:func:`~brisca.game.hand_standing`). There a
 seating scores 1 for the first agent when its seats took more of what the match
 counts on average than the other agent's seats, 1/2 when as many (a hand everybody
 passed), 0 when fewer; and :meth:`ArenaResult.match_points` reports each agent's
@@ -32,7 +32,7 @@ from typing import Any
 
 from brisca.agents import make_agent
 from brisca.errors import BriscaError
-from brisca.game import Game, hand_game_points, shuffled
+from brisca.game import Game, hand_standing, shuffled
 from brisca.rules import make_rules
 
 
@@ -261,12 +261,8 @@ def play_deal(
         if result.scores is not None:
             # A contract: compare what the match counts (its match points, or game points under
             # ``match: game_points``) that the two agents' seats took, on average per seat.
-            if rules.match == "game_points":
-                gained = hand_game_points(rules, players, result)
-                standing = [gained[game.side_of(s)] for s in range(players)]
-            else:
-                standing = list(result.scores)
-            means = [sum(standing[s] for s in range(players) if seating[s] == k)
+            standing = hand_standing(rules, players, result)
+            means = [sum(standing[game.side_of(s)] for s in range(players) if seating[s] == k)
                      / sum(1 for s in range(players) if seating[s] == k) for k in (0, 1)]
             out.points.append((means[0], means[1]))
             out.scores.append(1.0 if means[0] > means[1] else 0.5 if means[0] == means[1] else 0.0)

@@ -30,7 +30,7 @@ import time
 from brisca.actions import PASS, Action, Bid
 from brisca.agents.auction import choose_bid
 from brisca.agents.heuristic import HeuristicAgent
-from brisca.game import Game, View, hand_game_points
+from brisca.game import Game, View, hand_standing
 from brisca.worlds import WorldError, WorldSampler
 
 #: How many standard errors the deals' mean gain must clear before they overrule the rule-based bidder: the two
@@ -64,8 +64,7 @@ def simulated_bid(view: View, rng: random.Random, worlds: int = 48, deadline: fl
             world = sampler.draw(rng)
         except WorldError:
             continue
-        gains.append(_play_out(world.clone(), view.seat, bids[0], player)
-                     - _play_out(world.clone(), view.seat, PASS, player))
+        gains.append(_play_out(world.clone(), view.seat, bids[0], player) - _play_out(world, view.seat, PASS, player))
     if len(gains) < 2:
         return ruled
     mean = sum(gains) / len(gains)
@@ -84,11 +83,7 @@ def _play_out(game: Game, seat: int, action: Action, player: HeuristicAgent) -> 
         game.apply(player.act(game.view(turn)))
     result = game.result()
     assert result is not None
-    rules = game.rules
-    if rules.match == "game_points" or result.scores is None:
-        standing = hand_game_points(rules, game.players, result)
-    else:
-        standing = result.scores
+    standing = hand_standing(game.rules, game.players, result)
     mine = game.side_of(seat)
     others = [p for side, p in enumerate(standing) if side != mine]
     return standing[mine] - (sum(others) / len(others) if others else 0.0)

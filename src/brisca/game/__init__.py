@@ -28,6 +28,7 @@ from brisca.game.match import (
     draw_leaders,
     face_values,
     hand_game_points,
+    hand_standing,
 )
 from brisca.game.results import Bonus, Contract, ExchangeEvent, HandResult, Trick, winning_index
 from brisca.game.ruled import PHASES, SIGNAL_RANKS, RuledGame
@@ -36,5 +37,6 @@ from brisca.game.view import View
 __all__ = [
     "MIN_CUT", "PHASES", "SIGNAL_RANKS", "Bonus", "Contract", "ExchangeEvent", "Game", "HandResult",
     "InvalidDeckError", "Match", "PartnerDraw", "RuledGame", "Trick", "View", "check_deck", "cut", "draw_for_dealer",
-    "draw_for_partners", "draw_leaders", "face_values", "hand_game_points", "shuffled", "winning_index",
+    "draw_for_partners", "draw_leaders", "face_values", "hand_game_points", "hand_standing",
+    "shuffled", "winning_index",
 ]

@@ -160,7 +160,6 @@ def _make_draw(
     return PartnerDraw(players, tuple(rounds), order, tuple(seating))
 
 
-
 def hand_game_points(rules: Rules, players: int, result: HandResult) -> tuple[int, ...]:
     """The game points each side takes from one hand (``match: game_points``; see :attr:`Match.game_points`)."""
     sides = rules.sides(players)
@@ -176,6 +175,14 @@ def hand_game_points(rules: Rules, players: int, result: HandResult) -> tuple[in
     for side in result.shared:
         out[side] += 1
     return tuple(out)
+
+
+def hand_standing(rules: Rules, players: int, result: HandResult) -> tuple[int, ...]:
+    """What one hand is worth to each side in the match's count of points: its game points under ``match:
+    game_points``, else its match points (a contract's :attr:`~HandResult.scores`, or the sides' points)."""
+    if rules.match == "game_points":
+        return hand_game_points(rules, players, result)
+    return result.scores if result.scores is not None else result.side_points
 
 
 class Match:
