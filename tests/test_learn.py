@@ -15,12 +15,21 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from brisca.agents import HeuristicAgent, NetAgent, make_agent  # noqa: E402
-from brisca.agents.net import SHIPPED_SHA256, Net, load_net, sha256, shipped_path  # noqa: E402
+from brisca.agents.net import SHIPPED, Net, Shelf, load_net, sha256, shipped_path  # noqa: E402
 from brisca.agents.search import ExpertAgent, net_leaves  # noqa: E402
 from brisca.arena import run_arena  # noqa: E402
 from brisca.envs.encode import shuffle_hidden  # noqa: E402
 from brisca.game import Game  # noqa: E402
-from brisca.learn.train import NumpyLearner, collect, init_arrays, merge, parser, shape, train  # noqa: E402
+from brisca.learn.train import (  # noqa: E402
+    NumpyLearner,
+    collect,
+    demonstrate,
+    init_arrays,
+    merge,
+    parser,
+    shape,
+    train,
+)
 from brisca.worlds import sample_world  # noqa: E402
 
 
@@ -91,24 +100,30 @@ def test_a_small_run_logs_its_curve_checkpoints_and_resumes(tmp_path: Path) -> N
         game.apply(agent.act(game.view(game.turn)))
 
 
-def test_the_shipped_network_is_the_one_documented_and_plays_legal_moves() -> None:
-    assert sha256(shipped_path()) == SHIPPED_SHA256
-    net = load_net()
-    assert net is not None and net.presets == ("spanish", "briscola") and net.players == 2
-    assert shipped_path().stat().st_size < 4_000_000
-    for preset in net.presets:
-        rng = random.Random(5)
-        for deal in range(4):
-            game = Game(preset, 2, seed=deal)
-            agents = [NetAgent(), make_agent("random", seed=deal)]
-            assert agents[0].covers(game.rules, 2)
+def _shipped() -> Shelf:
+    shelf = load_net()
+    assert isinstance(shelf, Shelf)
+    return shelf
+
+
+def test_the_shipped_networks_are_the_ones_documented_and_play_legal_moves() -> None:
+    for name, digest in SHIPPED.items():
+        assert sha256(shipped_path(name)) == digest
+        assert shipped_path(name).stat().st_size < 4_000_000
+    shelf = _shipped()
+    assert len(shelf.nets) == len(SHIPPED)
+    assert set(shelf.games()) >= {("spanish", 2), ("briscola", 2)}
+    for preset, players in shelf.games():
+        for deal in range(3):
+            game = Game(preset, players, seed=deal)
+            agents = [NetAgent() if s % 2 == 0 else make_agent("random", seed=deal) for s in range(players)]
+            assert agents[0].covers(game.rules, players)
             while not game.is_over():
                 seat = game.turn
                 assert seat is not None
                 action = agents[seat].act(game.view(seat))
                 assert action in game.legal_actions()
                 game.apply(action)
-            assert rng  # the games ran to the end
 
 
 def test_the_shipped_network_beats_random_and_plays_fast() -> None:
@@ -118,11 +133,13 @@ def test_the_shipped_network_beats_random_and_plays_fast() -> None:
     assert result.move_ms()["hard"] < 5.0
 
 
-def test_the_network_reads_only_the_seat_s_view() -> None:
-    net = load_net()
-    assert net is not None
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_network_reads_only_the_seat_s_view(players: int) -> None:
+    """Another seat's cards (a partner's too) and the stock's order, shuffled, leave the network's input as it was."""
     rng = random.Random(2)
-    game = Game("spanish", 2, seed=8)
+    game = Game("spanish", players, seed=8)
+    net = Net({k: v for k, v in init_arrays(*shape(["spanish"], players), 8, 0).items()},
+              {"presets": ["spanish"], "players": players})
     for _ in range(9):
         game.apply(rng.choice(game.legal_actions()))
     seat = game.turn
@@ -136,7 +153,7 @@ def test_the_network_reads_only_the_seat_s_view() -> None:
 def test_other_games_fall_back_to_hard_v1() -> None:
     agent = make_agent("hard", seed=1)
     assert isinstance(agent, NetAgent) and isinstance(agent.fallback, HeuristicAgent)
-    for preset, players in (("spanish", 4), ("briscola", 3), ("mexican", 2)):
+    for preset, players in (("bixkla", 4), ("briscola", 3), ("mexican", 2)):
         game = Game(preset, players, seed=2)
         assert not agent.covers(game.rules, players)
         while not game.is_over():
@@ -157,9 +174,9 @@ def test_the_levels_and_their_fixed_versions() -> None:
 
 
 def test_the_expert_values_leaves_with_the_network() -> None:
-    net = load_net()
-    assert net is not None
     game = Game("briscola", 2, seed=6)
+    net = _shipped().pick(game.rules, 2)
+    assert net is not None
     rng = random.Random(6)
     for _ in range(6):
         game.apply(rng.choice(game.legal_actions()))
@@ -188,3 +205,65 @@ def test_the_torch_learner_computes_the_numpy_learner_s_update() -> None:
         assert sa[key] == pytest.approx(sb[key], rel=1e-4, abs=1e-6)
     for name, value in a.arrays().items():
         assert np.allclose(value, b.arrays()[name], atol=1e-5)
+
+
+def test_imitation_learns_the_player_s_choices() -> None:
+    """Four seats of the heuristic: every decision is kept with the seat's side's reward, and the cross-entropy of the
+    heuristic's choices falls as the learner steps on them (the gradient is the loss's derivative, checked too)."""
+    inputs, actions = shape(["spanish"], 4)
+    arrays = init_arrays(inputs, actions, 16, 0)
+    part = demonstrate({"weights": arrays, "agent": "heuristic", "presets": ["spanish"], "players": 4, "games": 3,
+                        "seed": 2})
+    batch = merge([part], ("obs", "mask", "act", "ret"))
+    assert len(batch["act"]) > 60 and set(np.round(np.abs(batch["ret"]))) == {1.0}
+    assert all(batch["mask"][i, a] for i, a in enumerate(batch["act"]))
+    learner = NumpyLearner(arrays, lr=3e-3)
+    learner.p = {k: v.astype(np.float64) for k, v in learner.p.items()}
+    learner.p["wp"] *= 50
+    idx = np.arange(30)
+    args = (batch["obs"][idx], batch["mask"][idx], batch["act"][idx], batch["ret"][idx])
+    grads = learner.imitation_grads(*args)[1]
+
+    def loss() -> float:
+        stats = learner.imitation_grads(*args)[0]
+        return stats["cross_entropy"] + learner.value_coef * stats["loss_v"]
+
+    rng = np.random.default_rng(3)
+    for name in ("w1", "w2", "wp", "bp", "wv", "bv"):
+        at = tuple(int(rng.integers(0, n)) for n in learner.p[name].shape)
+        learner.p[name][at] += 1e-6
+        up = loss()
+        learner.p[name][at] -= 2e-6
+        down = loss()
+        learner.p[name][at] += 1e-6
+        assert (up - down) / 2e-6 == pytest.approx(grads[name][at], rel=1e-4, abs=1e-9)
+    learner = NumpyLearner(arrays, lr=3e-3)
+    before = learner.imitate(batch, 1, 10_000)
+    for _ in range(40):
+        learner.imitate(batch, 1, 10_000)
+    after = learner.imitate(batch, 1, 10_000)
+    assert after["cross_entropy"] < before["cross_entropy"] - 0.3
+    assert after["accuracy"] > before["accuracy"]
+
+
+def test_a_four_player_run_imitates_then_plays_itself(tmp_path: Path) -> None:
+    out = tmp_path / "four"
+    args = ["--out", str(out), "--presets", "spanish", "--players", "4", "--workers", "1", "--games", "3",
+            "--updates", "2", "--hidden", "16", "--minibatch", "512", "--epochs", "1", "--eval-every", "0",
+            "--backend", "numpy", "--imitate", "heuristic", "--imitate-hands", "3", "--imitate-epochs", "2",
+            "--league", "0.5"]
+    train(parser().parse_args(args), "brisca train (test)")
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert rows[0]["update"] == 0 and rows[0]["imitate"] == "heuristic" and rows[0]["hands"] == 3
+    assert [r["update"] for r in rows[1:]] == [1, 2]
+    net = Net.load(out / "net.npz")
+    assert net.players == 4 and net.meta["imitated"]["agent"] == "heuristic"
+    game = Game("spanish", 4, seed=5)
+    assert not net.covers(Game("spanish", 2).rules, 2) and net.covers(game.rules, 4)
+    agent = NetAgent(weights=str(out / "net.npz"))
+    while not game.is_over():
+        seat = game.turn
+        assert seat is not None
+        action = agent.act(game.view(seat))
+        assert action in game.legal_actions()
+        game.apply(action)

@@ -44,20 +44,14 @@ else:
     except ImportError:  # the network needs numpy ('fast' or 'rl' extra); without it the fallback plays
         np = None
 
-#: The network that ships with the package (2-player ``spanish`` and ``briscola``).
-SHIPPED = "two_player.npz"
-#: Its sha256, checked by the tests. Trained (its metadata holds the commands) on the lent 16-core machine with a GPU,
-#: 1,179,360 self-play hands in 819 updates (about 15 minutes)::
+#: The networks that ship with the package, by file, with their sha256 (checked by the tests). Each file's metadata
+#: holds the commands that trained it (:attr:`Net.meta`); docs/strength.md gives them with the curves.
 #:
-#:     brisca train --out run --minutes 7.2 --workers 15 --games 96 --lr 6e-4 --epochs 4 --minibatch 8192 \
-#:         --eval-every 150 --eval-deals 50 --expert-deals 15 --snapshot 20 --league-size 12 --checkpoint-every 50 \
-#:         --seed 1 --backend torch
-#:     brisca train --out run --resume --minutes 7.6 --workers 15 --games 96 --lr 3e-4 --epochs 4 --minibatch 8192 \
-#:         --eval-every 150 --eval-deals 50 --expert-deals 15 --snapshot 20 --league-size 12 --checkpoint-every 50 \
-#:         --seed 2 --backend torch
-#:
-#: Its curve is docs/curves/net-two-player.jsonl.
-SHIPPED_SHA256 = "adc9905488698c88a466ff84023654879f0a1f7f0cb1b826539ec6531ac940dc"
+#: - ``two_player.npz``: 2-player ``spanish`` and ``briscola``; 1,179,360 self-play hands in 819 updates, about 15
+#:   minutes on a 16-core machine with a GPU (curve: docs/curves/net-two-player.jsonl).
+SHIPPED: dict[str, str] = {
+    "two_player.npz": "adc9905488698c88a466ff84023654879f0a1f7f0cb1b826539ec6531ac940dc",
+}
 
 #: The parameter arrays of a network, in order: two hidden layers, the policy head, the value head.
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
@@ -112,6 +106,10 @@ class Net:
     def covers(self, rules: Rules, players: int) -> bool:
         return self.preset(rules, players) is not None
 
+    def pick(self, rules: Rules, players: int) -> Net | None:
+        """This network where it covers the game, else ``None`` (as :meth:`Shelf.pick`)."""
+        return self if self.covers(rules, players) else None
+
     def encoder(self, preset: int) -> ObservationEncoder:
         enc = self._encoders.get(preset)
         if enc is None:
@@ -164,8 +162,31 @@ class Net:
         return view.legal_actions[best]
 
 
-def shipped_path() -> Path:
-    return Path(str(resources.files("brisca.agents").joinpath("nets", SHIPPED)))
+class Shelf:
+    """Several networks, each trained on its own games (say one for two players, one for four): the one that covers
+    a game plays it."""
+
+    def __init__(self, nets: Sequence[Net]) -> None:
+        self.nets = tuple(nets)
+
+    def pick(self, rules: Rules, players: int) -> Net | None:
+        """The network that covers these games, or ``None``."""
+        for net in self.nets:
+            if net.covers(rules, players):
+                return net
+        return None
+
+    def covers(self, rules: Rules, players: int) -> bool:
+        return self.pick(rules, players) is not None
+
+    def games(self) -> list[tuple[str, int]]:
+        """The presets (with their default options) and numbers of players the networks play."""
+        return [(preset, net.players) for net in self.nets for preset in net.presets]
+
+
+def shipped_path(name: str = "two_player.npz") -> Path:
+    """Where the shipped network ``name`` (a key of :data:`SHIPPED`) lies in the installed package."""
+    return Path(str(resources.files("brisca.agents").joinpath("nets", name)))
 
 
 def sha256(path: str | Path) -> str:
@@ -179,11 +200,17 @@ def _load(path: str) -> Net | None:
     return Net.load(path)
 
 
-def load_net(weights: str | None = None) -> Net | None:
-    """The network at ``weights`` (a path; the shipped one when ``None``), or ``None`` where numpy or the shipped
-    file is missing. Loaded once a path."""
+@cache
+def _shipped() -> Shelf | None:
+    nets = [net for net in (_load(str(shipped_path(name))) for name in SHIPPED) if net is not None]
+    return Shelf(nets) if nets else None
+
+
+def load_net(weights: str | None = None) -> Net | Shelf | None:
+    """The network at ``weights`` (a path), or when ``None`` the shipped ones (a :class:`Shelf`); ``None`` where
+    numpy or the shipped files are missing. Loaded once a path."""
     if weights is None:
-        return _load(str(shipped_path()))
+        return _shipped()
     if not Path(weights).exists():
         raise ValueError(f"no network at {weights}")
     return _load(str(weights))
@@ -200,18 +227,18 @@ class NetAgent:
         return self.net is not None and self.net.covers(rules, players)
 
     def act(self, view: View) -> Action:
-        if self.net is None or not view.legal_actions or not self.net.covers(view.rules, view.players):
+        net = self.net.pick(view.rules, view.players) if self.net is not None and view.legal_actions else None
+        if net is None:
             return self.fallback.act(view)
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
-        return self.net.choose(view)
+        return net.choose(view)
 
 
-def presets(net: Net | None = None) -> Sequence[str]:
-    """The presets the (shipped) network plays, with two players; none without numpy or weights."""
-    net = net or load_net()
-    return net.presets if net is not None else ()
+def games() -> list[tuple[str, int]]:
+    """The presets and numbers of players the shipped networks play; none without numpy."""
+    shelf = load_net()
+    return shelf.games() if isinstance(shelf, Shelf) else []
 
 
-__all__ = ["LAYERS", "SHIPPED", "SHIPPED_SHA256", "Net", "NetAgent", "load_net", "presets", "reward", "sha256",
-           "shipped_path"]
+__all__ = ["LAYERS", "SHIPPED", "Net", "NetAgent", "Shelf", "games", "load_net", "reward", "sha256", "shipped_path"]

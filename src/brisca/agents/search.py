@@ -452,7 +452,7 @@ class ExpertAgent:
 
             fast = kernel_for(view.rules, view.players)
         size = 1 if fast is None else _BATCH  # the kernel plays a batch of worlds in one call
-        net = self.net if self.net is not None and self.net.covers(view.rules, view.players) else None
+        net = self.net.pick(view.rules, view.players) if self.net is not None else None
         blend = self.blend if net is not None else 0.0
         if net is not None:
             size = _BATCH  # the network values a batch of worlds in one pass

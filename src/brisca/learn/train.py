@@ -1,13 +1,20 @@
 """Self-play training of the ``net`` player (:mod:`brisca.agents.net`): PPO against itself and a league of its past
-selves, on 2-player presets.
+selves, on presets of two sides (2 players, or 4 in two partnerships: ``--players 4``).
 
 Each update, worker processes play hands with the current network (numpy, as it plays in the package): in most
-hands it holds both seats, in the rest (``--league``) one seat against a past self drawn from the league (a
-snapshot is added every ``--snapshot`` updates). Every decision with more than one legal action is kept with the
+hands it holds every seat, in the rest (``--league``) one side against a past self drawn from the league (a
+snapshot is added every ``--snapshot`` updates). Each seat decides from its own view, its partner's cards
+hidden from it as from anyone. Every decision with more than one legal action is kept with the
 seat's encoded view (never a hidden card), the legal mask, the action drawn from the policy, its log-probability and
 the value; at the end of the hand the seat's reward (:func:`brisca.agents.net.reward`) gives the advantages
 (GAE, lambda ``--gae``). Then PPO's clipped update (``--epochs`` passes over minibatches) runs in the main process:
 with torch (the ``learn`` extra, the GPU when there is one) or with the numpy learner here (the same loss, slower).
+
+``--imitate AGENT`` starts a fresh run by imitation: ``--imitate-hands`` hands of AGENT (one of the project's
+own players, say ``heuristic``) at every seat, its decisions learnt as a classification (the policy) and the
+hands' rewards as the values' targets (``--imitate-epochs`` passes), before the self-play. The network then
+starts where that player is rather than from random play, which a machine of two cores cannot afford to
+climb out of in a few hours of four-player self-play.
 
 Every ``--eval-every`` updates the arg-max policy plays duplicate deals against ``heuristic`` and ``expert-v1`` on
 each preset (the arena's :func:`~brisca.arena.play_deal`); the scores, with the losses of every update, go to
@@ -106,7 +113,8 @@ def _pick(rng: random.Random, logits: Any, ids: Sequence[int]) -> tuple[int, flo
 
 def collect(task: dict[str, Any]) -> dict[str, Any]:
     """Play ``task["games"]`` hands of self-play; the learner's decisions with their advantages and returns."""
-    meta = {"presets": task["presets"], "players": 2}
+    n = task.get("players", 2)
+    meta = {"presets": task["presets"], "players": n}
     net = Net(task["weights"], meta)
     league = [Net(w, meta) for w in task["league"]]
     rng = random.Random(task["seed"])
@@ -122,15 +130,18 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
     x = np.zeros(net.inputs, np.float32)
     for _ in range(task["games"]):
         p = rng.randrange(len(rules))
-        game = Game(rules[p], 2, dealer=rng.randrange(2), seed=rng.getrandbits(32))
-        players = [net, net]
-        learning = [True, True]
+        game = Game(rules[p], n, dealer=rng.randrange(n), seed=rng.getrandbits(32))
+        players = [net] * n
+        learning = [True] * n
         if league and rng.random() < task["league_share"]:
-            other = rng.randrange(2)
-            players[other] = rng.choice(league)
-            learning[other] = False
+            other = rng.randrange(2)  # a side: its seats play a past self
+            past = rng.choice(league)
+            for s in range(n):
+                if game.side_of(s) == other:
+                    players[s] = past
+                    learning[s] = False
         codec = net.encoder(p).codec
-        traj: list[list[tuple[Any, Any, int, float, float]]] = [[], []]
+        traj: list[list[tuple[Any, Any, int, float, float]]] = [[] for _ in range(n)]
         while not game.is_over():
             seat = game.turn
             assert seat is not None
@@ -149,7 +160,7 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
                 mask[ids] = True
                 traj[seat].append((np.rint(x * 255).astype(np.uint8), mask, ids[k], logp, float(value[0])))
             game.apply(view.legal_actions[k])
-        for seat in (0, 1):
+        for seat in range(n):
             steps = traj[seat]
             if not steps:
                 continue
@@ -178,8 +189,48 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def merge(parts: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    batch = {k: np.concatenate([p[k] for p in parts]) for k in ("obs", "mask", "act", "logp", "adv", "ret")}
+def demonstrate(task: dict[str, Any]) -> dict[str, Any]:
+    """Play ``task["games"]`` hands of ``task["agent"]`` at every seat; its decisions (each seat's encoded view, the
+    legal mask, the action it chose) and, for each, the hand's reward for the seat that decided."""
+    from brisca.agents.registry import make_agent
+
+    n = task["players"]
+    net = Net(task["weights"], {"presets": task["presets"], "players": n})
+    rng = random.Random(task["seed"])
+    rules = [make_rules(p) for p in task["presets"]]
+    obs: list[Any] = []
+    masks: list[Any] = []
+    acts: list[int] = []
+    rets: list[float] = []
+    x = np.zeros(net.inputs, np.float32)
+    for _ in range(task["games"]):
+        p = rng.randrange(len(rules))
+        game = Game(rules[p], n, dealer=rng.randrange(n), seed=rng.getrandbits(32))
+        agents = [make_agent(task["agent"], seed=rng.getrandbits(32)) for _ in range(n)]
+        codec = net.encoder(p).codec
+        seats: list[int] = []
+        while not game.is_over():
+            seat = game.turn
+            assert seat is not None
+            view = game.view(seat)
+            action = agents[seat].act(view)
+            if len(view.legal_actions) > 1:
+                net.features(view, p, x)
+                mask = np.zeros(codec.size, np.bool_)
+                mask[[codec.ids[a] for a in view.legal_actions]] = True
+                obs.append(np.rint(x * 255).astype(np.uint8))
+                masks.append(mask)
+                acts.append(codec.ids[action])
+                seats.append(seat)
+            game.apply(action)
+        rets.extend(reward(game, seat) for seat in seats)
+    return {"obs": np.stack(obs), "mask": np.stack(masks), "act": np.array(acts, np.int64),
+            "ret": np.array(rets, np.float32), "games": task["games"]}
+
+
+def merge(parts: Sequence[dict[str, Any]], keys: Sequence[str] = ("obs", "mask", "act", "logp", "adv", "ret")
+          ) -> dict[str, Any]:
+    batch = {k: np.concatenate([p[k] for p in parts]) for k in keys}
     batch["obs"] = batch["obs"].astype(np.float32) / 255.0
     return batch
 
@@ -229,15 +280,56 @@ class NumpyLearner:
         # d(-entropy)/dz_j = p_j (log p_j + H), weighed by the entropy coefficient.
         dz += self.entropy / n * (plogp + prob * ent[:, None])
         dv = (2 * self.value_coef / n) * (value - ret)
+        g = self._backward(x, h1, h2, dz, dv)
+        kl = float((old - logp).mean())
+        stats = {"loss_pi": float(loss_pi), "loss_v": float(loss_v), "entropy": float(ent.mean()), "kl": kl,
+                 "loss": float(loss_pi + self.value_coef * loss_v - self.entropy * ent.mean())}
+        return stats, g
+
+    def imitation_grads(self, x: Any, mask: Any, act: Any, ret: Any) -> tuple[dict[str, float], Arrays]:
+        """Cross-entropy of the chosen actions under the masked policy, plus the values' squared error."""
+        p = self.p
+        n = len(x)
+        h1 = np.maximum(x @ p["w1"] + p["b1"], 0.0)
+        h2 = np.maximum(h1 @ p["w2"] + p["b2"], 0.0)
+        z = np.where(mask, h2 @ p["wp"] + p["bp"], -1e9)
+        value = (h2 @ p["wv"] + p["bv"])[:, 0]
+        z = z - z.max(axis=1, keepdims=True)
+        logp_all = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        prob = np.exp(logp_all) * mask
+        rows = np.arange(n)
+        dz = prob / n
+        dz[rows, act] -= 1.0 / n
+        dv = (2 * self.value_coef / n) * (value - ret)
+        stats = {"cross_entropy": float(-logp_all[rows, act].mean()), "loss_v": float(((value - ret) ** 2).mean()),
+                 "accuracy": float((logp_all.argmax(axis=1) == act).mean())}
+        return stats, self._backward(x, h1, h2, dz, dv)
+
+    def _backward(self, x: Any, h1: Any, h2: Any, dz: Any, dv: Any) -> Arrays:
+        """The parameters' gradients from those of the logits (``dz``) and of the values (``dv``)."""
+        p = self.p
         g: Arrays = {"wp": h2.T @ dz, "bp": dz.sum(0), "wv": h2.T @ dv[:, None], "bv": np.array([dv.sum()])}
         dh2 = (dz @ p["wp"].T + dv[:, None] @ p["wv"].T) * (h2 > 0)
         g["w2"], g["b2"] = h1.T @ dh2, dh2.sum(0)
         dh1 = (dh2 @ p["w2"].T) * (h1 > 0)
         g["w1"], g["b1"] = x.T @ dh1, dh1.sum(0)
-        kl = float((old - logp).mean())
-        stats = {"loss_pi": float(loss_pi), "loss_v": float(loss_v), "entropy": float(ent.mean()), "kl": kl,
-                 "loss": float(loss_pi + self.value_coef * loss_v - self.entropy * ent.mean())}
-        return stats, g
+        return g
+
+    def imitate(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
+        n = len(batch["act"])
+        totals: dict[str, float] = {}
+        count = 0
+        for _ in range(epochs):
+            order = self.rng.permutation(n)
+            for start in range(0, n, minibatch):
+                idx = order[start:start + minibatch]
+                stats, g = self.imitation_grads(batch["obs"][idx], batch["mask"][idx], batch["act"][idx],
+                                                batch["ret"][idx])
+                self.step(g)
+                for k, v in stats.items():
+                    totals[k] = totals.get(k, 0.0) + v
+                count += 1
+        return {k: v / max(1, count) for k, v in totals.items()}
 
     def step(self, g: Arrays) -> None:
         norm = math.sqrt(sum(float((v.astype(np.float64) ** 2).sum()) for v in g.values()))
@@ -345,6 +437,40 @@ class TorchLearner:
                 count += 1
         return {k: v / max(1, count) for k, v in totals.items()}
 
+    def imitate(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
+        torch = self.torch
+        dev = self.device
+        x = torch.from_numpy(batch["obs"]).to(dev)
+        mask = torch.from_numpy(batch["mask"]).to(dev)
+        act = torch.from_numpy(batch["act"]).to(dev)
+        ret = torch.from_numpy(batch["ret"]).to(dev)
+        p = self.p
+        n = len(act)
+        totals: dict[str, float] = {}
+        count = 0
+        for _ in range(epochs):
+            order = torch.randperm(n, generator=self.gen).to(dev)
+            for start in range(0, n, minibatch):
+                idx = order[start:start + minibatch]
+                h1 = torch.relu(x[idx] @ p["w1"] + p["b1"])
+                h2 = torch.relu(h1 @ p["w2"] + p["b2"])
+                z = (h2 @ p["wp"] + p["bp"]).masked_fill(~mask[idx], -1e9)
+                value = (h2 @ p["wv"] + p["bv"])[:, 0]
+                logp_all = torch.log_softmax(z, dim=1)
+                ce = -logp_all.gather(1, act[idx][:, None])[:, 0].mean()
+                loss_v = ((value - ret[idx]) ** 2).mean()
+                loss = ce + self.value_coef * loss_v
+                self.opt.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(list(p.values()), self.max_norm)
+                self.opt.step()
+                stats = {"cross_entropy": ce.item(), "loss_v": loss_v.item(),
+                         "accuracy": (logp_all.argmax(1) == act[idx]).float().mean().item()}
+                for k, v in stats.items():
+                    totals[k] = totals.get(k, 0.0) + v
+                count += 1
+        return {k: v / max(1, count) for k, v in totals.items()}
+
     def save(self, path: Path) -> None:
         self.torch.save({"p": {k: v.detach().cpu() for k, v in self.p.items()}, "opt": self.opt.state_dict()}, path)
 
@@ -422,11 +548,11 @@ def _deal(args: tuple[Any, ...]) -> list[float]:
 
 
 def evaluate(pool: ProcessPoolExecutor | None, weights: Path, opponent: str, preset: str, deals: int,
-             seed: int) -> tuple[float, float, float, int]:
+             seed: int, players: int = 2) -> tuple[float, float, float, int]:
     """The network's (arg-max) score against ``opponent`` over ``deals`` duplicate deals: score, 95% interval,
     games."""
     name = f"net[weights={weights}]"
-    tasks: list[tuple[Any, ...]] = [((name, opponent), d, preset, 2, {}, seed, None) for d in range(deals)]
+    tasks: list[tuple[Any, ...]] = [((name, opponent), d, preset, players, {}, seed, None) for d in range(deals)]
     results = list(pool.map(_deal, tasks)) if pool is not None else [_deal(t) for t in tasks]
     scores = [s for r in results for s in r]
     mean = sum(scores) / len(scores)
@@ -440,7 +566,8 @@ def evaluate(pool: ProcessPoolExecutor | None, weights: Path, opponent: str, pre
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="brisca train", description="Self-play PPO training of the net player.")
     ap.add_argument("--out", required=True, help="run folder: curve.jsonl, net.npz, checkpoints")
-    ap.add_argument("--presets", default="spanish,briscola", help="2-player presets, comma-separated")
+    ap.add_argument("--presets", default="spanish,briscola", help="presets of two sides, comma-separated")
+    ap.add_argument("--players", type=int, default=2, choices=(2, 4), help="seats (4: two partnerships)")
     ap.add_argument("--minutes", type=float, default=60.0, help="stop after this long (this invocation)")
     ap.add_argument("--updates", type=int, default=1_000_000, help="stop at this many updates (in all)")
     ap.add_argument("--workers", type=int, default=2, help="self-play processes (with --ray: tasks an update)")
@@ -464,6 +591,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--resume", action="store_true", help="continue the run in --out")
     ap.add_argument("--init", help="start from this network (.npz) instead of a fresh one")
+    ap.add_argument("--imitate", metavar="AGENT", help="a fresh run first imitates this player (say heuristic)")
+    ap.add_argument("--imitate-hands", type=int, default=4000, help="hands of AGENT to imitate")
+    ap.add_argument("--imitate-epochs", type=int, default=8, help="passes over them")
     return ap
 
 
@@ -476,18 +606,22 @@ class Run:
         self.out.mkdir(parents=True, exist_ok=True)
         (self.out / "league").mkdir(exist_ok=True)
         self.presets = [p.strip() for p in args.presets.split(",") if p.strip()]
-        self.inputs, self.actions = shape(self.presets)
+        self.players: int = args.players
         self.command = command
         state_path = self.out / "state.json"
-        if args.resume and state_path.exists():
+        self.resumed = args.resume and state_path.exists()
+        if self.resumed:
             self.state = json.loads(state_path.read_text())
             self.presets = self.state["presets"]
+            self.players = self.state.get("players", 2)
             arrays = dict(np.load(self.out / "checkpoint_net.npz"))
         else:
             self.state = {"update": 0, "games": 0, "samples": 0, "seconds": 0.0, "league": [],
-                          "presets": self.presets, "hidden": args.hidden, "seed": args.seed, "commands": []}
+                          "presets": self.presets, "players": self.players, "hidden": args.hidden,
+                          "seed": args.seed, "commands": []}
+            inputs, actions = shape(self.presets, self.players)
             arrays = (dict(Net.load(args.init).arrays) if args.init else
-                      init_arrays(self.inputs, self.actions, args.hidden, args.seed))
+                      init_arrays(inputs, actions, args.hidden, args.seed))
         self.state["commands"].append(command)
         if not self.state["league"]:  # the league starts with the first self: a near-uniform player
             np.savez(self.out / "league" / "u000000.npz", **arrays)
@@ -501,10 +635,35 @@ class Run:
             self.learner.load(self.out / "checkpoint_learner")
         self.rng = random.Random(args.seed * 1_000_003 + self.state["update"])
 
+    def imitate(self, pool: ProcessPoolExecutor | None) -> None:
+        """The imitation that starts a fresh run (``--imitate``), logged to the curve as update 0."""
+        args = self.args
+        workers = max(1, args.workers)
+        share = -(-args.imitate_hands // workers)
+        arrays = self.learner.arrays()
+        tasks = [{"weights": arrays, "agent": args.imitate, "presets": self.presets, "players": self.players,
+                  "games": share, "seed": self.rng.getrandbits(48) + w} for w in range(workers)]
+        t0 = time.perf_counter()
+        # (Ray maps only the self-play; the imitation's hands run in the local processes.)
+        parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
+        t1 = time.perf_counter()
+        batch = merge(parts, ("obs", "mask", "act", "ret"))
+        stats = self.learner.imitate(batch, args.imitate_epochs, args.minibatch)
+        t2 = time.perf_counter()
+        st = self.state
+        st["imitated"] = {"agent": args.imitate, "hands": share * workers, "samples": len(batch["act"])}
+        self.log({"update": 0, "imitate": args.imitate, "hands": share * workers, "samples": len(batch["act"]),
+                  "play_s": round(t1 - t0, 2), "learn_s": round(t2 - t1, 2),
+                  **{k: round(v, 5) for k, v in stats.items()}})
+        print(f"imitated {args.imitate}: {share * workers} hands, {len(batch['act'])} decisions, "
+              f"accuracy {stats['accuracy']:.3f}, cross-entropy {stats['cross_entropy']:.3f}", flush=True)
+
     def meta(self) -> dict[str, Any]:
-        return {"presets": self.presets, "players": 2, "hidden": self.state["hidden"], "updates": self.state["update"],
-                "games": self.state["games"], "samples": self.state["samples"], "commands": self.state["commands"],
-                "method": "PPO self-play with a league of past selves (brisca.learn.train)"}
+        return {"presets": self.presets, "players": self.players, "hidden": self.state["hidden"],
+                "updates": self.state["update"], "games": self.state["games"], "samples": self.state["samples"],
+                "commands": self.state["commands"],
+                "method": "PPO self-play with a league of past selves (brisca.learn.train)"} | (
+            {"imitated": self.state["imitated"]} if "imitated" in self.state else {})
 
     def export(self, path: Path) -> None:
         Net(self.learner.arrays(), self.meta()).save(path)
@@ -521,6 +680,11 @@ class Run:
         saved = tmp if tmp.exists() else tmp.with_suffix(".tmp.npz")
         shutil.move(saved, self.out / "checkpoint_learner")
         (self.out / "state.json").write_text(json.dumps(self.state))
+
+    def reset_league(self) -> None:
+        """The league starts again with the network as it is now (after the imitation)."""
+        np.savez(self.out / "league" / "u000000.npz", **self.learner.arrays())
+        self.state["league"] = ["u000000.npz"]
 
     def league(self) -> list[Arrays]:
         return [dict(np.load(self.out / "league" / name)) for name in self.state["league"]]
@@ -545,14 +709,20 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
     st = run.state
     start = time.perf_counter()
     seconds0 = st["seconds"]
-    league_arrays = run.league()
     try:
+        if args.imitate and not run.resumed:
+            run.imitate(pool)
+            run.reset_league()
+            run.export(run.out / "imitated.npz")
+            run.checkpoint()
+        league_arrays = run.league()
         while st["update"] < args.updates and time.perf_counter() - start < args.minutes * 60:
             arrays = run.learner.arrays()
             tasks: list[dict[str, Any]] = []
             for w in range(max(1, args.workers)):
                 pick = [run.rng.choice(league_arrays) for _ in range(2)] if league_arrays else []
-                tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "games": args.games,
+                tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "players": run.players,
+                              "games": args.games,
                               "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league})
             t0 = time.perf_counter()
             parts = list(players.map(collect, tasks)) if players is not None else [collect(t) for t in tasks]
@@ -584,7 +754,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                         if deals <= 0:
                             continue
                         score, low, high, games = evaluate(pool, run.out / "net.npz", opponent, preset, deals,
-                                                           1000 + st["update"])
+                                                           1000 + st["update"], run.players)
                         run.log({"update": st["update"], "games": st["games"], "eval": opponent, "preset": preset,
                                  "score": round(score, 4), "low": round(low, 4), "high": round(high, 4),
                                  "eval_games": games})
