@@ -267,3 +267,22 @@ def test_a_four_player_run_imitates_then_plays_itself(tmp_path: Path) -> None:
         action = agent.act(game.view(seat))
         assert action in game.legal_actions()
         game.apply(action)
+
+
+def test_the_torch_learner_imitates_as_the_numpy_learner_does() -> None:
+    pytest.importorskip("torch")
+    from brisca.learn.train import TorchLearner
+
+    inputs, actions = shape(["spanish"], 4)
+    arrays = init_arrays(inputs, actions, 16, 0)
+    part = demonstrate({"weights": arrays, "agent": "heuristic", "presets": ["spanish"], "players": 4, "games": 2,
+                        "seed": 4})
+    batch = merge([part], ("obs", "mask", "act", "ret"))
+    a = NumpyLearner(arrays, lr=1e-3)
+    b = TorchLearner(arrays, lr=1e-3, device="cpu")
+    sa = a.imitate(batch, 1, 10_000)
+    sb = b.imitate(batch, 1, 10_000)
+    for key in ("cross_entropy", "loss_v", "accuracy"):
+        assert sa[key] == pytest.approx(sb[key], rel=1e-4, abs=1e-6)
+    for name, value in a.arrays().items():
+        assert np.allclose(value, b.arrays()[name], atol=1e-5)
