@@ -286,3 +286,17 @@ def test_the_torch_learner_imitates_as_the_numpy_learner_does() -> None:
         assert sa[key] == pytest.approx(sb[key], rel=1e-4, abs=1e-6)
     for name, value in a.arrays().items():
         assert np.allclose(value, b.arrays()[name], atol=1e-5)
+
+
+def test_the_docs_plot_a_run_s_curve(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    out = tmp_path / "curve.svg"
+    subprocess.run([sys.executable, str(root / "docs" / "tools" / "plot_curve.py"),
+                    str(root / "docs" / "curves" / "net-two-player.jsonl"), str(out), "--title", "test"],
+                   check=True, timeout=120)
+    text = out.read_text()
+    assert text.startswith("<?xml") and "<svg" in text and "test" in text
