@@ -316,15 +316,19 @@ class NumpyLearner:
         return g
 
     def imitate(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
-        n = len(batch["act"])
+        return self._steps(len(batch["act"]), epochs, minibatch, lambda idx: self.imitation_grads(
+            batch["obs"][idx], batch["mask"][idx], batch["act"][idx], batch["ret"][idx]))
+
+    def _steps(self, n: int, epochs: int, minibatch: int,
+               grads_of: Callable[[Any], tuple[dict[str, float], Arrays]]) -> dict[str, float]:
+        """``epochs`` passes over ``n`` samples in shuffled minibatches, a step on ``grads_of(indices)`` each; the
+        mean of its statistics."""
         totals: dict[str, float] = {}
         count = 0
         for _ in range(epochs):
             order = self.rng.permutation(n)
             for start in range(0, n, minibatch):
-                idx = order[start:start + minibatch]
-                stats, g = self.imitation_grads(batch["obs"][idx], batch["mask"][idx], batch["act"][idx],
-                                                batch["ret"][idx])
+                stats, g = grads_of(order[start:start + minibatch])
                 self.step(g)
                 for k, v in stats.items():
                     totals[k] = totals.get(k, 0.0) + v
@@ -344,22 +348,11 @@ class NumpyLearner:
             self.p[k] -= (self.lr * (self.m[k] / c1) / (np.sqrt(self.v[k] / c2) + 1e-5)).astype(self.p[k].dtype)
 
     def update(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
-        n = len(batch["act"])
         adv = batch["adv"]
         adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-        totals: dict[str, float] = {}
-        count = 0
-        for _ in range(epochs):
-            order = self.rng.permutation(n)
-            for start in range(0, n, minibatch):
-                idx = order[start:start + minibatch]
-                stats, g = self.loss_and_grads(batch["obs"][idx], batch["mask"][idx], batch["act"][idx],
-                                               batch["logp"][idx], adv[idx], batch["ret"][idx])
-                self.step(g)
-                for k, v in stats.items():
-                    totals[k] = totals.get(k, 0.0) + v
-                count += 1
-        return {k: v / max(1, count) for k, v in totals.items()}
+        return self._steps(len(batch["act"]), epochs, minibatch, lambda idx: self.loss_and_grads(
+            batch["obs"][idx], batch["mask"][idx], batch["act"][idx], batch["logp"][idx], adv[idx],
+            batch["ret"][idx]))
 
     def save(self, path: Path) -> None:
         state: dict[str, Any] = {f"p_{k}": v for k, v in self.p.items()} | {f"m_{k}": v for k, v in self.m.items()}
@@ -394,82 +387,68 @@ class TorchLearner:
     def arrays(self) -> Arrays:
         return {k: v.detach().cpu().numpy().copy() for k, v in self.p.items()}
 
-    def update(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
-        torch = self.torch
-        dev = self.device
-        x = torch.from_numpy(batch["obs"]).to(dev)
-        mask = torch.from_numpy(batch["mask"]).to(dev)
-        act = torch.from_numpy(batch["act"]).to(dev)
-        old = torch.from_numpy(batch["logp"]).to(dev)
-        adv = torch.from_numpy(batch["adv"]).to(dev)
-        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-        ret = torch.from_numpy(batch["ret"]).to(dev)
+    def _forward(self, x: Any, mask: Any) -> tuple[Any, Any]:
+        """The masked policy's log-probabilities and the values."""
         p = self.p
-        n = len(act)
+        h1 = self.torch.relu(x @ p["w1"] + p["b1"])
+        h2 = self.torch.relu(h1 @ p["w2"] + p["b2"])
+        z = (h2 @ p["wp"] + p["bp"]).masked_fill(~mask, -1e9)
+        return self.torch.log_softmax(z, dim=1), (h2 @ p["wv"] + p["bv"])[:, 0]
+
+    def _steps(self, n: int, epochs: int, minibatch: int,
+               loss_of: Callable[[Any], tuple[Any, dict[str, float]]]) -> dict[str, float]:
+        """``epochs`` passes over ``n`` samples in shuffled minibatches, a step on ``loss_of(indices)`` each; the
+        mean of its statistics."""
         totals: dict[str, float] = {}
         count = 0
+        params = list(self.p.values())
         for _ in range(epochs):
-            order = torch.randperm(n, generator=self.gen).to(dev)
+            order = self.torch.randperm(n, generator=self.gen).to(self.device)
             for start in range(0, n, minibatch):
-                idx = order[start:start + minibatch]
-                h1 = torch.relu(x[idx] @ p["w1"] + p["b1"])
-                h2 = torch.relu(h1 @ p["w2"] + p["b2"])
-                m = mask[idx]
-                z = (h2 @ p["wp"] + p["bp"]).masked_fill(~m, -1e9)
-                value = (h2 @ p["wv"] + p["bv"])[:, 0]
-                logp_all = torch.log_softmax(z, dim=1)
-                logp = logp_all.gather(1, act[idx][:, None])[:, 0]
-                ratio = torch.exp(logp - old[idx])
-                a = adv[idx]
-                loss_pi = -torch.minimum(ratio * a, ratio.clamp(1 - self.clip, 1 + self.clip) * a).mean()
-                prob = logp_all.exp()
-                ent = -(torch.where(m, prob * logp_all, torch.zeros_like(prob))).sum(1).mean()
-                loss_v = ((value - ret[idx]) ** 2).mean()
-                loss = loss_pi + self.value_coef * loss_v - self.entropy * ent
+                loss, stats = loss_of(order[start:start + minibatch])
                 self.opt.zero_grad()
                 loss.backward()
-                torch.nn.utils.clip_grad_norm_(list(p.values()), self.max_norm)
+                self.torch.nn.utils.clip_grad_norm_(params, self.max_norm)
                 self.opt.step()
-                stats = {"loss_pi": loss_pi.item(), "loss_v": loss_v.item(), "entropy": ent.item(),
-                         "kl": (old[idx] - logp).mean().item(), "loss": loss.item()}
                 for k, v in stats.items():
                     totals[k] = totals.get(k, 0.0) + v
                 count += 1
         return {k: v / max(1, count) for k, v in totals.items()}
 
-    def imitate(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
+    def update(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
         torch = self.torch
-        dev = self.device
-        x = torch.from_numpy(batch["obs"]).to(dev)
-        mask = torch.from_numpy(batch["mask"]).to(dev)
-        act = torch.from_numpy(batch["act"]).to(dev)
-        ret = torch.from_numpy(batch["ret"]).to(dev)
-        p = self.p
-        n = len(act)
-        totals: dict[str, float] = {}
-        count = 0
-        for _ in range(epochs):
-            order = torch.randperm(n, generator=self.gen).to(dev)
-            for start in range(0, n, minibatch):
-                idx = order[start:start + minibatch]
-                h1 = torch.relu(x[idx] @ p["w1"] + p["b1"])
-                h2 = torch.relu(h1 @ p["w2"] + p["b2"])
-                z = (h2 @ p["wp"] + p["bp"]).masked_fill(~mask[idx], -1e9)
-                value = (h2 @ p["wv"] + p["bv"])[:, 0]
-                logp_all = torch.log_softmax(z, dim=1)
-                ce = -logp_all.gather(1, act[idx][:, None])[:, 0].mean()
-                loss_v = ((value - ret[idx]) ** 2).mean()
-                loss = ce + self.value_coef * loss_v
-                self.opt.zero_grad()
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(list(p.values()), self.max_norm)
-                self.opt.step()
-                stats = {"cross_entropy": ce.item(), "loss_v": loss_v.item(),
-                         "accuracy": (logp_all.argmax(1) == act[idx]).float().mean().item()}
-                for k, v in stats.items():
-                    totals[k] = totals.get(k, 0.0) + v
-                count += 1
-        return {k: v / max(1, count) for k, v in totals.items()}
+        x, mask, act, old, adv, ret = (torch.from_numpy(batch[k]).to(self.device)
+                                       for k in ("obs", "mask", "act", "logp", "adv", "ret"))
+        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+
+        def loss_of(idx: Any) -> tuple[Any, dict[str, float]]:
+            m = mask[idx]
+            logp_all, value = self._forward(x[idx], m)
+            logp = logp_all.gather(1, act[idx][:, None])[:, 0]
+            ratio = torch.exp(logp - old[idx])
+            a = adv[idx]
+            loss_pi = -torch.minimum(ratio * a, ratio.clamp(1 - self.clip, 1 + self.clip) * a).mean()
+            prob = logp_all.exp()
+            ent = -(torch.where(m, prob * logp_all, torch.zeros_like(prob))).sum(1).mean()
+            loss_v = ((value - ret[idx]) ** 2).mean()
+            loss = loss_pi + self.value_coef * loss_v - self.entropy * ent
+            return loss, {"loss_pi": loss_pi.item(), "loss_v": loss_v.item(), "entropy": ent.item(),
+                          "kl": (old[idx] - logp).mean().item(), "loss": loss.item()}
+
+        return self._steps(len(act), epochs, minibatch, loss_of)
+
+    def imitate(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
+        x, mask, act, ret = (self.torch.from_numpy(batch[k]).to(self.device) for k in ("obs", "mask", "act", "ret"))
+
+        def loss_of(idx: Any) -> tuple[Any, dict[str, float]]:
+            logp_all, value = self._forward(x[idx], mask[idx])
+            ce = -logp_all.gather(1, act[idx][:, None])[:, 0].mean()
+            loss_v = ((value - ret[idx]) ** 2).mean()
+            return ce + self.value_coef * loss_v, {
+                "cross_entropy": ce.item(), "loss_v": loss_v.item(),
+                "accuracy": (logp_all.argmax(1) == act[idx]).float().mean().item()}
+
+        return self._steps(len(act), epochs, minibatch, loss_of)
 
     def save(self, path: Path) -> None:
         self.torch.save({"p": {k: v.detach().cpu() for k, v in self.p.items()}, "opt": self.opt.state_dict()}, path)
