@@ -253,16 +253,19 @@ class NumpyLearner:
     def arrays(self) -> Arrays:
         return {k: v.copy() for k, v in self.p.items()}
 
-    def loss_and_grads(self, x: Any, mask: Any, act: Any, old: Any, adv: Any, ret: Any) -> tuple[dict[str, float],
-                                                                                                  Arrays]:
+    def _forward(self, x: Any, mask: Any) -> tuple[Any, Any, Any, Any]:
+        """The hidden layers, the masked policy's log-probabilities and the values."""
         p = self.p
-        n = len(x)
         h1 = np.maximum(x @ p["w1"] + p["b1"], 0.0)
         h2 = np.maximum(h1 @ p["w2"] + p["b2"], 0.0)
         z = np.where(mask, h2 @ p["wp"] + p["bp"], -1e9)
-        value = (h2 @ p["wv"] + p["bv"])[:, 0]
         z = z - z.max(axis=1, keepdims=True)
-        logp_all = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        return h1, h2, z - np.log(np.exp(z).sum(axis=1, keepdims=True)), (h2 @ p["wv"] + p["bv"])[:, 0]
+
+    def loss_and_grads(self, x: Any, mask: Any, act: Any, old: Any, adv: Any, ret: Any) -> tuple[dict[str, float],
+                                                                                                  Arrays]:
+        n = len(x)
+        h1, h2, logp_all, value = self._forward(x, mask)
         prob = np.exp(logp_all) * mask
         rows = np.arange(n)
         logp = logp_all[rows, act]
@@ -288,14 +291,8 @@ class NumpyLearner:
 
     def imitation_grads(self, x: Any, mask: Any, act: Any, ret: Any) -> tuple[dict[str, float], Arrays]:
         """Cross-entropy of the chosen actions under the masked policy, plus the values' squared error."""
-        p = self.p
         n = len(x)
-        h1 = np.maximum(x @ p["w1"] + p["b1"], 0.0)
-        h2 = np.maximum(h1 @ p["w2"] + p["b2"], 0.0)
-        z = np.where(mask, h2 @ p["wp"] + p["bp"], -1e9)
-        value = (h2 @ p["wv"] + p["bv"])[:, 0]
-        z = z - z.max(axis=1, keepdims=True)
-        logp_all = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+        h1, h2, logp_all, value = self._forward(x, mask)
         prob = np.exp(logp_all) * mask
         rows = np.arange(n)
         dz = prob / n
