@@ -133,13 +133,14 @@ def test_the_shipped_network_beats_random_and_plays_fast() -> None:
     assert result.move_ms()["hard"] < 5.0
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_the_network_reads_only_the_seat_s_view(players: int) -> None:
-    """Another seat's cards (a partner's too) and the stock's order, shuffled, leave the network's input as it was."""
+@pytest.mark.parametrize(("players", "advisor"), [(2, None), (4, None), (4, "heuristic")])
+def test_the_network_reads_only_the_seat_s_view(players: int, advisor: str | None) -> None:
+    """Another seat's cards (a partner's too) and the stock's order, shuffled, leave the network's input as it was
+    (its advisor's choice included)."""
     rng = random.Random(2)
     game = Game("spanish", players, seed=8)
-    net = Net({k: v for k, v in init_arrays(*shape(["spanish"], players), 8, 0).items()},
-              {"presets": ["spanish"], "players": players})
+    net = Net(init_arrays(*shape(["spanish"], players, advisor is not None), 8, 0),
+              {"presets": ["spanish"], "players": players, "advisor": advisor})
     for _ in range(9):
         game.apply(rng.choice(game.legal_actions()))
     seat = game.turn
@@ -300,3 +301,22 @@ def test_the_docs_plot_a_run_s_curve(tmp_path: Path) -> None:
                    check=True, timeout=120)
     text = out.read_text()
     assert text.startswith("<?xml") and "<svg" in text and "test" in text
+
+
+def test_an_advised_network_reads_its_advisor_s_choice() -> None:
+    inputs, actions = shape(["spanish"], 4, advisor=True)
+    assert inputs == shape(["spanish"], 4)[0] + actions
+    net = Net(init_arrays(inputs, actions, 8, 0), {"presets": ["spanish"], "players": 4, "advisor": "heuristic"})
+    advisor = make_agent("heuristic")
+    codec = net.encoder(0).codec
+    base = inputs - actions
+    game = Game("spanish", 4, seed=3)
+    rng = random.Random(3)
+    while not game.is_over():
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        x = net.features(view, 0)
+        assert np.flatnonzero(x[base:]).tolist() == [codec.ids[advisor.act(view)]]
+        game.apply(rng.choice(game.legal_actions()))
+    assert not net.features(game.view(0), 0)[base:].any()  # no choice to make: no advice

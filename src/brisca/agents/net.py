@@ -83,6 +83,10 @@ class Net:
         self._encoders: dict[int, ObservationEncoder] = {}
         a = self.arrays
         self.inputs = int(a["w1"].shape[0])
+        #: The player whose choice the network reads as an input (``meta["advisor"]``, say ``heuristic``), or
+        #: ``None``. It reads the same view: the network learns when to follow it and when not.
+        self.advisor: str | None = meta.get("advisor")
+        self._advisor = make_agent(self.advisor) if self.advisor else None
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
@@ -119,13 +123,16 @@ class Net:
         return enc
 
     def features(self, view: View, preset: int, out: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
-        """The network's input for ``view``: the encoder's vector, then one input a preset."""
+        """The network's input for ``view``: the encoder's vector, one input a preset, and with an advisor one input
+        an action id, set for the action the advisor chooses (none where the seat has no choice to make)."""
         enc = self.encoder(preset)
         if out is None:
             out = np.zeros(self.inputs, np.float32)
         enc.encode(view, out[:enc.size])
         out[enc.size:] = 0.0
         out[enc.size + preset] = 1.0
+        if self._advisor is not None and view.legal_actions:
+            out[enc.size + len(self.presets) + enc.codec.ids[self._advisor.act(view)]] = 1.0
         return out
 
     def forward(self, x: NDArray[np.float32]) -> tuple[NDArray[Any], NDArray[Any]]:

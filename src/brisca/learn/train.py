@@ -83,14 +83,16 @@ def init_arrays(inputs: int, actions: int, hidden: int, seed: int) -> Arrays:
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "wp": wp, "bp": bp, "wv": wv, "bv": bv}
 
 
-def shape(presets: Sequence[str], players: int = 2) -> tuple[int, int]:
-    """The network's inputs and action ids for ``presets`` (they must share the encoder's layout)."""
+def shape(presets: Sequence[str], players: int = 2, advisor: bool = False) -> tuple[int, int]:
+    """The network's inputs and action ids for ``presets`` (they must share the encoder's layout), with an
+    advisor's choice among the inputs or not."""
     from brisca.envs.encode import ObservationEncoder
 
     encs = [ObservationEncoder(p, players) for p in presets]
     if len({(e.size, e.codec.size) for e in encs}) != 1:
         raise ValueError(f"{', '.join(presets)} do not share one encoding; train them apart")
-    return encs[0].size + len(presets), encs[0].codec.size
+    actions = encs[0].codec.size
+    return encs[0].size + len(presets) + (actions if advisor else 0), actions
 
 
 # --- self-play (worker processes) -----------------------------------------------------------------------------------
@@ -114,7 +116,7 @@ def _pick(rng: random.Random, logits: Any, ids: Sequence[int]) -> tuple[int, flo
 def collect(task: dict[str, Any]) -> dict[str, Any]:
     """Play ``task["games"]`` hands of self-play; the learner's decisions with their advantages and returns."""
     n = task.get("players", 2)
-    meta = {"presets": task["presets"], "players": n}
+    meta = {"presets": task["presets"], "players": n, "advisor": task.get("advisor")}
     net = Net(task["weights"], meta)
     league = [Net(w, meta) for w in task["league"]]
     rng = random.Random(task["seed"])
@@ -195,7 +197,7 @@ def demonstrate(task: dict[str, Any]) -> dict[str, Any]:
     from brisca.agents.registry import make_agent
 
     n = task["players"]
-    net = Net(task["weights"], {"presets": task["presets"], "players": n})
+    net = Net(task["weights"], {"presets": task["presets"], "players": n, "advisor": task.get("advisor")})
     rng = random.Random(task["seed"])
     rules = [make_rules(p) for p in task["presets"]]
     obs: list[Any] = []
@@ -567,6 +569,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--resume", action="store_true", help="continue the run in --out")
     ap.add_argument("--init", help="start from this network (.npz) instead of a fresh one")
+    ap.add_argument("--advisor", metavar="AGENT",
+                    help="the network reads this player's choice as an input (say heuristic)")
     ap.add_argument("--imitate", metavar="AGENT", help="a fresh run first imitates this player (say heuristic)")
     ap.add_argument("--imitate-hands", type=int, default=4000, help="hands of AGENT to imitate")
     ap.add_argument("--imitate-epochs", type=int, default=8, help="passes over them")
@@ -583,6 +587,7 @@ class Run:
         (self.out / "league").mkdir(exist_ok=True)
         self.presets = [p.strip() for p in args.presets.split(",") if p.strip()]
         self.players: int = args.players
+        self.advisor: str | None = args.advisor
         self.command = command
         state_path = self.out / "state.json"
         self.resumed = args.resume and state_path.exists()
@@ -590,12 +595,14 @@ class Run:
             self.state = json.loads(state_path.read_text())
             self.presets = self.state["presets"]
             self.players = self.state.get("players", 2)
+            self.advisor = self.state.get("advisor")
             arrays = dict(np.load(self.out / "checkpoint_net.npz"))
         else:
             self.state = {"update": 0, "games": 0, "samples": 0, "seconds": 0.0, "league": [],
-                          "presets": self.presets, "players": self.players, "hidden": args.hidden,
+                          "presets": self.presets, "players": self.players, "advisor": self.advisor,
+                          "hidden": args.hidden,
                           "seed": args.seed, "commands": []}
-            inputs, actions = shape(self.presets, self.players)
+            inputs, actions = shape(self.presets, self.players, self.advisor is not None)
             arrays = (dict(Net.load(args.init).arrays) if args.init else
                       init_arrays(inputs, actions, args.hidden, args.seed))
         self.state["commands"].append(command)
@@ -618,7 +625,8 @@ class Run:
         share = -(-args.imitate_hands // workers)
         arrays = self.learner.arrays()
         tasks = [{"weights": arrays, "agent": args.imitate, "presets": self.presets, "players": self.players,
-                  "games": share, "seed": self.rng.getrandbits(48) + w} for w in range(workers)]
+                  "advisor": self.advisor, "games": share, "seed": self.rng.getrandbits(48) + w}
+                 for w in range(workers)]
         t0 = time.perf_counter()
         # (Ray maps only the self-play; the imitation's hands run in the local processes.)
         parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
@@ -636,6 +644,7 @@ class Run:
 
     def meta(self) -> dict[str, Any]:
         return {"presets": self.presets, "players": self.players, "hidden": self.state["hidden"],
+                "advisor": self.advisor,
                 "updates": self.state["update"], "games": self.state["games"], "samples": self.state["samples"],
                 "commands": self.state["commands"],
                 "method": "PPO self-play with a league of past selves (brisca.learn.train)"} | (
@@ -698,7 +707,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
             for w in range(max(1, args.workers)):
                 pick = [run.rng.choice(league_arrays) for _ in range(2)] if league_arrays else []
                 tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "players": run.players,
-                              "games": args.games,
+                              "advisor": run.advisor, "games": args.games,
                               "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league})
             t0 = time.perf_counter()
             parts = list(players.map(collect, tasks)) if players is not None else [collect(t) for t in tasks]
