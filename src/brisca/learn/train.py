@@ -462,7 +462,8 @@ class TorchLearner:
             group["lr"] = self.lr
 
 
-def make_learner(backend: str, arrays: Arrays, lr: float, seed: int, device: str) -> NumpyLearner | TorchLearner:
+def make_learner(backend: str, arrays: Arrays, lr: float, seed: int, device: str,
+                 entropy: float = 0.01) -> NumpyLearner | TorchLearner:
     if backend == "auto":
         try:
             import torch  # noqa: F401
@@ -471,10 +472,10 @@ def make_learner(backend: str, arrays: Arrays, lr: float, seed: int, device: str
         except ImportError:
             backend = "numpy"
     if backend == "torch":
-        return TorchLearner(arrays, lr=lr, seed=seed, device=device)
+        return TorchLearner(arrays, lr=lr, entropy=entropy, seed=seed, device=device)
     if backend != "numpy":
         raise ValueError(f"backend is auto, torch or numpy, not {backend!r}")
-    return NumpyLearner(arrays, lr=lr, seed=seed)
+    return NumpyLearner(arrays, lr=lr, entropy=entropy, seed=seed)
 
 
 # --- evaluation -----------------------------------------------------------------------------------------------------
@@ -555,6 +556,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--entropy", type=float, default=0.01,
+                    help="the entropy bonus's weight (less after an imitation, which starts from a sure policy)")
     ap.add_argument("--minibatch", type=int, default=4096)
     ap.add_argument("--gae", type=float, default=0.95, help="GAE lambda (the reward comes at the end of the hand)")
     ap.add_argument("--league", type=float, default=0.3, help="share of hands against a past self")
@@ -612,7 +615,8 @@ class Run:
         backend = args.backend
         if backend == "auto" and args.resume:
             backend = self.state.get("backend", "auto")  # the learner that saved the checkpoint reads it
-        self.learner = make_learner(backend, arrays, args.lr, args.seed + self.state["update"], args.device)
+        self.learner = make_learner(backend, arrays, args.lr, args.seed + self.state["update"], args.device,
+                                    args.entropy)
         self.state["backend"] = "torch" if isinstance(self.learner, TorchLearner) else "numpy"
         if args.resume and (self.out / "checkpoint_learner").exists():
             self.learner.load(self.out / "checkpoint_learner")
