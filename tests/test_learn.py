@@ -154,7 +154,7 @@ def test_the_network_reads_only_the_seat_s_view(players: int, advisor: str | Non
 def test_other_games_fall_back_to_hard_v1() -> None:
     agent = make_agent("hard", seed=1)
     assert isinstance(agent, NetAgent) and isinstance(agent.fallback, HeuristicAgent)
-    for preset, players in (("bixkla", 4), ("briscola", 3), ("mexican", 2)):
+    for preset, players in (("spanish", 4), ("briscola", 3), ("mexican", 2)):
         game = Game(preset, players, seed=2)
         assert not agent.covers(game.rules, players)
         while not game.is_over():
