@@ -320,3 +320,14 @@ def test_an_advised_network_reads_its_advisor_s_choice() -> None:
         assert np.flatnonzero(x[base:]).tolist() == [codec.ids[advisor.act(view)]]
         game.apply(rng.choice(game.legal_actions()))
     assert not net.features(game.view(0), 0)[base:].any()  # no choice to make: no advice
+
+
+def test_an_unknown_agent_is_one_line_and_starts_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from brisca.cli import main
+
+    for option in ("--imitate", "--advisor"):
+        out = tmp_path / option.strip("-")
+        assert main(["train", "--out", str(out), option, "bogus", "--workers", "1", "--updates", "1"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "unknown agent 'bogus'" in err and "Traceback" not in err
+        assert not out.exists()

@@ -681,6 +681,11 @@ class Run:
 
 def train(args: argparse.Namespace, command: str = "") -> Path:
     """Run (or continue) a training run; returns the folder. See the module's doc."""
+    from brisca.agents.registry import make_agent
+
+    for name in (args.imitate, args.advisor):
+        if name:
+            make_agent(name)  # an unknown name fails here, before any process starts
     try:
         from brisca.agents.kernel import enabled, warm
 
@@ -765,7 +770,11 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     words = ["brisca", "train", *(sys.argv[1:] if argv is None else argv)]
-    train(args, " ".join(words))
+    try:
+        train(args, " ".join(words))
+    except BriscaError as exc:  # an unknown agent, an unreachable cluster: one line, not a traceback
+        print(f"brisca train: error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
