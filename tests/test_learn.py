@@ -195,14 +195,20 @@ def test_the_expert_values_leaves_with_the_network() -> None:
 
 def test_the_torch_learner_computes_the_numpy_learner_s_update() -> None:
     pytest.importorskip("torch")
+    arrays, batch = _batch()
+    _assert_learners_agree(arrays, batch, "update", ("loss_pi", "loss_v", "entropy"))
+
+
+def _assert_learners_agree(arrays: dict[str, object], batch: dict[str, object], method: str,
+                           keys: tuple[str, ...]) -> None:
+    """One full-batch step of ``method`` by the numpy and the torch learner: the same statistics and weights."""
     from brisca.learn.train import TorchLearner
 
-    arrays, batch = _batch()
     a = NumpyLearner(arrays, lr=1e-3)
     b = TorchLearner(arrays, lr=1e-3, device="cpu")
-    sa = a.update(batch, 1, 10_000)
-    sb = b.update(batch, 1, 10_000)
-    for key in ("loss_pi", "loss_v", "entropy"):
+    sa = getattr(a, method)(batch, 1, 10_000)
+    sb = getattr(b, method)(batch, 1, 10_000)
+    for key in keys:
         assert sa[key] == pytest.approx(sb[key], rel=1e-4, abs=1e-6)
     for name, value in a.arrays().items():
         assert np.allclose(value, b.arrays()[name], atol=1e-5)
@@ -272,21 +278,12 @@ def test_a_four_player_run_imitates_then_plays_itself(tmp_path: Path) -> None:
 
 def test_the_torch_learner_imitates_as_the_numpy_learner_does() -> None:
     pytest.importorskip("torch")
-    from brisca.learn.train import TorchLearner
-
     inputs, actions = shape(["spanish"], 4)
     arrays = init_arrays(inputs, actions, 16, 0)
     part = demonstrate({"weights": arrays, "agent": "heuristic", "presets": ["spanish"], "players": 4, "games": 2,
                         "seed": 4})
-    batch = merge([part], ("obs", "mask", "act", "ret"))
-    a = NumpyLearner(arrays, lr=1e-3)
-    b = TorchLearner(arrays, lr=1e-3, device="cpu")
-    sa = a.imitate(batch, 1, 10_000)
-    sb = b.imitate(batch, 1, 10_000)
-    for key in ("cross_entropy", "loss_v", "accuracy"):
-        assert sa[key] == pytest.approx(sb[key], rel=1e-4, abs=1e-6)
-    for name, value in a.arrays().items():
-        assert np.allclose(value, b.arrays()[name], atol=1e-5)
+    _assert_learners_agree(arrays, merge([part], ("obs", "mask", "act", "ret")), "imitate",
+                           ("cross_entropy", "loss_v", "accuracy"))
 
 
 def test_the_docs_plot_a_run_s_curve(tmp_path: Path) -> None:
