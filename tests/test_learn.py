@@ -22,7 +22,10 @@ from brisca.envs.encode import shuffle_hidden  # noqa: E402
 from brisca.game import Game  # noqa: E402
 from brisca.learn.train import (  # noqa: E402
     NumpyLearner,
+    _advantages,
+    batch_lanes,
     collect,
+    collect_batch,
     demonstrate,
     init_arrays,
     merge,
@@ -39,6 +42,60 @@ def _batch(hidden: int = 16, games: int = 12) -> tuple[dict[str, object], dict[s
     part = collect({"weights": arrays, "league": [], "presets": ["spanish"], "games": games, "seed": 1, "gae": 0.95,
                     "league_share": 0.0})
     return arrays, merge([part])
+
+
+def test_lockstep_self_play_keeps_what_the_one_at_a_time_self_play_keeps() -> None:
+    inputs, actions = shape(["spanish", "briscola"])
+    task = {"weights": init_arrays(inputs, actions, 16, 0), "league": [], "presets": ["spanish", "briscola"],
+            "games": 60, "seed": 3, "gae": 0.95, "league_share": 0.0}
+    one = collect(task)
+    many = collect_batch({**task, "lanes": 16})
+    assert many["games"] == 60
+    for key in ("obs", "mask", "act", "logp", "adv", "ret"):
+        assert many[key].dtype == one[key].dtype and many[key].shape[1:] == one[key].shape[1:]
+    # every seat decides from its view: about 36 decisions a 2-player hand (the forced last ones are played)
+    assert abs(len(many["act"]) / len(one["act"]) - 1) < 0.1
+    assert many["mask"][np.arange(len(many["act"])), many["act"]].all()
+    assert (many["mask"].sum(axis=1) >= 2).all()
+    assert ((many["logp"] <= 0) & (many["logp"] > -5)).all()
+    assert abs(many["reward"]) < 1e-12  # both seats learn: what one side wins the other loses
+    # the inputs kept are bytes of encoded views: the preset's one input set, the hand's cards, the trump
+    obs = many["obs"]
+    assert (obs[:, inputs - 2:].sum(axis=1) == 255).all()
+    assert set(obs[:, :48].sum(axis=1) // 255) <= {1, 2, 3}
+    assert (obs[:, 432:436].sum(axis=1) == 255).all()
+    # against a league of past selves, only the learner's side is kept
+    half = collect_batch({**task, "league": [task["weights"]], "league_share": 1.0, "lanes": 16})
+    assert abs(len(half["act"]) / len(many["act"]) - 0.5) < 0.1
+
+
+def test_the_advantages_are_gae_of_each_seat_s_steps() -> None:
+    rng = np.random.default_rng(5)
+    key = rng.integers(0, 7, 200)
+    value = rng.normal(size=200).astype(np.float32)
+    final = rng.normal(size=7)
+    got = _advantages(key, value, final, 0.9)
+    want = np.zeros(200)
+    for k in range(7):
+        rows = np.flatnonzero(key == k)
+        adv, nxt = 0.0, final[k]
+        for i in rows[::-1]:
+            adv = nxt - float(value[i]) + 0.9 * adv
+            want[i] = adv
+            nxt = float(value[i])
+    assert np.allclose(got, want)
+
+
+def test_the_trainer_plays_in_lockstep_where_the_batch_covers_the_games() -> None:
+    from brisca.envs.batch import COMPILED
+    from brisca.errors import BriscaError
+
+    assert batch_lanes(None, 64, ["spanish", "briscola"], 2, None) == (64 if COMPILED else 0)
+    assert batch_lanes(None, 4096, ["spanish"], 4, None) == (1024 if COMPILED else 0)
+    assert batch_lanes(None, 64, ["spanish"], 2, "heuristic") == 0
+    assert batch_lanes(0, 64, ["spanish"], 2, None) == 0
+    with pytest.raises(BriscaError, match="--lanes 0"):
+        batch_lanes(32, 64, ["chilean"], 2, None)
 
 
 def test_the_hand_written_gradient_is_the_loss_s_derivative() -> None:

@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--players", type=int, action="append", help="player counts (default 2 3 4 6)")
     bench.add_argument("--json", action="store_true", help="print the results as JSON")
     bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--selfplay", action="store_true",
+                       help="the trainer's self-play instead: hands in lockstep against one at a time (numpy, numba)")
+    bench.add_argument("--lanes", type=int, default=1024, help="with --selfplay: hands in lockstep (default 1024)")
 
     arena = sub.add_parser("arena", help="agents play duplicate deals; results with 95%% intervals")
     arena.add_argument("agents", nargs="+", help="two or more agents (one or more with --versus): random, greedy, "
@@ -157,6 +160,17 @@ def _run(argv: Sequence[str] | None) -> int:
             from brisca.cli.verify import run_verify
 
             return run_verify(args.file, args.published)
+        if args.command == "bench" and args.selfplay:
+            for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+                os.environ.setdefault(name, "1")  # one core: numpy's BLAS reads these when it starts
+            from brisca.learn import bench as selfplay
+
+            if not selfplay.available():
+                print("brisca bench: error: --selfplay needs numpy (and numba to be fast): pip install 'brisca[fast]'",
+                      file=sys.stderr)
+                return 2
+            return selfplay.run(seconds=args.seconds if args.seconds != 1.0 else 10.0, lanes=args.lanes,
+                                as_json=args.json, seed=args.seed)
         if args.command == "bench":
             from brisca.bench import run_bench
 

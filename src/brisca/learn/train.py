@@ -114,7 +114,10 @@ def _pick(rng: random.Random, logits: Any, ids: Sequence[int]) -> tuple[int, flo
 
 
 def collect(task: dict[str, Any]) -> dict[str, Any]:
-    """Play ``task["games"]`` hands of self-play; the learner's decisions with their advantages and returns."""
+    """Play ``task["games"]`` hands of self-play; the learner's decisions with their advantages and returns.
+    With ``task["lanes"]`` set, in lockstep batches of that many hands (:func:`collect_batch`)."""
+    if task.get("lanes"):
+        return collect_batch(task)
     n = task.get("players", 2)
     meta = {"presets": task["presets"], "players": n, "advisor": task.get("advisor")}
     net = Net(task["weights"], meta)
@@ -188,6 +191,111 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
         "obs": np.stack(obs), "mask": np.stack(masks), "act": np.array(acts, np.int64),
         "logp": np.array(logps, np.float32), "adv": np.array(advs, np.float32), "ret": np.array(rets, np.float32),
         "games": task["games"], "reward": float(np.mean(rewards)) if rewards else 0.0,
+    }
+
+
+def _advantages(key: Any, value: Any, final: Any, lam: float) -> Any:
+    """GAE (gamma 1) over each trajectory: the rows of one ``key`` in order, ``final[key]`` its reward at the end."""
+    order = np.argsort(key, kind="stable")
+    k = key[order]
+    v = value[order].astype(np.float64)
+    n = len(k)
+    adv = np.zeros(n, np.float64)
+    last = np.ones(n, np.bool_)
+    last[:-1] = k[1:] != k[:-1]
+    nxt = np.empty(n, np.float64)  # the value after each row: the next row's, or the reward after the last
+    nxt[:-1] = v[1:]
+    nxt[last] = final[k[last]]
+    delta = nxt - v
+    # from the end of each trajectory backwards, one step of every trajectory at a time
+    pos = np.zeros(n, np.int64)
+    run = 0
+    for i in range(n - 1, -1, -1):  # (distance from the trajectory's end; cheap next to the self-play)
+        run = 0 if last[i] else run + 1
+        pos[i] = run
+    for d in range(int(pos.max()) + 1 if n else 0):
+        at = np.nonzero(pos == d)[0]
+        adv[at] = delta[at] + (0.0 if d == 0 else lam * adv[at + 1])
+    out = np.empty(n, np.float64)
+    out[order] = adv
+    return out
+
+
+def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
+    """:func:`collect` with the hands played in lockstep (:class:`brisca.envs.batch.Batch`): ``task["lanes"]``
+    hands at a time, one forward pass a network for every seat to decide across them."""
+    from brisca.envs.batch import Batch, policy, quantize
+
+    n = task.get("players", 2)
+    meta = {"presets": task["presets"], "players": n, "advisor": None}
+    nets = [Net(task["weights"], meta)] + [Net(w, meta) for w in task["league"]]
+    games = task["games"]
+    lanes = max(1, min(task.get("lanes", 512), games))
+    rng = np.random.default_rng(task["seed"])
+    batch = Batch(task["presets"], n, size=lanes, seed=int(rng.integers(1 << 62)))
+    sides = batch.sides
+    #: Which network plays each seat of each lane (0: the learner), and the lane's hand number.
+    plays = np.zeros((lanes, n), np.int64)
+    episode = np.zeros(lanes, np.int64)
+    seat_side = np.arange(n) % sides
+    started = 0
+    finals: list[Any] = []  # each hand's rewards by seat, by hand number
+
+    def deal(which: Any) -> None:
+        nonlocal started
+        batch.deal(which)
+        for lane in which:
+            episode[lane] = started
+            started += 1
+            plays[lane] = 0
+            if len(nets) > 1 and rng.random() < task["league_share"]:
+                plays[lane, seat_side == rng.integers(2)] = rng.integers(1, len(nets))
+        finals.extend([None] * len(which))
+
+    deal(np.arange(lanes))
+    live_before = batch.live.copy()
+    parts: dict[str, list[Any]] = {"obs": [], "mask": [], "act": [], "logp": [], "value": [], "key": []}
+    while True:
+        obs, mask, at, seats = batch.observe()
+        done = np.nonzero((live_before == 1) & (batch.live == 0))[0]
+        if len(done):
+            r = batch.rewards(done)
+            for lane, row in zip(done, r, strict=True):
+                finals[episode[lane]] = row
+            more = min(len(done), games - started)
+            if more > 0:
+                deal(done[:more])
+        live_before = batch.live.copy()
+        if not len(at):
+            if not batch.live.any():
+                break
+            continue
+        who = plays[at, seats]
+        ids = np.empty(len(at), np.int64)
+        for k in np.unique(who):
+            sel = np.nonzero(who == k)[0] if len(nets) > 1 else np.arange(len(at))
+            alone = len(sel) == len(at)  # (no copies when one network plays every seat)
+            pick, logp, values = policy(nets[k].arrays, obs if alone else obs[sel], mask if alone else mask[sel],
+                                        rng.random(len(sel)))
+            ids[sel] = pick
+            if k == 0:
+                parts["obs"].append(quantize(obs, sel))
+                parts["mask"].append(mask[sel].copy())
+                parts["act"].append(pick)
+                parts["logp"].append(logp.astype(np.float32))
+                parts["value"].append(values.astype(np.float32))
+                parts["key"].append(episode[at[sel]] * n + seats[sel])
+        batch.act(at, ids)
+    final = np.array(finals, np.float64).reshape(-1)  # by hand * n + seat
+    key = np.concatenate(parts["key"])
+    value = np.concatenate(parts["value"])
+    adv = _advantages(key, value, final, task["gae"])
+    learned = np.unique(key)
+    return {
+        "obs": np.concatenate(parts["obs"]), "mask": np.concatenate(parts["mask"]),
+        "act": np.concatenate(parts["act"]).astype(np.int64), "logp": np.concatenate(parts["logp"]),
+        "adv": adv.astype(np.float32), "ret": (adv + value).astype(np.float32), "games": games,
+        "reward": float(final[learned].mean()) if len(learned) else 0.0,
     }
 
 
@@ -553,6 +661,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                     help="play the self-play on a Ray cluster (local: start one here; else its address)")
     ap.add_argument("--games", type=int, default=64, help="hands a worker plays an update")
+    ap.add_argument("--lanes", type=int, default=None,
+                    help="hands a worker plays at once, in lockstep (brisca.envs.batch); 0: one at a time. "
+                         "Default: up to 1,024 where the batch covers the presets and numba is installed")
     ap.add_argument("--hidden", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--epochs", type=int, default=3)
@@ -679,6 +790,22 @@ class Run:
         return [dict(np.load(self.out / "league" / name)) for name in self.state["league"]]
 
 
+def batch_lanes(lanes: int | None, games: int, presets: Sequence[str], players: int, advisor: str | None) -> int:
+    """How many hands a worker plays in lockstep: ``lanes`` as asked (0: one at a time), by default up to 1,024
+    where :class:`brisca.envs.batch.Batch` plays the presets compiled and no advisor is read (the advisor is
+    one of our players, which reads Python views)."""
+    from brisca.envs.batch import COMPILED, covers
+
+    fits = advisor is None and all(covers(p, players) for p in presets)
+    if lanes is None:
+        return min(games, 1024) if fits and COMPILED else 0
+    if lanes and not fits:
+        raise BriscaError("--lanes: the batch plays the plain presets without an advisor "
+                          f"({', '.join(presets)} at {players} players{' with an advisor' if advisor else ''} "
+                          "are not covered); use --lanes 0")
+    return min(lanes, games)
+
+
 def train(args: argparse.Namespace, command: str = "") -> Path:
     """Run (or continue) a training run; returns the folder. See the module's doc."""
     from brisca.agents.registry import make_agent
@@ -701,6 +828,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
     play_on = "ray" if args.ray is not None else "processes" if pool is not None else "here"
     run = Run(args, command or " ".join(sys.argv))
     st = run.state
+    lanes = batch_lanes(args.lanes, args.games, run.presets, run.players, run.advisor)
     start = time.perf_counter()
     seconds0 = st["seconds"]
     try:
@@ -716,7 +844,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
             for w in range(max(1, args.workers)):
                 pick = [run.rng.choice(league_arrays) for _ in range(2)] if league_arrays else []
                 tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "players": run.players,
-                              "advisor": run.advisor, "games": args.games,
+                              "advisor": run.advisor, "games": args.games, "lanes": lanes,
                               "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league})
             t0 = time.perf_counter()
             parts = list(players.map(collect, tasks)) if players is not None else [collect(t) for t in tasks]

@@ -1,0 +1,747 @@
+"""Many hands at once: the plain game, its views' encodings and legal masks over numpy arrays, compiled (numba).
+
+Self-play spends its time in Python objects: a :class:`~brisca.game.Game`, a :class:`~brisca.game.View` and an
+:class:`~brisca.envs.encode.ObservationEncoder` call per decision, then a one-row forward pass. :class:`Batch`
+holds ``size`` hands in one integer array, one row a hand (a *lane*), and plays them in lockstep: one compiled
+call advances every lane to its next decision (a seat with a single legal action plays it at once, as the trainer
+always did) and writes each deciding seat's encoded view and legal mask into one matrix, ready for a single
+forward pass over all of them.
+
+The encoding is :class:`~brisca.envs.encode.ObservationEncoder`'s, value for value (``float32``, bit for bit), and
+the network's input (:meth:`brisca.agents.net.Net.features`: the encoding and one input a preset) with it; the
+legal mask is :meth:`~brisca.envs.encode.ObservationEncoder.mask`'s; the hand's result and each seat's reward are
+:meth:`Game.result <brisca.game.Game.result>`'s and :func:`brisca.agents.net.reward`'s. ``tests/test_batch.py``
+holds all of them to the engine over thousands of positions of every covered preset.
+
+Covered (:func:`covers`): rules on the engine's plain path with a turned trump and a stock (not dealt out), no
+signals, no ``kill_three``, the exchange ``off``, ``after_win``, ``any_time`` or ``before_penultimate``, at most
+two sides' worth of the encoder's plain fields: ``spanish`` and ``briscola`` at 2 and 4 players, their plain
+relatives (``bixkla``-like point and rank tables, ``last_trick_bonus``, ``pair_bonus``, ``tie: most_cards``,
+``hand_winner: least``). Several presets share a batch when their encodings share one layout (the network's
+case: one input a preset).
+
+    >>> b = Batch(["spanish"], players=2, size=4, seed=1)
+    >>> b.deal_all()
+    >>> obs, mask, lanes, seats = b.observe()
+    >>> obs.shape, mask.shape, len(lanes)
+    ((4, 491), (4, 111), 4)
+
+numba is optional (the ``fast`` extra): without it the same functions run as plain Python, slowly (the tests
+still pass; :data:`COMPILED` says which).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from brisca.envs import deck_points
+from brisca.envs.encode import ObservationEncoder
+from brisca.game import Game
+from brisca.rules import Rules, make_rules
+
+if TYPE_CHECKING:
+    import numpy as np
+else:
+    try:
+        import numpy as np
+    except ImportError:  # the 'fast' or 'rl' extra is not installed
+        np = None
+
+try:
+    from numba import njit as _numba_njit
+
+    #: Whether the lanes run compiled (numba installed) or as plain Python.
+    COMPILED = True
+except ImportError:  # pragma: no cover - depends on the environment
+    COMPILED = False
+
+
+def _njit(fn: Callable[..., Any]) -> Callable[..., Any]:
+    if not COMPILED:
+        return fn
+    compiled: Callable[..., Any] = _numba_njit(cache=True, nogil=True)(fn)
+    return compiled
+
+
+__all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "policy", "quantize"]
+
+#: The action id of the exchange that gives card ``c``: ``EXCHANGE_ID + c`` (the codec's exchange block).
+EXCHANGE_ID = 48
+
+# --- the per-preset configuration (one row of ``cfg`` a preset) ----------------------------------------------------
+(_N, _SIDES, _H, _S, _XMODE, _GIVE_UNTIL, _CHAIN, _PLOOK, _LEAST, _MOST_CARDS, _LTB, _PAIR, _NCARDS,
+ _CFG) = range(14)
+#: ``_XMODE``: no exchange, once the seat has won a trick, at any time.
+_X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
+
+# --- the per-lane state: one row of ``st`` a lane; offsets in ``lay`` (they depend on n, H, S) --------------------
+(_L_HANDS, _L_HLEN, _L_STOCK, _L_SLEN, _L_TRICK, _L_TLEN, _L_LEADER, _L_TURN, _L_BEST, _L_BSEAT, _L_GIVE, _L_OVER,
+ _L_LASTW, _L_DEALER, _L_TRUMP, _L_PRESET, _L_PTS, _L_MAYX, _L_PLAYED, _L_CAPT, _L_KNOWN, _L_WIDTH) = range(22)
+
+# --- the encoder's field offsets (``enc``) ---------------------------------------------------------------------------
+_ENC_FIELDS = ("hand", "known", "trick", "played", "captured", "face_up", "trump", "leader", "turn", "dealer",
+               "partners", "arrastro", "stock", "points", "hand_sizes")
+
+
+def covers(rules: Rules | str, players: int) -> bool:
+    """Whether :class:`Batch` plays these rules at this player count exactly as the engine does."""
+    rules = make_rules(rules)
+    if players not in rules.player_counts:
+        return False
+    return (rules.plain and not rules.dealt_out and not rules.trump_rotation and rules.signals == "off"
+            and not rules.kill_three and not rules.open_hands and not rules.deal_look and not rules.auction
+            and rules.contract == "off" and rules.trump_exchange in ("off", "after_win", "any_time",
+                                                                     "before_penultimate"))
+
+
+# ---------------------------------------------------------------------------------------------- compiled core
+
+
+@_njit
+def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck: Any, dealer: int) -> None:
+    """Deal ``deck`` (card indices, top first) as :class:`~brisca.game.Game` deals it: one card at a time from
+    the dealer's left, the next card turned for trump at the bottom of the stock."""
+    c = cfg[preset]
+    n = c[_N]
+    h = c[_H]
+    row = st[lane]
+    for i in range(row.shape[0]):
+        row[i] = 0
+    dealt = h * n
+    for k in range(n):
+        seat = (dealer + 1 + k) % n
+        for i in range(h):
+            row[lay[_L_HANDS] + seat * h + i] = deck[k + i * n]
+        row[lay[_L_HLEN] + seat] = h
+    ncards = c[_NCARDS]
+    row[lay[_L_STOCK]] = deck[dealt]
+    j = 1
+    for i in range(ncards - 1, dealt, -1):
+        row[lay[_L_STOCK] + j] = deck[i]
+        j += 1
+    row[lay[_L_SLEN]] = ncards - dealt
+    row[lay[_L_TLEN]] = 0
+    row[lay[_L_LEADER]] = (dealer + 1) % n
+    row[lay[_L_TURN]] = (dealer + 1) % n
+    row[lay[_L_BEST]] = deck[0]
+    row[lay[_L_BSEAT]] = -1
+    row[lay[_L_OVER]] = 0
+    row[lay[_L_LASTW]] = -1
+    row[lay[_L_DEALER]] = dealer
+    row[lay[_L_TRUMP]] = deck[dealt] // 12
+    row[lay[_L_PRESET]] = preset
+    for s in range(n):
+        row[lay[_L_MAYX] + s] = 1 if c[_XMODE] == _X_ANY else 0
+    for i in range(48):
+        row[lay[_L_PLAYED] + i] = -1
+        row[lay[_L_CAPT] + i] = -1
+    _set_give(row, lay, c, False, xtable[preset, deck[dealt]])
+
+
+@_njit
+def _set_give(row: Any, lay: Any, c: Any, exchanged: bool, xtable_face: int) -> None:
+    """The trump that may be given for the face-up card now (``xtable_face``: the table's entry for it), or -1."""
+    slen = row[lay[_L_SLEN]]
+    give = -1
+    if slen > 0 and slen > c[_GIVE_UNTIL] and (not exchanged or c[_CHAIN] != 0):
+        give = xtable_face
+    row[lay[_L_GIVE]] = give
+
+
+@_njit
+def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
+    """The legal action ids of the seat to act, in the engine's order (its cards in hand order, then the
+    exchange); their number (0 once the hand is over)."""
+    row = st[lane]
+    if row[lay[_L_OVER]] != 0:
+        return 0
+    c = cfg[row[lay[_L_PRESET]]]
+    h = c[_H]
+    seat = row[lay[_L_TURN]]
+    hl = row[lay[_L_HLEN] + seat]
+    base = lay[_L_HANDS] + seat * h
+    give = row[lay[_L_GIVE]]
+    held = False
+    for i in range(hl):
+        card = row[base + i]
+        out[i] = card
+        if card == give:
+            held = True
+    if held and row[lay[_L_MAYX] + seat] != 0:
+        out[hl] = EXCHANGE_ID + give
+        return int(hl + 1)
+    return int(hl)
+
+
+@_njit
+def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any, aid: int) -> bool:
+    """Apply action id ``aid`` for the seat to act, as :meth:`Game.apply <brisca.game.Game.apply>` does; false
+    (nothing changed) when it is not legal."""
+    row = st[lane]
+    if row[lay[_L_OVER]] != 0:
+        return False
+    p = row[lay[_L_PRESET]]
+    c = cfg[p]
+    n = c[_N]
+    h = c[_H]
+    seat = row[lay[_L_TURN]]
+    hl = row[lay[_L_HLEN] + seat]
+    base = lay[_L_HANDS] + seat * h
+    if aid >= EXCHANGE_ID:
+        give = aid - EXCHANGE_ID
+        if give != row[lay[_L_GIVE]] or row[lay[_L_MAYX] + seat] == 0:
+            return False
+        at = -1
+        for i in range(hl):
+            if row[base + i] == give:
+                at = i
+        if at < 0:
+            return False
+        face = row[lay[_L_STOCK]]
+        for i in range(at, hl - 1):  # remove the trump given, keeping the order; the face-up card goes last
+            row[base + i] = row[base + i + 1]
+        row[base + hl - 1] = face
+        row[lay[_L_STOCK]] = give
+        row[lay[_L_KNOWN] + face] = 1
+        row[lay[_L_KNOWN] + give] = 0
+        _set_give(row, lay, c, True, xtable[p, give])
+        return True
+    at = -1
+    for i in range(hl):
+        if row[base + i] == aid:
+            at = i
+    if at < 0:
+        return False
+    for i in range(at, hl - 1):
+        row[base + i] = row[base + i + 1]
+    row[base + hl - 1] = -1
+    row[lay[_L_HLEN] + seat] = hl - 1
+    row[lay[_L_KNOWN] + aid] = 0
+    tlen = row[lay[_L_TLEN]]
+    trump = row[lay[_L_TRUMP]]
+    if tlen:
+        best = row[lay[_L_BEST]]
+        if aid // 12 == best // 12:
+            if strength[p, aid] > strength[p, best]:
+                row[lay[_L_BEST]] = aid
+                row[lay[_L_BSEAT]] = seat
+        elif aid // 12 == trump:
+            row[lay[_L_BEST]] = aid
+            row[lay[_L_BSEAT]] = seat
+    else:
+        row[lay[_L_BEST]] = aid
+        row[lay[_L_BSEAT]] = seat
+    row[lay[_L_TRICK] + tlen] = aid
+    tlen += 1
+    row[lay[_L_TLEN]] = tlen
+    if tlen < n:
+        row[lay[_L_TURN]] = (seat + 1) % n
+        return True
+    # the trick is done: score it, draw, and give the lead to the winner
+    winner = row[lay[_L_BSEAT]]
+    leader = row[lay[_L_LEADER]]
+    sides = c[_SIDES]
+    tp = 0
+    for i in range(n):
+        card = row[lay[_L_TRICK] + i]
+        tp += points[p, card]
+        row[lay[_L_PLAYED] + card] = (leader + i) % n
+        row[lay[_L_CAPT] + card] = winner % sides
+        row[lay[_L_TRICK] + i] = -1
+    row[lay[_L_PTS] + winner] += tp
+    row[lay[_L_MAYX] + winner] = 1
+    row[lay[_L_TLEN]] = 0
+    row[lay[_L_LASTW]] = winner
+    slen = row[lay[_L_SLEN]]
+    if slen > 0:
+        last = winner
+        for i in range(n):
+            s = (winner + i) % n
+            slen -= 1
+            card = row[lay[_L_STOCK] + slen]
+            row[lay[_L_STOCK] + slen] = -1
+            row[lay[_L_HANDS] + s * h + row[lay[_L_HLEN] + s]] = card
+            row[lay[_L_HLEN] + s] += 1
+            last = s
+        row[lay[_L_SLEN]] = slen
+        if slen <= c[_GIVE_UNTIL]:
+            row[lay[_L_GIVE]] = -1
+            if slen == 0:  # the last card drawn (the face-up one) is known to all
+                row[lay[_L_KNOWN] + row[lay[_L_HANDS] + last * h + row[lay[_L_HLEN] + last] - 1]] = 1
+    elif row[lay[_L_HLEN] + winner] == 0:
+        row[lay[_L_OVER]] = 1
+    row[lay[_L_LEADER]] = winner
+    row[lay[_L_TURN]] = winner
+    return True
+
+
+@_njit
+def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales: Any, out: Any,
+            npresets: int) -> None:
+    """Write ``seat``'s encoded view (:meth:`ObservationEncoder.encode`) and, after it, one input a preset
+    (:meth:`Net.features <brisca.agents.net.Net.features>`) into ``out``."""
+    row = st[lane]
+    p = row[lay[_L_PRESET]]
+    c = cfg[p]
+    n = c[_N]
+    h = c[_H]
+    sides = c[_SIDES]
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    me = seat
+    my_side = me % sides
+    base = lay[_L_HANDS] + me * h
+    for i in range(row[lay[_L_HLEN] + me]):
+        out[enc[0] + row[base + i]] = 1.0
+    over = row[lay[_L_OVER]] != 0
+    slen = row[lay[_L_SLEN]]
+    look = c[_PLOOK] != 0 and slen == 0
+    for r in range(1, n):  # known: public cards in another hand, and partners' hands under partners_look
+        s = (me + r) % n
+        hb = lay[_L_HANDS] + s * h
+        partner = look and s % sides == my_side
+        for i in range(row[lay[_L_HLEN] + s]):
+            card = row[hb + i]
+            if partner or row[lay[_L_KNOWN] + card] != 0:
+                out[enc[1] + (r - 1) * 48 + card] = 1.0
+    leader = row[lay[_L_LEADER]]
+    lead = leader - me
+    for i in range(row[lay[_L_TLEN]]):
+        out[enc[2] + ((lead + i) % n) * 48 + row[lay[_L_TRICK] + i]] = 1.0
+    for card in range(48):
+        by = row[lay[_L_PLAYED] + card]
+        if by >= 0:
+            out[enc[3] + ((by - me) % n) * 48 + card] = 1.0
+            out[enc[4] + ((row[lay[_L_CAPT] + card] - my_side) % sides) * 48 + card] = 1.0
+    if slen > 0:
+        out[enc[5] + row[lay[_L_STOCK]]] = 1.0
+    out[enc[6] + row[lay[_L_TRUMP]]] = 1.0
+    out[enc[7] + (leader - me) % n] = 1.0
+    if not over:
+        out[enc[8] + (row[lay[_L_TURN]] - me) % n] = 1.0
+    out[enc[9] + (row[lay[_L_DEALER]] - me) % n] = 1.0
+    for s in range(n):
+        if s % sides == my_side:
+            out[enc[10] + (s - me) % n] = 1.0
+    out[enc[12]] = min(slen / scales[p, 0], 1.0)
+    for r in range(n):
+        s = (me + r) % n
+        pts = row[lay[_L_PTS] + s]
+        if pts:
+            out[enc[13] + r] = pts * scales[p, 1]
+        size = row[lay[_L_HLEN] + s]
+        if size:
+            out[enc[14] + r] = size * scales[p, 2]
+    out[enc[15] + p] = 1.0
+    _ = npresets
+
+
+@_njit
+def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
+    """A finished hand's side totals (card points and bonuses) into ``out``, and the winning side (-1: none),
+    as :meth:`Game.result <brisca.game.Game.result>` gives them."""
+    row = st[lane]
+    p = row[lay[_L_PRESET]]
+    c = cfg[p]
+    n = c[_N]
+    sides = c[_SIDES]
+    for sd in range(sides):
+        out[sd] = 0
+    for s in range(n):
+        out[s % sides] += row[lay[_L_PTS] + s]
+    lastw = row[lay[_L_LASTW]]
+    if c[_LTB] != 0 and lastw >= 0:
+        out[lastw % sides] += c[_LTB]
+    if c[_PAIR] != 0:
+        trump = row[lay[_L_TRUMP]]
+        for sd in range(sides):
+            for su in range(4):
+                if row[lay[_L_CAPT] + su * 12 + 11] == sd and row[lay[_L_CAPT] + su * 12 + 10] == sd:
+                    out[sd] += 40 if su == trump else 20
+    best = out[0]
+    for sd in range(1, sides):
+        if (c[_LEAST] != 0 and out[sd] < best) or (c[_LEAST] == 0 and out[sd] > best):
+            best = out[sd]
+    tied = 0
+    win = -1
+    for sd in range(sides):
+        if out[sd] == best:
+            tied += 1
+            win = sd
+    if tied == 1:
+        return win
+    if c[_MOST_CARDS] != 0:
+        most = -1
+        for sd in range(sides):
+            if out[sd] == best:
+                k = 0
+                for card in range(48):
+                    if row[lay[_L_CAPT] + card] == sd:
+                        k += 1
+                if k > most:
+                    most = k
+                    win = sd
+                    tied = 1
+                elif k == most:
+                    tied += 1
+        if tied == 1:
+            return win
+    return -1
+
+
+@_njit
+def _reward(st: Any, lane: int, seat: int, lay: Any, cfg: Any, totals: Any) -> float:
+    """:func:`brisca.agents.net.reward` of a finished hand for ``seat``."""
+    c = cfg[st[lane, lay[_L_PRESET]]]
+    sides = c[_SIDES]
+    win = _totals(st, lane, lay, cfg, totals)
+    side = seat % sides
+    other = -(1 << 40)
+    for sd in range(sides):
+        if sd != side and totals[sd] > other:
+            other = totals[sd]
+    lead = totals[side] - other
+    won = 0.0 if win < 0 else (1.0 if win == side else -1.0)
+    return float(won + 0.25 * lead / 240)
+
+
+@_njit
+def _observe(st: Any, live: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any, enc: Any,
+             scales: Any, npresets: int, obs: Any, mask: Any, lanes: Any, seats: Any, buf: Any) -> int:
+    """Advance every live lane to its next decision (a single legal action is applied at once) and write the
+    deciding seat's input and legal mask; lanes whose hand ends are marked not live. The number of rows."""
+    k = 0
+    for lane in range(st.shape[0]):
+        if live[lane] == 0:
+            continue
+        m = _legal(st, lane, lay, cfg, buf)
+        while m == 1:
+            _apply(st, lane, lay, cfg, strength, points, xtable, buf[0])
+            m = _legal(st, lane, lay, cfg, buf)
+        if m == 0:
+            live[lane] = 0
+            continue
+        seat = st[lane, lay[_L_TURN]]
+        _encode(st, lane, seat, lay, cfg, enc, scales, obs[k], npresets)
+        for i in range(mask.shape[1]):
+            mask[k, i] = False
+        for i in range(m):
+            mask[k, buf[i]] = True
+        lanes[k] = lane
+        seats[k] = seat
+        k += 1
+    return k
+
+
+@_njit
+def _apply_rows(st: Any, lanes: Any, ids: Any, k: int, lay: Any, cfg: Any, strength: Any, points: Any,
+                xtable: Any) -> int:
+    """Apply ``ids[i]`` in lane ``lanes[i]`` for the first ``k`` rows; the number refused (not legal)."""
+    bad = 0
+    for i in range(k):
+        if not _apply(st, lanes[i], lay, cfg, strength, points, xtable, ids[i]):
+            bad += 1
+    return bad
+
+
+@_njit
+def _splitmix(state: Any) -> int:
+    """The next 64-bit output of SplitMix64 (``state[0]`` advances): the lanes' shuffles and dealers."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return int((z ^ (z >> np.uint64(31))) >> np.uint64(11))  # 53 bits: a non-negative int64
+
+
+@_njit
+def _deal_random(st: Any, lanes: Any, presets: Any, lay: Any, cfg: Any, decks: Any, state: Any, xtable: Any,
+                 out_dealers: Any) -> None:
+    """Deal lane ``lanes[i]`` a shuffled deck of preset ``presets[i]`` and a dealer drawn at random."""
+    deck = np.empty(48, np.int64)
+    for i in range(lanes.shape[0]):
+        p = presets[i]
+        c = cfg[p]
+        m = c[_NCARDS]
+        for j in range(m):
+            deck[j] = decks[p, j]
+        for j in range(m - 1, 0, -1):  # Fisher-Yates
+            r = _splitmix(state) % (j + 1)
+            t = deck[j]
+            deck[j] = deck[r]
+            deck[r] = t
+        dealer = _splitmix(state) % c[_N]
+        out_dealers[i] = dealer
+        _deal(st, lanes[i], lay, cfg, xtable, p, deck, dealer)
+
+
+# ---------------------------------------------------------------------------------------------- Python side
+
+
+class Batch:
+    """``size`` hands of ``presets`` (sharing one encoding) at ``players`` seats, played in lockstep.
+
+    Each lane holds one hand. :meth:`deal` and :meth:`deal_all` deal lanes (a shuffled deck and a random dealer,
+    from ``seed``); :meth:`load` deals a lane the deck and dealer of a :class:`~brisca.game.Game` (for tests and
+    replays). :meth:`observe` advances the live lanes to their next decision and returns the inputs and masks of
+    the seats to act; :meth:`act` applies one action id a row. A lane whose hand ends stops being live until it
+    is dealt again; :meth:`reward` and :meth:`result` read it then.
+    """
+
+    def __init__(self, presets: Sequence[str | Rules], players: int = 2, size: int = 256, seed: int = 0) -> None:
+        if np is None:
+            raise ImportError("brisca.envs.batch needs numpy: pip install 'brisca[fast]'")
+        if not presets:
+            raise ValueError("a batch needs at least one preset")
+        self.rules = [make_rules(p) for p in presets]
+        self.players = n = players
+        for r in self.rules:
+            if not covers(r, n):
+                raise ValueError(f"the batch does not play {r.variant} at {n} players (brisca.envs.batch.covers)")
+        encoders = [ObservationEncoder(r, n) for r in self.rules]
+        if len({tuple((f.name, f.offset, f.shape) for f in e.fields) for e in encoders}) != 1:
+            raise ValueError("these presets do not share one encoding; batch them apart")
+        self.encoder = enc = encoders[0]
+        self.codec = enc.codec
+        #: The network's input: the encoding and one input a preset.
+        self.inputs = enc.size + len(self.rules)
+        h = self.rules[0].hand_size
+        decks = [r.deck_cards(n) for r in self.rules]
+        if len({(r.hand_size, len(d)) for r, d in zip(self.rules, decks, strict=True)}) != 1:
+            raise ValueError("these presets deal different hands or decks; batch them apart")
+        self.hand_size = h
+        self.stock_size = s = len(decks[0]) - h * n
+        self.sides = self.rules[0].sides(n)
+        offsets = [0] * _L_WIDTH
+        widths = {_L_HANDS: n * h, _L_HLEN: n, _L_STOCK: s, _L_TRICK: n, _L_PTS: n, _L_MAYX: n, _L_PLAYED: 48,
+                  _L_CAPT: 48, _L_KNOWN: 48}
+        at = 0
+        for f in range(_L_WIDTH):
+            offsets[f] = at
+            at += widths.get(f, 1)
+        self._lay = np.array([*offsets, at], np.int64)
+        self.size = size
+        self.st = np.zeros((size, at), np.int64)
+        cfg = np.zeros((len(self.rules), _CFG), np.int64)
+        for i, r in enumerate(self.rules):
+            xmode = {"off": _X_OFF, "any_time": _X_ANY}.get(r.trump_exchange, _X_AFTER_WIN)
+            cfg[i] = [n, self.sides, h, s, xmode, n if r.trump_exchange == "before_penultimate" else 0,
+                      int(r.exchange_chain), int(r.partners_look), int(r.hand_winner == "least"),
+                      int(r.tie == "most_cards"), r.last_trick_bonus, int(r.pair_bonus), len(decks[i])]
+        self._cfg = cfg
+        self._strength = np.array([r.strength_table for r in self.rules], np.int64)
+        self._points = np.array([r.point_table for r in self.rules], np.int64)
+        self._xtable = np.array([[-1 if c is None else c.index for c in r.exchange_table] for r in self.rules],
+                                np.int64)
+        self._decks = np.full((len(self.rules), 48), -1, np.int64)
+        for i, d in enumerate(decks):
+            self._decks[i, :len(d)] = [c.index for c in d]
+        at_enc = {f.name: f.offset for f in enc.fields}
+        self._enc = np.array([at_enc[name] for name in _ENC_FIELDS] + [enc.size], np.int64)
+        # The encoder's scales, computed as it computes them (the same doubles, so the same float32 values).
+        self._scales = np.array([[max(1, len(d) - r.hand_size * n), 1.0 / float(deck_points(r, n)),
+                                  1.0 / float(r.hand_size + r.talon)] for r, d in zip(self.rules, decks, strict=True)],
+                                np.float64)
+        self._state = np.array([(seed * 0x9E3779B97F4A7C15 + 0x1234567) % (1 << 64)], np.uint64)
+        self.live = np.zeros(size, np.int64)
+        self.dealers = np.zeros(size, np.int64)
+        self._obs = np.zeros((size, self.inputs), np.float32)
+        self._mask = np.zeros((size, self.codec.size), np.bool_)
+        self._lanes = np.zeros(size, np.int64)
+        self._seats = np.zeros(size, np.int64)
+        self._buf = np.zeros(h + 2, np.int64)
+        self._totals = np.zeros(max(2, self.sides), np.int64)
+
+    # -- dealing
+
+    def deal(self, lanes: Sequence[int] | Any, presets: Sequence[int] | Any | None = None) -> None:
+        """Deal the ``lanes`` new hands (of preset indices ``presets``, by default drawn at random)."""
+        lanes = np.asarray(lanes, np.int64)
+        if presets is None:
+            presets = np.array([_splitmix_py(self._state) % len(self.rules) for _ in range(len(lanes))], np.int64)
+        presets = np.asarray(presets, np.int64)
+        dealers = np.zeros(len(lanes), np.int64)
+        _deal_random(self.st, lanes, presets, self._lay, self._cfg, self._decks, self._state, self._xtable, dealers)
+        self.dealers[lanes] = dealers
+        self.live[lanes] = 1
+
+    def deal_all(self) -> None:
+        """Deal every lane a new hand."""
+        self.deal(np.arange(self.size))
+
+    def load(self, lane: int, game: Game, preset: int = 0) -> None:
+        """Deal lane ``lane`` the deck and dealer of ``game`` (whose rules are preset ``preset`` of the batch)."""
+        deck = np.array([c.index for c in game.deck], np.int64)
+        _deal(self.st, lane, self._lay, self._cfg, self._xtable, preset, deck, game.dealer)
+        self.dealers[lane] = game.dealer
+        self.live[lane] = 1
+
+    # -- playing
+
+    def observe(self) -> tuple[Any, Any, Any, Any]:
+        """Advance every live lane to its next decision; the network inputs (``float32``) and legal masks of the
+        seats to decide, and which lane and seat each row is. Views of the batch's buffers: the next call
+        overwrites them."""
+        k = _observe(self.st, self.live, self._lay, self._cfg, self._strength, self._points, self._xtable, self._enc,
+                     self._scales, len(self.rules), self._obs, self._mask, self._lanes, self._seats, self._buf)
+        return self._obs[:k], self._mask[:k], self._lanes[:k], self._seats[:k]
+
+    def act(self, lanes: Any, ids: Any) -> None:
+        """Apply action id ``ids[i]`` in lane ``lanes[i]`` (by the seat to act there)."""
+        lanes = np.asarray(lanes, np.int64)
+        ids = np.asarray(ids, np.int64)
+        bad = _apply_rows(self.st, lanes, ids, len(lanes), self._lay, self._cfg, self._strength, self._points,
+                          self._xtable)
+        if bad:
+            raise ValueError(f"{bad} of {len(lanes)} actions are not legal in their lanes")
+
+    def legal_ids(self, lane: int) -> list[int]:
+        """The legal action ids of the seat to act in ``lane`` (the engine's order)."""
+        out = np.zeros(self.hand_size + 2, np.int64)
+        m = _legal(self.st, lane, self._lay, self._cfg, out)
+        return [int(x) for x in out[:m]]
+
+    def apply(self, lane: int, aid: int) -> None:
+        """Apply one action id in one lane (no forced moves are played)."""
+        if not _apply(self.st, lane, self._lay, self._cfg, self._strength, self._points, self._xtable, aid):
+            raise ValueError(f"action id {aid} is not legal in lane {lane}")
+
+    def turn(self, lane: int) -> int | None:
+        """The seat to act in ``lane``, or ``None`` once its hand is over."""
+        return None if self.is_over(lane) else int(self.st[lane, self._lay[_L_TURN]])
+
+    def is_over(self, lane: int) -> bool:
+        return bool(self.st[lane, self._lay[_L_OVER]])
+
+    def hand(self, lane: int, seat: int) -> list[int]:
+        """The cards (indices) ``seat`` holds in ``lane``, in order. Engine-level access: players read inputs."""
+        at = self._lay[_L_HANDS] + seat * self.hand_size
+        return [int(c) for c in self.st[lane, at:at + self.st[lane, self._lay[_L_HLEN] + seat]]]
+
+    def stock(self, lane: int) -> list[int]:
+        """The stock of ``lane`` (indices), bottom (the face-up card) first. Engine-level access."""
+        at = self._lay[_L_STOCK]
+        return [int(c) for c in self.st[lane, at:at + self.st[lane, self._lay[_L_SLEN]]]]
+
+    def preset(self, lane: int) -> int:
+        return int(self.st[lane, self._lay[_L_PRESET]])
+
+    def features(self, lane: int, seat: int, out: Any | None = None) -> Any:
+        """``seat``'s input in ``lane`` (any seat, to act or not)."""
+        if out is None:
+            out = np.zeros(self.inputs, np.float32)
+        _encode(self.st, lane, seat, self._lay, self._cfg, self._enc, self._scales, out, len(self.rules))
+        return out
+
+    def result(self, lane: int) -> tuple[tuple[int, ...], int | None]:
+        """A finished hand's side totals and winning side (``None``: none)."""
+        win = _totals(self.st, lane, self._lay, self._cfg, self._totals)
+        return tuple(int(x) for x in self._totals[:self.sides]), None if win < 0 else int(win)
+
+    def reward(self, lane: int, seat: int) -> float:
+        """:func:`brisca.agents.net.reward` for ``seat`` of a finished hand."""
+        return float(_reward(self.st, lane, seat, self._lay, self._cfg, self._totals))
+
+    def rewards(self, lanes: Any) -> Any:
+        """Every seat's reward in each of ``lanes`` (finished): ``(len(lanes), players)``."""
+        out = np.empty((len(lanes), self.players), np.float64)
+        for i, lane in enumerate(lanes):
+            for s in range(self.players):
+                out[i, s] = _reward(self.st, int(lane), s, self._lay, self._cfg, self._totals)
+        return out
+
+
+def _splitmix_py(state: Any) -> int:
+    """:func:`_splitmix` from Python (the compiled one where numba is installed)."""
+    return int(_splitmix(state))
+
+
+# ---------------------------------------------------------------------------------------------- policy helpers
+
+
+def _first_layer(x: Any, w: Any, b: Any, out: Any) -> None:
+    """``relu(x @ w + b)`` for a batch of sparse rows (an encoded view sets a few dozen of its hundreds of
+    inputs): each row's nonzero inputs add their rows of ``w``, a fraction of the dense product's work."""
+    hidden = w.shape[1]
+    acc = np.empty(hidden, np.float32)
+    for r in range(x.shape[0]):
+        for j in range(hidden):
+            acc[j] = b[j]
+        xr = x[r]
+        for i in range(x.shape[1]):
+            v = xr[i]
+            if v != 0.0:
+                for j in range(hidden):
+                    acc[j] += v * w[i, j]
+        for j in range(hidden):
+            out[r, j] = acc[j] if acc[j] > 0.0 else 0.0
+
+
+if COMPILED:  # (the order of the sums is free: vectorised)
+    _first_layer = _numba_njit(cache=True, nogil=True, fastmath=True)(_first_layer)
+
+
+@_njit
+def _sample(logits: Any, mask: Any, u: Any, ids: Any, logp: Any) -> None:
+    """For each row, an action id drawn from the softmax of its legal logits by the uniform ``u[row]``, and its
+    log-probability (the legal ids in order, each taking its share of [0, 1))."""
+    for r in range(logits.shape[0]):
+        top = -np.inf
+        for a in range(logits.shape[1]):
+            if mask[r, a] and logits[r, a] > top:
+                top = logits[r, a]
+        total = 0.0
+        for a in range(logits.shape[1]):
+            if mask[r, a]:
+                total += np.exp(np.float64(logits[r, a]) - top)
+        target = u[r] * total
+        acc = 0.0
+        pick = -1
+        for a in range(logits.shape[1]):
+            if mask[r, a]:
+                pick = a
+                acc += np.exp(np.float64(logits[r, a]) - top)
+                if acc > target:
+                    break
+        ids[r] = pick
+        logp[r] = np.float64(logits[r, pick]) - top - np.log(total)
+
+
+def policy(net_arrays: dict[str, Any], obs: Any, mask: Any, u: Any) -> tuple[Any, Any, Any]:
+    """A network's sampled action ids, their log-probabilities and the values for a batch of sparse inputs (as
+    :meth:`Net.forward <brisca.agents.net.Net.forward>` and a softmax over the legal ids, with the first layer
+    summed over the nonzero inputs only); ``u``: one uniform number a row."""
+    a = net_arrays
+    h = np.empty((len(obs), a["b1"].shape[0]), np.float32)
+    _first_layer(obs, a["w1"], a["b1"], h)
+    h2 = h @ a["w2"]
+    h2 += a["b2"]
+    np.maximum(h2, 0.0, out=h2)
+    logits = h2 @ a["wp"] + a["bp"]
+    values = (h2 @ a["wv"] + a["bv"])[:, 0]
+    ids = np.empty(len(obs), np.int64)
+    logp = np.empty(len(obs), np.float64)
+    _sample(logits, mask, u, ids, logp)
+    return ids, logp, values
+
+
+@_njit
+def _quantize(obs: Any, rows: Any, out: Any) -> None:
+    """``out[i] = rint(obs[rows[i]] * 255)`` as ``uint8`` (the inputs kept for learning, a byte each; the
+    product in ``float32``, rounded half to even, as numpy computes it)."""
+    scale = np.float32(255.0)
+    for i in range(rows.shape[0]):
+        src = obs[rows[i]]
+        dst = out[i]
+        for j in range(src.shape[0]):
+            v = src[j]
+            dst[j] = 0 if v == 0.0 else np.uint8(np.rint(v * scale))
+
+
+def quantize(obs: Any, rows: Any) -> Any:
+    """The rows ``rows`` of ``obs`` as bytes: ``np.rint(obs[rows] * 255).astype(np.uint8)``, in one pass."""
+    rows = np.asarray(rows, np.int64)
+    out = np.empty((len(rows), obs.shape[1]), np.uint8)
+    _quantize(obs, rows, out)
+    return out

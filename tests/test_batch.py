@@ -1,0 +1,198 @@
+"""The lockstep hands (brisca.envs.batch) against the engine: every seat's input, the legal ids, the turn, the
+result and the rewards, bit for bit, over random hands of every covered configuration; and the self-play that
+plays them (brisca.learn.train.collect_batch)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from brisca.agents.net import Net, reward  # noqa: E402
+from brisca.envs.batch import COMPILED, Batch, covers, policy, quantize  # noqa: E402
+from brisca.envs.encode import ObservationEncoder  # noqa: E402
+from brisca.game import Game  # noqa: E402
+from brisca.rules import make_rules  # noqa: E402
+
+if os.environ.get("BRISCA_REQUIRE_KERNEL") and not COMPILED:
+    pytest.fail("BRISCA_REQUIRE_KERNEL is set but numba is not installed")
+
+
+def play_along(presets: list[str], players: int, hands: int, seed: int, options: dict[str, object] | None = None
+               ) -> int:
+    """Random hands played in a one-lane batch and in the engine side by side; every position compared. The
+    number of positions."""
+    rules = [make_rules(p, options) for p in presets]
+    batch = Batch(rules, players, size=1)
+    encoders = [ObservationEncoder(r, players) for r in rules]
+    rng = random.Random(seed)
+    positions = 0
+    for _ in range(hands):
+        p = rng.randrange(len(rules))
+        game = Game(rules[p], players, dealer=rng.randrange(players), seed=rng.getrandbits(32))
+        batch.load(0, game, p)
+        enc = encoders[p]
+        while True:
+            positions += 1
+            for seat in range(players):
+                want = enc.encode(game.view(seat))
+                got = batch.features(0, seat)
+                assert got.dtype == np.float32
+                assert got[:enc.size].tobytes() == want.tobytes(), (game, seat, np.nonzero(got[:enc.size] != want))
+                assert got[enc.size:].tolist() == [1.0 if i == p else 0.0 for i in range(len(rules))]
+            if game.is_over():
+                assert batch.is_over(0) and batch.turn(0) is None and batch.legal_ids(0) == []
+                break
+            assert batch.turn(0) == game.turn
+            legal = game.legal_actions()
+            view = game.view(game.turn)
+            assert batch.legal_ids(0) == [enc.codec.ids[a] for a in legal]
+            assert np.flatnonzero(enc.mask(view)).tolist() == sorted(batch.legal_ids(0))
+            action = rng.choice(legal)
+            game.apply(action)
+            batch.apply(0, enc.codec.ids[action])
+        result = game.result()
+        assert result is not None
+        assert batch.result(0) == (tuple(result.side_points), result.winner)
+        for seat in range(players):
+            assert batch.reward(0, seat) == reward(game, seat)
+    return positions
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_networks_presets_match_the_engine(players: int) -> None:
+    assert play_along(["spanish", "briscola"], players, hands=40, seed=players) > 1000
+
+
+@pytest.mark.parametrize(("preset", "players"), [
+    ("spanish", 3), ("spanish", 6), ("briscola", 3), ("lombard", 2), ("mariaje", 4), ("mexican", 3),
+    ("tuscan-kept-ranks", 2),
+])
+def test_other_plain_presets_match_the_engine(preset: str, players: int) -> None:
+    assert play_along([preset], players, hands=8, seed=len(preset)) > 100
+
+
+@pytest.mark.parametrize("options", [
+    {"trump_exchange": "any_time", "exchange_chain": False},
+    {"trump_exchange": "before_penultimate", "last_trick_bonus": 10},
+    {"pair_bonus": True, "tie": "most_cards"},
+    {"hand_winner": "least", "tie": "shared"},
+])
+def test_plain_options_match_the_engine(options: dict[str, object]) -> None:
+    assert play_along(["spanish"], 2, hands=15, seed=7, options=options) > 300
+    assert play_along(["spanish"], 4, hands=5, seed=8, options=options) > 100
+
+
+def test_lockstep_lanes_match_games_played_beside_them() -> None:
+    """observe() plays every forced move and lists each lane's seat to decide, its input and mask; act() applies
+    one id a row: the same as each lane's Game."""
+    presets = ["spanish", "briscola"]
+    batch = Batch(presets, 2, size=12, seed=3)
+    encoders = [ObservationEncoder(p, 2) for p in presets]
+    rng = random.Random(5)
+    games = []
+    for lane in range(12):
+        p = lane % 2
+        g = Game(presets[p], 2, dealer=lane % 2, seed=lane)
+        batch.load(lane, g, p)
+        games.append((g, p))
+    steps = 0
+    while True:
+        obs, mask, lanes, seats = batch.observe()
+        for g, _p in games:  # the engine plays its forced moves too
+            while not g.is_over() and len(g.legal_actions()) == 1:
+                g.apply(g.legal_actions()[0])
+        assert sorted(lanes.tolist()) == [i for i, (g, _p) in enumerate(games) if not g.is_over()]
+        if not len(lanes):
+            break
+        ids = []
+        for row, (lane, seat) in enumerate(zip(lanes, seats, strict=True)):
+            g, p = games[lane]
+            assert g.turn == seat
+            enc = encoders[p]
+            assert obs[row][:enc.size].tobytes() == enc.encode(g.view(int(seat))).tobytes()
+            assert np.flatnonzero(mask[row]).tolist() == np.flatnonzero(enc.mask(g.view(int(seat)))).tolist()
+            action = rng.choice(g.legal_actions())
+            g.apply(action)
+            ids.append(enc.codec.ids[action])
+        batch.act(lanes, ids)
+        steps += 1
+    assert steps > 10
+    rewards = batch.rewards(np.arange(12))
+    assert rewards.tolist() == [[reward(g, s) for s in range(2)] for g, _p in games]
+    assert not batch.live.any()
+
+
+def test_random_deals_are_whole_decks_and_differ() -> None:
+    batch = Batch(["spanish"], 4, size=50, seed=9)
+    batch.deal_all()
+    hands = set()
+    for lane in range(50):
+        cards = [c for s in range(4) for c in batch.hand(lane, s)] + batch.stock(lane)
+        assert sorted(cards) == sorted(c.index for c in make_rules("spanish").deck_cards(4))
+        assert all(len(batch.hand(lane, s)) == 3 for s in range(4))
+        assert batch.turn(lane) == (batch.dealers[lane] + 1) % 4
+        hands.add(tuple(batch.hand(lane, 0)))
+    assert len(hands) > 45
+    assert set(batch.dealers.tolist()) == {0, 1, 2, 3}
+
+
+def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
+    batch = Batch(["briscola"], 2, size=1)
+    game = Game("briscola", 2, seed=1)
+    batch.load(0, game)
+    before = batch.st.copy()
+    held = set(batch.legal_ids(0))
+    stranger = next(c for c in range(48) if c not in held)
+    with pytest.raises(ValueError, match="not legal"):
+        batch.apply(0, stranger)
+    with pytest.raises(ValueError, match="not legal"):
+        batch.act([0], [48 + stranger])  # an exchange in a game without it
+    assert (batch.st == before).all()
+
+
+def test_covers_only_what_it_plays() -> None:
+    assert covers("spanish", 2) and covers("briscola", 4)
+    for preset in ("chilean", "rematada", "chiamata", "bixkla", "muerte-al-tres", "scoperta"):
+        assert not covers(preset, 2) and not covers(preset, 4)
+    assert not covers(make_rules("spanish", {"signals": "partner"}), 4)
+    assert not covers("briscola", 6)  # not a player count of the preset
+    with pytest.raises(ValueError, match="does not play chilean"):
+        Batch(["chilean"], 2)
+    with pytest.raises(ValueError, match="deal different hands or decks"):
+        Batch(["spanish", make_rules("spanish", {"hand_size": 4})], 2)
+
+
+def test_quantize_and_policy() -> None:
+    batch = Batch(["spanish", "briscola"], 2, size=64, seed=2)
+    batch.deal_all()
+    obs, mask, _lanes, _seats = batch.observe()
+    rows = np.arange(0, len(obs), 3)
+    assert (quantize(obs, rows) == np.rint(obs[rows] * 255).astype(np.uint8)).all()
+    net = Net(_fresh(batch.inputs, batch.codec.size), {"presets": ["spanish", "briscola"], "players": 2})
+    rng = np.random.default_rng(1)
+    ids, logp, values = policy(net.arrays, obs, mask, rng.random(len(obs)))
+    logits, want_values = net.forward(obs)
+    assert np.allclose(values, want_values, atol=1e-4)
+    for row, aid in enumerate(ids):
+        assert mask[row, aid]
+        legal = np.flatnonzero(mask[row])
+        z = logits[row, legal].astype(np.float64)
+        want = z[list(legal).index(aid)] - z.max() - np.log(np.exp(z - z.max()).sum())
+        assert abs(logp[row] - want) < 1e-4
+    # a uniform number near 0 takes the first legal id, near 1 the last
+    first, _lp, _v = policy(net.arrays, obs, mask, np.zeros(len(obs)))
+    last, _lp, _v = policy(net.arrays, obs, mask, np.full(len(obs), 1 - 1e-12))
+    assert [int(np.flatnonzero(m)[0]) for m in mask] == first.tolist()
+    assert [int(np.flatnonzero(m)[-1]) for m in mask] == last.tolist()
+
+
+def _fresh(inputs: int, actions: int) -> dict[str, object]:
+    from brisca.learn.train import init_arrays
+
+    arrays = init_arrays(inputs, actions, 32, seed=4)
+    arrays["wp"] = arrays["wp"] * 300  # a policy far from uniform, so the test of log-probabilities means something
+    return arrays
