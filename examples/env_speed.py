@@ -1,4 +1,5 @@
-"""Environment steps per second: the raw engine against the PettingZoo, Gymnasium and OpenSpiel interfaces.
+"""Environment steps per second: the raw engine against the PettingZoo, Gymnasium and OpenSpiel interfaces, and
+the lockstep batch (brisca.envs.batch) with its Gymnasium vector environment.
 
 Every loop plays uniformly random legal actions, hand after hand, in the same
 process; the loops take turns in short rounds so that the machine's noise hits
@@ -6,7 +7,7 @@ them alike, and the report gives each loop's median rate and its median ratio
 to the raw engine over the paired rounds. A *step* is one seat's action
 (OpenSpiel's chance nodes, one per card dealt, are not counted as steps but
 their time is). Needs ``pip install 'brisca[rl,openspiel]'``; loops whose
-package is missing are skipped.
+package is missing are skipped (the batch needs numpy, and numba to be fast: the ``fast`` extra).
 
     python examples/env_speed.py --preset spanish --players 2 --rounds 7 --seconds 0.5
 """
@@ -97,6 +98,57 @@ def gymnasium_loop(preset: str, players: int) -> Loop:
     return run
 
 
+def batch_loop(preset: str, players: int, lanes: int) -> Loop:
+    """All seats of ``lanes`` hands in lockstep (brisca.envs.batch): observe, then a uniform legal id a row."""
+    import numpy as np
+
+    from brisca.envs.batch import Batch
+
+    batch = Batch([preset], players, size=lanes, seed=1)
+    rng = np.random.default_rng(1)
+
+    def run(seconds: float) -> int:
+        start = batch.moves
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            batch.deal_all()
+            while True:
+                _obs, mask, at, _seats = batch.observe()
+                if not len(at):
+                    break
+                order = np.cumsum(mask, axis=1) - 1
+                pick = (rng.random(len(at)) * mask.sum(axis=1)).astype(np.int64)
+                batch.act(at, (order == pick[:, None]).argmax(axis=1))
+        return batch.moves - start
+
+    return run
+
+
+def vector_loop(preset: str, players: int, envs: int) -> Loop:
+    """The Gymnasium vector environment against random opponents: a uniform legal action for every learner."""
+    import numpy as np
+
+    from brisca.envs.gymnasium import BriscaVectorEnv
+
+    env = BriscaVectorEnv(envs, preset, players, opponent="random", seed=1)
+    _obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    state = {"info": info}
+
+    def run(seconds: float) -> int:
+        start = env.batch.moves
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            mask = state["info"]["action_mask"]
+            order = np.cumsum(mask, axis=1) - 1
+            pick = (rng.random(len(mask)) * mask.sum(axis=1)).astype(np.int64)
+            _o, _r, _t, _tr, state["info"] = env.step((order == pick[:, None]).argmax(axis=1))
+        # every seat's moves, the opponents' and the forced ones too
+        return env.batch.moves - start
+
+    return run
+
+
 def openspiel_loop(preset: str, players: int, tensors: bool) -> Loop:
     import pyspiel
 
@@ -141,6 +193,8 @@ def main() -> None:
         ("pettingzoo raw_env (obs + mask)", lambda: pettingzoo_loop(args.preset, args.players, wrapped=False)),
         ("pettingzoo env() (wrapped)", lambda: pettingzoo_loop(args.preset, args.players, wrapped=True)),
         ("gymnasium vs random (all seats)", lambda: gymnasium_loop(args.preset, args.players)),
+        ("batch x256, all seats, obs + mask", lambda: batch_loop(args.preset, args.players, 256)),
+        ("gym vector env x256 vs random", lambda: vector_loop(args.preset, args.players, 256)),
         ("openspiel (no observations)", lambda: openspiel_loop(args.preset, args.players, tensors=False)),
         ("openspiel + info-state tensor", lambda: openspiel_loop(args.preset, args.players, tensors=True)),
     ]

@@ -122,3 +122,86 @@ def test_render_text() -> None:
     env = bg.BriscaEnv(render_mode="ansi")
     env.reset(seed=1)
     assert "seat" in str(env.render())
+
+
+def _random_steps(env: Any, steps: int, seed: int) -> tuple[list[float], int]:
+    """Uniform legal actions for ``steps`` steps; the rewards of the hands that ended, and the steps that were
+    the first of a new hand (the one after each end, whose action is ignored)."""
+    rng = np.random.default_rng(seed)
+    _obs, info = env.reset(seed=seed)
+    ended = np.zeros(env.num_envs, bool)
+    rewards: list[float] = []
+    fresh = 0
+    for _ in range(steps):
+        mask = info["action_mask"]
+        assert (mask[ended] == 0).all() and (mask[~ended].sum(axis=1) >= 2).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        _obs, reward, term, trunc, info = env.step(actions)
+        assert not trunc.any()
+        assert (reward[~term] == 0).all()
+        fresh += int(ended.sum())
+        assert not term[ended].any()  # a sub-environment reset on this step starts a hand
+        rewards.extend(reward[term].tolist())
+        ended = term
+    return rewards, fresh
+
+
+def test_the_vector_env_plays_many_hands_against_a_built_in_player() -> None:
+    env = bg.BriscaVectorEnv(32, "briscola", opponent="random", seed=3)
+    assert env.observation_space.shape == (32, 490) and env.single_action_space.n == 111
+    assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.NEXT_STEP
+    rewards, fresh = _random_steps(env, 300, seed=3)
+    assert len(rewards) > 250 and fresh > 200
+    assert set(rewards) <= {-1.0, 0.0, 1.0}
+    assert abs(np.mean(rewards)) < 0.15  # random against random
+    strong = bg.BriscaVectorEnv(32, "spanish", opponent="net", seed=4)
+    lost, _fresh = _random_steps(strong, 300, seed=4)
+    assert np.mean(lost) < -0.6  # the shipped network beats random play
+
+
+def test_the_vector_env_observes_the_learner_s_view() -> None:
+    env = bg.BriscaVectorEnv(16, "spanish", 4, opponent="random", seed=5, reward="points")
+    obs, info = env.reset(seed=5)
+    for _ in range(12):
+        for lane in range(16):
+            seat = int(info["seat"][lane])
+            if info["action_mask"][lane].any():
+                assert env.batch.turn(lane) == seat
+                assert obs[lane].tobytes() == env.batch.features(lane, seat)[:env.encoder.size].tobytes()
+                assert sorted(np.flatnonzero(info["action_mask"][lane])) == sorted(env.batch.legal_ids(lane))
+        legal = [np.flatnonzero(m)[0] if m.any() else 0 for m in info["action_mask"]]
+        obs, reward, _term, _trunc, info = env.step(legal)
+        assert (np.abs(reward) <= 1).all()
+
+
+def test_the_vector_env_ends_a_hand_on_an_illegal_action_and_refuses_what_it_cannot_play() -> None:
+    env = bg.BriscaVectorEnv(4, "spanish", opponent="random", seed=6, seat=1)
+    _obs, info = env.reset()
+    assert (info["seat"] == 1).all()
+    actions = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+    actions[2] = next(i for i in range(111) if not info["action_mask"][2][i])
+    actions[3] = 999
+    _obs, reward, term, _trunc, info = env.step(actions)
+    assert term[2] and term[3] and reward[2] == reward[3] == -1.0
+    assert info["illegal"].tolist() == [False, False, True, True]
+    with pytest.raises(ValueError, match="no network plays"):
+        bg.BriscaVectorEnv(4, "spanish", 4, opponent="net")
+    with pytest.raises(ValueError, match="does not play chilean"):
+        bg.BriscaVectorEnv(4, "chilean")
+    with pytest.raises(ValueError, match="dense"):
+        bg.BriscaVectorEnv(4, "spanish", reward="dense")
+
+
+def test_the_speed_script_s_lockstep_loops_count_every_move() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "env_speed.py"
+    spec = importlib.util.spec_from_file_location("env_speed", path)
+    assert spec is not None and spec.loader is not None
+    speed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(speed)
+    # a hand of 2-player briscola is 40 card plays (no exchange): whole rounds of 8 hands, every move counted
+    moves = speed.batch_loop("briscola", 2, 8)(0.01)
+    assert moves > 0 and moves % (8 * 40) == 0
+    assert speed.vector_loop("briscola", 2, 8)(0.01) > 0

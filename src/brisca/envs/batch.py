@@ -408,9 +408,10 @@ def _reward(st: Any, lane: int, seat: int, lay: Any, cfg: Any, totals: Any) -> f
 
 @_njit
 def _observe(st: Any, live: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any, enc: Any,
-             scales: Any, npresets: int, obs: Any, mask: Any, lanes: Any, seats: Any, buf: Any) -> int:
-    """Advance every live lane to its next decision (a single legal action is applied at once) and write the
-    deciding seat's input and legal mask; lanes whose hand ends are marked not live. The number of rows."""
+             scales: Any, npresets: int, obs: Any, mask: Any, lanes: Any, seats: Any, buf: Any, forced: Any) -> int:
+    """Advance every live lane to its next decision (a single legal action is applied at once, and counted in
+    ``forced[0]``) and write the deciding seat's input and legal mask; lanes whose hand ends are marked not live.
+    The number of rows."""
     k = 0
     for lane in range(st.shape[0]):
         if live[lane] == 0:
@@ -418,6 +419,7 @@ def _observe(st: Any, live: Any, lay: Any, cfg: Any, strength: Any, points: Any,
         m = _legal(st, lane, lay, cfg, buf)
         while m == 1:
             _apply(st, lane, lay, cfg, strength, points, xtable, buf[0])
+            forced[0] += 1
             m = _legal(st, lane, lay, cfg, buf)
         if m == 0:
             live[lane] = 0
@@ -445,14 +447,26 @@ def _apply_rows(st: Any, lanes: Any, ids: Any, k: int, lay: Any, cfg: Any, stren
     return bad
 
 
-@_njit
-def _splitmix(state: Any) -> int:
+def _splitmix_compiled(state: Any) -> int:
     """The next 64-bit output of SplitMix64 (``state[0]`` advances): the lanes' shuffles and dealers."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
     z = state[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return int((z ^ (z >> np.uint64(31))) >> np.uint64(11))  # 53 bits: a non-negative int64
+
+
+def _splitmix_python(state: Any) -> int:
+    """:func:`_splitmix_compiled` in Python's integers (no numba): the same numbers."""
+    mask = (1 << 64) - 1
+    z = (int(state[0]) + 0x9E3779B97F4A7C15) & mask
+    state[0] = z
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return (z ^ (z >> 31)) >> 11
+
+
+_splitmix = _njit(_splitmix_compiled) if COMPILED else _splitmix_python
 
 
 @_njit
@@ -551,6 +565,8 @@ class Batch:
         self._lanes = np.zeros(size, np.int64)
         self._seats = np.zeros(size, np.int64)
         self._buf = np.zeros(h + 2, np.int64)
+        self._forced = np.zeros(1, np.int64)
+        self._acted = 0
         self._totals = np.zeros(max(2, self.sides), np.int64)
 
     # -- dealing
@@ -584,8 +600,19 @@ class Batch:
         seats to decide, and which lane and seat each row is. Views of the batch's buffers: the next call
         overwrites them."""
         k = _observe(self.st, self.live, self._lay, self._cfg, self._strength, self._points, self._xtable, self._enc,
-                     self._scales, len(self.rules), self._obs, self._mask, self._lanes, self._seats, self._buf)
+                     self._scales, len(self.rules), self._obs, self._mask, self._lanes, self._seats, self._buf,
+                     self._forced)
         return self._obs[:k], self._mask[:k], self._lanes[:k], self._seats[:k]
+
+    @property
+    def forced(self) -> int:
+        """How many actions :meth:`observe` has played because they were the only legal ones."""
+        return int(self._forced[0])
+
+    @property
+    def moves(self) -> int:
+        """How many actions the lanes have taken: those of :meth:`act` and the forced ones."""
+        return self._acted + self.forced
 
     def act(self, lanes: Any, ids: Any) -> None:
         """Apply action id ``ids[i]`` in lane ``lanes[i]`` (by the seat to act there)."""
@@ -595,6 +622,7 @@ class Batch:
                           self._xtable)
         if bad:
             raise ValueError(f"{bad} of {len(lanes)} actions are not legal in their lanes")
+        self._acted += len(lanes)
 
     def legal_ids(self, lane: int) -> list[int]:
         """The legal action ids of the seat to act in ``lane`` (the engine's order)."""

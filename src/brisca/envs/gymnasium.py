@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from brisca.actions import Action
 from brisca.agents import Agent, make_agent
-from brisca.envs import check_reward, hand_returns, render_table, step_rewards, unavailable
+from brisca.envs import check_reward, deck_points, hand_returns, render_table, step_rewards, unavailable
 from brisca.envs.actions import ActionCodec
 from brisca.envs.encode import ObservationEncoder
 from brisca.errors import IllegalActionError
@@ -58,7 +58,7 @@ else:
         _MISSING = _exc
         gymnasium = SimpleNamespace(Env=unavailable("Env"))
 
-__all__ = ["ENV_IDS", "BriscaEnv"]
+__all__ = ["ENV_IDS", "BriscaEnv", "BriscaVectorEnv"]
 
 OpponentSpec = str | Agent
 
@@ -260,3 +260,173 @@ def _register() -> None:
 
 if _MISSING is None:
     _register()
+
+
+class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object):  # type: ignore[misc]
+    """``num_envs`` hands at once, one learner seat in each against a built-in player, over
+    :class:`brisca.envs.batch.Batch` (numpy and numba: the ``fast`` extra besides ``rl``).
+
+    The same observation and action spaces as :class:`BriscaEnv` (without the mask in the observation: the masks
+    are in ``info["action_mask"]`` and :meth:`action_masks`), for the presets the batch plays
+    (:func:`brisca.envs.batch.covers`: ``spanish``, ``briscola`` and their plain relatives). Differences, for
+    speed: the opponents are ``"random"`` (a uniform legal action) or ``"net"`` (the shipped network for the
+    game, its best action; or a network file's path), every other seat (a partner too) played by them; a seat
+    with a single legal action plays it without a step (the learner too); rewards are ``"win"`` or
+    ``"points"`` at the end of the hand. Sub-environments reset on the step after the one that ended them
+    (Gymnasium's ``NEXT_STEP`` autoreset: that step's action is ignored).
+
+        env = BriscaVectorEnv(256, "spanish", opponent="net", seed=1)
+        obs, info = env.reset()
+        masks = info["action_mask"]        # (256, 111) int8
+    """
+
+    def __init__(self, num_envs: int = 64, preset: Rules | str = "spanish", players: int | None = None, *,
+                 opponent: str = "random", seat: int | None = None, reward: str = "win",
+                 illegal_reward: float = -1.0, options: Mapping[str, object] | None = None,
+                 seed: int | None = None) -> None:
+        if _MISSING is not None:
+            raise ImportError(f"brisca.envs.gymnasium needs the 'rl' extra: pip install 'brisca[rl]' ({_MISSING})")
+        from brisca.envs.batch import Batch
+
+        self.rules = rules = make_rules(preset, options)
+        if players is None:
+            players = min(rules.player_counts)
+        rules.check_players(players)
+        if reward not in ("win", "points"):
+            raise ValueError(f"reward must be win or points here (dense: BriscaEnv), not {reward!r}")
+        if seat is not None and not (type(seat) is int and 0 <= seat < players):
+            raise ValueError(f"seat must be a seat from 0 to {players - 1}, or None, not {seat!r}")
+        self.players = n = players
+        self.reward = reward
+        self.illegal_reward = float(illegal_reward)
+        self.fixed_seat = seat
+        self.batch = Batch([rules], n, size=num_envs, seed=0 if seed is None else seed)
+        self.encoder = self.batch.encoder
+        self.codec = self.batch.codec
+        self._net, self._net_preset = self._opponent(opponent)
+        self.opponent = opponent
+        self.num_envs = num_envs
+        self.single_observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
+        self.single_action_space = spaces.Discrete(self.codec.size)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+        self.metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.NEXT_STEP}
+        self.seats = np.zeros(num_envs, np.int64)
+        self._obs = np.zeros((num_envs, self.encoder.size), np.float32)
+        self._mask = np.zeros((num_envs, self.codec.size), np.int8)
+        self._ended = np.zeros(num_envs, np.bool_)
+        self._rng = np.random.default_rng(seed)
+
+    def _opponent(self, opponent: str) -> tuple[Any, int]:
+        if opponent == "random":
+            return None, 0
+        from brisca.agents.net import load_net
+
+        found = load_net(None if opponent == "net" else opponent)
+        net = found.pick(self.rules, self.players) if found is not None else None
+        if net is None:
+            raise ValueError(f"opponent {opponent!r}: no network plays {self.rules.variant} at {self.players} "
+                             "players; use 'random'")
+        preset = net.preset(self.rules, self.players)
+        assert preset is not None
+        return net, preset
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self.batch._state[0] = np.uint64(seed % (1 << 64))
+        self._deal(np.arange(self.num_envs))
+        self._advance()
+        return self._obs.copy(), self._info()
+
+    def _deal(self, lanes: Any) -> None:
+        self.batch.deal(lanes)
+        if self.fixed_seat is None:
+            self.seats[lanes] = self._rng.integers(0, self.players, len(lanes))
+        else:
+            self.seats[lanes] = self.fixed_seat
+        self._ended[lanes] = False
+
+    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        actions = np.asarray(actions, np.int64).reshape(self.num_envs)
+        rewards = np.zeros(self.num_envs, np.float64)
+        terminated = np.zeros(self.num_envs, np.bool_)
+        illegal = np.zeros(self.num_envs, np.bool_)
+        restart = np.flatnonzero(self._ended)
+        if len(restart):
+            self._deal(restart)
+        playing = np.flatnonzero(~self._ended)
+        playing = playing[~np.isin(playing, restart)]
+        ok = (actions[playing] >= 0) & (actions[playing] < self.codec.size)
+        ok[ok] = self._mask[playing[ok], actions[playing[ok]]] == 1
+        bad = playing[~ok]
+        illegal[bad] = True
+        terminated[bad] = True
+        rewards[bad] = self.illegal_reward
+        self._ended[bad] = True
+        self.batch.live[bad] = 0
+        good = playing[ok]
+        self.batch.act(good, actions[good])
+        over = self._advance()
+        over = over[~np.isin(over, bad)]
+        terminated[over] = True
+        rewards[over] = self._returns(over)
+        info = self._info()
+        info["illegal"] = illegal
+        return self._obs.copy(), rewards, terminated, np.zeros(self.num_envs, np.bool_), info
+
+    def _advance(self) -> Any:
+        """The opponents play until every live hand waits for its learner or has ended; the hands that ended."""
+        batch = self.batch
+        before = batch.live.copy()
+        while True:
+            obs, mask, lanes, seats = batch.observe()
+            theirs = seats != self.seats[lanes]
+            mine = ~theirs
+            self._obs[lanes[mine]] = obs[mine, :self.encoder.size]
+            self._mask[lanes[mine]] = mask[mine]
+            if not theirs.any():
+                break
+            rows = np.flatnonzero(theirs)
+            batch.act(lanes[rows], self._choose(obs[rows], mask[rows]))
+        ended = np.flatnonzero((before == 1) & (batch.live == 0))
+        self._ended[ended] = True
+        for lane in ended:  # the learner's last view, all its moves made
+            self._obs[lane] = batch.features(int(lane), int(self.seats[lane]))[:self.encoder.size]
+        self._mask[ended] = 0
+        return ended
+
+    def _choose(self, obs: Any, mask: Any) -> Any:
+        if self._net is None:  # a uniform legal action
+            u = self._rng.random(len(mask))
+            counts = mask.sum(axis=1)
+            pick = (u * counts).astype(np.int64)
+            order = np.cumsum(mask, axis=1) - 1
+            return (order == pick[:, None]).argmax(axis=1) if len(mask) else pick
+        x = np.zeros((len(obs), self._net.inputs), np.float32)
+        size = self.encoder.size
+        x[:, :size] = obs[:, :size]
+        x[:, size + self._net_preset] = 1.0
+        logits, _values = self._net.forward(x)
+        return np.where(mask, logits, -np.inf).argmax(axis=1)
+
+    def _returns(self, lanes: Any) -> Any:
+        out = np.zeros(len(lanes), np.float64)
+        sides = self.batch.sides
+        sign = -1.0 if self.rules.hand_winner == "least" else 1.0
+        scale = 1.0 / deck_points(self.rules, self.players)
+        for i, lane in enumerate(lanes):
+            totals, winner = self.batch.result(int(lane))
+            side = int(self.seats[lane]) % sides
+            if self.reward == "win":
+                out[i] = 0.0 if winner is None else (1.0 if winner == side else -1.0 / (sides - 1))
+            else:
+                out[i] = (totals[side] - sum(totals) / sides) * sign * scale
+        return out
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask.copy(), "seat": self.seats.copy()}
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """Every sub-environment's legal actions now, as booleans (``MaskablePPO``'s call)."""
+        return self._mask.astype(bool)
