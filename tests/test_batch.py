@@ -196,3 +196,17 @@ def _fresh(inputs: int, actions: int) -> dict[str, object]:
     arrays = init_arrays(inputs, actions, 32, seed=4)
     arrays["wp"] = arrays["wp"] * 300  # a policy far from uniform, so the test of log-probabilities means something
     return arrays
+
+
+def test_the_research_page_examples_run() -> None:
+    """The lockstep batch's and the vector environment's examples in docs/research.md, as written."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "research.md").read_text(encoding="utf-8")
+    part = page.split("## Many hands at once", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", part, re.S)
+    assert len(blocks) == 2
+    exec(compile(blocks[0], "research.md", "exec"), {})
+    pytest.importorskip("gymnasium")
+    exec(compile(blocks[1], "research.md", "exec"), {})

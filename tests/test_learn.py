@@ -98,6 +98,20 @@ def test_the_trainer_plays_in_lockstep_where_the_batch_covers_the_games() -> Non
         batch_lanes(32, 64, ["chilean"], 2, None)
 
 
+def test_expert_iteration_learns_the_search_s_choices_between_updates(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    train(parser().parse_args([
+        "--out", str(out), "--presets", "spanish", "--workers", "1", "--games", "4", "--updates", "2", "--hidden", "16",
+        "--minibatch", "256", "--epochs", "1", "--eval-every", "0", "--backend", "numpy", "--search-every", "1",
+        "--search-hands", "2", "--search-sims", "4", "--search-epochs", "3"]), "brisca train (test)")
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    searches = [r for r in rows if "search" in r]
+    assert [r["update"] for r in searches] == [1, 2]
+    assert all(r["search"] == "expert[sims=4]" and r["hands"] == 2 and r["samples"] > 20 for r in searches)
+    assert all(0 <= r["accuracy"] <= 1 and r["cross_entropy"] > 0 for r in searches)
+    assert Net.load(out / "net.npz").meta["search_hands"] == 4
+
+
 def test_the_hand_written_gradient_is_the_loss_s_derivative() -> None:
     arrays, batch = _batch()
     learner = NumpyLearner(arrays, entropy=0.05)

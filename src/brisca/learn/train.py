@@ -28,6 +28,10 @@ starts one on this machine; otherwise the address given to ``ray.init``), the up
 this process and its local workers: the same seeds give the same hands, so a run on Ray learns what the same run
 on local processes learns.
 
+``--search-every K`` adds expert iteration: every K updates the expert's search, with the current network valuing
+its leaves, plays ``--search-hands`` hands at every seat, and its choices are learnt as the policy's targets (and the
+hands' rewards as the values'), as in the imitation.
+
 (``brisca train`` is the same command.) The shipped network's command is in its metadata.
 """
 
@@ -688,6 +692,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--imitate", metavar="AGENT", help="a fresh run first imitates this player (say heuristic)")
     ap.add_argument("--imitate-hands", type=int, default=4000, help="hands of AGENT to imitate")
     ap.add_argument("--imitate-epochs", type=int, default=8, help="passes over them")
+    ap.add_argument("--search-every", type=int, default=0, metavar="K",
+                    help="every K updates, learn the search's choices too (expert iteration; 0: never)")
+    ap.add_argument("--search-hands", type=int, default=64, help="hands the search plays at every seat each time")
+    ap.add_argument("--search-sims", type=int, default=50, help="worlds the search plays a move")
+    ap.add_argument("--search-epochs", type=int, default=2, help="passes over its choices")
     return ap
 
 
@@ -757,13 +766,38 @@ class Run:
         print(f"imitated {args.imitate}: {share * workers} hands, {len(batch['act'])} decisions, "
               f"accuracy {stats['accuracy']:.3f}, cross-entropy {stats['cross_entropy']:.3f}", flush=True)
 
+    def search(self, pool: ProcessPoolExecutor | None) -> None:
+        """Expert iteration: the expert's search, the current network valuing its leaves (``expert[net=...]``),
+        plays ``--search-hands`` hands at every seat; its choices are learnt as the policy's targets and the hands'
+        rewards as the values' (as in the imitation), logged to the curve beside the update."""
+        args = self.args
+        path = self.out / "search_net.npz"
+        self.export(path)
+        agent = f"expert[net={path},sims={args.search_sims}]"
+        workers = max(1, args.workers)
+        share = -(-args.search_hands // workers)
+        arrays = self.learner.arrays()
+        tasks = [{"weights": arrays, "agent": agent, "presets": self.presets, "players": self.players,
+                  "advisor": self.advisor, "games": share, "seed": self.rng.getrandbits(48) + w}
+                 for w in range(workers)]
+        t0 = time.perf_counter()
+        parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
+        t1 = time.perf_counter()
+        batch = merge(parts, ("obs", "mask", "act", "ret"))
+        stats = self.learner.imitate(batch, args.search_epochs, args.minibatch)
+        self.state["search_hands"] = self.state.get("search_hands", 0) + share * workers
+        self.log({"update": self.state["update"], "search": f"expert[sims={args.search_sims}]",
+                  "hands": share * workers, "samples": len(batch["act"]), "play_s": round(t1 - t0, 2),
+                  "learn_s": round(time.perf_counter() - t1, 2), **{k: round(v, 5) for k, v in stats.items()}})
+
     def meta(self) -> dict[str, Any]:
         return {"presets": self.presets, "players": self.players, "hidden": self.state["hidden"],
                 "advisor": self.advisor,
                 "updates": self.state["update"], "games": self.state["games"], "samples": self.state["samples"],
                 "commands": self.state["commands"],
                 "method": "PPO self-play with a league of past selves (brisca.learn.train)"} | (
-            {"imitated": self.state["imitated"]} if "imitated" in self.state else {})
+            {"imitated": self.state["imitated"]} if "imitated" in self.state else {}) | (
+            {"search_hands": self.state["search_hands"]} if "search_hands" in self.state else {})
 
     def export(self, path: Path) -> None:
         Net(self.learner.arrays(), self.meta()).save(path)
@@ -861,6 +895,8 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                      "play_on": play_on,
                      "reward": round(float(np.mean([p["reward"] for p in parts])), 4),
                      **{k: round(v, 5) for k, v in stats.items()}})
+            if args.search_every and st["update"] % args.search_every == 0:
+                run.search(pool)
             if st["update"] % args.snapshot == 0:
                 name = f"u{st['update']:06d}.npz"
                 np.savez(run.out / "league" / name, **run.learner.arrays())
