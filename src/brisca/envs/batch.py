@@ -18,13 +18,14 @@ signals, no ``kill_three``, the exchange ``off``, ``after_win``, ``any_time`` or
 two sides' worth of the encoder's plain fields: ``spanish`` and ``briscola`` at 2 and 4 players, their plain
 relatives (``bixkla``-like point and rank tables, ``last_trick_bonus``, ``pair_bonus``, ``tie: most_cards``,
 ``hand_winner: least``). Several presets share a batch when their encodings share one layout (the network's
-case: one input a preset).
+case: one input a preset)::
 
-    >>> b = Batch(["spanish"], players=2, size=4, seed=1)
-    >>> b.deal_all()
-    >>> obs, mask, lanes, seats = b.observe()
-    >>> obs.shape, mask.shape, len(lanes)
-    ((4, 491), (4, 111), 4)
+    batch = Batch(["spanish", "briscola"], players=2, size=256, seed=1)
+    batch.deal_all()
+    obs, mask, lanes, seats = batch.observe()   # (256, 492) float32, (256, 111) bool: every lane's seat to act
+    batch.act(lanes, ids)                       # one action id a row
+
+docs/research.md shows a whole loop.
 
 numba is optional (the ``fast`` extra): without it the same functions run as plain Python, slowly (the tests
 still pass; :data:`COMPILED` says which).
