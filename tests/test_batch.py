@@ -138,6 +138,10 @@ def test_random_deals_are_whole_decks_and_differ() -> None:
         hands.add(tuple(batch.hand(lane, 0)))
     assert len(hands) > 45
     assert set(batch.dealers.tolist()) == {0, 1, 2, 3}
+    again = Batch(["spanish"], 4, size=50, seed=1)
+    again.seed(9)
+    again.deal_all()
+    assert (again.st == batch.st).all()  # the same seed, the same deals
 
 
 def test_an_illegal_id_is_refused_and_changes_nothing() -> None:

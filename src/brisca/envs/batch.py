@@ -558,7 +558,8 @@ class Batch:
         self._scales = np.array([[max(1, len(d) - r.hand_size * n), 1.0 / float(deck_points(r, n)),
                                   1.0 / float(r.hand_size + r.talon)] for r, d in zip(self.rules, decks, strict=True)],
                                 np.float64)
-        self._state = np.array([(seed * 0x9E3779B97F4A7C15 + 0x1234567) % (1 << 64)], np.uint64)
+        self._state = np.zeros(1, np.uint64)
+        self.seed(seed)
         self.live = np.zeros(size, np.int64)
         self.dealers = np.zeros(size, np.int64)
         self._obs = np.zeros((size, self.inputs), np.float32)
@@ -571,6 +572,10 @@ class Batch:
         self._totals = np.zeros(max(2, self.sides), np.int64)
 
     # -- dealing
+
+    def seed(self, seed: int) -> None:
+        """Start the deals' random numbers again from ``seed``: the same seed deals the same hands."""
+        self._state[0] = np.uint64((seed * 0x9E3779B97F4A7C15 + 0x1234567) % (1 << 64))
 
     def deal(self, lanes: Sequence[int] | Any, presets: Sequence[int] | Any | None = None) -> None:
         """Deal the ``lanes`` new hands (of preset indices ``presets``, by default drawn at random)."""

@@ -334,7 +334,7 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-            self.batch._state[0] = np.uint64(seed % (1 << 64))
+            self.batch.seed(seed)
         self._deal(np.arange(self.num_envs))
         self._advance()
         return self._obs.copy(), self._info()
