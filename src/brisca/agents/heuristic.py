@@ -67,7 +67,7 @@ def choose(s: Situation) -> Card:
         # A rich trick is worth any trump. Otherwise count what is at stake, the points on the table and those of
         # the card this seat would have to throw instead: 3 or more are worth any trump short of the two richest
         # (those win tricks of their own later). Trumping only rich tricks measured weaker against every
-        # opponent (docs/strength.md, "Tried, did not help").
+        # opponent (docs/strength.md, "Other settings measured").
         if on_table >= 10 or (points[cheapest.index] < 10 and on_table + points[discard.index] >= 3):
             return cheapest
     return discard

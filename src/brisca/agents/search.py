@@ -278,7 +278,7 @@ class ExpertAgent:
         #: it covers and an opponent not read as greedy, each rollout's (of the sampled-world search; the tree
         #: search leaves its rollouts as they are) next choice for this seat is searched over
         #: ``nest`` worlds redrawn from what it sees then, instead of taken from the policy. 0 (the default): off.
-        #: Measured: docs/strength.md ("One more search step in the rollouts").
+        #: Measured: docs/strength.md ("The expert's options", `nest`).
         self.nest = _number("nest", nest, int)
         if self.nest < 0:
             raise ValueError(f"nest is 0 or a number of worlds, not {nest!r}")
@@ -293,7 +293,7 @@ class ExpertAgent:
         #: turn (the other seats moving by the network's policy, in the world they hold) and valued by the
         #: network from what the seat will see then; ``blend`` is that value's share of the world's value, the
         #: rollout's the rest (1: no rollouts). Where it does not cover the game the search is ``expert-v1``'s.
-        #: Measured: docs/strength.md ("The self-play network").
+        #: Measured: docs/strength.md ("The expert's options", `net` and `blend`).
         self.blend = _number("blend", blend, float)
         if not 0 <= self.blend <= 1:
             raise ValueError(f"blend is a share from 0 to 1, not {blend!r}")
