@@ -65,7 +65,7 @@ def _njit(fn: Callable[..., Any]) -> Callable[..., Any]:
     return compiled
 
 
-__all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "policy", "quantize"]
+__all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "policy", "quantize", "warm"]
 
 #: The action id of the exchange that gives card ``c``: ``EXCHANGE_ID + c`` (the codec's exchange block).
 EXCHANGE_ID = 48
@@ -779,3 +779,29 @@ def quantize(obs: Any, rows: Any) -> Any:
     out = np.empty((len(rows), obs.shape[1]), np.uint8)
     _quantize(obs, rows, out)
     return out
+
+
+def warm() -> None:
+    """Compile (or load from numba's cache) every compiled function here, once, in this process: worker processes
+    started afterwards load the cache instead of compiling (and writing it) side by side."""
+    if np is None:
+        return
+    batch = Batch(["spanish"], 2, size=2, seed=0)
+    batch.deal_all()
+    batch.features(0, 0)
+    batch.legal_ids(0)
+    while True:
+        obs, mask, lanes, _seats = batch.observe()
+        if not len(lanes):
+            break
+        ids, _logp, _values = policy({"w1": np.zeros((obs.shape[1], 2), np.float32), "b1": np.zeros(2, np.float32),
+                                      "w2": np.zeros((2, 2), np.float32), "b2": np.zeros(2, np.float32),
+                                      "wp": np.zeros((2, mask.shape[1]), np.float32),
+                                      "bp": np.zeros(mask.shape[1], np.float32), "wv": np.zeros((2, 1), np.float32),
+                                      "bv": np.zeros(1, np.float32)}, obs, mask, np.zeros(len(obs)))
+        quantize(obs, np.arange(len(obs)))
+        batch.act(lanes, ids)
+    batch.rewards(np.arange(2))
+    batch.result(0)
+    batch.deal([0])
+    batch.apply(0, batch.legal_ids(0)[0])

@@ -854,6 +854,10 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
             warm()  # compile (and cache) the expert's kernel once, before the workers need it
     except ImportError:
         pass
+    from brisca.envs import batch as lockstep
+
+    if lockstep.COMPILED:
+        lockstep.warm()  # the same for the lockstep self-play
     # Fresh worker processes (not forks of a process that may hold a GPU context).
     pool = ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) \
         if args.workers > 1 and args.ray is None else None
