@@ -271,8 +271,14 @@ def test_a_lost_lease_refuses_the_write(redis_url: str, pg_url: str) -> None:
             # Held and running: another process cannot take it, unless it knows the holder is dead.
             assert other.acquire("fence1") is None
             assert other.holder("fence1") == (first.node, True)
+            # Ended, but within its grace (a process cut off from the database a while renews it then): kept.
             with store.engine.begin() as c:
                 c.execute(sa.text("UPDATE brisca_leases SET expires_at = now() - interval '1 second'"))
+            assert other.acquire("fence1") is None
+            assert other.holder("fence1") == (first.node, True)
+            with store.engine.begin() as c:
+                c.execute(sa.text("UPDATE brisca_leases SET expires_at = now() - interval '31 seconds'"))
+            assert other.holder("fence1") == (first.node, False)
             assert other.acquire("fence1") == 2
             with pytest.raises(LeaseLost):
                 await store.write(store.set_version, "fence1", 2)
