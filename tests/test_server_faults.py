@@ -2,9 +2,9 @@
 
 A small TCP proxy (tests/faultproxy.py) stands in front of PostgreSQL (127.0.0.1:5432) and of Redis
 (127.0.0.1:6379); the processes reach both through it, and the test stalls, cuts and restores it: Redis restarted
-mid-hand, Redis down 20 s, PostgreSQL stalled 15 s, PostgreSQL down 15 s. Six tables of two seats are played over
-WebSockets throughout, each table's seats connected through different processes, while the lobby and the tables
-are read over HTTP from every process. After each fault: every table plays on, no client waited more than the
+mid-hand, Redis down 20 s, PostgreSQL stalled 15 s, PostgreSQL down 15 s. Six tables of two seats, all opened on
+one process (which hands them out to the others), are played over WebSockets throughout, each table's seats
+connected through different processes, while the lobby and the tables are read over HTTP from every process. After each fault: every table plays on, no client waited more than the
 outage and a few seconds to hear from the site, no read answered 5xx, no seat was given to a stand-in (the
 people never left), and the tables are spread over the three processes again. At the end every acknowledged
 action, and every action broadcast, is in the database at its place; no connection saw an event number skip.
@@ -15,6 +15,7 @@ Skipped without the ``cluster`` extra, PostgreSQL or Redis, unless ``BRISCA_REQU
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import threading
 import time
@@ -28,10 +29,9 @@ import pytest
 pytest.importorskip("fastapi")
 pytest.importorskip("websockets")
 
+from brisca.server import loadtest
 from faultproxy import FaultProxy
 from test_server_cluster import REDIS, _schema_url, _unavailable
-
-from brisca.server import loadtest
 
 TABLES = 6
 #: Seconds a seated person may be gone before a bot plays the seat: shorter than every outage, so that a seat
@@ -99,8 +99,9 @@ class Reads:
 
 
 async def _new_table(run: loadtest.Run, number: int) -> loadtest.TableClient:
-    """A long match (first to 10 hands), created on process ``number``, its second seat taken through the next."""
-    made = await loadtest.http(run.url(number) + "/api/tables", {
+    """A long match (first to 10 hands), created on the first process (the processes spread the tables out), its
+    second seat taken through process ``number + 1``; seat ``s`` plays through process ``number + s``."""
+    made = await loadtest.http(run.url(0) + "/api/tables", {
         "preset": "spanish", "players": 2, "bot_delay": 0, "name": "ana", "options": {"target_hands": 10}})
     joined = await loadtest.http(f"{run.url(number + 1)}/api/tables/{made['table_id']}/join", {"name": "bea"})
     table = loadtest.TableClient(run, number, made["table_id"], [made["token"], joined["token"]])
@@ -154,7 +155,7 @@ def _longest_silence(tables: list[loadtest.TableClient], start: float, end: floa
         for seat in table.seats:
             assert isinstance(seat, WatchedSeat)
             times = [start, *(t for t in seat.heard if start < t < end), end]
-            worst = max(worst, *(b - a for a, b in zip(times, times[1:], strict=False)))
+            worst = max(worst, *(b - a for a, b in itertools.pairwise(times)))
     return worst
 
 
@@ -240,8 +241,11 @@ async def _scenario(servers: list[loadtest.Server], pg: FaultProxy, rd: FaultPro
     with Reads([s.base for s in servers]) as reads:
         tables = list(await asyncio.gather(*(_new_table(run, i) for i in range(TABLES))))
         reads.table_ids = [t.id for t in tables]
-        await _plays_on(tables, time.monotonic(), 30)
+        # Every table was opened on one process: it hands some to the others (their clients reconnect) as they play.
+        t0 = time.monotonic()
         report["spread_at_start"] = await _spread(servers, 30)
+        report["spread_at_start_s"] = round(time.monotonic() - t0, 2)
+        await _plays_on(tables, time.monotonic(), 30)
 
         async def fault(name: str, outage: float, start: Any, during: Any = None) -> None:
             t0 = time.monotonic()

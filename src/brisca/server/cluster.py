@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import sqlalchemy as sa
+from fastapi import HTTPException
 from sqlalchemy.dialects import postgresql
 
 from brisca.server.db import LeaseRow, make_engine, unreachable
@@ -823,8 +824,17 @@ class ClusterManager(Manager):
         return await super().table_info(actor)
 
     async def read_table(self, table_id: str, find: Callable[[str], Awaitable[TableActor]]) -> Message:
-        """The table from its owner; as the database holds it when the owner cannot be asked (Redis down)."""
-        actor = await find(table_id)
+        """The table from its owner; as the database holds it when the owner cannot be asked (Redis down); from
+        whichever process runs it when the database does not answer."""
+        try:
+            actor = await find(table_id)
+        except HTTPException as exc:
+            if exc.status_code != 503:
+                raise
+            found = await self._read_without_database(table_id)
+            if found is None:
+                raise
+            return found
         if not isinstance(actor, RemoteTable):
             return await super().table_info(actor)
         try:
@@ -836,6 +846,22 @@ class ClusterManager(Manager):
         if table_id not in stored:
             raise TableError("unavailable", "this table is changing hands: try again")
         return stored[table_id]
+
+    async def _read_without_database(self, table_id: str) -> Message | None:
+        """A table as the process running it shows it (this one, or whichever answers over the bus)."""
+        actor = self.actors.get(table_id)
+        if actor is not None and table_id in self.epochs:
+            return actor.table_json()
+        route = self.routes.get(table_id)
+        nodes = [route.node] if route is not None and not route.stopped else sorted((await self.bus.nodes() or set())
+                                                                                  - {self.node})
+        answers = await asyncio.gather(*(self._request(n, {"kind": "describe", "ids": [table_id]}, timeout=2.0)
+                                         for n in nodes), return_exceptions=True)
+        for answer in answers:
+            if isinstance(answer, dict) and table_id in (answer.get("tables") or {}):
+                found: Message = answer["tables"][table_id]
+                return found
+        return None
 
     def _stored(self, table_ids: Sequence[str]) -> dict[str, Message]:
         """Tables as the database holds them (everything committed; nothing in flight), as everyone sees them."""
@@ -1242,12 +1268,13 @@ class ClusterManager(Manager):
         reply: Message = {"op": "rep", "rid": op.get("rid")}
         try:
             kind = op.get("kind")
+            # An actor stopped by the database (loaded again when next asked for) still shows what was committed.
             if kind == "describe":
                 reply["tables"] = {t: a.table_json() for t in op.get("ids", [])
-                                   if (a := self.actors.get(t)) is not None and not a.stopped and t in self.epochs}
+                                   if (a := self.actors.get(t)) is not None and t in self.epochs}
             else:
                 actor = self.actors.get(str(op.get("t")))
-                if actor is None or actor.stopped or actor.id not in self.epochs:
+                if actor is None or actor.id not in self.epochs or (actor.stopped and kind != "table"):
                     reply["error"] = "moved"
                 elif kind == "join":
                     seat, token = await actor.join(str(op["name"]), op.get("seat"), op.get("user_id"),
@@ -1291,7 +1318,12 @@ class ClusterManager(Manager):
             if self.routes.get(route.id) is route:
                 del self.routes[route.id]
             route.let_go()
-            target = await self.locate(route.id)
+            try:
+                target = await self.locate(route.id)
+            except Exception as exc:
+                if not unreachable(exc):
+                    raise
+                raise TableError("unavailable", "the database does not answer: try again in a moment") from None
             if target is None:
                 raise TableError("not_found", "no such table")
             if not isinstance(target, RemoteTable):

@@ -198,6 +198,36 @@ def make_engine(url: str | None) -> sa.Engine:
     return engine
 
 
+def check_reachable(url: str | None) -> None:
+    """Before serving: a PostgreSQL URL names a server that answers (within :data:`CONNECT_TIMEOUT` seconds);
+    ``ValueError`` with one line saying why not. (A SQLite file is made when missing.)"""
+    text = normalize_url(url or default_url())
+    if text.startswith("sqlite"):
+        return
+    try:
+        shown = sa.engine.make_url(text).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        raise ValueError(f"--db: not a database URL: {url!r}") from None
+    try:
+        engine = make_engine(text)
+    except Exception as exc:
+        raise ValueError(f"--db {shown}: {_first_line(exc)}") from None
+    try:
+        with engine.connect() as c:
+            c.execute(sa.text("SELECT 1"))
+    except Exception as exc:
+        raise ValueError(f"the database at {shown} cannot be reached: {_first_line(exc)}") from None
+    finally:
+        engine.dispose()
+
+
+def _first_line(exc: BaseException) -> str:
+    """The driver's own words, without SQLAlchemy's links and the statement."""
+    inner = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(inner).splitlines() if line.strip()]
+    return lines[0] if lines else type(inner).__name__
+
+
 def unreachable(exc: BaseException) -> bool:
     """Whether ``exc`` says the database could not be reached or did not answer in time (not that it refused a
     statement): whether a write it cut short may or may not have been committed."""

@@ -163,12 +163,20 @@ class Manager:
 
     async def read_table(self, table_id: str,
                          find: Callable[[str], Awaitable[TableActor]]) -> dict[str, Any]:
-        """``GET /api/tables/{id}``: the table as everyone sees it (``find``: its actor, or the HTTP error)."""
-        return await self.table_info(await find(table_id))
+        """``GET /api/tables/{id}``: the table as everyone sees it (``find``: its actor, or the HTTP error); when the
+        database does not answer, a table run here shows what was committed."""
+        try:
+            actor = await find(table_id)
+        except HTTPException as exc:
+            held = self.actors.get(table_id)
+            if exc.status_code != 503 or held is None:
+                raise
+            return held.table_json()
+        return await self.table_info(actor)
 
     async def live_without_database(self, status: str, limit: int) -> list[tuple[str, str]]:
         """The lobby's list when the database does not answer: the tables of this status run here."""
-        live = [a for a in self.actors.values() if not a.stopped and a.status == status]
+        live = [a for a in self.actors.values() if a.status == status]
         return [(a.id, "") for a in live[:limit]]
 
     async def describe(self, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
