@@ -2,12 +2,13 @@
 
 A small TCP proxy (tests/faultproxy.py) stands in front of PostgreSQL (127.0.0.1:5432) and of Redis
 (127.0.0.1:6379); the processes reach both through it, and the test stalls, cuts and restores it: Redis restarted
-mid-hand, Redis down 20 s, PostgreSQL stalled 15 s, PostgreSQL down 15 s. Six tables of two seats, all opened on
-one process (which hands them out to the others), are played over WebSockets throughout, each table's seats
-connected through different processes, while the lobby and the tables are read over HTTP from every process. After each fault: every table plays on, no client waited more than the
-outage and a few seconds to hear from the site, no read answered 5xx, no seat was given to a stand-in (the
-people never left), and the tables are spread over the three processes again. At the end every acknowledged
-action, and every action broadcast, is in the database at its place; no connection saw an event number skip.
+mid-hand, Redis down 20 s, PostgreSQL stalled 15 s, PostgreSQL down 15 s. Six tables of two seats, all opened on one
+process (which hands them out to the others), are played over WebSockets throughout, each table's seats connected
+through different processes, while the lobby and the tables are read over HTTP from every process. After each fault:
+every table plays on, no client waited more than the outage and a few seconds to hear from the site, no read
+answered 5xx, no seat was given to a stand-in (the people never left), and the tables are spread over the three
+processes again. At the end every acknowledged action, and every action broadcast, is in the database at its place;
+no connection saw an event number skip.
 
 Skipped without the ``cluster`` extra, PostgreSQL or Redis, unless ``BRISCA_REQUIRE_CLUSTER=1`` (``.ci/run``).
 """
