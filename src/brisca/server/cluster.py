@@ -83,6 +83,8 @@ PUBLISH_RETRIES = (0.0, 0.05, 0.25, 0.5)
 #: Seconds a process's channel must go unread, while this process reads its own all along, before that process
 #: is taken to be dead (a Redis restart leaves every channel unread until the processes subscribe again).
 DEAD_GRACE = 3.0
+#: Threads for the database calls made off the event loop (requests, the looks at the cluster).
+DATABASE_THREADS = 32
 #: Tables a process hands to another in one look, when it runs more than its share.
 SPREAD_AT_ONCE = 4
 #: Tables taken over at most in one look (the other processes take the rest).
@@ -713,6 +715,10 @@ class ClusterManager(Manager):
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        # Threads enough that calls waiting on a stalled database leave room for the others (the store's writes and
+        # the leases have threads of their own).
+        self.loop.set_default_executor(ThreadPoolExecutor(max_workers=DATABASE_THREADS,
+                                                          thread_name_prefix="brisca-db"))
         await self.bus.start()
         await self._take_orphans()
         self._watcher = self.loop.create_task(self._watch(), name="cluster-watch")
