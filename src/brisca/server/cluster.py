@@ -293,8 +293,9 @@ class Bus:
     No message is dropped unseen: a publish that fails is tried again on a fresh connection; one that still fails,
     or that no process read (``PUBLISH`` counted no subscriber), is reported (``undelivered``), and the connections
     that depended on it are closed so that their clients reconnect and catch up. A lost subscription is reported
-    at once (``lost``: what was sent to this process meanwhile may be gone). Redis's state is logged once a change
-    (``up``), never once a failed call.
+    at once (``lost``: what was sent to this process meanwhile may be gone). The messages to each process are
+    numbered: the reader drops one read twice and reports a skipped number (``gap``). Redis's state is logged
+    once a change (``up``), never once a failed call.
     """
 
     def __init__(self, url: str, node: str, handle: Callable[[str, list[Message], list[str]], None],
@@ -312,6 +313,11 @@ class Bus:
         self.undelivered: Callable[[str], None] = lambda node: None
         #: Called when Redis becomes reachable (``True``) or not (``False``).
         self.changed: Callable[[bool], None] = lambda up: None
+        #: Called with a process from which messages were missed (their numbers skipped).
+        self.gap: Callable[[str], None] = lambda node: None
+        #: The number of the last message sent to each process, and of the last one read from each.
+        self._sent: dict[str, int] = {}
+        self._read_from: dict[str, int] = {}
         self.subscribed = asyncio.Event()
         #: The parts that cannot reach Redis now ("reader", "writer"); Redis is up when none.
         self._broken: set[str] = set()
@@ -440,7 +446,9 @@ class Bus:
         pending, self._pending = self._pending, {}
         batch = []
         for node, out in pending.items():
-            payload = "\n".join([json.dumps({"from": self.node, "ops": out.ops}, ensure_ascii=False), *out.texts])
+            seq = self._sent[node] = self._sent.get(node, 0) + 1
+            head = json.dumps({"from": self.node, "seq": seq, "ops": out.ops}, ensure_ascii=False)
+            payload = "\n".join([head, *out.texts])
             batch.append((node, channel(node), payload.encode("utf-8", "surrogatepass")))
         self._queue.put_nowait(batch)
 
@@ -472,8 +480,11 @@ class Bus:
         when it restarted fails once); how many read each message, or ``None``: Redis cannot be reached."""
         assert self.redis is not None
         error: BaseException | None = None
+        start = asyncio.get_running_loop().time()
         for pause in PUBLISH_RETRIES:
             if pause:
+                if asyncio.get_running_loop().time() - start > REDIS_TIMEOUT:
+                    break  # Redis stalls rather than refuses: no more waiting
                 await asyncio.sleep(pause)
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
@@ -522,7 +533,15 @@ class Bus:
             head, _, rest = text.partition("\n")
             header = json.loads(head)
             texts = rest.split("\n") if rest else []
-            self.handle(str(header["from"]), header["ops"], texts)
+            sender, seq = str(header["from"]), header.get("seq")
+            if isinstance(seq, int):
+                last = self._read_from.get(sender)
+                if last is not None and seq <= last:
+                    return  # read twice (a publish tried again after Redis had taken it)
+                self._read_from[sender] = seq
+                if last is not None and seq > last + 1:
+                    self.gap(sender)
+            self.handle(sender, header["ops"], texts)
         except Exception:
             log.exception("a message on the bus could not be handled")
 
@@ -686,6 +705,7 @@ class ClusterManager(Manager):
         self.bus.lost = self._through_redis_lost
         self.bus.undelivered = self._forget
         self.bus.changed = self._bus_changed
+        self.bus.gap = self._missed_from
         #: The leases this process holds: table -> epoch (read by the store's writer thread, in the fence).
         self.epochs: dict[str, int] = {}
         #: Tables of other processes that this process's connections use.
@@ -1179,7 +1199,9 @@ class ClusterManager(Manager):
 
     def _through_redis_lost(self) -> None:
         """Messages to or from this process may have been lost: every connection that went through Redis starts
-        over (its client reconnects and catches up)."""
+        over (its client reconnects and catches up), and the processes they went to or came from are told to start
+        theirs over too (when Redis is up: Redis may have cut this process's subscription alone)."""
+        peers = {r.node for r in self._forwarding()} | {n for n, _ in self.remote}
         for route in self._forwarding():
             route.let_go()
         self.routes.clear()
@@ -1192,6 +1214,14 @@ class ClusterManager(Manager):
         for future in self._requests.values():
             if not future.done():
                 future.set_exception(TableError("unavailable", "the server running this table cannot be reached"))
+        for node in peers:
+            self.bus.send(node, {"op": "reset"})
+
+    def _missed_from(self, node: str) -> None:
+        """Messages from ``node`` were lost on the way: the connections between the two processes start over, on
+        both sides (their clients reconnect and catch up)."""
+        self._forget(node)
+        self.bus.send(node, {"op": "reset"})
 
     def _bus_changed(self, up: bool) -> None:
         self._missing.clear()
@@ -1234,7 +1264,7 @@ class ClusterManager(Manager):
                 future = self._requests.pop(str(op.get("rid")), None)
                 if future is not None and not future.done():
                     future.set_result(op)
-            elif kind == "bye":
+            elif kind in ("bye", "reset"):
                 self._forget(sender)
             elif kind == "adopt":
                 self._spawn(self._adopt())
