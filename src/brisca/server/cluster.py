@@ -93,6 +93,8 @@ TAKE_AT_ONCE = 64
 TABLE_WRITES = frozenset({"set_version", "write_join", "write_close", "write_hand", "write_action", "write_finish"})
 
 LEASES = cast(sa.Table, LeaseRow.__table__)
+#: The row of the leases that holds the site's name (no table's id: those are 4 to 32 letters, digits, - and _).
+SITE = "~site"
 _TABLES = sa.table("brisca_tables", sa.column("id"), sa.column("status"), sa.column("owner"))
 _SEATS = sa.table("brisca_seats", sa.column("table_id"), sa.column("bot"))
 _DEAD = sa.bindparam("dead", type_=postgresql.ARRAY(sa.String), value=[])
@@ -185,8 +187,8 @@ class Leases:
     def owners(self) -> list[str]:
         """The processes holding leases (this one left out)."""
         with self.engine.connect() as c:
-            return [str(o) for o in c.execute(sa.select(LEASES.c.owner).distinct().where(LEASES.c.owner != self.node))
-                    .scalars()]
+            return [str(o) for o in c.execute(sa.select(LEASES.c.owner).distinct().where(
+                LEASES.c.owner != self.node, LEASES.c.table_id != SITE)).scalars()]
 
     def take_orphans(self, dead: Sequence[str], limit: int = TAKE_AT_ONCE) -> dict[str, int]:
         """Take over open tables whose lease ended or whose holder is dead, and open tables with no lease (from
@@ -217,6 +219,15 @@ class Leases:
                 out |= {str(t): int(e) for t, e in c.execute(leaseless, self._params(n=limit - len(out)))}
             c.execute(stale, self._params(dead=list(dead)))
         return out
+
+    def site(self) -> str:
+        """The site's name: made by the first process of the site, kept in the database (a row of the leases that
+        names no table), the same for every process that shares the database."""
+        made = secrets.token_hex(8)
+        with self.engine.begin() as c:
+            c.execute(sa.text("INSERT INTO brisca_leases (table_id, owner, epoch, expires_at) VALUES (:t, :site, 0,"
+                              " 'infinity') ON CONFLICT (table_id) DO NOTHING"), {"t": SITE, "site": made})
+            return str(c.execute(sa.select(LEASES.c.owner).where(LEASES.c.table_id == SITE)).scalar_one())
 
     def mine(self) -> dict[str, int]:
         """The leases this process holds: ``table -> epoch`` (those handed to it by another among them)."""
@@ -268,9 +279,10 @@ class Leases:
 # ------------------------------------------------------------------------------------------------ the bus
 
 
-def channel(node: str) -> str:
-    """A process's Redis channel: everything sent to it."""
-    return f"brisca:node:{node}"
+def channel(node: str, site: str = "") -> str:
+    """A process's Redis channel: everything sent to it (``site``: the site's name in its database, so that the
+    processes of several sites sharing one Redis never count each other)."""
+    return f"brisca:{site}:node:{node}" if site else f"brisca:node:{node}"
 
 
 @dataclass
@@ -301,6 +313,8 @@ class Bus:
     def __init__(self, url: str, node: str, handle: Callable[[str, list[Message], list[str]], None],
                  unreachable: Callable[[str], None]) -> None:
         self.url, self.node, self.handle, self.unreachable = url, node, handle, unreachable
+        #: The site's name (:meth:`Leases.site`), in every channel's name.
+        self.site = ""
         self.redis: Redis | None = None
         self.pubsub: PubSub | None = None
         self._pending: dict[str, _Outgoing] = {}
@@ -371,7 +385,7 @@ class Bus:
             with contextlib.suppress(Exception):
                 await cast(Any, self.pubsub).aclose()  # untyped in redis-py
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(channel(self.node))
+        await self.pubsub.subscribe(channel(self.node, self.site))
         self.subscribed.set()
 
     async def close(self) -> None:
@@ -449,7 +463,7 @@ class Bus:
             seq = self._sent[node] = self._sent.get(node, 0) + 1
             head = json.dumps({"from": self.node, "seq": seq, "ops": out.ops}, ensure_ascii=False)
             payload = "\n".join([head, *out.texts])
-            batch.append((node, channel(node), payload.encode("utf-8", "surrogatepass")))
+            batch.append((node, channel(node, self.site), payload.encode("utf-8", "surrogatepass")))
         self._queue.put_nowait(batch)
 
     async def _writer(self) -> None:
@@ -511,8 +525,15 @@ class Bus:
                     await asyncio.sleep(wait)
                     await self._subscribe()
                     wait = 0.0
+                    # Redis answers: publishing is tried again as it comes (nothing else may be sent until the bus
+                    # is up again, since no connection is forwarded while it is down).
+                    self._broken.discard("writer")
                     self._fine("reader")
-                assert self.pubsub is not None
+                assert self.pubsub is not None and self.redis is not None
+                if "writer" in self._broken:  # a publish failed and nothing else may come to try: ask Redis
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(self.redis.ping(), 2.0)
+                        self._fine("writer")
                 message = await self.pubsub.get_message(timeout=1.0)
                 if message is None or message.get("type") != "message":
                     continue
@@ -552,23 +573,23 @@ class Bus:
         when Redis cannot say)."""
         if self.redis is None or not self.up:
             return None
-        names = [channel(n) for n in {self.node, *nodes}]
+        names = [channel(n, self.site) for n in {self.node, *nodes}]
         try:
             counts = await self.redis.pubsub_numsub(*names)
         except Exception:
             return None
         found = {(k.decode() if isinstance(k, bytes) else str(k)): int(v) for k, v in counts}
-        return {n: found.get(channel(n), 0) for n in {self.node, *nodes}}
+        return {n: found.get(channel(n, self.site), 0) for n in {self.node, *nodes}}
 
     async def nodes(self) -> set[str] | None:
         """The processes reading their channel now (``None`` when Redis cannot say)."""
         if self.redis is None or not self.up:
             return None
         try:
-            names = await self.redis.pubsub_channels(channel("*"))
+            names = await self.redis.pubsub_channels(channel("*", self.site))
         except Exception:
             return None
-        prefix = channel("")
+        prefix = channel("", self.site)
         return {(n.decode() if isinstance(n, bytes) else str(n)).removeprefix(prefix) for n in names}
 
     async def ping(self) -> bool:
@@ -721,6 +742,8 @@ class ClusterManager(Manager):
         #: Whether the database answered the last renewal of the leases (its state is logged when it changes).
         self.database_up = True
         self._uneven = 0
+        #: Leases of this process without an actor at the last renewal.
+        self._unclaimed: set[str] = set()
         self._keys = 0
         self._requests: dict[str, asyncio.Future[Message]] = {}
         self._wake = asyncio.Event()
@@ -739,6 +762,7 @@ class ClusterManager(Manager):
         # the leases have threads of their own).
         self.loop.set_default_executor(ThreadPoolExecutor(max_workers=DATABASE_THREADS,
                                                           thread_name_prefix="brisca-db"))
+        self.bus.site = await self._db(self.leases.site)
         await self.bus.start()
         await self._take_orphans()
         self._watcher = self.loop.create_task(self._watch(), name="cluster-watch")
@@ -868,7 +892,13 @@ class ClusterManager(Manager):
         except TableError as exc:
             if exc.code not in ("unavailable", "moved"):
                 raise
-        stored: dict[str, Message] = await self._db(self._stored, [table_id])
+        try:
+            stored: dict[str, Message] = await self._db(self._stored, [table_id])
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            raise TableError("unavailable", "neither the server running this table nor the database answers; "
+                                            "try again") from None
         if table_id not in stored:
             raise TableError("unavailable", "this table is changing hands: try again")
         return stored[table_id]
@@ -901,7 +931,12 @@ class ClusterManager(Manager):
     async def describe(self, table_ids: Sequence[str]) -> dict[str, Message]:
         """The tables of other processes, as everyone sees them: asked of their owners; those that cannot be asked
         (Redis down, an owner that did not answer) as the database holds them."""
-        holders = await self._db(self._holders, list(table_ids))
+        try:
+            holders: dict[str, str] = await self._db(self._holders, list(table_ids))
+        except Exception as exc:  # the database stopped answering since the lobby's list: those are left out
+            if not unreachable(exc):
+                raise
+            return {}
         by_node: dict[str, list[str]] = {}
         for table_id, owner in holders.items():
             if owner != self.node and owner not in self.dead:
@@ -915,7 +950,11 @@ class ClusterManager(Manager):
                     out |= answer.get("tables") or {}
         missing = [t for ids in by_node.values() for t in ids if t not in out]
         if missing:
-            out |= await self._db(self._stored, missing)
+            try:
+                out |= await self._db(self._stored, missing)
+            except Exception as exc:  # neither the owners nor the database: those tables are left out
+                if not unreachable(exc):
+                    raise
         return out
 
     def _holders(self, table_ids: list[str]) -> dict[str, str]:
@@ -991,6 +1030,11 @@ class ClusterManager(Manager):
                 lost = [t for t, epoch in before.items() if held.get(t) != epoch and self.epochs.get(t) == epoch]
                 if lost:
                     await self._lose(lost)
+                # Leases handed to this process whose word ("adopt") did not come: started at the second look.
+                unclaimed = {t for t in held if t not in self.epochs and t not in self._losing}
+                if unclaimed & self._unclaimed:
+                    self._spawn(self._adopt())
+                self._unclaimed = unclaimed
                 # Tables whose actor stopped when the database did not answer a write: loaded again.
                 for table_id in [t for t in held if t in self.epochs and t not in self._losing]:
                     actor = self.actors.get(table_id)
