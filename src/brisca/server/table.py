@@ -303,6 +303,9 @@ class TableActor:
             self._task = None
 
     def submit(self, command: Command) -> None:
+        if self._stopped and (self._task is None or self._task.done()):  # no longer reading its commands
+            self._turn_away(command, "this table stopped here")
+            return
         self.commands.put_nowait(command)
 
     @property
@@ -388,6 +391,7 @@ class TableActor:
         while True:
             command = await self.commands.get()
             if isinstance(command, Stop):
+                self._turn_away_queued("this table stopped here")
                 return
             try:
                 await self._handle(command)
@@ -413,8 +417,22 @@ class TableActor:
         for conn in list(self.conns):
             conn.send(CLOSE)
         self.conns.clear()
+        self._turn_away_queued("the database did not answer")
+
+    def _turn_away_queued(self, why: str) -> None:
         while not self.commands.empty():
-            self._refuse(self.commands.get_nowait(), TableError("unavailable", "the database did not answer"))
+            self._turn_away(self.commands.get_nowait(), why)
+
+    def _turn_away(self, command: Command, why: str) -> None:
+        """A command for a table no longer run here (let go, moved, or stopped by the database): a connection's is
+        answered ``unavailable`` and the connection closed (its client reconnects and finds where the table runs
+        now, rather than wait for an answer that cannot come); a join or a close is refused."""
+        exc = TableError("unavailable", f"{why}: try again")
+        if isinstance(command, Hello | Act | Chat | Ping):
+            command.conn.send(error(exc.code, exc.message, getattr(command, "id", None)))
+            command.conn.send(CLOSE)
+        else:
+            self._refuse(command, exc)
 
     def _closed_error(self) -> TableError:
         return TableError("closed", f"this table is closed ({self.closed_reason or 'no longer open'})")
