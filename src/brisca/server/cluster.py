@@ -14,13 +14,20 @@ may connect to any process:
   *fence*): a process that lost a table (paused past its lease, cut off) cannot write to it, and another cannot
   take it over while a write is being committed. Every action is still committed before it is broadcast.
 - A process killed with ``kill -9`` drops its Redis connection at once: the others see its channel without a
-  subscriber (``PUBSUB NUMSUB``), close the connections they forwarded to it (the clients reconnect, to any
-  process, with their last event number), and take its tables over from the database (``FOR UPDATE SKIP
-  LOCKED``: each table to one of them). A process that hangs keeps its channel but stops renewing its leases:
-  its tables are taken over when their leases end (``lease_seconds``).
+  subscriber (``PUBSUB NUMSUB``) for :data:`DEAD_GRACE` seconds while they read their own (a Redis restart, which
+  leaves every channel unread a moment, judges nobody), close the connections they forwarded to it (the clients
+  reconnect, to any process, with their last event number), and take its tables over from the database (``FOR
+  UPDATE SKIP LOCKED``: each table to one of them). A process that hangs keeps its channel but stops renewing its
+  leases: its tables are taken over when their leases end and a grace as long passes (a process cut off from the
+  database a while renews them when it answers again).
+- A process running more than its share of the site's tables hands some, one at a time, to the process running
+  the fewest (after a takeover, an outage, or a new process), until none runs two more than another.
 
-Redis keeps nothing here: losing it stops the forwarding (the processes' own connections go on), never a move.
-The database is the only source of truth, as for one process.
+Redis keeps nothing here: losing it stops the forwarding (the processes' own connections go on, the forwarded
+ones are closed so that their clients reconnect, to the process running their table), never a move. A message
+that cannot be delivered is never dropped unseen (:class:`Bus`). The database is the only source of truth, as
+for one process; it is reached from threads with bounded waits (:mod:`brisca.server.db`), and a table whose write
+gets no answer stops and is loaded again from it.
 """
 
 from __future__ import annotations
