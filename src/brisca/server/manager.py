@@ -313,6 +313,11 @@ class Manager:
         """Close the open tables idle for ``idle_after`` seconds; let idle finished ones go, and closed ones
         (a match past ``max_hands``). How many were closed."""
         now = time.monotonic() if now is None else now
+        for table_id in [t for t, a in self.actors.items() if a.stopped and a.status in OPEN]:
+            try:  # stopped when the database did not answer a write: loaded again (a table of bots has no client
+                await self.locate(table_id)  # to ask for it)
+            except Exception as exc:
+                log.warning("table %s could not be loaded again yet: %s", table_id, type(exc).__name__)
         after = self.limits.idle_after
         idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped]
         to_close = [a for a in idle if a.status in OPEN]

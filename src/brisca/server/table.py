@@ -398,7 +398,7 @@ class TableActor:
             except TableError as exc:
                 self._refuse(command, exc)
             except Exception as exc:  # the actor must outlive any one command
-                if unreachable(exc):
+                if unreachable(exc) and not self.store.inline:
                     self._lost_database(command)
                     return
                 log.exception("table %s: command %r failed", self.id, command)
