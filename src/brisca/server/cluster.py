@@ -882,7 +882,7 @@ class ClusterManager(Manager):
 
     async def read_table(self, table_id: str, find: Callable[[str], Awaitable[TableActor]]) -> Message:
         """The table from its owner; as the database holds it when the owner cannot be asked (Redis down); from
-        whichever process runs it when the database does not answer."""
+        whichever process runs it when neither the database nor the owner known here answers."""
         try:
             actor = await find(table_id)
         except HTTPException as exc:
@@ -901,23 +901,23 @@ class ClusterManager(Manager):
                 raise
         try:
             stored: dict[str, Message] = await self._db(self._stored, [table_id])
+            if table_id in stored:
+                return stored[table_id]
         except Exception as exc:
             if not unreachable(exc):
                 raise
+        found = await self._read_without_database(table_id)
+        if found is None:
             raise TableError("unavailable", "neither the server running this table nor the database answers; "
-                                            "try again") from None
-        if table_id not in stored:
-            raise TableError("unavailable", "this table is changing hands: try again")
-        return stored[table_id]
+                                            "try again")
+        return found
 
     async def _read_without_database(self, table_id: str) -> Message | None:
         """A table as the process running it shows it (this one, or whichever answers over the bus)."""
         actor = self.actors.get(table_id)
         if actor is not None and table_id in self.epochs:
             return actor.table_json()
-        route = self.routes.get(table_id)
-        nodes = [route.node] if route is not None and not route.stopped else sorted((await self.bus.nodes() or set())
-                                                                                  - {self.node})
+        nodes = sorted((await self.bus.nodes() or set()) - {self.node})
         answers = await asyncio.gather(*(self._request(n, {"kind": "describe", "ids": [table_id]}, timeout=2.0)
                                          for n in nodes), return_exceptions=True)
         for answer in answers:
