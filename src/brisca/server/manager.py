@@ -23,6 +23,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
 from brisca.rules import Rules, find_variant, make_rules
+from brisca.server.db import unreachable
 from brisca.server.limits import Limits
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import OPEN, Close, StartIfFull, TableActor
@@ -317,7 +318,8 @@ class Manager:
             try:  # stopped when the database did not answer a write: loaded again (a table of bots has no client
                 await self.locate(table_id)  # to ask for it)
             except Exception as exc:
-                log.warning("table %s could not be loaded again yet: %s", table_id, type(exc).__name__)
+                if not unreachable(exc):  # the database's being down is said once, not once a table a look
+                    log.warning("table %s could not be loaded again: %s", table_id, type(exc).__name__)
         after = self.limits.idle_after
         idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped]
         to_close = [a for a in idle if a.status in OPEN]
