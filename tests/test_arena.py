@@ -6,6 +6,7 @@ import json
 import math
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -182,3 +183,16 @@ def test_a_game_points_match_is_scored_in_game_points() -> None:
     arena = run_arena(["heuristic", "random"], "rematada", 3, games=2, seed=3)
     assert arena.unit == "game points" and "game points per seat and hand" in format_table(arena)
     assert run_arena(["heuristic", "random"], "chiamata", 5, games=1, seed=3).unit == "match points"
+
+
+def test_an_unreachable_ray_address_is_one_line_at_once() -> None:
+    """``ray.init`` waits minutes for an address that never answers: the address is tried first, briefly."""
+    from brisca.arena import check_ray_address
+
+    t0 = time.monotonic()
+    with pytest.raises(BriscaError, match=r"cannot reach the Ray cluster at '127.0.0.1:1' within 2 s"):
+        check_ray_address("127.0.0.1:1", timeout=2)
+    assert time.monotonic() - t0 < 3
+    with pytest.raises(BriscaError, match="an address is host:port"):
+        check_ray_address("nowhere")
+    check_ray_address("auto")  # found by Ray itself, on this machine

@@ -128,3 +128,22 @@ def test_serve_without_the_web_extra_says_what_to_install() -> None:
         " argon2, platformdirs, websockets missing): pip install 'brisca[web]'"
     ]
     assert "Traceback" not in done.stderr
+
+
+def test_serve_says_one_line_for_a_database_it_cannot_reach(capsys: pytest.CaptureFixture[str]) -> None:
+    """Before "serving on": a PostgreSQL server that refuses (or never answers, within the connect timeout)."""
+    assert main(["serve", "--db", "postgresql://postgres@127.0.0.1:1/test", "--port", "8799"]) == 2
+    out, err = capsys.readouterr()
+    assert "serving on" not in out
+    assert err.count("\n") == 1 and err.startswith("brisca: error: the database at ")
+    assert "cannot be reached" in err and "Traceback" not in err
+
+
+def test_loadtest_is_a_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["loadtest", "--processes", "2", "--tables", "1"]) == 2
+    assert capsys.readouterr().err == ("brisca loadtest: error: --processes above 1 needs --redis (and a --db"
+                                       " postgresql://...)\n")
+    with pytest.raises(SystemExit) as done:
+        main(["loadtest", "--help"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("usage: brisca loadtest")

@@ -271,8 +271,14 @@ def test_a_lost_lease_refuses_the_write(redis_url: str, pg_url: str) -> None:
             # Held and running: another process cannot take it, unless it knows the holder is dead.
             assert other.acquire("fence1") is None
             assert other.holder("fence1") == (first.node, True)
+            # Ended, but within its grace (a process cut off from the database a while renews it then): kept.
             with store.engine.begin() as c:
                 c.execute(sa.text("UPDATE brisca_leases SET expires_at = now() - interval '1 second'"))
+            assert other.acquire("fence1") is None
+            assert other.holder("fence1") == (first.node, True)
+            with store.engine.begin() as c:
+                c.execute(sa.text("UPDATE brisca_leases SET expires_at = now() - interval '31 seconds'"))
+            assert other.holder("fence1") == (first.node, False)
             assert other.acquire("fence1") == 2
             with pytest.raises(LeaseLost):
                 await store.write(store.set_version, "fence1", 2)
@@ -462,3 +468,28 @@ def test_a_process_of_a_site_limits_with_redis(redis_url: str, pg_url: str) -> N
 
     assert isinstance(create_app(pg_url, redis_url=redis_url).state.limiter, RedisLimiter)
     assert not isinstance(create_app(pg_url).state.limiter, RedisLimiter)
+
+
+def test_the_bus_drops_a_message_read_twice_and_reports_one_missed() -> None:
+    """The messages to a process are numbered: a publish tried again after Redis had taken it is read once; a
+    skipped number (a message lost on the way) is reported, so that the connections between the two processes start
+    over rather than wait for it."""
+    from brisca.server.cluster import Bus
+
+    handled: list[tuple[str, list[dict[str, Any]], list[str]]] = []
+    bus = Bus("redis://127.0.0.1:1/0", "me", lambda sender, ops, texts: handled.append((sender, ops, texts)),
+              lambda node: None)
+    gaps: list[str] = []
+    bus.gap = gaps.append
+
+    def message(seq: int, text: str) -> bytes:
+        ops = [{"op": "d", "items": [[1, 0]]}]
+        return (json.dumps({"from": "other", "seq": seq, "ops": ops}) + "\n" + text).encode()
+
+    for seq, text in ((1, "a"), (2, "b"), (2, "b"), (4, "d"), (5, "e")):
+        bus._read(message(seq, text))
+    assert [texts for _, _, texts in handled] == [["a"], ["b"], ["d"], ["e"]]
+    assert gaps == ["other"]
+    # Numbered per sending process: another one's first message is no gap.
+    bus._read(json.dumps({"from": "third", "seq": 7, "ops": []}).encode())
+    assert gaps == ["other"] and handled[-1][0] == "third"

@@ -346,6 +346,31 @@ def _chunk(tasks: Sequence[tuple[Any, ...]]) -> list[DealResult]:
     return [play_deal(*t) for t in tasks]
 
 
+#: Seconds a Ray cluster's address may take to accept a connection before it is said to be out of reach.
+RAY_CONNECT_TIMEOUT = 5.0
+
+
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
+    """Before ``ray.init``, which waits minutes for an address that never answers: ``host:port`` (or
+    ``ray://host:port``, with Ray's client installed) accepts a connection within ``timeout`` seconds.
+    ``"local"`` and ``"auto"`` are not checked. :class:`BriscaError` with one line otherwise."""
+    import importlib.util
+    import socket
+
+    if address in ("local", "auto"):
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise BriscaError(f"--ray: an address is host:port or ray://host:port (or auto), not {address!r}")
+    if address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
+        raise BriscaError("a ray:// address needs Ray's client (grpcio): pip install 'brisca[ray]'")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout).close()
+    except OSError as exc:
+        raise BriscaError(f"cannot reach the Ray cluster at {address!r} within {timeout:g} s: "
+                          f"{exc.strerror or exc}") from None
+
+
 def _run_on_ray(tasks: Sequence[tuple[Any, ...]], address: str,
                 progress: Callable[[int, int], None] | None) -> list[DealResult]:
     """Play ``tasks`` as Ray tasks (a few deals each), and return their results in the order given."""
@@ -355,6 +380,7 @@ def _run_on_ray(tasks: Sequence[tuple[Any, ...]], address: str,
         raise BriscaError("--ray needs Ray: pip install 'brisca[ray]'") from None
     started = False
     if not ray.is_initialized():
+        check_ray_address(address)
         try:
             ray.init(address=None if address == "local" else address, include_dashboard=False,
                      log_to_driver=False, configure_logging=False)

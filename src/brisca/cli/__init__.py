@@ -89,6 +89,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("train", help="self-play training of the net player (python -m brisca.learn.train --help)",
                    add_help=False)
+    sub.add_parser("loadtest", help="load and kill -9 durability test of the web table (brisca loadtest --help)",
+                   add_help=False)
 
     serve = sub.add_parser("serve", help="the web table: play in the browser, against people and bots")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -140,6 +142,25 @@ def _reader_gone() -> int:
     return 128 + int(getattr(signal, "SIGPIPE", 13))
 
 
+def _loadtest(words: list[str]) -> int:
+    from brisca.server import missing_web_extra
+
+    missing = missing_web_extra()
+    if missing:
+        print(f"brisca loadtest: error: the load test needs the 'web' extra ({', '.join(missing)} missing):"
+              " pip install 'brisca[web]'", file=sys.stderr)
+        return 2
+    from brisca.server.loadtest import main as loadtest_main
+
+    try:
+        return loadtest_main(words, prog="brisca loadtest")
+    except SystemExit as exc:  # argparse's own exits (--help, a bad option) keep their status
+        if isinstance(exc.code, str):
+            print(f"brisca {exc.code.replace('loadtest: ', 'loadtest: error: ', 1)}", file=sys.stderr)
+            return 2
+        raise
+
+
 def _run(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
@@ -150,6 +171,8 @@ def _run(argv: Sequence[str] | None) -> int:
             print(f"brisca: error: training needs numpy: pip install 'brisca[fast]' ({exc})", file=sys.stderr)
             return 2
         return train_main(words[1:])
+    if words[:1] == ["loadtest"]:  # its options are the load test's own (brisca.server.loadtest)
+        return _loadtest(words[1:])
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":

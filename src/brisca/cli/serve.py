@@ -123,6 +123,12 @@ def run_serve_cli(args: argparse.Namespace) -> int:
     pause = float(getattr(args, "hand_pause", DEFAULT_HAND_PAUSE))
     if not 0 <= pause <= 600:
         raise BriscaError(f"--hand-pause is from 0 to 600 seconds, not {pause:g}")
+    from brisca.server.db import check_reachable
+
+    try:  # a wrong URL, or a server that never answers, is one line (within the connect timeout), not a traceback
+        check_reachable(args.db)
+    except ValueError as exc:
+        raise BriscaError(str(exc)) from None
     print(f"brisca: serving on http://{args.host}:{args.port}/")
     uvicorn.run(create_app(args.db, takeover_after=after, limits=chosen, redis_url=redis_url, hand_pause=pause),
                 host=args.host, port=args.port, log_level=args.log_level)

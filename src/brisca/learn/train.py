@@ -609,6 +609,9 @@ class RayCollectors:
         self.ray = ray
         self.started = not ray.is_initialized()
         if self.started:
+            from brisca.arena import check_ray_address
+
+            check_ray_address(address)
             try:
                 ray.init(address=None if address == "local" else address, include_dashboard=False,
                          log_to_driver=False, configure_logging=False)

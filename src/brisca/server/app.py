@@ -28,6 +28,7 @@ from brisca.record import loads as load_record
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
 from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
+from brisca.server.db import unreachable
 from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
 from brisca.server.pagetext import page_script
@@ -224,8 +225,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         m: Manager = app.state.manager
         return m
 
-    def is_closed(table_id: str) -> bool:
-        return TABLE_ID.match(table_id) is not None and manager().store.status(table_id) == "closed"
+    async def is_closed(table_id: str) -> bool:
+        if TABLE_ID.match(table_id) is None:
+            return False
+        return await asyncio.to_thread(manager().store.status, table_id) == "closed"
+
     def accounts() -> Accounts:
         a: Accounts = app.state.accounts
         return a
@@ -344,10 +348,16 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             raise HTTPException(409, f"name: {name} is an account's name (log in to play as {name})")
         return name
 
-    def actor_or_404(table_id: str) -> TableActor:
-        actor = manager().route(table_id)
+    async def actor_or_404(table_id: str) -> TableActor:
+        try:
+            actor = await manager().locate(table_id)
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            raise HTTPException(503, "the database does not answer: try again in a moment",
+                                headers={"Retry-After": "2"}) from None
         if actor is None:
-            if is_closed(table_id):
+            if await is_closed(table_id):
                 raise HTTPException(410, "this table is closed")
             raise HTTPException(404, "no such table")
         return actor
@@ -368,7 +378,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         sits = spec.name is not None or (spec.sit and session is not None)
         name = await seat_name(session, spec.name) if sits else None
         owner = f"guest:{address}" if session is None else f"user:{session.user.id}"
-        actor = manager().create(spec, owner, sits=sits)
+        actor = await manager().open_table(spec, owner, sits=sits)
         out: dict[str, Any] = {"table_id": actor.id, "url": f"/t/{actor.id}"}
         if name is not None:
             seat, token = await _join(actor, name, None, session)
@@ -388,13 +398,17 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
-        return await manager().table_info(actor_or_404(table_id))
+        try:
+            return await manager().read_table(table_id, actor_or_404)
+        except TableError as exc:  # its owner, changing hands, or out of reach, and no stored state to show
+            raise HTTPException(503 if exc.code in ("unavailable", "moved") else 409, exc.message,
+                                headers={"Retry-After": "1"}) from None
 
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str, body: JoinSeat) -> dict[str, Any]:
         session = await guard(request)
         limiter.check("join", client_address(request.client))
-        actor = actor_or_404(table_id)
+        actor = await actor_or_404(table_id)
         name = await seat_name(session, body.name)
         seat, token = await _join(actor, name, body.seat, session)
         return {"table_id": table_id, "seat": seat, "token": token}
@@ -422,7 +436,12 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         limit = max(1, min(limit, 200))
         out: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
         for status, key in (("waiting", "open"), ("playing", "playing")):
-            listed = await asyncio.to_thread(queries.live_tables, manager().store, status, limit)
+            try:
+                listed = await asyncio.to_thread(queries.live_tables, manager().store, status, limit)
+            except Exception as exc:  # the database does not answer: the tables this process (and others) run
+                if not unreachable(exc):
+                    raise
+                listed = await manager().live_without_database(status, limit)
             others = await manager().describe([t for t, _ in listed if t not in manager().actors])
             for table_id, created_at in listed:
                 actor = manager().actors.get(table_id)
@@ -509,9 +528,16 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.websocket("/ws/{table_id}")
     async def websocket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
-        found = manager().route(table_id)
+        try:
+            found = await manager().locate(table_id)
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+            await ws.send_json(error("unavailable", "the database does not answer: reconnecting"))
+            await ws.close(code=1013)
+            return
         if found is None:
-            if is_closed(table_id):
+            if await is_closed(table_id):
                 await ws.send_json(error("closed", "this table is closed"))
                 await ws.close(code=4410)
             else:
@@ -539,7 +565,13 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                     conn.send(error("malformed", "messages are JSON in text frames, not binary frames"))
                     continue
                 if actor.stopped:  # let go meanwhile: finished (it is loaded again), or closed
-                    again = manager().route(table_id)
+                    try:
+                        again = await manager().locate(table_id)
+                    except Exception as exc:
+                        if not unreachable(exc):
+                            raise
+                        await ws.close(code=1013)
+                        break
                     if again is None:
                         await ws.send_json(error("closed", "this table is closed"))
                         await ws.close(code=4410)
@@ -560,8 +592,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
 
     @app.get("/healthz")
     async def healthz() -> JSONResponse:
-        """For a load balancer: 200 when this process and its database (and Redis, in a cluster) answer, else 503;
-        its process id and the tables it runs."""
+        """For a load balancer: 200 when this process can serve its own tables (it and its database answer), else
+        503; its process id, the tables it runs, and, in a cluster, whether the bus between processes (Redis) is
+        up (``redis``): without it the process still serves its own tables."""
         report = await manager().health()
         return JSONResponse(report, status_code=200 if report["ok"] else 503)
 

@@ -14,13 +14,20 @@ may connect to any process:
   *fence*): a process that lost a table (paused past its lease, cut off) cannot write to it, and another cannot
   take it over while a write is being committed. Every action is still committed before it is broadcast.
 - A process killed with ``kill -9`` drops its Redis connection at once: the others see its channel without a
-  subscriber (``PUBSUB NUMSUB``), close the connections they forwarded to it (the clients reconnect, to any
-  process, with their last event number), and take its tables over from the database (``FOR UPDATE SKIP
-  LOCKED``: each table to one of them). A process that hangs keeps its channel but stops renewing its leases:
-  its tables are taken over when their leases end (``lease_seconds``).
+  subscriber (``PUBSUB NUMSUB``) for :data:`DEAD_GRACE` seconds while they read their own (a Redis restart, which
+  leaves every channel unread a moment, judges nobody), close the connections they forwarded to it (the clients
+  reconnect, to any process, with their last event number), and take its tables over from the database (``FOR
+  UPDATE SKIP LOCKED``: each table to one of them). A process that hangs keeps its channel but stops renewing its
+  leases: its tables are taken over when their leases end and a grace as long passes (a process cut off from the
+  database a while renews them when it answers again).
+- A process running more than its share of the site's tables hands some, one at a time, to the process running
+  the fewest (after a takeover, an outage, or a new process), until none runs two more than another.
 
-Redis keeps nothing here: losing it stops the forwarding (the processes' own connections go on), never a move.
-The database is the only source of truth, as for one process.
+Redis keeps nothing here: losing it stops the forwarding (the processes' own connections go on, the forwarded
+ones are closed so that their clients reconnect, to the process running their table), never a move. A message
+that cannot be delivered is never dropped unseen (:class:`Bus`). The database is the only source of truth, as
+for one process; it is reached from threads with bounded waits (:mod:`brisca.server.db`), and a table whose write
+gets no answer stops and is loaded again from it.
 """
 
 from __future__ import annotations
@@ -29,17 +36,21 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import os
 import secrets
 import socket
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 import sqlalchemy as sa
+from fastapi import HTTPException
 from sqlalchemy.dialects import postgresql
 
-from brisca.server.db import LeaseRow
+from brisca.server.db import LeaseRow, make_engine, unreachable
 from brisca.server.manager import TABLE_ID, Manager
 from brisca.server.store import TableState
 from brisca.server.table import (
@@ -55,6 +66,7 @@ from brisca.server.table import (
     Ping,
     TableActor,
     TableError,
+    error,
 )
 
 if TYPE_CHECKING:
@@ -71,12 +83,25 @@ WATCH_EVERY = 0.5
 SLOW_LOOK_EVERY = 4
 #: Seconds an HTTP request forwarded to a table's owner (a join, the table's state) waits for its answer.
 REQUEST_TIMEOUT = 5.0
+#: Seconds a Redis command (a publish, a look at the channels) may take before Redis is taken to be down.
+REDIS_TIMEOUT = 5.0
+#: Pauses before each try of a publish: a stale connection fails once, a fresh one then goes through.
+PUBLISH_RETRIES = (0.0, 0.05, 0.25, 0.5)
+#: Seconds a process's channel must go unread, while this process reads its own all along, before that process
+#: is taken to be dead (a Redis restart leaves every channel unread until the processes subscribe again).
+DEAD_GRACE = 3.0
+#: Threads for the database calls made off the event loop (requests, the looks at the cluster).
+DATABASE_THREADS = 32
+#: Tables a process hands to another in one look, when it runs more than its share.
+SPREAD_AT_ONCE = 4
 #: Tables taken over at most in one look (the other processes take the rest).
 TAKE_AT_ONCE = 64
 #: The writes of :class:`~brisca.server.store.Store` that change a table (their first argument is its id).
 TABLE_WRITES = frozenset({"set_version", "write_join", "write_close", "write_hand", "write_action", "write_finish"})
 
 LEASES = cast(sa.Table, LeaseRow.__table__)
+#: The row of the leases that holds the site's name (no table's id: those are 4 to 32 letters, digits, - and _).
+SITE = "~site"
 _TABLES = sa.table("brisca_tables", sa.column("id"), sa.column("status"), sa.column("owner"))
 _SEATS = sa.table("brisca_seats", sa.column("table_id"), sa.column("bot"))
 _DEAD = sa.bindparam("dead", type_=postgresql.ARRAY(sa.String), value=[])
@@ -117,11 +142,14 @@ class Leases:
     Times are the database's (``now()``), so the machines' clocks do not matter.
     """
 
-    def __init__(self, engine: sa.Engine, node: str, seconds: float) -> None:
+    def __init__(self, engine: sa.Engine, node: str, seconds: float, grace: float | None = None) -> None:
         self.engine, self.node, self.seconds = engine, node, seconds
+        #: Seconds past its end before a lease of a process not known to be dead may be taken: time for a
+        #: process that could not reach the database a while (an outage of it) to renew its leases.
+        self.grace = seconds if grace is None else grace
 
     def _params(self, **more: Any) -> dict[str, Any]:
-        return {"me": self.node, "ttl": f"{self.seconds} seconds", **more}
+        return {"me": self.node, "ttl": f"{self.seconds} seconds", "grace": f"{self.grace} seconds", **more}
 
     def acquire(self, table_id: str, dead: Sequence[str] = ()) -> int | None:
         """Take the table's lease if it is free, ended, held by a dead process or by this one: its new epoch."""
@@ -130,17 +158,18 @@ class Leases:
             " VALUES (:t, :me, 1, now() + CAST(:ttl AS interval))"
             " ON CONFLICT (table_id) DO UPDATE SET owner = :me, epoch = brisca_leases.epoch + 1,"
             " expires_at = now() + CAST(:ttl AS interval)"
-            " WHERE brisca_leases.expires_at < now() OR brisca_leases.owner = ANY(:dead)"
+            " WHERE brisca_leases.expires_at < now() - CAST(:grace AS interval) OR brisca_leases.owner = ANY(:dead)"
             " OR brisca_leases.owner = :me RETURNING epoch").bindparams(_DEAD)
         with self.engine.begin() as c:
             epoch = c.execute(query, self._params(t=table_id, dead=list(dead))).scalar()
         return None if epoch is None else int(epoch)
 
     def holder(self, table_id: str) -> tuple[str, bool] | None:
-        """Who holds the table's lease, and whether it is still running (``None``: nobody)."""
-        query = sa.select(LEASES.c.owner, LEASES.c.expires_at > sa.func.now()).where(LEASES.c.table_id == table_id)
+        """Who holds the table's lease, and whether it is still running, its grace included (``None``: nobody)."""
+        query = sa.text("SELECT owner, expires_at > now() - CAST(:grace AS interval) FROM brisca_leases"
+                        " WHERE table_id = :t")
         with self.engine.connect() as c:
-            row = c.execute(query).first()
+            row = c.execute(query, self._params(t=table_id)).first()
         return None if row is None else (str(row[0]), bool(row[1]))
 
     def renew(self) -> dict[str, int]:
@@ -165,8 +194,8 @@ class Leases:
     def owners(self) -> list[str]:
         """The processes holding leases (this one left out)."""
         with self.engine.connect() as c:
-            return [str(o) for o in c.execute(sa.select(LEASES.c.owner).distinct().where(LEASES.c.owner != self.node))
-                    .scalars()]
+            return [str(o) for o in c.execute(sa.select(LEASES.c.owner).distinct().where(
+                LEASES.c.owner != self.node, LEASES.c.table_id != SITE)).scalars()]
 
     def take_orphans(self, dead: Sequence[str], limit: int = TAKE_AT_ONCE) -> dict[str, int]:
         """Take over open tables whose lease ended or whose holder is dead, and open tables with no lease (from
@@ -175,7 +204,8 @@ class Leases:
         taken = sa.text(
             "UPDATE brisca_leases SET owner = :me, epoch = epoch + 1, expires_at = now() + CAST(:ttl AS interval)"
             " WHERE table_id IN (SELECT l.table_id FROM brisca_leases l JOIN brisca_tables t ON t.id = l.table_id"
-            "  WHERE t.status IN ('waiting', 'playing') AND (l.expires_at < now() OR l.owner = ANY(:dead))"
+            "  WHERE t.status IN ('waiting', 'playing')"
+            "  AND (l.expires_at < now() - CAST(:grace AS interval) OR l.owner = ANY(:dead))"
             "  ORDER BY random() LIMIT :n FOR UPDATE OF l SKIP LOCKED)"
             " RETURNING table_id, epoch").bindparams(_DEAD)
         leaseless = sa.text(
@@ -187,14 +217,47 @@ class Leases:
         # Leases of finished or closed tables whose holder is gone: nobody needs to run those.
         stale = sa.text(
             "DELETE FROM brisca_leases l USING brisca_tables t WHERE t.id = l.table_id"
-            " AND t.status NOT IN ('waiting', 'playing') AND (l.expires_at < now() OR l.owner = ANY(:dead))"
+            " AND t.status NOT IN ('waiting', 'playing')"
+            " AND (l.expires_at < now() - CAST(:grace AS interval) OR l.owner = ANY(:dead))"
         ).bindparams(_DEAD)
         with self.engine.begin() as c:
             out = {str(t): int(e) for t, e in c.execute(taken, self._params(dead=list(dead), n=limit))}
             if len(out) < limit:
                 out |= {str(t): int(e) for t, e in c.execute(leaseless, self._params(n=limit - len(out)))}
-            c.execute(stale, {"dead": list(dead)})
+            c.execute(stale, self._params(dead=list(dead)))
         return out
+
+    def site(self) -> str:
+        """The site's name: made by the first process of the site, kept in the database (a row of the leases that
+        names no table), the same for every process that shares the database."""
+        made = secrets.token_hex(8)
+        with self.engine.begin() as c:
+            c.execute(sa.text("INSERT INTO brisca_leases (table_id, owner, epoch, expires_at) VALUES (:t, :site, 0,"
+                              " 'infinity') ON CONFLICT (table_id) DO NOTHING"), {"t": SITE, "site": made})
+            return str(c.execute(sa.select(LEASES.c.owner).where(LEASES.c.table_id == SITE)).scalar_one())
+
+    def mine(self) -> dict[str, int]:
+        """The leases this process holds: ``table -> epoch`` (those handed to it by another among them)."""
+        with self.engine.connect() as c:
+            return {str(t): int(e) for t, e in c.execute(
+                sa.select(LEASES.c.table_id, LEASES.c.epoch).where(LEASES.c.owner == self.node))}
+
+    def counts(self) -> dict[str, int]:
+        """How many open tables each process runs (its leases still running)."""
+        query = sa.text(
+            "SELECT l.owner, count(*) FROM brisca_leases l JOIN brisca_tables t ON t.id = l.table_id"
+            " WHERE t.status IN ('waiting', 'playing') AND l.expires_at > now() GROUP BY l.owner")
+        with self.engine.connect() as c:
+            return {str(o): int(n) for o, n in c.execute(query)}
+
+    def hand_over(self, table_id: str, epoch: int, to: str) -> bool:
+        """Give a table this process runs (at ``epoch``, its actor stopped) to the process ``to``, at a new epoch;
+        whether it was still this process's to give."""
+        query = sa.text(
+            "UPDATE brisca_leases SET owner = :to, epoch = epoch + 1, expires_at = now() + CAST(:ttl AS interval)"
+            " WHERE table_id = :t AND owner = :me AND epoch = :e RETURNING epoch")
+        with self.engine.begin() as c:
+            return c.execute(query, self._params(t=table_id, e=epoch, to=to)).first() is not None
 
     def fence(self, c: sa.Connection, epochs: dict[str, int]) -> list[str]:
         """In a write's transaction: lock the leases of these tables (``table -> epoch`` this process holds) for
@@ -223,9 +286,10 @@ class Leases:
 # ------------------------------------------------------------------------------------------------ the bus
 
 
-def channel(node: str) -> str:
-    """A process's Redis channel: everything sent to it."""
-    return f"brisca:node:{node}"
+def channel(node: str, site: str = "") -> str:
+    """A process's Redis channel: everything sent to it (``site``: the site's name in its database, so that the
+    processes of several sites sharing one Redis never count each other)."""
+    return f"brisca:{site}:node:{node}" if site else f"brisca:node:{node}"
 
 
 @dataclass
@@ -244,27 +308,80 @@ class Bus:
     never hold a raw newline) that the operations name by number, one a line. Everything sent to a process in
     one turn of the event loop goes in one message, in order; an event text sent to many connections of that
     process goes once.
+
+    No message is dropped unseen: a publish that fails is tried again on a fresh connection; one that still fails,
+    or that no process read (``PUBLISH`` counted no subscriber), is reported (``undelivered``), and the connections
+    that depended on it are closed so that their clients reconnect and catch up. A lost subscription is reported
+    at once (``lost``: what was sent to this process meanwhile may be gone). The messages to each process are
+    numbered: the reader drops one read twice and reports a skipped number (``gap``). Redis's state is logged
+    once a change (``up``), never once a failed call.
     """
 
     def __init__(self, url: str, node: str, handle: Callable[[str, list[Message], list[str]], None],
                  unreachable: Callable[[str], None]) -> None:
         self.url, self.node, self.handle, self.unreachable = url, node, handle, unreachable
+        #: The site's name (:meth:`Leases.site`), in every channel's name.
+        self.site = ""
         self.redis: Redis | None = None
         self.pubsub: PubSub | None = None
         self._pending: dict[str, _Outgoing] = {}
         self._flush_planned = False
         self._queue: asyncio.Queue[list[tuple[str, str, bytes]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
-        #: Called when this process's subscription was lost and made again (messages may have been missed).
-        self.resubscribed: Callable[[], None] = lambda: None
+        #: Called when this process's subscription was lost (messages to it may have been missed).
+        self.lost: Callable[[], None] = lambda: None
+        #: Called with a process that a message could not be delivered to.
+        self.undelivered: Callable[[str], None] = lambda node: None
+        #: Called when Redis becomes reachable (``True``) or not (``False``).
+        self.changed: Callable[[bool], None] = lambda up: None
+        #: Called with a process from which messages were missed (their numbers skipped).
+        self.gap: Callable[[str], None] = lambda node: None
+        #: The number of the last message sent to each process, and of the last one read from each.
+        self._sent: dict[str, int] = {}
+        self._read_from: dict[str, int] = {}
         self.subscribed = asyncio.Event()
+        #: The parts that cannot reach Redis now ("reader", "writer"); Redis is up when none.
+        self._broken: set[str] = set()
+        #: ``loop.time()`` when Redis was last found up.
+        self.up_since = 0.0
+        self._reported = False
+
+    @property
+    def up(self) -> bool:
+        """Whether this process both reads its channel and publishes."""
+        return not self._broken and self.subscribed.is_set()
+
+    def _trouble(self, part: str, exc: BaseException) -> None:
+        self._broken.add(part)
+        self._report(exc)
+
+    def _fine(self, part: str) -> None:
+        self._broken.discard(part)
+        self._report(None)
+
+    def _report(self, exc: BaseException | None) -> None:
+        """One log line, and one call of :attr:`changed`, when Redis goes down or comes back."""
+        up = self.up
+        if up == self._reported:
+            return
+        self._reported = up
+        if up:
+            self.up_since = asyncio.get_running_loop().time()
+            log.warning("Redis answers again: the processes' bus is up")
+        else:
+            why = "" if exc is None else f" ({type(exc).__name__}: {str(exc)[:200]})"
+            log.warning("Redis does not answer%s: the processes' bus is down; this process serves its own tables, "
+                        "its connections to other processes' tables are closed (their clients reconnect)", why)
+        self.changed(up)
 
     async def start(self) -> None:
         from redis.asyncio import Redis
 
-        self.redis = Redis.from_url(self.url, health_check_interval=0, socket_connect_timeout=5)
+        self.redis = Redis.from_url(self.url, health_check_interval=0, socket_connect_timeout=5,
+                                    socket_timeout=REDIS_TIMEOUT)
         await self.redis.ping()
         await self._subscribe()
+        self._reported, self.up_since = True, asyncio.get_running_loop().time()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._reader(), name="bus-reader"),
                        loop.create_task(self._writer(), name="bus-writer")]
@@ -275,7 +392,7 @@ class Bus:
             with contextlib.suppress(Exception):
                 await cast(Any, self.pubsub).aclose()  # untyped in redis-py
         self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self.pubsub.subscribe(channel(self.node))
+        await self.pubsub.subscribe(channel(self.node, self.site))
         self.subscribed.set()
 
     async def close(self) -> None:
@@ -350,78 +467,137 @@ class Bus:
         pending, self._pending = self._pending, {}
         batch = []
         for node, out in pending.items():
-            payload = "\n".join([json.dumps({"from": self.node, "ops": out.ops}, ensure_ascii=False), *out.texts])
-            batch.append((node, channel(node), payload.encode("utf-8", "surrogatepass")))
+            seq = self._sent[node] = self._sent.get(node, 0) + 1
+            head = json.dumps({"from": self.node, "seq": seq, "ops": out.ops}, ensure_ascii=False)
+            payload = "\n".join([head, *out.texts])
+            batch.append((node, channel(node, self.site), payload.encode("utf-8", "surrogatepass")))
         self._queue.put_nowait(batch)
 
     async def _writer(self) -> None:
         """Publish in order: one task, one pipeline at a time (a second connection could overtake the first)."""
-        assert self.redis is not None
         while True:
             batch = await self._queue.get()
             self._busy = True
             try:
                 while not self._queue.empty():
                     batch.extend(self._queue.get_nowait())
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for _, name, payload in batch:
-                        pipe.publish(name, payload)
-                    counts = await pipe.execute()
-                for (node, _, _), count in zip(batch, counts, strict=True):
-                    if count == 0:  # nobody reads that channel: the process is gone
+                counts = await self._publish(batch)
+                for node in sorted({node for node, _, _ in batch} if counts is None else
+                                   {node for (node, _, _), count in zip(batch, counts, strict=True) if count == 0}):
+                    # Not delivered: the connections that waited for it start over (nobody reads that channel:
+                    # the process may be gone, have a look now).
+                    self.undelivered(node)
+                    if counts is not None:
                         self.unreachable(node)
             except asyncio.CancelledError:
                 raise
-            except Exception:
+            except Exception:  # a bug here must not stop the bus
                 log.exception("could not publish %d messages to Redis", len(batch))
-                await asyncio.sleep(0.2)
             finally:
                 self._busy = False
+
+    async def _publish(self, batch: list[tuple[str, str, bytes]]) -> list[int] | None:
+        """Publish a batch, tried again on a fresh connection when one fails (a pooled connection Redis closed
+        when it restarted fails once); how many read each message, or ``None``: Redis cannot be reached."""
+        assert self.redis is not None
+        error: BaseException | None = None
+        start = asyncio.get_running_loop().time()
+        for pause in PUBLISH_RETRIES:
+            if pause:
+                if asyncio.get_running_loop().time() - start > REDIS_TIMEOUT:
+                    break  # Redis stalls rather than refuses: no more waiting
+                await asyncio.sleep(pause)
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for _, name, payload in batch:
+                        pipe.publish(name, payload)
+                    counts = [int(c) for c in await pipe.execute()]
+                self._fine("writer")
+                return counts
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                error = exc
+        assert error is not None
+        self._trouble("writer", error)
+        return None
 
     # -------------------------------------------------------------- receiving
 
     async def _reader(self) -> None:
+        wait = 0.0
         while True:
             try:
-                assert self.pubsub is not None
+                if not self.subscribed.is_set():
+                    await asyncio.sleep(wait)
+                    await self._subscribe()
+                    wait = 0.0
+                    # Redis answers: publishing is tried again as it comes (nothing else may be sent until the bus
+                    # is up again, since no connection is forwarded while it is down).
+                    self._broken.discard("writer")
+                    self._fine("reader")
+                assert self.pubsub is not None and self.redis is not None
+                if "writer" in self._broken:  # a publish failed and nothing else may come to try: ask Redis
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(self.redis.ping(), 2.0)
+                        self._fine("writer")
                 message = await self.pubsub.get_message(timeout=1.0)
                 if message is None or message.get("type") != "message":
                     continue
                 self._read(message["data"])
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("lost the Redis subscription; subscribing again")
+            except Exception as exc:
+                lost = self.subscribed.is_set()
                 self.subscribed.clear()
-                await asyncio.sleep(0.2)
-                with contextlib.suppress(Exception):
-                    await self._subscribe()
-                    self.resubscribed()
+                self._trouble("reader", exc)
+                if lost:  # what was published to this process meanwhile is gone: its connections start over
+                    self.lost()
+                wait = min(1.0, max(0.2, 2 * wait))
 
     def _read(self, data: bytes) -> None:
-        text = data.decode("utf-8", "surrogatepass")
-        head, _, rest = text.partition("\n")
-        header = json.loads(head)
-        texts = rest.split("\n") if rest else []
         try:
-            self.handle(str(header["from"]), header["ops"], texts)
+            text = data.decode("utf-8", "surrogatepass")
+            head, _, rest = text.partition("\n")
+            header = json.loads(head)
+            texts = rest.split("\n") if rest else []
+            sender, seq = str(header["from"]), header.get("seq")
+            if isinstance(seq, int):
+                last = self._read_from.get(sender)
+                if last is not None and seq <= last:
+                    return  # read twice (a publish tried again after Redis had taken it)
+                self._read_from[sender] = seq
+                if last is not None and seq > last + 1:
+                    self.gap(sender)
+            self.handle(sender, header["ops"], texts)
         except Exception:
-            log.exception("a message from %s could not be handled", header.get("from"))
+            log.exception("a message on the bus could not be handled")
 
     # -------------------------------------------------------------- the other processes
 
     async def listeners(self, nodes: Sequence[str]) -> dict[str, int] | None:
         """How many connections read each process's channel (0: it is gone), with this process's own (``None``
         when Redis cannot say)."""
-        if self.redis is None:
+        if self.redis is None or not self.up:
             return None
-        names = [channel(n) for n in {self.node, *nodes}]
+        names = [channel(n, self.site) for n in {self.node, *nodes}]
         try:
             counts = await self.redis.pubsub_numsub(*names)
         except Exception:
             return None
         found = {(k.decode() if isinstance(k, bytes) else str(k)): int(v) for k, v in counts}
-        return {n: found.get(channel(n), 0) for n in {self.node, *nodes}}
+        return {n: found.get(channel(n, self.site), 0) for n in {self.node, *nodes}}
+
+    async def nodes(self) -> set[str] | None:
+        """The processes reading their channel now (``None`` when Redis cannot say)."""
+        if self.redis is None or not self.up:
+            return None
+        try:
+            names = await self.redis.pubsub_channels(channel("*", self.site))
+        except Exception:
+            return None
+        prefix = channel("", self.site)
+        return {(n.decode() if isinstance(n, bytes) else str(n)).removeprefix(prefix) for n in names}
 
     async def ping(self) -> bool:
         if self.redis is None:
@@ -476,6 +652,10 @@ class RemoteTable(TableActor):
             return
         if self._stopped:  # the owner is gone: the connection is being closed, the client comes back
             return
+        if not cluster.bus.up:  # nothing reaches the owner: the client is told, and tries again (another process)
+            conn.send(error("unavailable", "the server running this table cannot be reached from here: reconnecting"))
+            conn.send(CLOSE)
+            return
         key = self.keys.get(conn)
         if key is None:
             key = self.keys[conn] = cluster.new_key()
@@ -528,7 +708,14 @@ class RemoteTable(TableActor):
 class ClusterManager(Manager):
     """This process's tables in a cluster: those whose lease it holds run here (their actors); the others are
     reached through their owner (:class:`RemoteTable`). Made from the process's :class:`Manager`, whose settings
-    it keeps (:func:`start_cluster`)."""
+    it keeps (:func:`start_cluster`).
+
+    The database calls run in threads, never on the event loop, and the leases are renewed by a task of their
+    own (a slow database delays nothing else). A process is dead when its channel stays unread for
+    :data:`DEAD_GRACE` seconds while this process reads its own (a Redis restart does not count), or when its
+    leases ended :attr:`Leases.grace` seconds ago (it stopped renewing them). A process running more than its share
+    of the tables hands some to the process running the fewest (after an outage, a takeover or a restart).
+    """
 
     def __init__(self, manager: Manager, redis_url: str, lease_seconds: float = LEASE_SECONDS) -> None:
         if manager.store.engine.dialect.name != "postgresql":
@@ -537,9 +724,16 @@ class ClusterManager(Manager):
         # The settings of the process's manager (its store, limits, takeover and the like), whatever they are.
         self.__dict__.update(manager.__dict__)
         self.node = node_name()
-        self.leases = Leases(self.store.engine, self.node, lease_seconds)
+        # The leases have a pool of connections of their own: a stalled database that holds every connection of
+        # the store's pool does not hold up their renewal once it answers again.
+        url = self.store.engine.url.render_as_string(hide_password=False)
+        self.lease_engine = make_engine(url)
+        self.leases = Leases(self.lease_engine, self.node, lease_seconds)
         self.bus = Bus(redis_url, self.node, self._receive, self._unreachable)
-        self.bus.resubscribed = self._resubscribed
+        self.bus.lost = self._through_redis_lost
+        self.bus.undelivered = self._forget
+        self.bus.changed = self._bus_changed
+        self.bus.gap = self._missed_from
         #: The leases this process holds: table -> epoch (read by the store's writer thread, in the fence).
         self.epochs: dict[str, int] = {}
         #: Tables of other processes that this process's connections use.
@@ -548,22 +742,38 @@ class ClusterManager(Manager):
         self.remote: dict[tuple[str, int], RemoteConnection] = {}
         #: This process's connections to other processes' tables: key -> (connection, route).
         self.local: dict[int, tuple[Connection, RemoteTable]] = {}
-        #: Processes whose channel nobody read at the last look.
+        #: Processes judged dead (their channel unread for DEAD_GRACE seconds).
         self.dead: set[str] = set()
+        #: Processes whose channel was found unread: since when (``loop.time()``).
+        self._missing: dict[str, float] = {}
+        #: Whether the database answered the last renewal of the leases (its state is logged when it changes).
+        self.database_up = True
+        self._uneven = 0
+        #: Leases of this process without an actor at the last renewal.
+        self._unclaimed: set[str] = set()
         self._keys = 0
         self._requests: dict[str, asyncio.Future[Message]] = {}
         self._wake = asyncio.Event()
         self._watcher: asyncio.Task[None] | None = None
+        self._renewer: asyncio.Task[None] | None = None
+        self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brisca-leases")
         self._background: set[asyncio.Task[Any]] = set()
         self._losing: set[str] = set()
+        self._failures: dict[str, float] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.store.fence = self._fence
 
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
+        # Threads enough that calls waiting on a stalled database leave room for the others (the store's writes and
+        # the leases have threads of their own).
+        self.loop.set_default_executor(ThreadPoolExecutor(max_workers=DATABASE_THREADS,
+                                                          thread_name_prefix="brisca-db"))
+        self.bus.site = await self._db(self.leases.site)
         await self.bus.start()
         await self._take_orphans()
         self._watcher = self.loop.create_task(self._watch(), name="cluster-watch")
+        self._renewer = self.loop.create_task(self._renewing(), name="cluster-leases")
 
     def resume(self) -> None:
         """Nothing to load at once: the tables left without an owner are taken over as the cluster is watched."""
@@ -577,40 +787,67 @@ class ClusterManager(Manager):
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """A database call in a thread."""
+        return await asyncio.to_thread(fn, *args)
+
+    def _failed(self, what: str, exc: BaseException) -> None:
+        """A look that failed: said once a minute at most (the database's and Redis's outages are said by their
+        own watchers)."""
+        if unreachable(exc) or not self.bus.up:
+            return
+        now = time.monotonic()
+        if now - self._failures.get(what, -math.inf) >= 60:
+            self._failures[what] = now
+            log.error("%s failed: %s: %s", what, type(exc).__name__, exc)
+
     # -------------------------------------------------------------- where a table runs
 
-    def route(self, table_id: str) -> TableActor | None:
-        """The table's actor here, or a :class:`RemoteTable` that forwards to its owner; ``None``: no such table,
-        or closed. A table nobody runs (its owner gone) is taken over here."""
-        if not TABLE_ID.match(table_id):
-            return None
+    def _usable(self, table_id: str) -> TableActor | None:
+        """The table's actor here or its route, when known (no database call)."""
         actor = self.actors.get(table_id)
         if actor is not None and not actor.stopped:
-            return None if actor.status == "closed" else actor
+            return actor
         remote = self.routes.get(table_id)
         if remote is not None and not remote.stopped and remote.node not in self.dead:
             return remote
+        return None
+
+    async def locate(self, table_id: str) -> TableActor | None:
+        """The table's actor here, or a :class:`RemoteTable` that forwards to its owner; ``None``: no such table,
+        or closed. A table nobody runs (its owner gone) is taken over here. The database is read in threads."""
+        if not TABLE_ID.match(table_id):
+            return None
+        known = self._usable(table_id)
+        if known is not None:
+            return None if known.status == "closed" else known
         for _ in range(3):
-            holder = self.leases.holder(table_id)
+            holder = await self._db(self.leases.holder, table_id)
             if holder is not None and holder[0] != self.node and holder[1] and holder[0] not in self.dead:
                 route = self.routes[table_id] = RemoteTable(self, table_id, holder[0])
                 return route
-            status = self.store.status(table_id)
+            status = await self._db(self.store.status, table_id)
             if status is None or status == "closed":
                 return None
-            epoch = self.leases.acquire(table_id, sorted(self.dead))
+            epoch = await self._db(self.leases.acquire, table_id, sorted(self.dead))
             if epoch is None:
                 continue  # taken by another process meanwhile: forward to it
-            self.epochs[table_id] = epoch
-            actor = Manager.get(self, table_id)
+            self.epochs[table_id] = max(epoch, self.epochs.get(table_id, 0))
+            state = await self._db(self.store.load, table_id)
+            actor = self._loaded(table_id, state)
             if actor is None:
                 self.epochs.pop(table_id, None)
-                self.leases.release([table_id])
+                await self._db(self.leases.release, [table_id])
             return actor
         return None
 
+    def route(self, table_id: str) -> TableActor | None:
+        """:meth:`locate` without the database (the tables run here, or known to run elsewhere)."""
+        known = self._usable(table_id)
+        return None if known is None or known.status == "closed" else known
+
     def get(self, table_id: str) -> TableActor | None:
-        """The table's actor in this process (taking the table over if nobody runs it); ``None`` otherwise."""
+        """The table's actor in this process, if it runs here."""
         actor = self.route(table_id)
         return None if isinstance(actor, RemoteTable) else actor
 
@@ -631,7 +868,8 @@ class ClusterManager(Manager):
             if rconn.table_id == actor.id:
                 del self.remote[key]
         if self.epochs.pop(actor.id, None) is not None:
-            await asyncio.to_thread(self.leases.release, [actor.id])
+            with contextlib.suppress(Exception):  # the lease ends by itself otherwise
+                await self._db(self.leases.release, [actor.id])
 
     def open_counts(self, owner: str) -> tuple[int, int, int]:
         """The caps on open tables count the whole site's tables (the database), not this process's."""
@@ -642,33 +880,105 @@ class ClusterManager(Manager):
             return await actor.info()
         return await super().table_info(actor)
 
+    async def read_table(self, table_id: str, find: Callable[[str], Awaitable[TableActor]]) -> Message:
+        """The table from its owner; as the database holds it when the owner cannot be asked (Redis down); from
+        whichever process runs it when neither the database nor the owner known here answers."""
+        try:
+            actor = await find(table_id)
+        except HTTPException as exc:
+            if exc.status_code != 503:
+                raise
+            found = await self._read_without_database(table_id)
+            if found is None:
+                raise
+            return found
+        if not isinstance(actor, RemoteTable):
+            return await super().table_info(actor)
+        try:
+            return await actor.info()
+        except TableError as exc:
+            if exc.code not in ("unavailable", "moved"):
+                raise
+        try:
+            stored: dict[str, Message] = await self._db(self._stored, [table_id])
+            if table_id in stored:
+                return stored[table_id]
+        except Exception as exc:
+            if not unreachable(exc):
+                raise
+        found = await self._read_without_database(table_id)
+        if found is None:
+            raise TableError("unavailable", "neither the server running this table nor the database answers; "
+                                            "try again")
+        return found
+
+    async def _read_without_database(self, table_id: str) -> Message | None:
+        """A table as the process running it shows it (this one, or whichever answers over the bus)."""
+        actor = self.actors.get(table_id)
+        if actor is not None and table_id in self.epochs:
+            return actor.table_json()
+        nodes = sorted((await self.bus.nodes() or set()) - {self.node})
+        answers = await asyncio.gather(*(self._request(n, {"kind": "describe", "ids": [table_id]}, timeout=2.0)
+                                         for n in nodes), return_exceptions=True)
+        for answer in answers:
+            if isinstance(answer, dict) and table_id in (answer.get("tables") or {}):
+                found: Message = answer["tables"][table_id]
+                return found
+        return None
+
+    def _stored(self, table_ids: Sequence[str]) -> dict[str, Message]:
+        """Tables as the database holds them (everything committed; nothing in flight), as everyone sees them."""
+        out: dict[str, Message] = {}
+        for table_id in table_ids:
+            state = self.store.load(table_id)
+            if state is not None:
+                out[table_id] = TableActor(self.store, state).table_json()
+        return out
+
     async def describe(self, table_ids: Sequence[str]) -> dict[str, Message]:
-        """The tables of other processes, as everyone sees them: asked of their owners (those that answer)."""
-        holders = await asyncio.to_thread(self._holders, list(table_ids))
+        """The tables of other processes, as everyone sees them: asked of their owners; those that cannot be asked
+        (Redis down, an owner that did not answer) as the database holds them."""
+        try:
+            holders: dict[str, str] = await self._db(self._holders, list(table_ids))
+        except Exception as exc:  # the database stopped answering since the lobby's list: those are left out
+            if not unreachable(exc):
+                raise
+            return {}
         by_node: dict[str, list[str]] = {}
         for table_id, owner in holders.items():
             if owner != self.node and owner not in self.dead:
                 by_node.setdefault(owner, []).append(table_id)
-        answers = await asyncio.gather(*(self._request(node, {"kind": "describe", "ids": ids}, timeout=1.0)
-                                         for node, ids in by_node.items()), return_exceptions=True)
         out: dict[str, Message] = {}
-        for answer in answers:
-            if isinstance(answer, dict):
-                out |= answer.get("tables") or {}
+        if self.bus.up:
+            answers = await asyncio.gather(*(self._request(node, {"kind": "describe", "ids": ids}, timeout=1.0)
+                                             for node, ids in by_node.items()), return_exceptions=True)
+            for answer in answers:
+                if isinstance(answer, dict):
+                    out |= answer.get("tables") or {}
+        missing = [t for ids in by_node.values() for t in ids if t not in out]
+        if missing:
+            try:
+                out |= await self._db(self._stored, missing)
+            except Exception as exc:  # neither the owners nor the database: those tables are left out
+                if not unreachable(exc):
+                    raise
         return out
 
     def _holders(self, table_ids: list[str]) -> dict[str, str]:
         if not table_ids:
             return {}
-        query = sa.select(LEASES.c.table_id, LEASES.c.owner).where(LEASES.c.table_id.in_(table_ids),
-                                                                    LEASES.c.expires_at > sa.func.now())
-        with self.store.engine.connect() as c:
-            return {str(t): str(o) for t, o in c.execute(query)}
+        query = sa.text("SELECT table_id, owner FROM brisca_leases WHERE table_id = ANY(:ids)"
+                        " AND expires_at > now() - CAST(:grace AS interval)").bindparams(
+            sa.bindparam("ids", type_=postgresql.ARRAY(sa.String)))
+        with self.lease_engine.connect() as c:
+            return {str(t): str(o) for t, o in c.execute(query, self.leases._params(ids=table_ids))}
 
     async def health(self) -> Message:
+        """This process serves its own tables when its database answers (``ok``); the bus between the processes
+        (``redis``) is reported, and does not make a process unhealthy: without it, each serves its own tables."""
         report = await super().health()
-        redis = await self.bus.ping()
-        report |= {"ok": bool(report["database"]) and redis, "node": self.node, "redis": redis,
+        redis = self.bus.up and await self.bus.ping()
+        report |= {"ok": bool(report["database"]), "node": self.node, "redis": redis,
                    "leases": len(self.epochs), "forwarded_connections": len(self.local),
                    "connections_from_other_processes": len(self.remote)}
         return report
@@ -699,26 +1009,75 @@ class ClusterManager(Manager):
                 if actor is None:
                     continue
                 log.warning("table %s: its lease is another server's now; letting it go", table_id)
-                for conn in list(actor.conns):
-                    conn.send(CLOSE)
-                for key, rconn in list(self.remote.items()):
-                    if rconn.table_id == table_id:
-                        del self.remote[key]
-                await Manager.release(self, actor)
+                await self._let_table_go(actor)
             finally:
                 self._losing.discard(table_id)
 
-    async def _renew(self) -> None:
-        before = dict(self.epochs)
-        held = await asyncio.to_thread(self.leases.renew)
-        lost = [t for t, epoch in before.items() if held.get(t) != epoch and self.epochs.get(t) == epoch]
-        if lost:
-            await self._lose(lost)
+    async def _let_table_go(self, actor: TableActor) -> None:
+        """Close the table's connections (here and through other processes) and stop its actor."""
+        for conn in list(actor.conns):
+            conn.send(CLOSE)
+        for key, rconn in list(self.remote.items()):
+            if rconn.table_id == actor.id:
+                del self.remote[key]
+        await Manager.release(self, actor)
+
+    async def _renewing(self) -> None:
+        """Renew this process's leases four times a lease, on a schedule of their own; when the database does not
+        answer, try again every half second (and say so once)."""
+        every = self.leases.seconds / 4
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                before = dict(self.epochs)
+                held = await loop.run_in_executor(self._lease_thread, self.leases.renew)
+                if not self.database_up:
+                    self.database_up = True
+                    log.warning("the database answers again")
+                lost = [t for t, epoch in before.items() if held.get(t) != epoch and self.epochs.get(t) == epoch]
+                if lost:
+                    await self._lose(lost)
+                # Leases handed to this process whose word ("adopt") did not come: started at the second look.
+                unclaimed = {t for t in held if t not in self.epochs and t not in self._losing}
+                if unclaimed & self._unclaimed:
+                    self._spawn(self._adopt())
+                self._unclaimed = unclaimed
+                # Tables whose actor stopped when the database did not answer a write: loaded again.
+                for table_id in [t for t in held if t in self.epochs and t not in self._losing]:
+                    actor = self.actors.get(table_id)
+                    if actor is not None and actor.stopped and actor.status != "closed":
+                        self._spawn(self._reload(table_id))
+                await asyncio.sleep(every)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.database_up and unreachable(exc):
+                    self.database_up = False
+                    log.warning("the database does not answer (%s): the tables wait; their leases are renewed as "
+                                "soon as it answers", type(exc).__name__)
+                elif not unreachable(exc):
+                    self._failed("renewing the leases", exc)
+                await asyncio.sleep(0.5)
+
+    async def _reload(self, table_id: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.locate(table_id)
 
     async def _take_orphans(self) -> None:
         """Take over the tables nobody runs: their lease ended, their owner is dead, or they have none."""
-        taken = await asyncio.to_thread(self.leases.take_orphans, sorted(self.dead))
-        # A table a client asked for meanwhile may already be here at a newer epoch (route): that one stays.
+        taken = await self._db(self.leases.take_orphans, sorted(self.dead))
+        if taken:
+            await self._start_taken(taken, "took over %d tables")
+
+    async def _adopt(self) -> None:
+        """Start the tables another process handed to this one."""
+        held = await self._db(self.leases.mine)
+        fresh = {t: e for t, e in held.items() if t not in self.epochs and t not in self._losing}
+        if fresh:
+            await self._start_taken(fresh, "was handed %d tables")
+
+    async def _start_taken(self, taken: dict[str, int], said: str) -> None:
+        # A table a client asked for meanwhile may already be here at a newer epoch (locate): that one stays.
         fresh = {t: epoch for t, epoch in taken.items() if self.epochs.get(t, -1) < epoch}
         if not fresh:
             return
@@ -729,11 +1088,11 @@ class ClusterManager(Manager):
                     conn.send(CLOSE)
                 await Manager.release(self, old)
         self.epochs.update(fresh)
-        states = await asyncio.to_thread(lambda: [(t, self.store.load(t)) for t in fresh])
+        states = await self._db(lambda: [(t, self.store.load(t)) for t in fresh])
         gone, started = [], 0
         for table_id, state in states:
             if self.epochs.get(table_id) != fresh[table_id] or table_id in self.actors:
-                continue  # taken again meanwhile (by route, at a newer epoch)
+                continue  # taken again meanwhile (by locate, at a newer epoch)
             if state is None or state.status not in OPEN:
                 gone.append(table_id)
                 self.epochs.pop(table_id, None)
@@ -747,44 +1106,60 @@ class ClusterManager(Manager):
             actor.start()
             started += 1
         if gone:
-            await asyncio.to_thread(self.leases.release, gone)
-        log.info("took over %d tables", started)
+            await self._db(self.leases.release, gone)
+        if started:
+            log.info(said, started)
 
     # -------------------------------------------------------------- the other processes
 
     async def _watch(self) -> None:
         """Every 0.5 s: which processes are gone (and their tables taken over at once); every 2 s: the tables whose
-        lease ended; four times a lease: this process's leases renewed."""
+        lease ended, and whether the tables are spread evenly."""
         tick = 0
-        renew_every = max(1, round(self.leases.seconds / 4 / WATCH_EVERY))
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), WATCH_EVERY)
             self._wake.clear()
             tick += 1
-            try:
-                slow = tick % SLOW_LOOK_EVERY == 0
-                await self._check_processes(slow)
-                if tick % renew_every == 0:
-                    await self._renew()
-                if slow or self.dead:
-                    await self._take_orphans()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the look after the cluster failed")
+            slow = tick % SLOW_LOOK_EVERY == 0
+            looks: list[tuple[str, Awaitable[None]]] = [("the look at the other processes",
+                                                         self._check_processes(slow))]
+            if slow or self.dead:
+                looks.append(("the look for tables without an owner", self._take_orphans()))
+            if slow:
+                looks.append(("the look at how the tables are spread", self._spread()))
+            for what, look in looks:
+                try:
+                    await look
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    self._failed(what, exc)
 
     async def _check_processes(self, slow: bool = True) -> None:
-        """Which processes are gone (nobody reads their channel): let go of what depended on them (``slow``: the
-        forwarded connections of tables another process took over, too)."""
-        owners = await asyncio.to_thread(self.leases.owners)
+        """Which processes are gone (nobody reads their channel, for DEAD_GRACE seconds, while Redis was up all
+        along): let go of what depended on them (``slow``: the forwarded connections of tables another process took
+        over, too)."""
+        owners = await self._db(self.leases.owners)
         nodes = set(owners) | {r.node for r in self._forwarding()} | {n for n, _ in self.remote}
         counts = await self.bus.listeners(sorted(nodes))
         if counts is None or counts.get(self.node, 0) == 0:
-            return  # Redis cannot tell, or this process is not subscribed itself: judge nobody
-        self.dead = {n for n in nodes if counts.get(n, 0) == 0}
-        for node in self.dead:
+            self._missing.clear()  # Redis cannot tell, or this process is not subscribed itself: judge nobody
+            return
+        now = asyncio.get_running_loop().time()
+        for node in nodes:
+            if counts.get(node, 0):
+                self._missing.pop(node, None)
+            else:
+                self._missing.setdefault(node, now)
+        for node in [n for n in self._missing if n not in nodes]:
+            del self._missing[node]
+        dead = {n for n, since in self._missing.items() if now - since >= DEAD_GRACE}
+        for node in dead - self.dead:
+            log.warning("process %s is gone (its channel unread for %g s): its tables are taken over", node,
+                        DEAD_GRACE)
             self._forget(node)
+        self.dead = dead
         for table_id, route in list(self.routes.items()):
             if not route.keys:  # only a cache: a connection about to say hello keeps its route (in self.local)
                 del self.routes[table_id]
@@ -793,10 +1168,57 @@ class ClusterManager(Manager):
         routes = self._forwarding()
         if not slow or not routes:
             return
-        holders = await asyncio.to_thread(self._holders, sorted({r.id for r in routes}))
+        holders = await self._db(self._holders, sorted({r.id for r in routes}))
         for route in routes:
             if holders.get(route.id, route.node) != route.node:
                 self._let_go(route)
+
+    async def _spread(self) -> None:
+        """Hand tables to the process running the fewest while this one runs more than its share and two more than
+        that one (seen at two looks running): after an outage, a takeover or a restart, the tables spread again."""
+        nodes = await self.bus.nodes()
+        if nodes is None or self.node not in nodes or len(nodes) < 2 or not self.database_up:
+            self._uneven = 0
+            return
+        counts = await self._db(self.leases.counts)
+        live = {n: counts.get(n, 0) for n in nodes}
+        mine = live[self.node]
+        fair = math.ceil(sum(live.values()) / len(live))
+        if mine <= fair or mine - min(live.values()) < 2:
+            self._uneven = 0
+            return
+        self._uneven += 1
+        if self._uneven < 2:
+            return
+        self._uneven = 0
+        running = sorted((a for a in self.actors.values() if not a.stopped and a.status in OPEN
+                          and a.id in self.epochs and a.id not in self._losing), key=lambda a: len(a.conns))
+        for actor in running[:min(mine - fair, SPREAD_AT_ONCE)]:
+            target = min(live, key=lambda n: live[n])
+            if live[self.node] - live[target] < 2:
+                break
+            if await self._hand_over(actor, target):
+                live[target] += 1
+                live[self.node] -= 1
+
+    async def _hand_over(self, actor: TableActor, target: str) -> bool:
+        """Give a table to another process: its actor stopped here first (its connections closed: the clients
+        reconnect, to any process), then its lease given, and the process told to start it."""
+        table_id = actor.id
+        epoch = self.epochs.get(table_id)
+        if epoch is None:
+            return False
+        self._losing.add(table_id)
+        try:
+            await self._let_table_go(actor)
+            self.epochs.pop(table_id, None)
+            given = await self._db(self.leases.hand_over, table_id, epoch, target)
+        finally:
+            self._losing.discard(table_id)
+        if given:
+            self.bus.send(target, {"op": "adopt"})
+            log.info("table %s handed to %s (this process ran more than its share)", table_id, target)
+        return bool(given)
 
     def _forwarding(self) -> list[RemoteTable]:
         """The routes to other processes' tables in use: those of this process's connections, and those cached."""
@@ -810,7 +1232,8 @@ class ClusterManager(Manager):
             del self.routes[route.id]
 
     def _forget(self, node: str) -> None:
-        """A process is gone or stopping: close the connections forwarded to it, drop those it forwarded here."""
+        """A process is gone or stopping, or a message to it was lost: close the connections forwarded to it, drop
+        those it forwarded here (it closes them on its side)."""
         for route in self._forwarding():
             if route.node == node:
                 self._let_go(route)
@@ -825,8 +1248,11 @@ class ClusterManager(Manager):
         """A message to ``node`` found no reader: look at the processes now rather than at the next tick."""
         self._wake.set()
 
-    def _resubscribed(self) -> None:
-        """Messages to this process may have been missed: every connection that went through Redis starts over."""
+    def _through_redis_lost(self) -> None:
+        """Messages to or from this process may have been lost: every connection that went through Redis starts
+        over (its client reconnects and catches up), and the processes they went to or came from are told to start
+        theirs over too (when Redis is up: Redis may have cut this process's subscription alone)."""
+        peers = {r.node for r in self._forwarding()} | {n for n, _ in self.remote}
         for route in self._forwarding():
             route.let_go()
         self.routes.clear()
@@ -836,6 +1262,22 @@ class ClusterManager(Manager):
             actor = self.actors.get(rconn.table_id)
             if actor is not None:
                 actor.submit(Leave(rconn))
+        for future in self._requests.values():
+            if not future.done():
+                future.set_exception(TableError("unavailable", "the server running this table cannot be reached"))
+        for node in peers:
+            self.bus.send(node, {"op": "reset"})
+
+    def _missed_from(self, node: str) -> None:
+        """Messages from ``node`` were lost on the way: the connections between the two processes start over, on
+        both sides (their clients reconnect and catch up)."""
+        self._forget(node)
+        self.bus.send(node, {"op": "reset"})
+
+    def _bus_changed(self, up: bool) -> None:
+        self._missing.clear()
+        if not up:
+            self._through_redis_lost()
 
     # -------------------------------------------------------------- messages
 
@@ -873,8 +1315,10 @@ class ClusterManager(Manager):
                 future = self._requests.pop(str(op.get("rid")), None)
                 if future is not None and not future.done():
                     future.set_result(op)
-            elif kind == "bye":
+            elif kind in ("bye", "reset"):
                 self._forget(sender)
+            elif kind == "adopt":
+                self._spawn(self._adopt())
 
     def _table_op(self, sender: str, op: Message) -> None:
         """A command of another process's connection to a table of this one."""
@@ -889,6 +1333,8 @@ class ClusterManager(Manager):
         table_id = str(op["t"])
         actor = self.actors.get(table_id)
         if actor is None or actor.stopped or table_id not in self.epochs:
+            if table_id in self.epochs and table_id not in self._losing:  # stopped by the database: loaded again
+                self._spawn(self._reload(table_id))
             self.remote.pop(key, None)
             self.bus.send(sender, {"op": "moved", "t": table_id, "c": op["c"]})
             return
@@ -909,12 +1355,13 @@ class ClusterManager(Manager):
         reply: Message = {"op": "rep", "rid": op.get("rid")}
         try:
             kind = op.get("kind")
+            # An actor stopped by the database (loaded again when next asked for) still shows what was committed.
             if kind == "describe":
                 reply["tables"] = {t: a.table_json() for t in op.get("ids", [])
-                                   if (a := self.actors.get(t)) is not None and not a.stopped and t in self.epochs}
+                                   if (a := self.actors.get(t)) is not None and t in self.epochs}
             else:
                 actor = self.actors.get(str(op.get("t")))
-                if actor is None or actor.stopped or actor.id not in self.epochs:
+                if actor is None or actor.id not in self.epochs or (actor.stopped and kind != "table"):
                     reply["error"] = "moved"
                 elif kind == "join":
                     seat, token = await actor.join(str(op["name"]), op.get("seat"), op.get("user_id"),
@@ -932,6 +1379,8 @@ class ClusterManager(Manager):
         self.bus.send(sender, reply)
 
     async def _request(self, node: str, body: Message, timeout: float = REQUEST_TIMEOUT) -> Message:
+        if not self.bus.up:
+            raise TableError("unavailable", "the server running this table cannot be reached from here; try again")
         rid = secrets.token_hex(8)
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._requests[rid] = future
@@ -956,7 +1405,12 @@ class ClusterManager(Manager):
             if self.routes.get(route.id) is route:
                 del self.routes[route.id]
             route.let_go()
-            target = self.route(route.id)
+            try:
+                target = await self.locate(route.id)
+            except Exception as exc:
+                if not unreachable(exc):
+                    raise
+                raise TableError("unavailable", "the database does not answer: try again in a moment") from None
             if target is None:
                 raise TableError("not_found", "no such table")
             if not isinstance(target, RemoteTable):
@@ -968,10 +1422,11 @@ class ClusterManager(Manager):
     async def stop(self) -> None:
         """Let the tables go: their actors stop, their leases are given up (another process takes them at once),
         and the processes forwarding to this one are told."""
-        if self._watcher is not None:
-            self._watcher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watcher
+        for task in (self._watcher, self._renewer):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         routes = self._forwarding()
         for route in routes:
             route.let_go()
@@ -979,12 +1434,14 @@ class ClusterManager(Manager):
         held = list(self.epochs)
         self.epochs.clear()
         with contextlib.suppress(Exception):
-            await asyncio.to_thread(self.leases.release, held)
+            await asyncio.wait_for(asyncio.to_thread(self.leases.release, held), 5.0)
         for node in {n for n, _ in self.remote} | {r.node for r in routes}:
             self.bus.send(node, {"op": "bye"})
         self.routes.clear()
         self.remote.clear()
         await self.bus.close()
+        self._lease_thread.shutdown(wait=False)
+        self.lease_engine.dispose()
 
 
 async def start_cluster(manager: Manager, redis_url: str, lease_seconds: float = LEASE_SECONDS) -> ClusterManager:

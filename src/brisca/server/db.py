@@ -157,7 +157,15 @@ def normalize_url(url: str) -> str:
     return url
 
 
+#: PostgreSQL: seconds to open a connection (a server that accepts but never answers fails after this), a
+#: statement may run, and a request may wait for a free connection of the pool.
+CONNECT_TIMEOUT = 5
+STATEMENT_TIMEOUT = 15.0
+POOL_TIMEOUT = 10.0
+
+
 def make_engine(url: str | None) -> sa.Engine:
+    """The engine of a URL; PostgreSQL's with the timeouts above, so that no call waits on it for ever."""
     url = normalize_url(url or default_url())
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"check_same_thread": False})
@@ -177,7 +185,54 @@ def make_engine(url: str | None) -> sa.Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url, pool_pre_ping=True, pool_timeout=POOL_TIMEOUT,
+                              connect_args={"connect_timeout": CONNECT_TIMEOUT})
+
+    @sa.event.listens_for(engine, "connect")
+    def _timeouts(dbapi_connection: Any, _record: Any) -> None:
+        # A statement the server runs longer than this fails instead of holding a table (or the start-up).
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET statement_timeout = {int(STATEMENT_TIMEOUT * 1000)}")
+        dbapi_connection.commit()
+
+    return engine
+
+
+def check_reachable(url: str | None) -> None:
+    """Before serving: a PostgreSQL URL names a server that answers (within :data:`CONNECT_TIMEOUT` seconds);
+    ``ValueError`` with one line saying why not. (A SQLite file is made when missing.)"""
+    text = normalize_url(url or default_url())
+    if text.startswith("sqlite"):
+        return
+    try:
+        shown = sa.engine.make_url(text).render_as_string(hide_password=True)
+    except sa.exc.ArgumentError:
+        raise ValueError(f"--db: not a database URL: {url!r}") from None
+    try:
+        engine = make_engine(text)
+    except Exception as exc:
+        raise ValueError(f"--db {shown}: {_first_line(exc)}") from None
+    try:
+        with engine.connect() as c:
+            c.execute(sa.text("SELECT 1"))
+    except Exception as exc:
+        raise ValueError(f"the database at {shown} cannot be reached: {_first_line(exc)}") from None
+    finally:
+        engine.dispose()
+
+
+def _first_line(exc: BaseException) -> str:
+    """The driver's own words, without SQLAlchemy's links and the statement."""
+    inner = getattr(exc, "orig", None) or exc
+    lines = [line.strip() for line in str(inner).splitlines() if line.strip()]
+    return lines[0] if lines else type(inner).__name__
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database could not be reached or did not answer in time (not that it refused a
+    statement): whether a write it cut short may or may not have been committed."""
+    return isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError | sa.exc.TimeoutError) or (
+        isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated)
 
 
 def upgrade(engine: sa.Engine) -> None:

@@ -1,12 +1,12 @@
 """A load benchmark of the web table, and its ``kill -9`` durability check (not a CI test).
 
-Run ``python -m brisca.server.loadtest --tables 500 --seconds 60``: it starts ``brisca serve`` as a
-subprocess on a free port of 127.0.0.1, creates ``--tables`` tables whose seats are all held by bots on the
-client side, each with its seat token over its own WebSocket, and lets them play for ``--seconds``. Each
-client plays a random legal action from its own view, after a think time of ``--pace`` seconds on average
-(uniform from half to one and a half times it): ``--pace 1`` is a human-like table, one action a second;
-``--pace 0`` plays as fast as the server answers (the maximum throughput). A finished match is replaced by a
-new table, so ``--tables`` stay in play all along.
+Run ``brisca loadtest --tables 500 --seconds 60`` (or ``python -m brisca.server.loadtest``): it starts
+``brisca serve`` as a subprocess on a free port of 127.0.0.1, creates ``--tables`` tables whose seats are all
+held by bots on the client side, each with its seat token over its own WebSocket, and lets them play for
+``--seconds``. Each client plays a random legal action from its own view, after a think time of ``--pace``
+seconds on average (uniform from half to one and a half times it): ``--pace 1`` is a human-like table, one
+action a second; ``--pace 0`` plays as fast as the server answers (the maximum throughput). A finished match
+is replaced by a new table, so ``--tables`` stay in play all along.
 
 It reports the tables, the connections, the actions a second, and the latency from a client's sending an
 action to its receiving the broadcast of that action (``own``), and to the other seats' receiving it
@@ -887,8 +887,8 @@ def _print_report(report: dict[str, Any]) -> None:
     print(json.dumps(report, indent=2))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m brisca.server.loadtest", description=__doc__.split("\n\n")[0])
+def main(argv: Sequence[str] | None = None, prog: str = "python -m brisca.server.loadtest") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=100, help="tables in play at once (default 100)")
     parser.add_argument("--seconds", type=float, default=30.0,
                         help="the measured window (bench), or the deadline to finish every match (kill mode)")

@@ -14,7 +14,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, Any
 
 from fastapi import HTTPException
@@ -23,6 +23,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
 from brisca.rules import Rules, find_variant, make_rules
+from brisca.server.db import unreachable
 from brisca.server.limits import Limits
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import OPEN, Close, StartIfFull, TableActor
@@ -41,6 +42,8 @@ MAX_OPTION_TEXT = 64
 MAX_OPTION_INT = 10**6
 MAX_OPTION_ITEMS = 16
 NAME_LIMIT = 40
+#: Seconds ``GET /healthz`` waits for the database before it says it does not answer.
+HEALTH_TIMEOUT = 3.0
 
 
 def _scalar(value: object) -> bool:
@@ -131,6 +134,9 @@ class Manager:
         actor = self.actors.get(table_id)
         if actor is not None and actor.status == "closed":
             return None
+        if actor is not None and actor.stopped:  # it lost the database mid-write: loaded again from it
+            del self.actors[table_id]
+            actor = None
         if actor is None and TABLE_ID.match(table_id):
             state = self.store.load(table_id)
             if state is not None and state.status != "closed":
@@ -156,6 +162,24 @@ class Manager:
         table: dict[str, Any] = actor.snapshot(None)["table"]
         return table
 
+    async def read_table(self, table_id: str,
+                         find: Callable[[str], Awaitable[TableActor]]) -> dict[str, Any]:
+        """``GET /api/tables/{id}``: the table as everyone sees it (``find``: its actor, or the HTTP error); when the
+        database does not answer, a table run here shows what was committed."""
+        try:
+            actor = await find(table_id)
+        except HTTPException as exc:
+            held = self.actors.get(table_id)
+            if exc.status_code != 503 or held is None:
+                raise
+            return held.table_json()
+        return await self.table_info(actor)
+
+    async def live_without_database(self, status: str, limit: int) -> list[tuple[str, str]]:
+        """The lobby's list when the database does not answer: the tables of this status run here."""
+        live = [a for a in self.actors.values() if a.status == status]
+        return [(a.id, "") for a in live[:limit]]
+
     async def describe(self, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
         """Tables run by other processes, as everyone sees them (none: there are no others)."""
         return {}
@@ -168,15 +192,47 @@ class Manager:
 
     async def health(self) -> dict[str, Any]:
         """``GET /healthz``: this process, whether its database answers, the tables it runs."""
-        database = await asyncio.to_thread(self.store.ping)
+        try:
+            database = await asyncio.wait_for(asyncio.to_thread(self.store.ping), HEALTH_TIMEOUT)
+        except TimeoutError:
+            database = False
         live = [a for a in self.actors.values() if not a.stopped]
         return {"ok": database, "pid": os.getpid(), "node": None, "database": database, "redis": None,
                 "tables_owned": sum(a.status in OPEN for a in live), "tables_loaded": len(live),
                 "connections": sum(len(a.conns) for a in live)}
 
+    async def locate(self, table_id: str) -> TableActor | None:
+        """:meth:`route`, its database reads off the event loop where the database is another server's."""
+        actor = self.actors.get(table_id)
+        if self.store.inline or (actor is not None and not actor.stopped) or not TABLE_ID.match(table_id):
+            return self.route(table_id)
+        return self._loaded(table_id, await asyncio.to_thread(self.store.load, table_id))
+
+    def _loaded(self, table_id: str, state: TableState | None) -> TableActor | None:
+        """The actor of a table just read from the database (one started meanwhile wins)."""
+        actor = self.actors.get(table_id)
+        if actor is not None and not actor.stopped:
+            return None if actor.status == "closed" else actor
+        if state is None or state.status == "closed":
+            return None
+        actor = self.actors[table_id] = self._actor(state)
+        actor.start()
+        return actor
+
+    async def open_table(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
+        """:meth:`create`, its database work off the event loop where the database is another server's."""
+        if self.store.inline:
+            return self.create(spec, owner, sits=sits)
+        state = await asyncio.to_thread(self._store_new, spec, owner, sits)
+        return self._start_new(state)
+
     def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
         """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits;
         ``sits``: its creator takes a seat at once."""
+        return self._start_new(self._store_new(spec, owner, sits))
+
+    def _store_new(self, spec: CreateTable, owner: str, sits: bool) -> TableState:
+        """A new table checked against the limits and stored (synchronous: no actor yet)."""
         rules = _client_rules(spec.preset, spec.options)
         try:
             rules.check_players(spec.players)
@@ -206,6 +262,9 @@ class Manager:
         )
         self.claim(state.id)
         self.store.create_table(state)
+        return state
+
+    def _start_new(self, state: TableState) -> TableActor:
         actor = self._actor(state)
         self.actors[state.id] = actor
         actor.start()
@@ -255,6 +314,12 @@ class Manager:
         """Close the open tables idle for ``idle_after`` seconds; let idle finished ones go, and closed ones
         (a match past ``max_hands``). How many were closed."""
         now = time.monotonic() if now is None else now
+        for table_id in [t for t, a in self.actors.items() if a.stopped and a.status in OPEN]:
+            try:  # stopped when the database did not answer a write: loaded again (a table of bots has no client
+                await self.locate(table_id)  # to ask for it)
+            except Exception as exc:
+                if not unreachable(exc):  # the database's being down is said once, not once a table a look
+                    log.warning("table %s could not be loaded again: %s", table_id, type(exc).__name__)
         after = self.limits.idle_after
         idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped]
         to_close = [a for a in idle if a.status in OPEN]

@@ -34,7 +34,7 @@ from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
 from brisca.game import Game, Match, PartnerDraw, draw_for_partners
 from brisca.record import MatchRecord
 from brisca.rules import Rules, make_rules
-from brisca.server.db import GameRow, _now
+from brisca.server.db import GameRow, _now, unreachable
 from brisca.server.serialize import action_json, view_json
 from brisca.server.store import SeatInfo, Store, TableState, hash_token
 
@@ -303,6 +303,9 @@ class TableActor:
             self._task = None
 
     def submit(self, command: Command) -> None:
+        if self._stopped and (self._task is None or self._task.done()):  # no longer reading its commands
+            self._turn_away(command, "this table stopped here")
+            return
         self.commands.put_nowait(command)
 
     @property
@@ -317,6 +320,8 @@ class TableActor:
     async def join(self, name: str, seat: int | None, user_id: int | None = None,
                    account: str | None = None) -> tuple[int, str]:
         """Seat a person: an account's (``user_id``, ``account``: its username) or a guest's."""
+        if self._stopped:
+            raise TableError("unavailable", "this table is being loaded again: try again")
         reply: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
         self.submit(Join(name, seat, reply, user_id, account))
         return await reply
@@ -386,17 +391,48 @@ class TableActor:
         while True:
             command = await self.commands.get()
             if isinstance(command, Stop):
+                self._turn_away_queued("this table stopped here")
                 return
             try:
                 await self._handle(command)
             except TableError as exc:
                 self._refuse(command, exc)
             except Exception as exc:  # the actor must outlive any one command
+                if unreachable(exc) and not self.store.inline:
+                    self._lost_database(command)
+                    return
                 log.exception("table %s: command %r failed", self.id, command)
                 self._refuse(command, TableError("internal", f"internal error: {type(exc).__name__}"))
                 with contextlib.suppress(Exception):
                     await self._recover()
             self._schedule_bot()
+
+    def _lost_database(self, command: Command) -> None:
+        """A write did not reach the database, or its answer did not come back: whether it was committed is not
+        known here. The table stops (its connections are closed: the clients reconnect, and find it loaded again
+        from what the database holds)."""
+        log.warning("table %s: the database did not answer; the table is loaded again when next asked for", self.id)
+        self._refuse(command, TableError("unavailable", "the database did not answer: reconnecting"))
+        self._stopped = True
+        for conn in list(self.conns):
+            conn.send(CLOSE)
+        self.conns.clear()
+        self._turn_away_queued("the database did not answer")
+
+    def _turn_away_queued(self, why: str) -> None:
+        while not self.commands.empty():
+            self._turn_away(self.commands.get_nowait(), why)
+
+    def _turn_away(self, command: Command, why: str) -> None:
+        """A command for a table no longer run here (let go, moved, or stopped by the database): a connection's is
+        answered ``unavailable`` and the connection closed (its client reconnects and finds where the table runs
+        now, rather than wait for an answer that cannot come); a join or a close is refused."""
+        exc = TableError("unavailable", f"{why}: try again")
+        if isinstance(command, Hello | Act | Chat | Ping):
+            command.conn.send(error(exc.code, exc.message, getattr(command, "id", None)))
+            command.conn.send(CLOSE)
+        else:
+            self._refuse(command, exc)
 
     def _closed_error(self) -> TableError:
         return TableError("closed", f"this table is closed ({self.closed_reason or 'no longer open'})")
