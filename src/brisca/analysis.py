@@ -282,7 +282,7 @@ def analyse_task(task: Task) -> tuple[Reading | None, Reading | None, bool]:
     seat, action = record.actions[index]
     if game.turn != seat:  # out of turn (an exchange where the rules allow it): no decision of the seat's
         return None, None, False
-    found = read_view(game.view(seat), _seed(seed, hand, index), worlds, think)
+    found = read_view(game.view(seat), decision_seed(seed, hand, index), worlds, think)
     if found is None or found[0].option(action) is None:
         return None, None, False
     reading, cut = found
@@ -373,10 +373,11 @@ def format_text(analysis: Analysis, names: Sequence[str] | None = None) -> str:
     return "\n".join(lines)
 
 
-def _seed(seed: int, hand: int, index: int) -> int:
+def decision_seed(seed: int, hand: int, index: int) -> int:
+    """The search's seed for the action at ``index`` of hand ``hand``: every decision its own, wherever it runs."""
     return (seed * 1_000_003 + hand * 10_007 + index) & 0x7FFFFFFF
 
 
 __all__ = ["BLUNDER", "FACE_UP_CARDS", "MISTAKE", "NOISE", "POINT", "THINK", "WORLDS", "Analysis", "AnalysisError",
-           "Move", "Option", "Reading", "analyse", "analyse_many", "analyse_task", "format_text", "read_face_up",
-           "read_view", "win_chances"]
+           "Move", "Option", "Reading", "analyse", "analyse_many", "analyse_task", "decision_seed", "format_text",
+           "read_face_up", "read_view", "win_chances"]
