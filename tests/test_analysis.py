@@ -4,12 +4,16 @@ clock, the workers, and that a seat's reading never depends on the cards it cann
 from __future__ import annotations
 
 import json
+import os
 import random
+import re
+import subprocess
+import sys
 
 import pytest
 
-from brisca import Game
-from brisca.actions import Signal
+from brisca import Game, Match
+from brisca.actions import Play, Signal
 from brisca.agents import make_agent
 from brisca.analysis import (
     BLUNDER,
@@ -233,3 +237,42 @@ def test_analysis_options_need_analyse(record: Record, tmp_path, capsys) -> None
     path.write_text(record.dumps())
     assert main(["replay", str(path), "--worlds", "8"]) == 2
     assert "--analyse" in capsys.readouterr().err
+
+
+def _terminal(stdin: str, lang: str = "en") -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "COLUMNS", "FORCE_COLOR"))}
+    env["PYTHONIOENCODING"] = "utf-8"
+    proc = subprocess.run([sys.executable, "-m", "brisca", "play", "--no-cut", "--seed", "3", "--no-color",
+                           "--lang", lang], input=stdin, capture_output=True, text=True, timeout=120, env=env)
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
+    return proc.stdout
+
+
+def test_the_terminal_hint_is_the_best_move_from_the_persons_view() -> None:
+    view = Match("spanish", 2, seed=3).game.view(0)
+    assert view.turn == 0
+    found = read_view(view, seed=len(view.history))
+    assert found is not None
+    best = found[0].best
+    assert isinstance(best.action, Play)
+    out = _terminal("h\nq\n")
+    hints = [line for line in out.splitlines() if line.startswith("Hint: ")]
+    assert len(hints) == 1
+    searched = re.search(r"\((\d+) deals searched\)\.$", hints[0])
+    assert searched is not None and 1 <= int(searched[1]) <= found[0].worlds
+    if int(searched[1]) == found[0].worlds:  # (a machine too busy for every world in a second reads fewer)
+        assert hints == [f"Hint: {best.action.card} {best.action.card.name('en')}. Win chance {best.win:.0%},"
+                         f" point margin {best.margin:+.0f}, from what you can see ({found[0].worlds} deals"
+                         " searched)."]
+    else:
+        assert any(hints[0].startswith(f"Hint: {a.card} ") for a in view.legal_actions if isinstance(a, Play))
+    # The hint changes nothing: the same table is still waiting for the same move.
+    assert "You leave the match." in out
+    assert "Pista: " in _terminal("pista\nq\n", "es")
+
+
+def test_the_help_lists_the_hint_key_and_h_no_longer_opens_the_help() -> None:
+    out = _terminal("?\nq\n")
+    assert "a hint: the best move from what you can see" in out
+    assert "Hint: " not in out
+    assert "a hint: the best move" not in _terminal("h\nq\n")
