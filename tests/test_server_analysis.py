@@ -134,3 +134,45 @@ def test_an_accounts_figures_come_from_its_analysed_games(tmp_path: Path) -> Non
         marks = [m["mark"] for m in mine]
         assert stats[0]["mistakes_per_hand"] == pytest.approx(marks.count("mistake") / hands, abs=1e-3)
         assert client.get("/api/players/nobody/analysis").status_code == 404
+
+
+def _my_turn(conn: Conn) -> dict[str, Any]:
+    while True:
+        state = conn.state
+        if state is not None and state["table"]["status"] == "playing" and state["view"] \
+                and state["view"]["turn"] == conn.seat and state["view"]["legal"]:
+            return state
+        conn.recv()
+
+
+def test_a_hint_at_a_practice_table_on_ones_own_turn(tmp_path: Path) -> None:
+    with deadline(60), serve(str(tmp_path / "db.sqlite3")) as client:
+        r = client.post("/api/tables", json={"players": 2, "bots": {"1": "normal"}, "bot_delay": 0, "seed": 4,
+                                             "name": "Ana"})
+        body = r.json()
+        conn = Conn(client, body["table_id"], token=body["token"])
+        state = _my_turn(conn)
+        assert state["table"]["practice"]
+        hint = client.post(f"/api/tables/{body['table_id']}/hint", json={"token": body["token"]})
+        assert hint.status_code == 200, hint.text
+        found = hint.json()["hint"]
+        assert found["text"] in [a["text"] for a in state["view"]["legal"]]
+        assert 0 <= found["win"] <= 1 and 1 <= found["worlds"] <= 200
+        # The hint changed nothing at the table: the same move is still asked for.
+        assert client.get(f"/api/tables/{body['table_id']}").json()["status"] == "playing"
+        wrong = client.post(f"/api/tables/{body['table_id']}/hint", json={"token": "not-a-token"})
+        assert wrong.status_code == 403
+        assert client.post("/api/tables/nosuchtable/hint", json={"token": body["token"]}).status_code == 404
+        conn.close()
+
+
+def test_no_hint_at_a_table_that_is_not_for_practice(tmp_path: Path) -> None:
+    with deadline(60), serve(str(tmp_path / "db.sqlite3")) as client:
+        r = client.post("/api/tables", json={"players": 2, "bots": {"1": "normal"}, "bot_delay": 0, "name": "Ana"})
+        body = r.json()
+        conn = Conn(client, body["table_id"], token=body["token"])
+        state = _my_turn(conn)
+        assert not state["table"]["practice"]
+        refused = client.post(f"/api/tables/{body['table_id']}/hint", json={"token": body["token"]})
+        assert refused.status_code == 403 and "practice" in refused.json()["detail"]
+        conn.close()

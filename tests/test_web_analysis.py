@@ -111,3 +111,24 @@ def test_the_replay_page_asks_for_an_analysis(site: tuple[str, str], browser: An
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_the_hint_button_at_a_practice_table(site: tuple[str, str], browser: Any) -> None:
+    base, _db = site
+    made = _post(f"{base}/api/tables", {"players": 2, "bots": {"1": "normal"}, "bot_delay": 0, "seed": 4,
+                                        "name": "Ana"})
+    seat = json.dumps({"seat": made["seat"], "token": made["token"]})
+    ctx, page, errors = _open_page(browser)
+    try:
+        page.add_init_script(f"localStorage.setItem('brisca:seat:{made['table_id']}', {json.dumps(seat)});"
+                             " localStorage.setItem('brisca:lang', 'en');")
+        page.goto(f"{base}/t/{made['table_id']}")
+        page.wait_for_selector("#hintbtn")
+        page.click("#hintbtn")
+        page.wait_for_function("document.querySelector('#hinttext').textContent.startsWith('Hint: ')",
+                               timeout=30_000)
+        text = page.text_content("#hinttext") or ""
+        assert "win chance" in text
+        assert not errors, errors
+    finally:
+        ctx.close()

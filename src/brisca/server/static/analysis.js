@@ -160,6 +160,40 @@ const briscaAnalysis = (() => {
         `<td>${r.blunders_per_hand.toFixed(2)}</td></tr>`).join("") + "</tbody></table>";
   }
 
+  // A practice table's hint button (never at a rated table: the server refuses there too): the best move for the
+  // person's own view, asked for on their turn.
+  const hint = {key: null, text: "", asking: false};
+  function tableHint(info, view, mine) {
+    const box = $("#hintbox");
+    if (!box) return;
+    const mayAsk = Boolean(info.practice && view && mine !== null && view.turn === mine && info.status === "playing"
+      && table.token);
+    const key = mayAsk ? `${info.id}:${info.hand_number}:${view.history ? view.history.length : table.v}` : null;
+    if (key !== hint.key) { hint.key = key; hint.text = ""; }
+    box.hidden = !mayAsk;
+    box.dataset.key = key || "";
+    if (!mayAsk) { box.innerHTML = ""; return; }
+    box.innerHTML = `<button id="hintbtn" class="ghostbtn" type="button"${hint.asking ? " disabled" : ""}>` +
+      `${esc(t("hint"))}</button> <span id="hinttext">${esc(hint.text)}</span>`;
+    $("#hintbtn").onclick = async () => {
+      const asked = hint.key;
+      hint.asking = true;
+      tableHint(info, view, mine);
+      try {
+        const body = await api(`/api/tables/${encodeURIComponent(info.id)}/hint`, {token: table.token});
+        if (hint.key === asked) {
+          hint.text = body.hint ? t("hintText", {move: body.hint.text, win: pct(body.hint.win),
+                                                 margin: signed(body.hint.margin)}) : t("hintNone");
+        }
+      } catch (e) {
+        showError(e.message);
+      } finally {
+        hint.asking = false;
+        if (table.state) tableHint(table.state.table, table.state.view, table.seat);
+      }
+    };
+  }
+
   // Its look, here with the drawing rather than in style.css.
   const style = document.createElement("style");
   style.textContent = `
@@ -177,5 +211,5 @@ const briscaAnalysis = (() => {
     .alternatives tr.taken { background: #eef3fb; }`;
   document.head.appendChild(style);
 
-  return {open, step, render, player};
+  return {open, step, render, player, tableHint};
 })();
