@@ -9,6 +9,7 @@ import random
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -276,3 +277,32 @@ def test_the_help_lists_the_hint_key_and_h_no_longer_opens_the_help() -> None:
     assert "a hint: the best move from what you can see" in out
     assert "Hint: " not in out
     assert "a hint: the best move" not in _terminal("h\nq\n")
+
+
+def test_win_chance_and_margin_agree_in_every_reading() -> None:
+    # A won hand has a positive margin, a lost one a negative one: the two parts of each value, read apart.
+    methods = set()
+    for seed in range(4):
+        game = played("spanish", 2, seed, "random")
+        for position in positions(game)[20:]:
+            seat = position.turn
+            assert seat is not None
+            found = read_view(position.view(seat), seed=seed, worlds=16)
+            if found is None:
+                continue
+            reading = found[0]
+            methods.add(reading.method)
+            for o in reading.options:
+                assert 0 <= o.win <= 1
+                assert o.win < 1 or o.margin > 0, (reading.method, o)
+                assert o.win > 0 or o.margin < 0, (reading.method, o)
+    assert {"sampled", "every world", "exact"} <= methods
+
+
+def test_the_benchmark_script_measures_a_hand() -> None:
+    script = Path(__file__).resolve().parent.parent / "examples" / "analysis_time.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "1", "--worlds", "4"], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"^hand 1: \d+ decisions searched in [\d.]+ s$", out.stdout, re.M)
+    assert re.search(r"spanish, 2 players, 4 worlds and at most 1.0 s a decision: [\d.]+ s a hand", out.stdout)

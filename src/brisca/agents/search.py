@@ -174,7 +174,7 @@ class Appraisal:
     #: The value of a point of margin in ``values``.
     weight: float
     #: How the values were found: ``exact`` (every hand known: solved), ``every world`` (every world the view
-    #: allows, each played to the end exactly) or ``sampled`` (sampled worlds, played out by the rollout policy).
+    #: allows, each solved to the end) or ``sampled`` (sampled worlds, played out by the rollout policy).
     method: str
 
 
@@ -381,7 +381,7 @@ class ExpertAgent:
 
         The same dispatch as :meth:`act`, with the sampled-world search (never the tree search): every hand known
         (:func:`exact_world`): each move solved exactly; one hidden card left in the stock: every world the view
-        allows, each to the end; else ``sims`` sampled worlds, common to every move, or fewer once the clock
+        allows, each solved to the end; else ``sims`` sampled worlds, common to every move, or fewer once the clock
         reaches ``limit`` (a ``time.perf_counter()`` value). Values are :func:`margin`'s, with ``self.weight`` a
         point (the solved ones with :func:`solve`'s), and every world counts the same (``infer`` is not applied).
         """
@@ -407,9 +407,9 @@ class ExpertAgent:
                 child.apply(action)
                 row.append(solve(child, side))
             return Appraisal(tuple(candidates), (tuple(row),), SOLVE_WEIGHT, "exact")
-        rows = self._last_draw_values(view, candidates, read, sampler)
+        rows = self._last_draw_values(view, candidates, read, sampler, solved=True)
         if rows:
-            return Appraisal(tuple(candidates), tuple(map(tuple, rows)), self.weight, "every world")
+            return Appraisal(tuple(candidates), tuple(map(tuple, rows)), SOLVE_WEIGHT, "every world")
         _totals, per_world = self._search_values(view, candidates, read, sampler, math.inf, limit)
         return Appraisal(tuple(candidates), tuple(map(tuple, per_world)), self.weight, "sampled")
 
@@ -464,9 +464,11 @@ class ExpertAgent:
 
     def _last_draw_values(self, view: View, candidates: Sequence[Action],
                           read: Sequence[Sequence[Constraint]] | None, sampler: WorldSampler,
-                          deadline: float = math.inf) -> list[list[float]] | None:
+                          deadline: float = math.inf, solved: bool = False) -> list[list[float]] | None:
         """:meth:`_last_draw`'s values: for each world the view allows, each candidate's (``None`` where that
-        search does not apply, or past the ``deadline`` with a time budget)."""
+        search does not apply, or past the ``deadline`` with a time budget). ``solved``: each world's value
+        against the best defence (:func:`solve`, a result and a margin) instead of against the models of the
+        opponent (:func:`expect`, whose chances of random play blend results)."""
         seat = view.seat
         if view.players != 2 or not view.stock_count or seat is None or view.rules.dealt_out:
             return None
@@ -495,7 +497,7 @@ class ExpertAgent:
             for action in candidates:
                 child = world.clone()
                 child.apply(action)
-                row.append(expect(child, side, greedy, wild, self.weight))
+                row.append(solve(child, side) if solved else expect(child, side, greedy, wild, self.weight))
             rows.append(row)
         return rows
 
