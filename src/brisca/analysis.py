@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,6 +92,7 @@ class Option:
         return self.win + POINT * self.margin
 
     def to_json(self) -> dict[str, Any]:
+        """The option as JSON-ready data (rounded)."""
         return {"action": str(self.action), "win": round(self.win, 4), "win_se": round(self.win_se, 4),
                 "margin": round(self.margin, 2), "margin_se": round(self.margin_se, 2)}
 
@@ -108,6 +109,7 @@ class Reading:
     scores: tuple[tuple[float, ...], ...] = field(default=(), repr=False, compare=False)
 
     def option(self, action: Action) -> Option | None:
+        """The option of ``action`` (``None`` if it is not one of the legal moves read)."""
         return next((o for o in self.options if o.action == action), None)
 
     @property
@@ -123,6 +125,7 @@ class Reading:
         return mean, se if self.method == "sampled" else 0.0
 
     def to_json(self) -> dict[str, Any]:
+        """The reading as JSON-ready data: how it was found, the best move, every option."""
         return {"method": self.method, "worlds": self.worlds, "best": str(self.best.action),
                 "options": [o.to_json() for o in self.options]}
 
@@ -161,6 +164,7 @@ class Move:
         return "blunder" if loss >= BLUNDER else "mistake" if loss >= MISTAKE else ""
 
     def to_json(self) -> dict[str, Any]:
+        """The move as JSON-ready data: with its readings, the move's values, loss and mark."""
         out: dict[str, Any] = {"hand": self.hand, "index": self.index, "seat": self.seat, "side": self.side,
                                "action": str(self.action)}
         if self.reading is not None:
@@ -205,6 +209,7 @@ class Analysis:
         return out
 
     def to_json(self) -> dict[str, Any]:
+        """The analysis as JSON-ready data (``brisca replay --analyse --json``)."""
         return {"variant": self.variant, "players": self.players, "seed": self.seed, "worlds": self.worlds,
                 "think": self.think, "thresholds": {"mistake": MISTAKE, "blunder": BLUNDER, "noise": NOISE,
                                                     "point": POINT},
@@ -328,16 +333,6 @@ def analyse_many(records: Sequence[Record | MatchRecord], seed: int = 0, worlds:
     return out
 
 
-def win_chances(analysis: Analysis) -> Iterator[tuple[int, int, float]]:
-    """For the graph: after each searched move, its hand, its index and the win chance of side 0 as the mover
-    read it (for more than two sides, the mover's own side's chance; see :attr:`Move.side`)."""
-    for m in analysis.decisions:
-        assert m.reading is not None
-        taken = m.reading.option(m.action)
-        assert taken is not None
-        yield m.hand, m.index, taken.win
-
-
 def format_text(analysis: Analysis, names: Sequence[str] | None = None) -> str:
     """The analysis as a table for the terminal: every searched decision, its best move and the loss."""
     name = (lambda s: names[s]) if names else (lambda s: f"seat {s}")
@@ -380,4 +375,4 @@ def decision_seed(seed: int, hand: int, index: int) -> int:
 
 __all__ = ["BLUNDER", "FACE_UP_CARDS", "MISTAKE", "NOISE", "POINT", "THINK", "WORLDS", "Analysis", "AnalysisError",
            "Move", "Option", "Reading", "analyse", "analyse_many", "analyse_task", "decision_seed", "format_text",
-           "read_face_up", "read_view", "win_chances"]
+           "read_face_up", "read_view"]

@@ -6,7 +6,7 @@
 
 const briscaAnalysis = (() => {
   const POLL_MS = 2000;
-  const COLOURS = ["#1f5fa8", "#b8322a", "#2c7a3a", "#8a5a00", "#6b3fa0", "#4a4a4a"];
+  const COLOURS = ["#8cc4ff", "#ff9e80", "#b9f6ca", "#ffe082", "#e1bee7", "#eeeeee"];
   const state = {id: null, status: null, analysis: null, reason: "", ahead: 0, steps: new Map(), timer: null};
   const pct = (x) => `${Math.round(100 * x)}%`;
   const signed = (x) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`;
@@ -112,7 +112,7 @@ const briscaAnalysis = (() => {
       const k = stepOf(m);
       const mark = m.mark ? ` <b class="mark ${m.mark}">${esc(t(m.mark))}</b>` : "";
       const value = m.taken ? ` <span class="val">${pct(m.taken.win)}</span>` +
-        (m.loss > 0.0005 ? ` <span class="loss">−${m.loss.toFixed(2)}</span>` : "") : "";
+        (m.loss >= 0.005 ? ` <span class="loss">−${m.loss.toFixed(2)}</span>` : "") : "";
       html += `<li data-step="${k}" data-mark="${m.mark || ""}" class="${m.mark || ""}">` +
         `${esc(seatName(replay.info, m.seat))}: <b>${esc(m.action)}</b>${value}${mark}</li>`;
     }
@@ -199,16 +199,16 @@ const briscaAnalysis = (() => {
   style.textContent = `
     .ranalysis { margin-top: 1em; }
     #rgraph { width: 100%; max-width: 640px; height: auto; display: block; }
-    #rgraph text { font-size: 10px; fill: #666; }
-    #rgraph .half { stroke: #bbb; stroke-dasharray: 4 3; }
-    #rgraph .now { stroke: #333; stroke-width: 1; pointer-events: none; }
+    #rgraph text { font-size: 10px; fill: currentColor; opacity: 0.7; }
+    #rgraph .half { stroke: currentColor; opacity: 0.4; stroke-dasharray: 4 3; }
+    #rgraph .now { stroke: currentColor; opacity: 0.6; stroke-width: 1; pointer-events: none; }
     #rgraph circle { cursor: pointer; }
-    #rgraph circle.mistake { fill: #e8a317; } #rgraph circle.blunder { fill: #d0021b; }
+    #rgraph circle.mistake { fill: #ffd740; } #rgraph circle.blunder { fill: #ff5252; }
     .rmoves { columns: 14em; font-size: 0.9em; }
-    .rmoves li { cursor: pointer; } .rmoves li.here { background: #fff3c4; }
-    .rmoves .mark.mistake { color: #a86d00; } .rmoves .mark.blunder { color: #d0021b; }
-    .rmoves .loss { color: #a00; } .alternatives tr.best td:first-child { font-weight: bold; }
-    .alternatives tr.taken { background: #eef3fb; }`;
+    .rmoves li { cursor: pointer; } .rmoves li.here { outline: 2px solid #ffd740; }
+    .rmoves .mark.mistake { color: #ffd740; } .rmoves .mark.blunder { color: #ff8a80; }
+    .rmoves .loss { color: #ffab91; } .alternatives tr.best td:first-child { font-weight: bold; }
+    .alternatives tr.taken { outline: 2px solid #ffd740; }`;
   document.head.appendChild(style);
 
   return {open, step, render, player, tableHint};
