@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import pickle
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -359,8 +360,10 @@ def run_tasks(job: Callable[[T], R], tasks: Sequence[T], jobs: int = 1, ray: str
     return results
 
 
-def _chunk(job: Callable[[T], R], tasks: Sequence[T]) -> list[R]:
-    return [job(t) for t in tasks]
+def _chunk(job: Callable[[T], R], tasks: bytes) -> bytes:
+    """A Ray task: ``job`` of each task. Tasks and results travel as the standard library's pickles: Ray's own
+    serializer does not rebuild the engine's interned cards (``Card.from_index`` fails in it)."""
+    return pickle.dumps([job(t) for t in pickle.loads(tasks)])
 
 
 def _run_on_ray(job: Callable[[T], R], tasks: Sequence[T], address: str,
@@ -383,14 +386,14 @@ def _run_on_ray(job: Callable[[T], R], tasks: Sequence[T], address: str,
         size = max(1, len(tasks) // (cpus * 8))
         chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
         remote: Any = ray.remote(_chunk)
-        pending = {remote.remote(job, c): k for k, c in enumerate(chunks)}
+        pending = {remote.remote(job, pickle.dumps(c)): k for k, c in enumerate(chunks)}
         done: dict[int, list[R]] = {}
         finished = 0
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 k = pending.pop(ref)
-                done[k] = ray.get(ref)
+                done[k] = pickle.loads(ray.get(ref))
                 finished += len(done[k])
                 if progress:
                     progress(finished, len(tasks))
