@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from brisca import Game, Match
-from brisca.actions import Play, Signal
+from brisca.actions import PASS, Bid, Play, Signal
 from brisca.agents import make_agent
 from brisca.analysis import (
+    BID_WORLDS,
     BLUNDER,
     Move,
     analyse,
@@ -306,3 +307,29 @@ def test_the_benchmark_script_measures_a_hand() -> None:
     assert out.returncode == 0, out.stderr
     assert re.search(r"^hand 1: \d+ decisions searched in [\d.]+ s$", out.stdout, re.M)
     assert re.search(r"spanish, 2 players, 4 worlds and at most 1.0 s a decision: [\d.]+ s a hand", out.stdout)
+
+
+def test_a_bid_is_weighed_against_passing_from_the_bidders_view() -> None:
+    rng = random.Random(3)
+    for seed in range(20):
+        game = played("rematada", 3, seed)
+        for position in positions(game):
+            seat = position.turn
+            assert seat is not None
+            view = position.view(seat)
+            bids = sorted((a for a in view.legal_actions if isinstance(a, Bid)), key=lambda b: b.points)
+            if view.phase != "bid" or len(bids) < 2 or PASS not in view.legal_actions:
+                continue
+            taken = bids[-1]
+            found = read_view(view, seed=1, worlds=200, think=60.0, taken=taken)
+            assert found is not None
+            reading, cut = found
+            assert not cut and reading.method == "bidding" and reading.worlds == BID_WORLDS
+            assert [o.action for o in reading.options] == [PASS, bids[0], taken]
+            for o in reading.options:
+                assert 0 <= o.win <= 1 and o.win_se >= 0
+            # From the bidder's view only: the others' hands and the talon shuffled, the same reading.
+            other = shuffle_hidden(position, seat, rng)
+            assert read_view(other.view(seat), seed=1, worlds=200, think=60.0, taken=taken) == found
+            return
+    raise AssertionError("no auction with a choice of bids found")

@@ -23,8 +23,11 @@ the seat's own reading.
 
 The search draws :data:`WORLDS` worlds a decision, seeded from ``seed``, the hand and the move: the analysis
 is the same for the same seed wherever it runs, unless ``think`` seconds (a ceiling per decision) run out
-first, which the decision then says (:attr:`Move.cut`). The auction's choices, a forced move, a claim and a
-blind call's first trick are not searched by the expert (its rules decide them) and are listed without values.
+first, which the decision then says (:attr:`Move.cut`). A bid of a point auction is weighed against passing and
+the lowest bid over :data:`BID_WORLDS` deals played out by the heuristic player (as ``expert[bid=sim]`` weighs
+its bids), with no face-up reading. The auction's other choices (calls, discards, trump), a forced move, a claim
+and a blind call's first trick are not searched by the expert (its rules decide them) and are listed without
+values.
 
     >>> from brisca import Game
     >>> from brisca.record import Record
@@ -57,6 +60,8 @@ from brisca.record import MatchRecord, Record
 WORLDS = 200
 #: Seconds a decision at most (the default ``think``): fewer worlds once it runs out.
 THINK = 1.0
+#: Deals a bid is weighed over, at most (each played out by the heuristic player: slower than a rollout).
+BID_WORLDS = 16
 #: The value of a point of margin against a whole win: the expert's own (``ExpertAgent.weight``).
 POINT = 0.01
 #: A move losing this much (win chance plus :data:`POINT` a point of margin) against the best is a mistake ...
@@ -122,7 +127,7 @@ class Reading:
         best = self.options.index(self.best)
         taken = next(i for i, o in enumerate(self.options) if o.action == action)
         mean, se = _mean_se([row[best] - row[taken] for row in self.scores])
-        return mean, se if self.method == "sampled" else 0.0
+        return mean, se if self.method in ("sampled", "bidding") else 0.0
 
     def to_json(self) -> dict[str, Any]:
         """The reading as JSON-ready data: how it was found, the best move, every option."""
@@ -236,7 +241,7 @@ def _split(value: float, weight: float) -> tuple[float, float]:
 def _reading(candidates: Sequence[Action], rows: Sequence[Sequence[float]], weight: float, method: str) -> Reading:
     """The options of ``candidates`` from per-world values (rows of :func:`margin` values, ``weight`` a point)."""
     split = [[_split(v, weight) for v in row] for row in rows]
-    sampled = method == "sampled"  # else the mean over every world (or the one world) is the exact value
+    sampled = method in ("sampled", "bidding")  # else the mean over every world (or the one) is the exact value
     options = []
     for i, action in enumerate(candidates):
         win, win_se = _mean_se([row[i][0] for row in split])
@@ -246,15 +251,18 @@ def _reading(candidates: Sequence[Action], rows: Sequence[Sequence[float]], weig
     return Reading(tuple(options), method, len(rows), scores)
 
 
-def read_view(view: View, seed: int = 0, worlds: int = WORLDS, think: float = THINK) -> tuple[Reading, bool] | None:
+def read_view(view: View, seed: int = 0, worlds: int = WORLDS, think: float = THINK,
+              taken: Action | None = None) -> tuple[Reading, bool] | None:
     """The values of the legal moves for the seat of ``view`` (to act), from that view alone, by the expert's
     search; and whether ``think`` ran out first. ``None`` where the expert searches nothing (forced moves, the
-    auction's choices)."""
-    agent = ExpertAgent(seed=seed, sims=worlds, weight=_WEIGHT, net="off")
-    appraisal: Appraisal | None = agent.appraise(view, time.perf_counter() + think)
+    auction's choices other than a bid). A bid is weighed against passing and the lowest bid, over
+    :data:`BID_WORLDS` deals; ``taken``: the bid played, weighed too."""
+    wanted = min(worlds, BID_WORLDS) if view.phase == "bid" else worlds
+    agent = ExpertAgent(seed=seed, sims=wanted, weight=_WEIGHT, net="off")
+    appraisal: Appraisal | None = agent.appraise(view, time.perf_counter() + think, taken)
     if appraisal is None or not appraisal.values:
         return None
-    cut = appraisal.method == "sampled" and len(appraisal.values) < worlds
+    cut = appraisal.method in ("sampled", "bidding") and len(appraisal.values) < wanted
     return _reading(appraisal.candidates, appraisal.values, appraisal.weight, appraisal.method), cut
 
 
@@ -287,10 +295,12 @@ def analyse_task(task: Task) -> tuple[Reading | None, Reading | None, bool]:
     seat, action = record.actions[index]
     if game.turn != seat:  # out of turn (an exchange where the rules allow it): no decision of the seat's
         return None, None, False
-    found = read_view(game.view(seat), decision_seed(seed, hand, index), worlds, think)
+    found = read_view(game.view(seat), decision_seed(seed, hand, index), worlds, think, action)
     if found is None or found[0].option(action) is None:
         return None, None, False
     reading, cut = found
+    if reading.method == "bidding":  # the rest of the auction face up is not searched: no second reading
+        return reading, None, cut
     return reading, read_face_up(game, [o.action for o in reading.options]), cut
 
 
@@ -373,6 +383,6 @@ def decision_seed(seed: int, hand: int, index: int) -> int:
     return (seed * 1_000_003 + hand * 10_007 + index) & 0x7FFFFFFF
 
 
-__all__ = ["BLUNDER", "FACE_UP_CARDS", "MISTAKE", "NOISE", "POINT", "THINK", "WORLDS", "Analysis", "AnalysisError",
-           "Move", "Option", "Reading", "analyse", "analyse_many", "analyse_task", "decision_seed", "format_text",
-           "read_face_up", "read_view"]
+__all__ = ["BID_WORLDS", "BLUNDER", "FACE_UP_CARDS", "MISTAKE", "NOISE", "POINT", "THINK", "WORLDS", "Analysis",
+           "AnalysisError", "Move", "Option", "Reading", "analyse", "analyse_many", "analyse_task", "decision_seed",
+           "format_text", "read_face_up", "read_view"]

@@ -31,10 +31,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from brisca.actions import Action, Claim, Play, Signal
+from brisca.actions import PASS, Action, Bid, Claim, Play, Signal
 from brisca.agents import ismcts
 from brisca.agents.auction import auction_action
-from brisca.agents.bidding import simulated_bid
+from brisca.agents.bidding import bid_values, simulated_bid
 
 # The exact endgame and the rollout policy are modules of their own (the heuristic, the tree search and the
 # compiled kernel use them too); their names stay importable from here.
@@ -174,7 +174,8 @@ class Appraisal:
     #: The value of a point of margin in ``values``.
     weight: float
     #: How the values were found: ``exact`` (every hand known: solved), ``every world`` (every world the view
-    #: allows, each solved to the end) or ``sampled`` (sampled worlds, played out by the rollout policy).
+    #: allows, each solved to the end), ``sampled`` (sampled worlds, played out by the rollout policy) or ``bidding``
+    #: (a bid: sampled deals played out by the heuristic player).
     method: str
 
 
@@ -373,7 +374,7 @@ class ExpertAgent:
             return self._tree(view, candidates, read, sampler, deadline)
         return self._search(view, candidates, read, sampler, deadline)
 
-    def appraise(self, view: View, limit: float = math.inf) -> Appraisal | None:
+    def appraise(self, view: View, limit: float = math.inf, include: Action | None = None) -> Appraisal | None:
         """The values the search gives each move it weighs for ``view`` (the seat to act), world by world: what
         :meth:`act` chooses from, for a reader of the choice (:mod:`brisca.analysis`). ``None`` where the
         expert searches nothing: a forced move, a claim, the auction's choices and a blind call's first trick
@@ -384,8 +385,19 @@ class ExpertAgent:
         allows, each solved to the end; else ``sims`` sampled worlds, common to every move, or fewer once the clock
         reaches ``limit`` (a ``time.perf_counter()`` value). Values are :func:`margin`'s, with ``self.weight`` a
         point (the solved ones with :func:`solve`'s), and every world counts the same (``infer`` is not applied).
+
+        A bid in a point auction is weighed as ``bid=sim`` weighs it (:func:`brisca.agents.bidding.bid_values`):
+        passing, the lowest bid and ``include`` (another bid, the one played in an analysis), over ``sims``
+        sampled deals (at most 48) played out by the heuristic player.
         """
         legal = _require_turn(view)
+        bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda b: b.points)
+        if view.phase == "bid" and bids and PASS in legal:
+            wanted = [PASS, bids[0]] + ([include] if include in bids and include != bids[0] else [])
+            worlds = min(48, self.sims or 48)
+            deadline = None if limit == math.inf else limit
+            dealt = bid_values(view, wanted, self.rng, worlds, deadline, self.weight)
+            return Appraisal(tuple(wanted), tuple(map(tuple, dealt)), self.weight, "bidding") if dealt else None
         if auction_action(view) is not None or view.call_pending:
             return None
         candidates = [a for a in legal if not isinstance(a, Signal)]
