@@ -145,7 +145,11 @@ class Analyst:
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
+            # The worker is stopped, not waited for: an analysis can take a minute, the server's stop cannot.
+            workers = list((getattr(pool, "_processes", None) or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for worker in workers:
+                worker.terminate()
 
 
 def player_stats(engine: sa.Engine, user_id: int) -> list[dict[str, Any]]:
