@@ -157,7 +157,7 @@ def test_option_changes_show_in_text() -> None:
 #: The modules of the library reference (docs/api.md), each a ``::: brisca.x`` block there.
 API_MODULES = (
     "cards", "actions", "rules", "game", "game.hand", "game.ruled", "game.view", "game.results", "game.match",
-    "game.deck", "record", "commitment", "errors", "agents", "arena",
+    "game.deck", "record", "commitment", "errors", "agents", "arena", "analysis",
 )
 
 

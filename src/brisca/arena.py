@@ -23,17 +23,21 @@ from __future__ import annotations
 
 import itertools
 import math
+import pickle
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from brisca.agents import make_agent
 from brisca.errors import BriscaError
 from brisca.game import Game, hand_standing, shuffled
 from brisca.rules import make_rules
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 @dataclass
@@ -324,26 +328,36 @@ def run_arena(
         make_agent(name)  # a bad name fails here, with a clear message, not in a worker
     tasks = [(pair, d, variant, players, dict(options or {}), seed, think) for pair in pairs for d in range(games)]
     start = time.perf_counter()
-    results: list[DealResult] = []
-    if ray is not None:
-        results = _run_on_ray(tasks, ray, progress)
-    elif jobs <= 1:
-        for i, t in enumerate(tasks):
-            results.append(_job(t))
-            if progress:
-                progress(i + 1, len(tasks))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for i, r in enumerate(pool.map(_job, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))):
-                results.append(r)
-                if progress:
-                    progress(i + 1, len(tasks))
+    results = run_tasks(_job, tasks, jobs, ray, progress)
     return ArenaResult(list(agents), rules.variant, players, results, time.perf_counter() - start,
                        "game points" if rules.match == "game_points" else "match points")
 
 
-def _chunk(tasks: Sequence[tuple[Any, ...]]) -> list[DealResult]:
-    return [play_deal(*t) for t in tasks]
+def run_tasks(job: Callable[[T], R], tasks: Sequence[T], jobs: int = 1, ray: str | None = None,
+              progress: Callable[[int, int], None] | None = None) -> list[R]:
+    """``job`` of each task, in the order given: here (``jobs`` 1), on ``jobs`` local processes, or as Ray tasks
+    with ``ray`` (see :func:`run_arena`). ``job`` must be a module-level function (it is pickled to the workers).
+
+    The arena's deals and the analysis of records (:mod:`brisca.analysis`) both run through it.
+
+    >>> run_tasks(abs, [-1, 2, -3], jobs=1)
+    [1, 2, 3]
+    """
+    results: list[R] = []
+    if ray is not None:
+        return _run_on_ray(job, tasks, ray, progress)
+    if jobs <= 1:
+        for i, t in enumerate(tasks):
+            results.append(job(t))
+            if progress:
+                progress(i + 1, len(tasks))
+        return results
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for i, r in enumerate(pool.map(job, tasks, chunksize=max(1, len(tasks) // (jobs * 8)))):
+            results.append(r)
+            if progress:
+                progress(i + 1, len(tasks))
+    return results
 
 
 #: Seconds a Ray cluster's address may take to accept a connection before it is said to be out of reach.
@@ -371,9 +385,15 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Non
                           f"{exc.strerror or exc}") from None
 
 
-def _run_on_ray(tasks: Sequence[tuple[Any, ...]], address: str,
-                progress: Callable[[int, int], None] | None) -> list[DealResult]:
-    """Play ``tasks`` as Ray tasks (a few deals each), and return their results in the order given."""
+def _chunk(job: Callable[[T], R], tasks: bytes) -> bytes:
+    """A Ray task: ``job`` of each task. Tasks and results travel as the standard library's pickles: Ray's own
+    serializer does not rebuild the engine's interned cards (``Card.from_index`` fails in it)."""
+    return pickle.dumps([job(t) for t in pickle.loads(tasks)])
+
+
+def _run_on_ray(job: Callable[[T], R], tasks: Sequence[T], address: str,
+                progress: Callable[[int, int], None] | None) -> list[R]:
+    """Run ``tasks`` as Ray tasks (a few each), and return their results in the order given."""
     try:
         import ray
     except ImportError:
@@ -391,15 +411,15 @@ def _run_on_ray(tasks: Sequence[tuple[Any, ...]], address: str,
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))  # type: ignore[no-untyped-call,unused-ignore]
         size = max(1, len(tasks) // (cpus * 8))
         chunks = [tasks[i:i + size] for i in range(0, len(tasks), size)]
-        remote = ray.remote(_chunk)
-        pending = {remote.remote(c): k for k, c in enumerate(chunks)}
-        done: dict[int, list[DealResult]] = {}
+        remote: Any = ray.remote(_chunk)
+        pending = {remote.remote(job, pickle.dumps(c)): k for k, c in enumerate(chunks)}
+        done: dict[int, list[R]] = {}
         finished = 0
         while pending:
             ready, _ = ray.wait(list(pending), num_returns=1)
             for ref in ready:
                 k = pending.pop(ref)
-                done[k] = ray.get(ref)
+                done[k] = pickle.loads(ray.get(ref))
                 finished += len(done[k])
                 if progress:
                     progress(finished, len(tasks))

@@ -222,6 +222,10 @@ _EN: dict[str, str] = {
     "help_key_declare": "declare the king and knight of a suit, by its letter ({suits})",
     "help_key_sort": "sort your hand by suit and rank, or back to the order it came in (also sort, ordenar, ordina)",
     "help_key_last": "show the last trick again",
+    "help_key_hint": "a hint: the best move from what you can see, and its win chance (also hint, pista,"
+                     " suggerimento)",
+    "hint": "Hint: {move}. Win chance {win}, point margin {margin}, from what you can see ({worlds} deals searched).",
+    "hint_none": "No hint here: the computer makes this choice by its rules, not by searching.",
     "help_key_table": "show the table again",
     "help_empty_line": "empty line",
     "help_key_help": "this help (also h, help, ayuda, aiuto)",

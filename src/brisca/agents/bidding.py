@@ -26,9 +26,11 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 
 from brisca.actions import PASS, Action, Bid
 from brisca.agents.auction import choose_bid
+from brisca.agents.exact import margin, team_of
 from brisca.agents.heuristic import HeuristicAgent
 from brisca.game import Game, View, hand_standing
 from brisca.worlds import WorldError, WorldSampler
@@ -74,6 +76,35 @@ def simulated_bid(view: View, rng: random.Random, worlds: int = 48, deadline: fl
     return bids[0] if mean > 0 else PASS
 
 
+def bid_values(view: View, candidates: Sequence[Action], rng: random.Random, worlds: int = 48,
+               deadline: float | None = None, weight: float = 1 / 600) -> list[list[float]]:
+    """For each of ``worlds`` sampled deals (fewer once ``deadline`` has passed), each candidate's value for the
+    seat's side (:func:`~brisca.agents.exact.margin`: the result, and ``weight`` a point of margin) once it is
+    taken and everybody plays on as the heuristic player: the deals :func:`simulated_bid` weighs, read as a win
+    and a margin (for the analysis of a bid, :meth:`brisca.agents.search.ExpertAgent.appraise`)."""
+    assert view.seat is not None
+    try:
+        sampler = WorldSampler(view)
+    except WorldError:
+        return []
+    player = HeuristicAgent()
+    rows: list[list[float]] = []
+    for done in range(worlds):
+        if deadline is not None and done and time.perf_counter() > deadline:
+            break
+        try:
+            world = sampler.draw(rng)
+        except WorldError:
+            continue
+        row = []
+        for action in candidates:
+            game = world.clone()
+            _play_out(game, view.seat, action, player)
+            row.append(margin(game, team_of(game, view.seat), weight))
+        rows.append(row)
+    return rows
+
+
 def _play_out(game: Game, seat: int, action: Action, player: HeuristicAgent) -> float:
     """What the hand is worth to ``seat`` once ``action`` is taken and everybody plays on as ``player``."""
     game.apply(action)
@@ -89,4 +120,4 @@ def _play_out(game: Game, seat: int, action: Action, player: HeuristicAgent) -> 
     return standing[mine] - (sum(others) / len(others) if others else 0.0)
 
 
-__all__ = ["simulated_bid"]
+__all__ = ["bid_values", "simulated_bid"]

@@ -28,12 +28,13 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from brisca.actions import Action, Claim, Play, Signal
+from brisca.actions import PASS, Action, Bid, Claim, Play, Signal
 from brisca.agents import ismcts
 from brisca.agents.auction import auction_action
-from brisca.agents.bidding import simulated_bid
+from brisca.agents.bidding import bid_values, simulated_bid
 
 # The exact endgame and the rollout policy are modules of their own (the heuristic, the tree search and the
 # compiled kernel use them too); their names stay importable from here.
@@ -156,6 +157,26 @@ def net_leaves(net: Any, worlds: Sequence[Game], candidates: Sequence[Action], s
             values[j] = float(v)
     k = len(candidates)
     return [values[w * k:(w + 1) * k] for w in range(len(worlds))]
+
+
+#: The point weight of :func:`solve`'s values (:func:`margin`'s default).
+SOLVE_WEIGHT = 1 / 600
+
+
+@dataclass(frozen=True)
+class Appraisal:
+    """What the expert's search found for a view: each candidate's value (:func:`margin`'s: the result, 1, 1/2 or
+    0, plus ``weight`` a point of margin) in each world it weighed, the worlds common to every candidate."""
+
+    candidates: tuple[Action, ...]
+    #: One row per world, one value per candidate.
+    values: tuple[tuple[float, ...], ...]
+    #: The value of a point of margin in ``values``.
+    weight: float
+    #: How the values were found: ``exact`` (every hand known: solved), ``every world`` (every world the view
+    #: allows, each solved to the end), ``sampled`` (sampled worlds, played out by the rollout policy) or ``bidding``
+    #: (a bid: sampled deals played out by the heuristic player).
+    method: str
 
 
 class ExpertAgent:
@@ -353,6 +374,57 @@ class ExpertAgent:
             return self._tree(view, candidates, read, sampler, deadline)
         return self._search(view, candidates, read, sampler, deadline)
 
+    def appraise(self, view: View, limit: float = math.inf, include: Action | None = None) -> Appraisal | None:
+        """The values the search gives each move it weighs for ``view`` (the seat to act), world by world: what
+        :meth:`act` chooses from, for a reader of the choice (:mod:`brisca.analysis`). ``None`` where the
+        expert searches nothing: a forced move, a claim, the auction's choices and a blind call's first trick
+        (its rules and the heuristic decide those).
+
+        The same dispatch as :meth:`act`, with the sampled-world search (never the tree search): every hand known
+        (:func:`exact_world`): each move solved exactly; one hidden card left in the stock: every world the view
+        allows, each solved to the end; else ``sims`` sampled worlds, common to every move, or fewer once the clock
+        reaches ``limit`` (a ``time.perf_counter()`` value). Values are :func:`margin`'s, with ``self.weight`` a
+        point (the solved ones with :func:`solve`'s), and every world counts the same (``infer`` is not applied).
+
+        A bid in a point auction is weighed as ``bid=sim`` weighs it (:func:`brisca.agents.bidding.bid_values`):
+        passing, the lowest bid and ``include`` (another bid, the one played in an analysis), over ``sims``
+        sampled deals (at most 48) played out by the heuristic player.
+        """
+        legal = _require_turn(view)
+        bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda b: b.points)
+        if view.phase == "bid" and bids and PASS in legal:
+            wanted = [PASS, bids[0]] + ([include] if include in bids and include != bids[0] else [])
+            worlds = min(48, self.sims or 48)
+            deadline = None if limit == math.inf else limit
+            dealt = bid_values(view, wanted, self.rng, worlds, deadline, self.weight)
+            return Appraisal(tuple(wanted), tuple(map(tuple, dealt)), self.weight, "bidding") if dealt else None
+        if auction_action(view) is not None or view.call_pending:
+            return None
+        candidates = [a for a in legal if not isinstance(a, Signal)]
+        if len(candidates) < 2 or any(isinstance(a, Claim) for a in candidates):
+            return None
+        assert view.seat is not None
+        read = beliefs(view, self.read) if self.read != "off" else None
+        self._randomness = self._random_chances(view)
+        try:
+            sampler = WorldSampler(view, read)
+        except WorldError:
+            return None
+        world = exact_world(view)
+        if world is not None:
+            side = team_of(world, view.seat)
+            row = []
+            for action in candidates:
+                child = world.clone()
+                child.apply(action)
+                row.append(solve(child, side))
+            return Appraisal(tuple(candidates), (tuple(row),), SOLVE_WEIGHT, "exact")
+        rows = self._last_draw_values(view, candidates, read, sampler, solved=True)
+        if rows:
+            return Appraisal(tuple(candidates), tuple(map(tuple, rows)), SOLVE_WEIGHT, "every world")
+        _totals, per_world = self._search_values(view, candidates, read, sampler, math.inf, limit)
+        return Appraisal(tuple(candidates), tuple(map(tuple, per_world)), self.weight, "sampled")
+
     def _tree(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
               sampler: WorldSampler, deadline: float) -> Action:
         """Information-set tree search (:func:`brisca.agents.ismcts.tree_search`) over worlds from ``sampler``: as
@@ -395,6 +467,20 @@ class ExpertAgent:
         exact value of each move: no fusion of strategies that the sampled-world search would commit here. Past
         the ``deadline`` (with a time budget) it gives up, for the sampled-world search to answer at once.
         """
+        rows = self._last_draw_values(view, candidates, read, sampler, deadline)
+        if not rows:
+            return None
+        self.last_worlds = len(rows)
+        totals = [sum(row[i] for row in rows) for i in range(len(candidates))]
+        return candidates[max(range(len(candidates)), key=lambda i: totals[i])]
+
+    def _last_draw_values(self, view: View, candidates: Sequence[Action],
+                          read: Sequence[Sequence[Constraint]] | None, sampler: WorldSampler,
+                          deadline: float = math.inf, solved: bool = False) -> list[list[float]] | None:
+        """:meth:`_last_draw`'s values: for each world the view allows, each candidate's (``None`` where that
+        search does not apply, or past the ``deadline`` with a time budget). ``solved``: each world's value
+        against the best defence (:func:`solve`, a result and a margin) instead of against the models of the
+        opponent (:func:`expect`, whose chances of random play blend results)."""
         seat = view.seat
         if view.players != 2 or not view.stock_count or seat is None or view.rules.dealt_out:
             return None
@@ -414,19 +500,18 @@ class ExpertAgent:
                 worlds.append(sampler.draw(self.rng, 2, {other: hand}))
             except WorldError:
                 continue  # the view (or the reading) rules this hand out
-        if not worlds:
-            return None
-        totals = [0.0] * len(candidates)
+        rows = []
         for world in worlds:
             if self.sims is None and time.perf_counter() >= deadline:
                 return None
             side = team_of(world, seat)
-            for i, action in enumerate(candidates):
+            row = []
+            for action in candidates:
                 child = world.clone()
                 child.apply(action)
-                totals[i] += expect(child, side, greedy, wild, self.weight)
-        self.last_worlds = len(worlds)
-        return candidates[max(range(len(candidates)), key=lambda i: totals[i])]
+                row.append(solve(child, side) if solved else expect(child, side, greedy, wild, self.weight))
+            rows.append(row)
+        return rows
 
     def _roles(self, view: View, read: Sequence[Sequence[Constraint]] | None,
                believed: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -441,6 +526,28 @@ class ExpertAgent:
                 sampler: WorldSampler, deadline: float) -> Action:
         """Sampled worlds (from ``sampler``, built on the view's ``read`` beliefs), every candidate played out in
         each, until ``deadline`` (or ``sims`` worlds, or the cap, or a settled choice)."""
+        totals, per_world = self._search_values(view, candidates, read, sampler, deadline)
+        worlds = self.last_worlds
+        k = len(candidates)
+        if not worlds:
+            return candidates[0]
+        best = max(range(k), key=lambda i: totals[i])
+        if self.anchor > 0 and worlds > 1:
+            home = self._heuristic_index(view, candidates)
+            if home is not None and home != best:
+                # Compare world by world: the luck of a world is the same for both moves and cancels.
+                diffs = [v[best] - v[home] for v in per_world]
+                mean = sum(diffs) / worlds
+                var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
+                if mean < self.anchor * math.sqrt(var / worlds):
+                    best = home
+        return candidates[best]
+
+    def _search_values(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
+                       sampler: WorldSampler, deadline: float,
+                       limit: float = math.inf) -> tuple[list[float], list[list[float]]]:
+        """:meth:`_search`'s values: each candidate's total (worlds weighed by ``infer``) and every world's values.
+        ``limit`` stops even a fixed number of worlds (``sims``) once the clock reaches it."""
         assert view.seat is not None
         k = len(candidates)
         totals = [0.0] * k
@@ -474,7 +581,7 @@ class ExpertAgent:
                 greedy, mix = self._roles(view, read, source.believed)
             while len(batch) < size:
                 if self.sims is not None:
-                    if worlds + len(batch) >= self.sims:
+                    if worlds + len(batch) >= self.sims or ((worlds or batch) and time.perf_counter() >= limit):
                         break
                 elif (worlds or batch) and time.perf_counter() >= deadline:
                     break
@@ -518,19 +625,7 @@ class ExpertAgent:
             if worlds >= check:
                 check += _CHECK_EVERY
         self.last_worlds = worlds
-        if not worlds:
-            return candidates[0]
-        best = max(range(k), key=lambda i: totals[i])
-        if self.anchor > 0 and worlds > 1:
-            home = self._heuristic_index(view, candidates)
-            if home is not None and home != best:
-                # Compare world by world: the luck of a world is the same for both moves and cancels.
-                diffs = [v[best] - v[home] for v in per_world]
-                mean = sum(diffs) / worlds
-                var = sum((d - mean) ** 2 for d in diffs) / (worlds - 1)
-                if mean < self.anchor * math.sqrt(var / worlds):
-                    best = home
-        return candidates[best]
+        return totals, per_world
 
     def _draw(self, source: WorldSampler, reading: Reading | None, tracked: Sequence[int]) -> Game:
         """A world from ``source``, the ``tracked`` seats' hidden cards dealt by ``reading`` (by the sampler alone
@@ -619,6 +714,7 @@ class ExpertAgent:
         return candidates.index(choice) if choice in candidates else None
 
 
-__all__ = ["EXACT_CARDS", "MIX_ONE", "MODEL_CARDS", "ExpertAgent", "RolloutPolicy", "apply_tracked", "best_exact",
-           "exact_choice", "exact_world", "expect", "greedy_action", "lcg", "margin", "net_leaves", "outcome",
-           "playout", "policy_move", "rollout_action", "solve", "team_of", "world_likelihood"]
+__all__ = ["EXACT_CARDS", "MIX_ONE", "MODEL_CARDS", "SOLVE_WEIGHT", "Appraisal", "ExpertAgent", "RolloutPolicy",
+           "apply_tracked", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action", "lcg", "margin",
+           "net_leaves", "outcome", "playout", "policy_move", "rollout_action", "solve", "team_of",
+           "world_likelihood"]

@@ -52,8 +52,20 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--no-cut", action="store_true", help="no draw for the dealer and no cut (the last seat deals)")
 
     replay = sub.add_parser("replay", help="check and replay a brisca-record/1 file, print the result as JSON")
-    replay.add_argument("file", help="record file, or - for standard input")
+    replay.add_argument("file", nargs="+", help="record file, or - for standard input (several with --analyse)")
     replay.add_argument("--indent", type=int, default=None, help="indent the JSON output")
+    replay.add_argument("--analyse", "--analyze", action="store_true",
+                        help="value every decision from its seat's view, mark mistakes (docs/analysis.md)")
+    replay.add_argument("--seed", type=int, default=0, help="with --analyse: the search's seed (default 0)")
+    replay.add_argument("--think", type=float, default=None,
+                        help="with --analyse: seconds a decision at most (default 1)")
+    replay.add_argument("--worlds", type=int, default=None,
+                        help="with --analyse: worlds searched a decision (default 200)")
+    replay.add_argument("--jobs", "-j", type=int, default=1,
+                        help="with --analyse: processes (default 1; 0: every core)")
+    replay.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                        help="with --analyse: search on a Ray cluster, as brisca arena --ray does")
+    replay.add_argument("--json", action="store_true", help="with --analyse: the analysis as JSON")
 
     verify = sub.add_parser("verify", help="check that every deal of a web table's record is the deck it committed to")
     verify.add_argument("file", help="record file, or - for standard input")
@@ -176,9 +188,14 @@ def _run(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.command == "replay":
-            from brisca.cli.replay import run_replay
+            from brisca.cli.replay import run_analyse, run_replay
 
-            return run_replay(args.file, indent=args.indent)
+            if args.analyse:
+                return run_analyse(args)
+            if len(args.file) > 1 or args.json or args.jobs != 1 or args.ray or args.think or args.worlds:
+                raise BriscaError("one record at a time, and --think, --worlds, --jobs, --ray and --json go with"
+                                  " --analyse")
+            return run_replay(args.file[0], indent=args.indent)
         if args.command == "verify":
             from brisca.cli.verify import run_verify
 

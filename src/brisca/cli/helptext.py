@@ -40,6 +40,7 @@ class HelpScreen(Screen):
         keys += [
             ("g", msg("help_key_sort")),
             ("l", msg("help_key_last")),
+            ("h", msg("help_key_hint")),
             (msg("help_empty_line"), msg("help_key_table")),
             ("?", msg("help_key_help")),
             ("q", msg("help_key_quit")),

@@ -100,6 +100,20 @@ class MoveReader(Screen):
             extra += self.msg("prompt_declare", keys=" / ".join(declares))
         return self._read(self.msg("prompt", n=len(view.hand), example=self.example(view), exchange=extra))
 
+    def show_hint(self, view: View) -> None:
+        """``h``: the best move as the expert's search reads the person's own view (never the hidden cards), with
+        its win chance and point margin (:func:`brisca.analysis.read_view`)."""
+        from brisca.analysis import read_view
+
+        found = read_view(view, seed=len(view.history))
+        if found is None:
+            self.say("hint_none")
+            return
+        best = found[0].best
+        self.say("hint", move=self.card_str(best.action.card) if isinstance(best.action, Play) else
+                 best.action.text(self.notation), win=f"{best.win:.0%}", margin=f"{best.margin:+.0f}",
+                 worlds=found[0].worlds)
+
     def example(self, view: View) -> str:
         """A card to show as an example of the notation: the first one shown in the person's hand."""
         hand = self.shown_hand(view)

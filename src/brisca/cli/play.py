@@ -50,6 +50,7 @@ from brisca.cli.words import (
     ECHO_MAX,
     EXCHANGE_WORDS,
     HELP_WORDS,
+    HINT_WORDS,
     LAST_WORDS,
     PASS_WORDS,
     QUIT_WORDS,
@@ -366,6 +367,8 @@ class TerminalGame(DrawAndCut, Narrator, MoveReader, HelpScreen):
                 return Outcome.QUIT
             elif key in LAST_WORDS:
                 self.show_last_trick(view)
+            elif key in HINT_WORDS:
+                self.show_hint(view)
             elif key in SIGNAL_WORDS and view.phase == "play":
                 self.show_signals(view)
             elif key in SORT_WORDS:

@@ -14,7 +14,9 @@ from brisca.actions import SIGNAL_SETS
 from brisca.rules import Rules
 
 #: Words typed at the prompt, in any of the three languages whatever the chosen one.
-HELP_WORDS = frozenset({"?", "h", "help", "ayuda", "aiuto"})
+HELP_WORDS = frozenset({"?", "help", "ayuda", "aiuto"})
+#: A hint: the best move as the expert reads the person's own view (:meth:`brisca.cli.moves.MoveReader.show_hint`).
+HINT_WORDS = frozenset({"h", "hint", "pista", "consejo", "suggerimento"})
 QUIT_WORDS = frozenset({"q", "quit", "exit", "salir", "esci"})
 LAST_WORDS = frozenset({"l", "last", "ultima", "última"})
 EXCHANGE_WORDS = frozenset({"x", "c", "cambiar", "cambio", "scambia", "scambio", "exchange"})

@@ -28,6 +28,7 @@ from brisca.record import loads as load_record
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
 from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
+from brisca.server.analyses import add_routes as add_analysis_routes
 from brisca.server.db import unreachable
 from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
@@ -201,6 +202,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             gc.set_threshold(*thresholds)
             gc.unfreeze()
             await manager.stop()
+            if getattr(app.state, "analyst", None) is not None:
+                app.state.analyst.close()
             store.dispose()
 
     app = FastAPI(title="brisca", lifespan=lifespan)
@@ -512,6 +515,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             while len(replays) > REPLAY_CACHE:
                 replays.popitem(last=False)
         return cached
+
+    add_analysis_routes(app, lambda: manager().store, lambda name: accounts().find(name),
+                        lambda table_id: manager().route(table_id))
 
     @app.get("/api/ratings")
     def rated() -> list[dict[str, Any]]:

@@ -105,6 +105,21 @@ class GameRow(Base):
     finished_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
 
 
+class AnalysisRow(Base):
+    """A finished game's analysis (:mod:`brisca.analysis`), asked for on its replay page and made in the
+    background (:mod:`brisca.server.analyses`)."""
+
+    __tablename__ = "brisca_analyses"
+
+    table_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_games.table_id"), primary_key=True)
+    #: ``queued``, ``done`` or ``failed``.
+    status: Mapped[str] = mapped_column(sa.String(16), index=True)
+    #: The analysis as JSON text (``done``), or why it failed.
+    result: Mapped[str | None] = mapped_column(sa.Text, nullable=True)
+    requested_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+    finished_at: Mapped[datetime | None] = mapped_column(sa.DateTime, nullable=True)
+
+
 class RatingRow(Base):
     __tablename__ = "brisca_ratings"
 

@@ -219,6 +219,28 @@ PAGE_EN: dict[str, str] = {
     "announce": "Lay under the face-up card: ",
     "announcedLabel": "Under the face-up card",
     "outOfTurn": "You may exchange now, out of turn",
+    "analysis": "Analysis",
+    "analyse": "Analyse this game",
+    "analysisQueued": "Being analysed ({n} before it)…",
+    "analysisFailed": "The analysis failed: {reason}",
+    "analysisNote": "Each move valued from its player's own view, with what they could know then: the win chance and"
+                    " the point margin. Face up: the same moves with every card known.",
+    "winChance": "Win chance",
+    "mistake": "mistake",
+    "blunder": "blunder",
+    "moveCol": "Move",
+    "marginCol": "Point margin",
+    "faceUp": "Face up",
+    "sideN": "Side {n}",
+    "analysisStats": "Analysed games",
+    "statGames": "Games",
+    "statDecisions": "Decisions",
+    "statLoss": "Average loss a decision",
+    "statMistakes": "Mistakes a hand",
+    "statBlunders": "Blunders a hand",
+    "hint": "Hint",
+    "hintText": "Hint: {move}, win chance {win}, point margin {margin}",
+    "hintNone": "No hint for this choice",
 }
 
 

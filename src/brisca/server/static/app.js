@@ -229,13 +229,14 @@ async function replayPage(id) {
     else if (ev.key === "Home") go(0);
     else if (ev.key === "End") go(last);
   });
-  rerender = () => showStep(replay.at);
+  rerender = () => { showStep(replay.at); briscaAnalysis.render(); };
   window.addEventListener("hashchange", () => {
     const n = Number(location.hash.slice(1));
     if (Number.isInteger(n) && n !== replay.at) go(n);
   });
   const fromHash = Number(location.hash.slice(1));
   showStep(Number.isInteger(fromHash) && fromHash >= 0 && fromHash <= last ? fromHash : 0);
+  briscaAnalysis.open(id).catch((e) => showError(e.message));
   await checkDeals(id, data);
 }
 
@@ -332,6 +333,7 @@ function showStep(n) {
         .map((i) => seatName(replay.info, i)).join(", ")}`);
   }
   $("#rresult").innerHTML = result;
+  briscaAnalysis.step(n);
 }
 
 // A hand tied for the most points under tie=shared: every tied side is awarded it.
@@ -440,8 +442,9 @@ async function playerPage(username) {
       `<li class="empty">${esc(t("noGames"))}</li>`;
     document.body.dataset.player = data.username;
   };
-  rerender = show;
+  rerender = () => { show(); briscaAnalysis.player(data.username).catch((e) => showError(e.message)); };
   show();
+  await briscaAnalysis.player(data.username);
 }
 
 $("#lang").onchange = (ev) => {

@@ -237,6 +237,7 @@ function render() {
   renderSeats(info, view, mine);
   renderScoreboard(info, view);
   renderFair(info);
+  briscaAnalysis.tableHint(info, view, mine);
   sound.label();
   if (!view) {
     $("#status").textContent = t("waiting");

@@ -1,0 +1,134 @@
+"""The replay page's analysis in a real browser: the win-chance graph, the moves with mistakes marked, the
+alternatives of the move on the table, and the button that asks for an analysis (docs/analysis.md)."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+from brisca import record as brisca_record
+from brisca.analysis import analyse
+from test_web_browser import _get, _open_page, browser, serving
+
+__all__ = ["browser"]  # the fixture, shared with the other browser test
+
+
+def _post(url: str, body: dict[str, Any] | None = None) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body or {}).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.load(r)
+
+
+def _finished_game(base: str, seed: int) -> str:
+    table_id: str = _post(f"{base}/api/tables", {"players": 2, "bots": {"0": "easy", "1": "normal"},
+                                                 "bot_delay": 0, "seed": seed,
+                                                 "options": {"target_hands": 1}})["table_id"]
+    end = time.monotonic() + 60
+    while table_id not in [g["table_id"] for g in _get(f"{base}/api/games")]:
+        assert time.monotonic() < end, "the bots did not finish"
+        time.sleep(0.2)
+    return table_id
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    db = str(tmp_path / "db.sqlite3")
+    with serving(db, tmp_path) as base:
+        yield base, db
+
+
+def test_the_replay_page_draws_the_analysis(site: tuple[str, str], browser: Any) -> None:
+    base, db = site
+    table_id = _finished_game(base, 5)
+    with urllib.request.urlopen(f"{base}/api/games/{table_id}/record", timeout=10) as r:
+        record = brisca_record.loads(r.read().decode())
+    data = analyse(record, seed=0, worlds=8).to_json()
+    # The analysis as the site stores it once made (its making is tested in test_server_analysis.py).
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        c.execute(sa.text("INSERT INTO brisca_analyses (table_id, status, result, requested_at) VALUES "
+                          "(:id, 'done', :result, :now)"),
+                  {"id": table_id, "result": json.dumps(data), "now": datetime.now(UTC).replace(tzinfo=None)})
+    engine.dispose()
+    searched = [m for m in data["moves"] if "taken" in m]
+    marked = [m for m in searched if m["mark"]]
+    assert marked, "this game has no mistake to show"
+
+    ctx, page, errors = _open_page(browser)
+    try:
+        page.goto(f"{base}/games/{table_id}")
+        page.wait_for_selector("#ranalysis[data-status='done'] #rgraph")
+        # One line per side, a point per searched move, the marked ones marked.
+        sides = {m["side"] for m in searched}
+        assert page.locator("#rgraph polyline").count() == len(sides)
+        assert page.locator("#rgraph circle").count() == len(searched)
+        assert page.locator("#rgraph circle.mistake, #rgraph circle.blunder").count() == len(marked)
+        assert page.locator("#rmoves li").count() == len(data["moves"])
+        for mark in ("mistake", "blunder"):
+            want = sum(1 for m in marked if m["mark"] == mark)
+            assert page.locator(f"#rmoves li[data-mark='{mark}']").count() == want
+        # A marked move clicked: the replay goes to it and shows its alternatives, the best starred.
+        move = marked[0]
+        item = page.locator(f"#rmoves li[data-mark='{move['mark']}']").first
+        step = item.get_attribute("data-step")
+        item.click()
+        page.wait_for_function(f"document.body.dataset.step === '{step}'")
+        assert page.locator("#rmoves li.here").get_attribute("data-step") == step
+        rows = page.locator("#ralternatives tbody tr")
+        assert rows.count() == len(move["reading"]["options"])
+        assert page.locator("#ralternatives tr.best").get_attribute("data-action") == move["reading"]["best"]
+        assert page.locator("#ralternatives tr.taken").get_attribute("data-action") == move["action"]
+        assert page.locator("#rgraphnow").get_attribute("visibility") == "visible"
+        # A point of the graph clicked goes to its move too.
+        other = page.locator("#rgraph circle").first
+        target = other.get_attribute("data-step")
+        other.click()
+        page.wait_for_function(f"document.body.dataset.step === '{target}'")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_the_replay_page_asks_for_an_analysis(site: tuple[str, str], browser: Any) -> None:
+    base, _db = site
+    table_id = _finished_game(base, 6)
+    ctx, page, errors = _open_page(browser)
+    try:
+        page.goto(f"{base}/games/{table_id}")
+        page.wait_for_selector("#ranalysis[data-status='none'] #ranalyse")
+        page.click("#ranalyse")
+        page.wait_for_selector("#ranalysis[data-status='queued'], #ranalysis[data-status='done']")
+        assert _get(f"{base}/api/games/{table_id}/analysis")["status"] in ("queued", "done")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_the_hint_button_at_a_practice_table(site: tuple[str, str], browser: Any) -> None:
+    base, _db = site
+    made = _post(f"{base}/api/tables", {"players": 2, "bots": {"1": "normal"}, "bot_delay": 0, "seed": 4,
+                                        "name": "Ana"})
+    seat = json.dumps({"seat": made["seat"], "token": made["token"]})
+    ctx, page, errors = _open_page(browser)
+    try:
+        page.add_init_script(f"localStorage.setItem('brisca:seat:{made['table_id']}', {json.dumps(seat)});"
+                             " localStorage.setItem('brisca:lang', 'en');")
+        page.goto(f"{base}/t/{made['table_id']}")
+        page.wait_for_selector("#hintbtn")
+        page.click("#hintbtn")
+        page.wait_for_function("document.querySelector('#hinttext').textContent.startsWith('Hint: ')",
+                               timeout=30_000)
+        text = page.text_content("#hinttext") or ""
+        assert "win chance" in text
+        assert not errors, errors
+    finally:
+        ctx.close()
