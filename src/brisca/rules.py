@@ -679,7 +679,10 @@ def find_variant(name: str) -> Rules:
         known = sorted(_REGISTRY)
         hint = difflib.get_close_matches(key, known + sorted(_ALIASES), n=1)
         extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-        raise RulesError(f"unknown variant {name!r}{extra}; known: {', '.join(known)}") from None
+        # Every name the suggestion may be is in the list: the presets, each with its other names.
+        also = {v: sorted(a for a, target in _ALIASES.items() if target == v) for v in known}
+        listed = ", ".join(f"{v} (also {', '.join(also[v])})" if also[v] else v for v in known)
+        raise RulesError(f"unknown variant {name!r}{extra}; known: {listed}") from None
 
 
 def variant_names() -> list[str]:

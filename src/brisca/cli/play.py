@@ -133,8 +133,10 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
     else:
         start = Table(rules, players, args.seed)
     _tolerant_streams()
+    # --no-color: no escape code at all (no colour, and no bold either), as on a terminal without styles.
     console = _Console(
-        no_color=args.no_color, highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty()
+        no_color=args.no_color, highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty(),
+        color_system=None if args.no_color else "auto",
     )
     save_path: str | None = args.save
     if save_path:  # fail on an unwritable path now, not after a whole match
