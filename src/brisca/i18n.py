@@ -37,6 +37,8 @@ _EN: dict[str, str] = {
     "level_normal": "normal",
     "level_hard": "hard",
     "level_expert": "expert",
+    "level_hard-v1": "hard-v1",
+    "level_expert-v1": "expert-v1",
     "welcome": "Brisca: {title}, {players} players. You play at seat {seat}.",
     "seating": "At the table:",
     "partners": "Your partners: {who}.",

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from brisca.actions import Action, Announce, Arrastro, Bid, Claim, Declare, Exchange, Pass, Play, RankBid, Signal
+from brisca.agents import LEVELS
 from brisca.cards import Card, Lang, Notation, Rank, Suit
 from brisca.cli.words import clip, signal_key
 from brisca.game import Contract, Match, Trick, View
@@ -27,8 +28,8 @@ _SUIT_STYLE: dict[Suit, str] = {
     Suit.BASTOS: "green",
 }
 _FORMATTER = string.Formatter()
-#: The computer levels of ``brisca play --ai`` (:data:`brisca.agents.LEVELS`), each named by a message ``level_NAME``.
-LEVEL_KEYS = ("easy", "normal", "hard", "expert")
+#: The computer levels of ``brisca play --ai``, each named on screen by its message ``level_NAME``.
+LEVEL_KEYS = tuple(LEVELS)
 
 
 def card_of(action: Action) -> Card | None:
