@@ -450,7 +450,7 @@ _EN: dict[str, str] = {
     "next_trick_lead": "The trick's winner leads the next trick.",
     "hand_goal_contract": "the declarer's side must reach the bid",
     "variants_players": "{counts} players",
-    # The exchange announced (001) and the exchange out of turn (000).
+    # The exchange announced (Fournier) and the exchange out of turn (Encyclopedia).
     "announce_option": "lay {give} under the face-up {take}: you take it when you win your next trick",
     "prompt_announce": ", x announce the exchange",
     "you_announce": "You lay {give} under the face-up {take}: you take it when you win your next trick.",

@@ -140,8 +140,8 @@ class Narrator(Screen):
         self._hand_seen = frozenset(view.hand)
 
     def _tell_announced(self, view: View) -> None:
-        """An announced exchange (001) settled after a trick: made (the announcer won it) or taken back (the face-up
-        card drawn first). Exchanges made at once were told with their actions."""
+        """An announced exchange (Fournier) settled after a trick: made (the announcer won it) or taken back (the
+        face-up card drawn first). Exchanges made at once were told with their actions."""
         for event in view.exchanges[self._told_exchanges:]:
             you = event.seat == self.seat
             self.say("announced_made_you" if you else "announced_made", who=self.label(event.seat),

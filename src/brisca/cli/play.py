@@ -314,8 +314,8 @@ class TerminalGame(DrawAndCut, Narrator, MoveReader, HelpScreen):
         return None
 
     def _offer_out_of_turn(self) -> Outcome | None:
-        """Under ``trump_exchange: out_of_turn`` (000: "at any time, even while playing a trick"), while another
-        seat is to act, offer the person its exchange: once a trick, and again after the stock changes."""
+        """Under ``trump_exchange: out_of_turn`` (Encyclopedia: "at any time, even while playing a trick"), while
+        another seat is to act, offer the person its exchange: once a trick, and again after the stock changes."""
         view = self.view()
         if not view.out_of_turn or view.face_up is None:
             return None

@@ -282,7 +282,7 @@ class Screen:
         """The trick (counted from 0 in the hand) whose winner takes the vale declared at ``view.history[i]``.
 
         Declared as a card of the pair is played (the seat's next action plays it): that card's trick; else
-        marked once the seat's card was down (003): the trick of the last card played before it.
+        marked once the seat's card was down (Porteña): the trick of the last card played before it.
         """
         history = view.history
         seat, action = history[i]
@@ -362,7 +362,7 @@ class Screen:
         rows.extend(self._signal_rows(view))
         rows.extend(self._declaration_rows(view))
         rows.extend(self._known_rows(view))
-        if view.announced is not None:  # (001) the trump under the face-up card, in everybody's sight
+        if view.announced is not None:  # (Fournier) the trump under the face-up card, in everybody's sight
             seat, card = view.announced
             rows.append((msg("announced_row"), Text(f"{self.label(seat)}: ").append(self.card_text(card))))
         rows.append((msg("turn"), self.label(view.turn) if view.turn is not None else "-"))
