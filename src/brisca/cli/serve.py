@@ -52,8 +52,8 @@ def add_limit_options(serve: argparse.ArgumentParser) -> None:
 
     defaults = Limits()
     group = serve.add_argument_group(
-        "limits", "against abuse (docs/hosting-table.md, Limits); a client address is the one uvicorn sees (behind a proxy"
-                  " on 127.0.0.1: its X-Forwarded-For)")
+        "limits", "against abuse (docs/hosting-table.md, Limits); a client address is the one uvicorn sees (behind a"
+                  " proxy on 127.0.0.1: its X-Forwarded-For)")
     for flag, (name, metavar, what) in LIMIT_FLAGS.items():
         default = getattr(defaults, name)
         shown = f"{default:g}" if isinstance(default, float) else str(default)
