@@ -292,3 +292,25 @@ def test_sources_are_named_once_and_cited_by_name() -> None:
              for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if re.search(_SOURCE_NUMBER + r"(:|\)|'s| \(|,| and)", line)]
     assert not cited, f"sources cited by number: {cited}"
+
+
+def test_the_terminal_picture_is_a_run_of_the_game() -> None:
+    """docs/img/terminal-game.svg (in docs/playing.md) shows what ``scripts/terminal_picture.py`` records from the
+    terminal game now: each line of the picture is a line the game prints, in order."""
+    import html
+    import importlib.util
+    import re
+
+    spec = importlib.util.spec_from_file_location("terminal_picture", DOCS.parent / "scripts" / "terminal_picture.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    printed = [line.strip() for line in script.record_screen().export_text().splitlines()]
+    svg = (DOCS / "img" / "terminal-game.svg").read_text(encoding="utf-8")
+    rows: dict[float, str] = {}
+    for y, text in re.findall(r'<text class="[\w-]+-r\d+" x="[\d.]+" y="([\d.]+)"[^>]*>([^<]*)</text>', svg):
+        rows[float(y)] = rows.get(float(y), "") + html.unescape(text).replace("\xa0", " ")
+    shown = [rows[y].strip() for y in sorted(rows)]  # (the picture places a line's leading blanks by x)
+    assert [line for line in shown if line] == [line for line in printed if line], (
+        "docs/img/terminal-game.svg is stale: run python scripts/terminal_picture.py")
+    assert "Your move (1-3 or a card like" in shown[-1] and "![" in (DOCS / "playing.md").read_text(encoding="utf-8")
