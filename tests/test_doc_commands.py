@@ -131,3 +131,17 @@ def test_no_page_reads_as_a_lab_notebook(page: str) -> None:
     text = (DOCS / page).read_text(encoding="utf-8")
     found = sorted({m.group(0) for pattern in NOTEBOOK for m in re.finditer(pattern, text, re.IGNORECASE)})
     assert not found, f"docs/{page}: {found}"
+
+
+def test_the_readme_research_example_runs() -> None:
+    """README's Python blocks that are not doctests (the research environments, which need the ``rl`` extra)."""
+    pytest.importorskip("pettingzoo")
+    pytest.importorskip("gymnasium")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if ">>>" not in b]
+    assert blocks and any('pettingzoo.make("aec", "brisca/spanish-v0")' in b for b in blocks)
+    for block in blocks:
+        scope: dict[str, object] = {}
+        exec(compile(block, "README.md", "exec"), scope)
+        if "env" in scope:
+            assert scope["env"].agents == ["player_0", "player_1"]  # type: ignore[attr-defined]
