@@ -102,7 +102,7 @@ def test_matches_with_more_players_finish(players: int, tmp_path: Path) -> None:
     assert summary["match_winner"] is not None
     if players in (4, 6):
         partners = ", ".join(f"Seat {s} (normal, partner)" for s in range(2, players, 2))
-        assert f"Your partners: {partners}." in proc.stdout
+        assert f"Your {'partners' if players == 6 else 'partner'}: {partners}." in proc.stdout
         assert "Your side (seats " in proc.stdout
     else:
         assert "partner" not in proc.stdout

@@ -96,8 +96,13 @@ def test_a_whole_match_in_the_terminal(
             assert {"en": "Shown face up at the deal:", "it": "Scoperte nella distribuzione:"}[lang] in out
     else:
         assert AUCTION_WON[lang] in out
-        assert {"en": "Match points for this hand:", "es": "Puntos de la partida en esta mano:",
-                "it": "Punti della partita in questa mano:"}[lang] in out
+        if variant == "rematada":  # the contract's score is worth its game points only: those are told
+            assert {"en": "Game points won in this hand:", "es": "Puntos de juego ganados en esta mano:",
+                    "it": "Punti gioco vinti in questa mano:"}[lang] in out
+            assert "Match points for this hand:" not in out and "Puntos de la partida" not in out
+        else:
+            assert {"en": "Match points for this hand:", "es": "Puntos de la partida en esta mano:",
+                    "it": "Punti della partita in questa mano:"}[lang] in out
     if variant.startswith("chiamata"):
         # the Italian notation, and the names in the language of the screen
         name = {"en": r"\w+ of (coins|cups|swords|clubs)", "it": r"\w+ di (denari|coppe|spade|bastoni)",

@@ -595,8 +595,12 @@ def test_the_help_lists_only_the_keys_these_rules_play() -> None:
     out = play("-p", "4", "-r", "signals=partner", "-r", "arrastro=true", "--no-cut", "--lang", "en",
                stdin="?\nsignal\nq\n")
     keys = out.split("Keys\n", 1)[1].split("Rules\n", 1)[0]
+    # The ace to type is the ace of this hand's trumps (1C when cups are trumps), not always the ace of coins.
+    trump = re.search(r"Trump: (coins|cups|swords|clubs)", out)
+    assert trump is not None
+    ace = "1" + {"coins": "O", "cups": "C", "swords": "E", "clubs": "B"}[trump.group(1)]
     for line in ("  x             exchange the trump", "  a             lead the ace of trumps calling arrastro"
-                 " (also 1O!)", "  s1, s2 ...    make a signal (also signal NAME; signal alone lists the ones you"
+                 f" (also {ace}!)", "  s1, s2 ...    make a signal (also signal NAME; signal alone lists the ones you"
                  " may make now)"):
         assert line in keys
     # "signal" alone answers with the signals the table offers, under the same keys

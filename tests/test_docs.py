@@ -55,7 +55,7 @@ def test_no_rule_page_of_a_preset_gone() -> None:
 def _links(markdown: str) -> list[str]:
     import re
 
-    return [m for m in re.findall(r"\]\(([^)]+)\)", markdown) if "://" not in m]
+    return [m.split("#", 1)[0] for m in re.findall(r"\]\(([^)]+)\)", markdown) if "://" not in m]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -260,3 +260,57 @@ def test_the_exchange_readings_show_in_text() -> None:
     assert "on your turn or another's" in rules_text(base.with_options(trump_exchange="out_of_turn"), "en")
     assert "anunciado" in rules_text(base.with_options(trump_exchange="announced"), "es")
     assert "`trump_exchange: announced`" in " ".join(base.readings)
+
+
+#: A source cited by the number of its file (``001``, ``(003: '...')``) instead of its name.
+_SOURCE_NUMBER = r"(?<![\d.\w,/])(?<!\d )(00[0-4])(?![\d.\w_])"
+
+
+def test_sources_are_named_once_and_cited_by_name() -> None:
+    """docs/rules.md names each rule text (title and language) once; the presets, their pages, ``brisca rules``, the
+    other docs and the docstrings cite them by those names, never by a file number."""
+    import re
+
+    from brisca.rulebook import SOURCES, cited_sources
+
+    index = docs_index()
+    section = index.split("## Sources\n", 1)[1].split("\n## ", 1)[0]
+    for source in SOURCES.values():
+        assert f"| {source.name} | {source.title} | {source.language} |" in section
+        assert source.language in ("English", "Spanish", "Italian")
+    for name in variant_names():
+        rules = find_variant(name)
+        assert cited_sources(rules), name
+        for lang in LANGS:
+            for text in (rules_text(rules, lang), rules_markdown(rules, lang)):
+                assert not re.search(_SOURCE_NUMBER, text), (name, lang)
+        assert "[the rule texts](../rules.md#sources)" in rules_markdown(rules)
+    root = DOCS.parent
+    paths = [*root.joinpath("src", "brisca").rglob("*.py"), root / "README.md",
+             *(p for p in DOCS.rglob("*.md") if p.name not in ("strength.md", "research.md"))]
+    cited = [f"{p.relative_to(root)}:{i}" for p in paths
+             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if re.search(_SOURCE_NUMBER + r"(:|\)|'s| \(|,| and)", line)]
+    assert not cited, f"sources cited by number: {cited}"
+
+
+def test_the_terminal_picture_is_a_run_of_the_game() -> None:
+    """docs/img/terminal-game.svg (in docs/playing.md) shows what ``scripts/terminal_picture.py`` records from the
+    terminal game now: each line of the picture is a line the game prints, in order."""
+    import html
+    import importlib.util
+    import re
+
+    spec = importlib.util.spec_from_file_location("terminal_picture", DOCS.parent / "scripts" / "terminal_picture.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    printed = [line.strip() for line in script.record_screen().export_text().splitlines()]
+    svg = (DOCS / "img" / "terminal-game.svg").read_text(encoding="utf-8")
+    rows: dict[float, str] = {}
+    for y, text in re.findall(r'<text class="[\w-]+-r\d+" x="[\d.]+" y="([\d.]+)"[^>]*>([^<]*)</text>', svg):
+        rows[float(y)] = rows.get(float(y), "") + html.unescape(text).replace("\xa0", " ")
+    shown = [rows[y].strip() for y in sorted(rows)]  # (the picture places a line's leading blanks by x)
+    assert [line for line in shown if line] == [line for line in printed if line], (
+        "docs/img/terminal-game.svg is stale: run python scripts/terminal_picture.py")
+    assert "Your move (1-3 or a card like" in shown[-1] and "![" in (DOCS / "playing.md").read_text(encoding="utf-8")

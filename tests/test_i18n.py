@@ -142,3 +142,27 @@ def test_the_web_page_finds_every_text_it_names() -> None:
         assert used <= set(strings[lang]), (lang, sorted(used - set(strings[lang])))
         assert set(strings[lang]) == set(strings["en"]), lang
     assert strings["it"]["sig_trump-ace"] == "asso di briscola"  # the signals' names come from the rule pages'
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_titles_and_levels_are_translated(lang: str) -> None:
+    """A preset's title and a computer level appear on every screen of the terminal game (``Brisca: Briscola
+    (italiana), 2 giocatori``, ``Giocatore 1 (esperto)``): each has its message, translated, in every catalog."""
+    from brisca.agents import LEVELS
+    from brisca.cli.screen import LEVEL_KEYS
+    from brisca.i18n import Messages
+    from brisca.rulebook import title_in
+    from brisca.rules import find_variant, variant_names
+
+    assert set(LEVEL_KEYS) == set(LEVELS), "each level of brisca play --ai needs its message level_NAME"
+    catalog = {m.context: m for m in _po(lang) if m.id}
+    for level in LEVEL_KEYS:
+        message = catalog.get(f"terminal:level_{level}")
+        assert message is not None and message.string and not message.fuzzy, (lang, level)
+        assert Messages(lang)(f"level_{level}") == message.string
+    for name in variant_names():
+        message = catalog.get(f"title:{name}")
+        assert message is not None and message.string and not message.fuzzy, (lang, name)
+        assert title_in(find_variant(name), lang) == message.string
+    assert Messages("it")("level_expert") == "esperto" and Messages("es")("level_hard") == "difícil"
+    assert title_in(find_variant("briscola"), "it") == "Briscola (italiana)"

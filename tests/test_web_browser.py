@@ -52,7 +52,7 @@ def serving(db: str, tmp_path: Path, hand_pause: float = 0) -> Iterator[str]:
         port = s.getsockname()[1]
     log = (tmp_path / "serve.log").open("w")
     proc = subprocess.Popen(
-        # --min-bot-delay 0: the pages' test plays a match of bots only at once (docs/web.md, "Limits").
+        # --min-bot-delay 0: the pages' test plays a match of bots only at once (docs/hosting-table.md, "Limits").
         [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", db, "--log-level", "warning",
          "--min-bot-delay", "0", "--hand-pause", str(hand_pause)],
         stdout=log, stderr=subprocess.STDOUT,

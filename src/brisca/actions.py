@@ -37,7 +37,7 @@ from typing import Any, ClassVar
 from brisca.cards import ALL_CARDS, SPANISH, Card, NotationLike, Rank, Suit, parse_cards
 from brisca.errors import InvalidActionError, InvalidCardError
 
-#: Partner signals (señas) of sources 001, 004 and 002, and what each one truthfully says.
+#: Partner signals (señas) of sources Fournier, Villar de Cañas and Briscola guide, and what each one truthfully says.
 SIGNALS: dict[str, str] = {
     "trump-ace": "holds the ace of trumps",
     "trump-three": "holds the three of trumps",
@@ -51,15 +51,16 @@ SIGNALS: dict[str, str] = {
     "ask-cards": "asks the partner what he holds",
     "high-card": "holds a high card (a carico: one of the two highest ranks) of a suit that is not trumps",
 }
-#: The signals of each ``signal_set``: spanish (001 and 004), italian (002's table for Briscola).
+#: The signals of each ``signal_set``: spanish (Fournier and Villar de Cañas), italian (Briscola guide's table for
+#: Briscola).
 SIGNAL_SETS: dict[str, tuple[str, ...]] = {
     "spanish": ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "small-trumps", "briscas",
                 "no-trumps", "ask-points", "ask-cards"),
     "italian": ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "high-card"),
 }
-#: The signals that ask the partner for something rather than tell (004 forbids asking: ``signal_asks``).
+#: The signals that ask the partner for something rather than tell (Villar de Cañas forbids asking: ``signal_asks``).
 ASK_SIGNALS: frozenset[str] = frozenset({"ask-points", "ask-cards"})
-#: The ways the cutter may cut and deal (source 003), for :class:`Cut`.
+#: The ways the cutter may cut and deal (source Porteña), for :class:`Cut`.
 CUT_WAYS: tuple[str, ...] = ("alce", "golpe", "pelada")
 
 
@@ -197,7 +198,7 @@ class Exchange(CardAction):
 
 
 class Announce(CardAction):
-    """Lay the named low trump under the face-up card, announcing an exchange (``trump_exchange: announced``, 001).
+    """Lay the named low trump under the face-up card, announcing an exchange (``trump_exchange: announced``, Fournier).
 
     The card leaves the hand and lies in everybody's sight; the exchange is made as the seat wins its next trick,
     and the card goes back to its hand if the face-up card is drawn before that.
@@ -273,7 +274,7 @@ class Signal(Action):
 
 
 class Cut(Action):
-    """The cutter's choice of how the deck is cut and dealt (source 003): ``alce``, ``golpe`` or ``pelada``."""
+    """The cutter's choice of how the deck is cut and dealt (source Porteña): ``alce``, ``golpe`` or ``pelada``."""
 
     __slots__ = ("way",)
     kind = "cut"

@@ -20,6 +20,9 @@ from typing import Any
 from brisca.game import Game
 from brisca.rules import find_variant
 
+#: What the reference of the ratios is, in the report's words.
+NAIPES = "naipes 0.1.0, another Python package that plays brisca"
+
 
 def _timed(fn: Callable[[int], None], seconds: float) -> float:
     """Calls of ``fn(batch)`` per second, best of a few rounds of about ``seconds`` in all."""
@@ -152,6 +155,7 @@ def run_bench(seconds: float = 1.0, players: Sequence[int] | None = None, as_jso
         print(json.dumps(res, indent=1))
         return 0
     print("brisca bench: random playouts of the spanish preset through the public engine")
+    print(f"  reference: {NAIPES}, driven the same way in the same process")
     for n, rate in res["hands_per_second"].items():
         print(f"  {n} players: {rate:10,.0f} hands/s")
     print(f"  clone:          {res['clone_us']:6.2f} us   (2 players, mid-hand)")

@@ -19,7 +19,7 @@ back into the deck, not even late in a hand when few orders of the unseen cards 
 
 What a commitment proves: the deck was fixed when the hand was dealt and not changed while it was
 played. It does not prove the server chose the order at random (a server that wanted to could commit
-to a deck it likes); see ``docs/web.md``, "Security".
+to a deck it likes); see ``docs/threats.md``.
 """
 
 from __future__ import annotations

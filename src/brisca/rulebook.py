@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+from dataclasses import dataclass
 from pathlib import Path
 
 from brisca.actions import ASK_SIGNALS, SIGNAL_SETS, SIGNALS
@@ -471,6 +472,51 @@ def rules_text(rules: Rules, lang: Lang = "en") -> str:
     return "\n".join(lines)
 
 
+@dataclass(frozen=True)
+class Source:
+    """A rule text the presets follow, cited everywhere by its short ``name``."""
+
+    name: str
+    title: str
+    language: str
+    covers: str
+
+
+#: The rule texts, by the name each is cited by (in the presets' sources and readings, the rule pages, the docs and
+#: the docstrings). They disagree with each other: every disagreement is a rule option.
+SOURCES: dict[str, Source] = {s.name: s for s in (
+    Source("Encyclopedia", "Brisca, the encyclopedia articles (from Wikipedia)", "English",
+           "2-6 players, 40 or 48 cards, the trump exchange (7 / 2), arrastro, claiming with the top trumps, scoring"
+           " and ties, and the variants Mexican brisca, Briscola (Lombard and Tuscan values), Briscola scoperta,"
+           " Mariaje/Cinquecento, Briscola Chiamata, Brisca Rematada, Muerte al Tres; a second, longer article on the"
+           " deal, trick play, scoring and strategy"),
+    Source("Fournier", "Brisca, the rules published by the card maker Fournier", "English",
+           "2-4 players, partnerships, the deal, the exchange of the face-up trump, hands to win, ties, the partner"
+           " signals (señas)"),
+    Source("Briscola guide", "Briscola, a card-game guide", "English",
+           "Italian Briscola: choosing partners, the deal, play, partners seeing each other's hands when the stock"
+           " is gone, signalling schemes, 4-player cut-throat, 2 and 3 players, Briscola Chiamata (with the low-card"
+           " bidding), Briscola Scoperta, Maltese Bixkla"),
+    Source("Porteña", "La brisca (the Chilean brisca porteña)", "Spanish",
+           "4 players in pairs: every card dealt, three ways to cut and deal, the 2 as second brisca, the duty to"
+           " follow, beat and trump, leading a 2, vales (king-knight pairs, 20/40), the last trick's 10, capote,"
+           " renuncio, the counting"),
+    Source("Villar de Cañas", "Normas de la brisca, the club rules of Villar de Cañas (Spain)", "Spanish",
+           "61 to win, the deal, winning a trick, 6 players without the 2s, the signals and the players' slang"),
+)}
+
+
+def cited_sources(rules: Rules) -> list[Source]:
+    """The rule texts a preset cites, in its order (each of its ``sources`` starts with a source's name)."""
+    out = []
+    for text in rules.sources:
+        source = next((s for s in SOURCES.values() if text == s.name or text.startswith(s.name + " (")), None)
+        if source is None:
+            raise ValueError(f"{rules.variant}: {text!r} names no source of brisca.rulebook.SOURCES")
+        out.append(source)
+    return out
+
+
 def docs_index(lang: Lang = "en") -> str:
     """The index of the rule pages in ``lang``: a table of the presets. In English, ``docs/rules.md``, with the card
     notation, the signals, the record actions and every option."""
@@ -484,6 +530,12 @@ def docs_index(lang: Lang = "en") -> str:
         r = find_variant(name)
         counts = "/".join(map(str, r.player_counts))
         lines.append(f"| `{name}` | {r.title} | {counts} | [rules]({page_path('en', name)}) |")
+    lines += ["", "## Sources", "",
+              "The presets follow these rule texts, which disagree with each other: every disagreement is a rule"
+              " option, and each preset's page says which reading it chose and why, quoting them. They are cited"
+              " everywhere by their names, in the docs and in `brisca rules`.", "",
+              "| name | title | language | what it covers |", "|---|---|---|---|"]
+    lines += [f"| {s.name} | {s.title} | {s.language} | {s.covers} |" for s in SOURCES.values()]
     lines += ["", "## Card notation", "",
               "A card is written rank then suit, case-insensitive. Presets with `card_names: italian` (the briscola"
               " family) write the Italian notation on screens and rule pages; records always keep the Spanish one,"
@@ -640,7 +692,7 @@ def rules_markdown(rules: Rules, lang: Lang = "en") -> str:
         return _translated_page(rules, lang)
     lines = [f"# `{rules.variant}`: {rules.title}", "", _versions(lang, rules.variant), "", rules.doc, ""]
     if rules.sources:
-        lines += ["Sources (in `shared/seeds/`): " + "; ".join(rules.sources) + ".", ""]
+        lines += ["Sources ([the rule texts](../rules.md#sources)): " + "; ".join(rules.sources) + ".", ""]
     if rules.readings:
         lines += ["## Readings chosen where the sources disagree or are silent", ""]
         lines += [f"- {r}" for r in rules.readings] + [""]

@@ -26,39 +26,40 @@ from brisca.actions import PLAYS
 from brisca.cards import Card, Rank, Suit, parse_cards, spanish_deck
 from brisca.errors import InvalidCardError, RulesError
 
-#: When a seat may give a low trump for the face-up card: announced (001: the trump is placed under the face-up card
-#: and taken after the seat's next trick won) and out_of_turn (000: "at any time, even while playing a trick") too.
+#: When a seat may give a low trump for the face-up card: announced (Fournier: the trump is placed under the face-up
+#: card and taken after the seat's next trick won) and out_of_turn (Encyclopedia: "at any time, even while playing a
+#: trick") too.
 TRUMP_EXCHANGE_MODES = ("off", "after_win", "any_time", "before_penultimate", "announced", "out_of_turn")
-#: Duties of play: none, suit, suit_trump; descanso (source 003: follow suit always, beat and trump only against
+#: Duties of play: none, suit, suit_trump; descanso (source Porteña: follow suit always, beat and trump only against
 #: the opponents, a seat whose partner holds the trick with a plain card is free when void); suit_beat_trump
 #: (beat and trump whoever holds the trick, the partner too).
 FOLLOW_MODES = ("none", "suit", "suit_trump", "descanso", "suit_beat_trump")
 FOLLOW_FROM = ("start", "empty_stock")
 TIE_MODES = ("draw", "replay", "most_cards", "shared")
-#: How a match is counted: hands won to a target, card points to a target, game points to a target (000,
+#: How a match is counted: hands won to a target, card points to a target, game points to a target (Encyclopedia,
 #: second article: a contract's game point to the declarer or to each defender), or a fixed number of hands.
 MATCH_MODES = ("target_hands", "target_points", "game_points", "fixed_hands")
-#: How the sides are made: fixed (even seats against odd, as the players sat) or by a draw (001, 002).
+#: How the sides are made: fixed (even seats against odd, as the players sat) or by a draw (Fournier, Briscola guide).
 PARTNER_MODES = ("fixed", "draw")
-#: Communication between partners (002): off (closed); partner (signals only partners see); open (open talk:
+#: Communication between partners (Briscola guide): off (closed); partner (signals only partners see); open (open talk:
 #: everybody sees every one); combination (both: each one made either as a signal or said aloud).
 SIGNAL_MODES = ("off", "partner", "open", "combination")
-#: Which signals are played: spanish (001 and 004), italian (002's Briscola signals).
+#: Which signals are played: spanish (Fournier and Villar de Cañas), italian (Briscola guide's Briscola signals).
 SIGNAL_SETS = ("spanish", "italian")
 HAND_WINNER = ("most", "least")
 CARD_NAMES = ("spanish", "italian")
 #: How the cards reach the hands: one at a time, or the three Chilean ways of source 003.
 DEAL_MODES = ("one_by_one", "alce", "golpe", "pelada", "cutter_chooses")
-#: The three ways of source 003 that the cutter chooses among under ``deal: cutter_chooses``.
+#: The three ways of source Porteña that the cutter chooses among under ``deal: cutter_chooses``.
 CUT_WAYS = ("alce", "golpe", "pelada")
-#: Who cuts the deck: the seat before the dealer (left) or after him (right, 003's "contrincante de su derecha").
+#: Who cuts the deck: the seat before the dealer (left) or after him (right, Porteña's "contrincante de su derecha").
 CUTTERS = ("left", "right")
-#: How the draw for the first dealer reads the cards: by rank order, or by face value (003).
+#: How the draw for the first dealer reads the cards: by rank order, or by face value (Porteña).
 DEALER_DRAWS = ("rank", "face_value")
 #: Where the trump suit comes from.
 TRUMP_FROM = ("turned", "dealer", "named", "called")
 BIDDING_MODES = ("off", "points", "low_card")
-#: When the bidder calls his card (Chiamata Buia, source 000: after the first trick).
+#: When the bidder calls his card (Chiamata Buia, source Encyclopedia: after the first trick).
 CALL_TIMES = ("before_play", "after_first_trick")
 ALL_PASS = ("redeal", "last_must_bid")
 CONTRACT_MODES = ("off", "solo", "called")
@@ -122,7 +123,7 @@ def _ways(name: str, value: object) -> tuple[str, ...]:
     if len(set(value)) != len(value):
         raise RulesError(f"option {name!r} names a way twice")
     if len(value) < 2:
-        raise RulesError(f"option {name!r} needs at least two ways (003: 'Nunca puede jugarse con un solo tipo de"
+        raise RulesError(f"option {name!r} needs at least two ways (Porteña: 'Nunca puede jugarse con un solo tipo de"
                          " alce')")
     return tuple(w for w in CUT_WAYS if w in value)
 
@@ -170,9 +171,10 @@ OPTIONS: dict[str, Option] = {
         Option("teams", lambda v: _bool("teams", v),
                "with 4 or 6 players, play in two sides (even seats against odd seats); false: each for himself"),
         Option("partners", lambda v: _choice("partners", v, PARTNER_MODES, {}),
-               "fixed: the players keep the seats they took; draw (001: 'Each player draws one card and shows it."
+               "fixed: the players keep the seats they took; draw (Fournier: 'Each player draws one card and shows it."
                " The two players with the highest cards play against the other two. The player who draws the"
-               " highest card has the choice of choosing seat and is the dealer.'; 002 alike): before the first"
+               " highest card has the choice of choosing seat and is the dealer.'; Briscola guide alike): before the"
+               " first"
                " hand each player draws a card, ranked as in play, and players tied draw again among themselves;"
                " the highest takes seat 0 and deals, the higher half takes the even seats and the lower half the"
                " odd ones, each half in the order of its cards (without sides, the seats follow the cards)"),
@@ -180,14 +182,15 @@ OPTIONS: dict[str, Option] = {
                lambda v: _choice("trump_exchange", v, TRUMP_EXCHANGE_MODES, {True: "after_win", False: "off"}),
                "giving a low trump for the face-up card: off; after_win (a seat that has won a trick, on its"
                " turn); any_time (on its turn, from the first trick); before_penultimate (after a win, and no"
-               " longer once the last round of draws has begun); announced (001: 'To exchange it, the player must"
+               " longer once the last round of draws has begun); announced (Fournier: 'To exchange it, the player must"
                " notify his opponent by placing his trump two or seven under the face-up trump. Then, the next time"
                " after the player wins a trick, before the stock on the table is finished, he can add the face-up"
                " trump to his hand. If he does not win any trick before the face-up trump is drawn from the stock,"
                " then, he simply takes his two or seven back.': on its turn a seat lays the trump under the"
                " face-up card, out of its hand (it plays with a card fewer) and in everybody's sight; the exchange"
                " is made as the seat wins its next trick, before the draw, and the card goes back to its hand if"
-               " the face-up card is drawn before that); out_of_turn (000: 'it can be exchanged ... by any player"
+               " the face-up card is drawn before that); out_of_turn (Encyclopedia: 'it can be exchanged ... by any"
+               " player"
                " who has it, at any time, even while playing a trick, provided that the player in question has won"
                " at least one trick': as after_win, and also while another seat is to act)"),
         Option("exchange_with", lambda v: _exchange("exchange_with", v),
@@ -204,7 +207,7 @@ OPTIONS: dict[str, Option] = {
                "a card given in an exchange may itself be taken (the 2 takes a 7 that was given)"),
         Option("follow", lambda v: _choice("follow", v, FOLLOW_MODES, {}),
                "duty of play: none; suit (follow suit if you can); suit_trump (follow suit, else trump if you can);"
-               " descanso (source 003: follow suit; beat an opponent's card if you can, never your partner's;"
+               " descanso (source Porteña: follow suit; beat an opponent's card if you can, never your partner's;"
                " void, trump, unless your partner holds the trick with a card that is not a trump: then any card);"
                " suit_beat_trump (follow and beat if you can, else follow, else trump, whoever holds the trick)"),
         Option("follow_from", lambda v: _choice("follow_from", v, FOLLOW_FROM, {}),
@@ -222,39 +225,45 @@ OPTIONS: dict[str, Option] = {
         Option("tie", lambda v: _choice("tie", v, TIE_MODES, {}),
                "a tie for the most points: draw (the hand does not count), replay (the same dealer deals again),"
                " most_cards (the tied side with more cards wins), shared (the hand is awarded to every side tied for"
-               " the most, each credited one hand won: 001 'When two or more players make the same highest score,"
-               " the hand is awarded by all of them.'; 000, second article: 'Ties in a hand's points are shared"
+               " the most, each credited one hand won: Fournier 'When two or more players make the same highest score,"
+               " the hand is awarded by all of them.'; Encyclopedia, second article: 'Ties in a hand's points are"
+               " shared"
                " among the tied players.')"),
         Option("trump_rotation", lambda v: _bool("trump_rotation", v),
                "no card is turned: trumps are oros, copas, espadas, bastos over four deals, and the match is the four"),
         Option("match", lambda v: _choice("match", v, MATCH_MODES, {}),
                "target_hands (hands won); target_points (card points, or a contract's match points, added up"
-               " over the hands); game_points (000, second article: 'If the contractor secures at least the bid"
+               " over the hands); game_points (Encyclopedia, second article: 'If the contractor secures at least the"
+               " bid"
                " amount in points from captured cards, they earn one game point; failure results in each opponent"
                " gaining one game point': a side awarded a hand scores one game point, two for a big win, and"
                " under a contract the contract's side scores one when it makes it, every other side one when it"
-               " is set); fixed_hands (000, second article: 'The game concludes after an agreed number of hands"
+               " is set); fixed_hands (Encyclopedia, second article: 'The game concludes after an agreed number of"
+               " hands"
                " (commonly one, three, or six), with the team or player accumulating the most hand wins declared"
                " the overall victor; overall ties are resolved by additional play.')"),
         Option("target_points", lambda v: _int("target_points", v, minimum=1),
                "with match: target_points, the points a side must reach"),
         Option("target_game_points", lambda v: _int("target_game_points", v, minimum=1),
-               "with match: game_points, the game points a side must reach (000: 'typically three')"),
+               "with match: game_points, the game points a side must reach (Encyclopedia: 'typically three')"),
         Option("hands", lambda v: _int("hands", v, minimum=1),
                "with match: fixed_hands, how many hands the match lasts (a hand dealt again after a tie under"
                " tie: replay does not count); sides level in hands won then play one more hand at a time until"
                " one leads"),
         Option("signals", lambda v: _choice("signals", v, SIGNAL_MODES, {True: "partner", False: "off"}),
-               "partner signals (señas): off; partner (only partners see them); open (everybody sees them: 002's"
-               " 'Open Communication'); combination (002: 'allow both open communication and the usage of"
+               "partner signals (señas): off; partner (only partners see them); open (everybody sees them: Briscola"
+               " guide's"
+               " 'Open Communication'); combination (Briscola guide: 'allow both open communication and the usage of"
                " signaling': each signal is made to the partner alone, or said aloud for everybody)"),
         Option("signal_set", lambda v: _choice("signal_set", v, SIGNAL_SETS, {}),
-               "which signals: spanish (001 and 004: the top five trumps, small trumps, briscas, no trumps, and the"
-               " two asks); italian (002's Briscola signals: ace, three, king, queen and jack of the briscola suit,"
+               "which signals: spanish (Fournier and Villar de Cañas: the top five trumps, small trumps, briscas, no"
+               " trumps, and the"
+               " two asks); italian (Briscola guide's Briscola signals: ace, three, king, queen and jack of the"
+               " briscola suit,"
                " and 'High card in non-briscola suit', a carico: an ace or a three of another suit)"),
         Option("signal_asks", lambda v: _bool("signal_asks", v),
-               "whether the signals that ask the partner (ask-points, ask-cards of 001) may be made; false follows"
-               " 004: 'No se deben hacer señas falsas, ni tampoco pedirlas'"),
+               "whether the signals that ask the partner (ask-points, ask-cards of Fournier) may be made; false follows"
+               " Villar de Cañas: 'No se deben hacer señas falsas, ni tampoco pedirlas'"),
         Option("deal_look", lambda v: _bool("deal_look", v),
                "in partnerships, partners see each other's first three cards"),
         Option("partners_look", lambda v: _bool("partners_look", v),
@@ -269,21 +278,21 @@ OPTIONS: dict[str, Option] = {
                "muerte al tres: the ace of trumps may not be played before the three of trumps except in the last"
                " trick; when it takes the three the hand ends, won by its side"),
         Option("deal", lambda v: _choice("deal", v, DEAL_MODES, {}),
-               "how the cards are dealt: one_by_one; or, with every card dealt (source 003), alce (packets of 5),"
+               "how the cards are dealt: one_by_one; or, with every card dealt (source Porteña), alce (packets of 5),"
                " golpe (10 in a row; the last card of each opponent's hand shown) or pelada (the top card is"
                " trump; opponents' first cards shown face up while they are trumps; the cutter leads a trump);"
-               " cutter_chooses: before each deal the cutter picks one of `cut_ways` (003: 'el contrincante"
+               " cutter_chooses: before each deal the cutter picks one of `cut_ways` (Porteña: 'el contrincante"
                " alzador tiene la opción de ejecutarlo de cualquiera de las tres maneras')"),
         Option("cut_ways", lambda v: _ways("cut_ways", v),
                "under deal: cutter_chooses, the ways the cutter may choose: all three, or two agreed beforehand"
-               " (003: 'a menos que se haya previamente establecido reducir el juego a dos tipos de alce. Nunca"
+               " (Porteña: 'a menos que se haya previamente establecido reducir el juego a dos tipos de alce. Nunca"
                " puede jugarse con un solo tipo de alce')"),
         Option("cutter", lambda v: _choice("cutter", v, CUTTERS, {}),
-               "who cuts the deck: left (the seat before the dealer) or right (the seat after him, who leads; 003:"
+               "who cuts the deck: left (the seat before the dealer) or right (the seat after him, who leads; Porteña:"
                " 'El contrincante de su derecha, alzará el mazo', 'Parte o sale quien alzó el mazo')"),
         Option("dealer_draw", lambda v: _choice("dealer_draw", v, DEALER_DRAWS, {}),
                "the draw for the first dealer: rank (the highest card by rank order deals; ties draw again) or"
-               " face_value (003: 'Quien obtenga el número mayor (de 1 a 10, el rey vale 10, el caballo 9 y la"
+               " face_value (Porteña: 'Quien obtenga el número mayor (de 1 a 10, el rey vale 10, el caballo 9 y la"
                " sota 8) las reparte. De haber empate, la pareja que sume más números gana.')"),
         Option("trump_from", lambda v: _choice("trump_from", v, TRUMP_FROM, {}),
                "turned (the card after the deal is turned up); dealer (every card is dealt and the trump card is the"
@@ -294,13 +303,15 @@ OPTIONS: dict[str, Option] = {
                " many into his own scoring pile"),
         Option("bidding", lambda v: _choice("bidding", v, BIDDING_MODES, {False: "off"}),
                "off; points (each bid is a number of points higher than the last, a pass is final; with a called"
-               " card this is 000's Chiamata a punti: 'only the points to be won are declared, the suit and the"
+               " card this is Encyclopedia's Chiamata a punti: 'only the points to be won are declared, the suit and"
+               " the"
                " card that will determine the pairs and the trump suit are declared only at the beginning of the"
                " deal'); low_card (each seat names a rank once, lower than any named before, or passes; the lowest"
                " rank wins and its bidder names the suit)"),
         Option("call_time", lambda v: _choice("call_time", v, CALL_TIMES, {}),
-               "when the bidder calls his card (`trump_from: called`, `bidding: points`): before_play (002: 'After"
-               " the high bidder has called his card ... play of the hand begins'); after_first_trick (000,"
+               "when the bidder calls his card (`trump_from: called`, `bidding: points`): before_play (Briscola guide:"
+               " 'After"
+               " the high bidder has called his card ... play of the hand begins'); after_first_trick (Encyclopedia,"
                " Chiamata Buia: 'trumps are only declared after the first trick'): the bidder leads a first trick"
                " played with no trump suit (the best card of the suit led takes it), then calls a card still in a"
                " hand, whose suit is trump from the second trick on"),
@@ -318,11 +329,11 @@ OPTIONS: dict[str, Option] = {
         Option("declarations", lambda v: _choice("declarations", v, DECLARATIONS, {False: "off"}),
                "king-knight pairs, 40 in trumps and 20 otherwise: off; vales (a side declares in the trick where one"
                " of them is played, the trick's winner scores it; a seat whose card is down may still mark it until"
-               " the trick is gathered, 003: 'su pareja lo marca sin importar si lo juega o no en aquella jugada');"
+               " the trick is gathered, Porteña: 'su pareja lo marca sin importar si lo juega o no en aquella jugada');"
                " on_lead (the holder declares when he leads one"
                " of them after winning a trick, and scores it)"),
         Option("lead_two", lambda v: _choice("lead_two", v, LEAD_TWO, {}),
-               "any; guarded (source 003: a 2 is led only with the ace of its suit in hand or played, after the"
+               "any; guarded (source Porteña: a 2 is led only with the ace of its suit in hand or played, after the"
                " partner showed he lacks the suit, as the cutter's only trump in pelada, or with nothing else)"),
         Option("capote", lambda v: _bool("capote", v),
                "a side that takes every trick wins the hand outright (capote)"),
@@ -679,7 +690,10 @@ def find_variant(name: str) -> Rules:
         known = sorted(_REGISTRY)
         hint = difflib.get_close_matches(key, known + sorted(_ALIASES), n=1)
         extra = f" (did you mean {hint[0]!r}?)" if hint else ""
-        raise RulesError(f"unknown variant {name!r}{extra}; known: {', '.join(known)}") from None
+        # Every name the suggestion may be is in the list: the presets, each with its other names.
+        also = {v: sorted(a for a, target in _ALIASES.items() if target == v) for v in known}
+        listed = ", ".join(f"{v} (also {', '.join(also[v])})" if also[v] else v for v in known)
+        raise RulesError(f"unknown variant {name!r}{extra}; known: {listed}") from None
 
 
 def variant_names() -> list[str]:

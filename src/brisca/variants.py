@@ -17,49 +17,62 @@ SPANISH = register_variant(
         variant="spanish",
         title="Brisca (Spanish)",
         signal_asks=False,
-        sources=("001 (Fournier rules)", "000 (encyclopedia articles)", "004 (club rules, Villar de Cañas)"),
+        sources=("Fournier", "Encyclopedia", "Villar de Cañas"),
         readings=(
-            "Duty of play: none. Sources 001 and 000 (first article) let any card be played; the second article of"
-            " 000 requires following suit. Option `follow` offers the stricter readings.",
+            "Duty of play: none. Fournier and the Encyclopedia (first article) let any card be played; the second"
+            " article of"
+            " Encyclopedia requires following suit. Option `follow` offers the stricter readings.",
             "Trump exchange: on the seat's turn, once it has won a trick (`trump_exchange: after_win`), what the"
-            " sources share: 000 asks that 'the player in question has won at least one trick', and 001 completes"
+            " sources share: Encyclopedia asks that 'the player in question has won at least one trick', and Fournier"
+            " completes"
             " an exchange only after a trick won. Each reads it further, and each reading is an option:"
-            " `trump_exchange: announced` is 001's ('To exchange it, the player must notify his opponent by placing"
+            " `trump_exchange: announced` is Fournier's ('To exchange it, the player must notify his opponent by"
+            " placing"
             " his trump two or seven under the face-up trump. Then, the next time after the player wins a trick,"
             " before the stock on the table is finished, he can add the face-up trump to his hand. If he does not"
             " win any trick before the face-up trump is drawn from the stock, then, he simply takes his two or"
             " seven back.'): the trump leaves the hand, in everybody's sight, so the seat plays with a card fewer"
             " until the exchange is made, as it wins its next trick and before the draw, or the trump comes back"
-            " once the face-up card is drawn; `trump_exchange: out_of_turn` is 000's first article ('at any time,"
+            " once the face-up card is drawn; `trump_exchange: out_of_turn` is Encyclopedia's first article ('at any"
+            " time,"
             " even while playing a trick, provided that the player in question has won at least one trick'): a"
-            " seat may exchange while another is to act; `any_time` and `before_penultimate` (000, second"
+            " seat may exchange while another is to act; `any_time` and `before_penultimate` (Encyclopedia, second"
             " article: 'after winning a trick (but not in the penultimate trick)') are the others. The sources"
             " disagree, so the default stays the reading they share.",
             "A 7 given in an exchange can later be taken with the 2 (`exchange_chain: true`).",
-            "A 60-60 hand is drawn and does not count (`tie: draw`). 001 awards the hand to all tied players"
+            "A 60-60 hand is drawn and does not count (`tie: draw`). Fournier awards the hand to all tied players"
             " (`tie: shared`: 'When two or more players make the same highest score, the hand is awarded by all of"
-            " them.'), as one passage of the second article of 000 does ('Ties in a hand's points are shared among"
-            " the tied players.'); 000 (first article) gives it to the side with more cards (`tie: most_cards`), 004"
-            " and other passages of the second article of 000 replay it (`tie: replay`). The sources disagree, so"
+            " them.'), as one passage of the second article of the Encyclopedia does ('Ties in a hand's points are"
+            " shared"
+            " among"
+            " the tied players.'); Encyclopedia (first article) gives it to the side with more cards (`tie:"
+            " most_cards`), Villar de Cañas"
+            " and other passages of the second article of the Encyclopedia replay it (`tie: replay`). The sources"
+            " disagree, so"
             " the default stays a draw.",
-            "Two sides reaching the target together (possible with `tie: shared`) play on until one leads (001: 'If"
+            "Two sides reaching the target together (possible with `tie: shared`) play on until one leads (Fournier:"
+            " 'If"
             " two or more players reach that number of hands at the same time, the game continues until the tie is"
             " broken.').",
             "The match is won by the first side to win two hands (`target_hands: 2`); the sources leave the number"
-            " to the players (001: 'the agreed number of hands'; 000: 3, 5 or 7). The second article of 000 plays"
+            " to the players (Fournier: 'the agreed number of hands'; Encyclopedia: 3, 5 or 7). The second article of"
+            " Encyclopedia plays"
             " a set number of hands instead ('commonly one, three, or six'), the most hands won winning and a"
             " level match playing on: `match: fixed_hands` with `hands: 1`, `3` or `6`.",
-            "With 4 players the sides are even seats against odd, as the players sat (`partners: fixed`). 001 has"
+            "With 4 players the sides are even seats against odd, as the players sat (`partners: fixed`). Fournier has"
             " the four draw for partners ('The two players with the highest cards play against the other two. The"
             " player who draws the highest card has the choice of choosing seat and is the dealer.'):"
             " `partners: draw`. The sources do not say what a tie in the draw does: tied players draw again. The"
             " highest's choice of seat is made for him: seats are numbered round the table, so the choice only"
             " says which opponent sits where; he takes seat 0 and deals, his partner sits opposite at seat 2, and"
             " the higher of the two lowest sits at seat 1 and plays first.",
-            "With 6 players the four 2s are removed (004); with 3 players the 2 of oros.",
-            "Signals are off, as 001 and 000 play a plain game; a table that plays them (`signals: partner`) makes"
-            " the señas of 001 and 004 (`signal_set: spanish`), and nobody asks for them (`signal_asks: false`,"
-            " 004: 'No se deben hacer señas falsas, ni tampoco pedirlas'); 001's two asks, ask-points and"
+            "With 6 players the four 2s are removed (Villar de Cañas); with 3 players the 2 of oros.",
+            "Signals are off, as Fournier and Encyclopedia play a plain game; a table that plays them (`signals:"
+            " partner`) makes"
+            " the señas of Fournier and Villar de Cañas (`signal_set: spanish`), and nobody asks for them"
+            " (`signal_asks: false`,"
+            " Villar de Cañas: 'No se deben hacer señas falsas, ni tampoco pedirlas'); Fournier's two asks, ask-points"
+            " and"
             " ask-cards, come back with `signal_asks: true`.",
         ),
         doc=(
@@ -82,36 +95,44 @@ BRISCOLA = register_variant(
         partners_look=True,
         signal_set="italian",
         card_names="italian",
-        sources=("002 (Italian Briscola)", "000 (encyclopedia articles)"),
+        sources=("Briscola guide", "Encyclopedia"),
         readings=(
             "The Italian notation (`card_names: italian`): ranks A 2-7 F C R (asso, fante, cavallo, re), suits D C S"
             " B (denari, coppe, spade, bastoni), like RD for the re di denari; cards are named in the reader's"
             " language.",
-            "No trump exchange (002 does not have it).",
-            "2, 3 or 4 players; with 4, partnerships, or each for himself with `teams: false` (002, 'Four Player"
+            "No trump exchange (Briscola guide does not have it).",
+            "2, 3 or 4 players; with 4, partnerships, or each for himself with `teams: false` (Briscola guide, 'Four"
+            " Player"
             " Non-Partnership Briscola').",
-            "With 3 players one 2 is removed (002: 'any one card of rank two'): the 2 of denari.",
-            "A tie for the most replays the hand (002, for 2, 3 and 4 players): `tie: replay`, the same dealer"
+            "With 3 players one 2 is removed (Briscola guide: 'any one card of rank two'): the 2 of denari.",
+            "A tie for the most replays the hand (Briscola guide, for 2, 3 and 4 players): `tie: replay`, the same"
+            " dealer"
             " dealing again.",
-            "When the stock runs out, partners see each other's hands (`partners_look: true`, 002); turn it off"
+            "When the stock runs out, partners see each other's hands (`partners_look: true`, Briscola guide); turn it"
+            " off"
             " for the plain game.",
-            "Communication (002: 'It should be decided upon before the start of the game which (if any) of these"
+            "Communication (Briscola guide: 'It should be decided upon before the start of the game which (if any) of"
+            " these"
             " communication schemes are to be allowed') is closed by default (`signals: off`). With 4 players in"
-            " partnerships a table chooses 002's others: `signals: partner` (the signals, seen by the partner"
+            " partnerships a table chooses Briscola guide's others: `signals: partner` (the signals, seen by the"
+            " partner"
             " alone), `open` (open talk, heard by everybody) or `combination` (both: 'a team may prefer to talk"
             " openly in some cases ... but also use signaling'; each signal is then made to the partner or said"
-            " aloud). The signals are 002's own table (`signal_set: italian`): the ace, three, king, queen (the"
+            " aloud). The signals are Briscola guide's own table (`signal_set: italian`): the ace, three, king, queen"
+            " (the"
             " cavallo) and jack of the briscola suit, and 'High card in non-briscola suit' (`high-card`, a carico:"
-            " an ace or a three of another suit). Talk is kept truthful, as signals are (002 lets open talk"
+            " an ace or a three of another suit). Talk is kept truthful, as signals are (Briscola guide lets open talk"
             " exaggerate; a program cannot tell a boast from a lie). With 2 or 3 players, or 4 each for himself,"
-            " there is no partner to signal to (002: 'there is no signaling to another player').",
-            "The match is won by the first side to win two hands (002).",
-            "Partners are even seats against odd, as the players sat; 002's draw ('all four players draw one card"
+            " there is no partner to signal to (Briscola guide: 'there is no signaling to another player').",
+            "The match is won by the first side to win two hands (Briscola guide).",
+            "Partners are even seats against odd, as the players sat; Briscola guide's draw ('all four players draw"
+            " one card"
             " from a shuffled deck. The player's drawing the two highest cards play as partners against the"
             " players drawing the two lowest. The player drawing the highest card has first selection of seats"
             " and is also set as the first dealer.') is `partners: draw`, read as in `spanish`.",
         ),
-        doc="Italian Briscola as source 002 gives it: no exchange, ties replayed, partners look at each other's"
+        doc="Italian Briscola as source Briscola guide gives it: no exchange, ties replayed, partners look at each"
+            " other's"
             " hands when the stock runs out.",
     ),
     "italian",
@@ -128,18 +149,20 @@ BIXKLA = register_variant(
         tie="draw",
         partners_look=False,
         signals="partner",
-        sources=("002 (Bixkla)",),
+        sources=("Briscola guide (Bixkla)",),
         readings=(
             "Rank 1 3 12 10 11 7 6 5 4 2: the jack (10) ranks above the knight (11), and scores 3 to its 2.",
-            "4 players in two partnerships (002).",
-            "A tie is a drawn game with no winner (002): `tie: draw`.",
-            "Partner signals are 'commonplace' (002: 'As in Briscola and some of it's other variants, it is"
+            "4 players in two partnerships (Briscola guide).",
+            "A tie is a drawn game with no winner (Briscola guide): `tie: draw`.",
+            "Partner signals are 'commonplace' (Briscola guide: 'As in Briscola and some of it's other variants, it is"
             " commonplace for players to use special signaling'): `signals: partner`, with Briscola's table"
             " (`signal_set: italian`).",
-            "002 plays 'a set number of hands' ('After a set number of hands, the team with the highest number of"
+            "Briscola guide plays 'a set number of hands' ('After a set number of hands, the team with the highest"
+            " number of"
             " Game Points (equal to the number of Games won) is declared the winner'); we play to two hands won,"
             " like Briscola. `match: fixed_hands` with `hands: N` plays the set number.",
-            "Partners and seats may be drawn as in Briscola (002: 'Determination of partnerships, seating positions"
+            "Partners and seats may be drawn as in Briscola (Briscola guide: 'Determination of partnerships, seating"
+            " positions"
             " and first dealer can be performed using the same procedures as in standard Briscola'):"
             " `partners: draw`.",
         ),
@@ -155,11 +178,11 @@ LOMBARD = register_variant(
         title="Briscola (Lombard values)",
         rank_order=(1, 7, 12, 11, 10, 3, 6, 5, 4, 2),
         points=((1, 11), (7, 10), (12, 4), (11, 3), (10, 2)),
-        sources=("000 (Briscola: 'In parts of Lombardy and Piedmont a Seven is worth 10 points')",),
+        sources=("Encyclopedia (Briscola: 'In parts of Lombardy and Piedmont a Seven is worth 10 points')",),
         readings=(
             "The seven scores 10 and ranks second; the three scores nothing and ranks where the seven was:"
             " rank 1 7 12 11 10 3 6 5 4 2.",
-            "000 gives the values only; this preset moves the ranks with them, as the seven's value suggests a"
+            "Encyclopedia gives the values only; this preset moves the ranks with them, as the seven's value suggests a"
             " seven that takes tricks like the three it replaces. `lombard-kept-ranks` reads the passage as it is"
             " written: the values change and Briscola's rank order stays.",
             "Everything else as `briscola`.",
@@ -176,10 +199,11 @@ TUSCAN = register_variant(
         title="Briscola (Tuscan values)",
         rank_order=(1, 3, 12, 10, 11, 7, 6, 5, 4, 2),
         points=((1, 11), (3, 10), (12, 4), (10, 3), (11, 2)),
-        sources=("000 (Briscola: 'In parts of Tuscany the values of the Jack and Knight are reversed')",),
+        sources=("Encyclopedia (Briscola: 'In parts of Tuscany the values of the Jack and Knight are reversed')",),
         readings=(
             "The jack and the knight swap points and rank: rank 1 3 12 10 11 7 6 5 4 2, jack 3, knight 2.",
-            "000 gives the values only; this preset moves the ranks with them (the jack worth 3 above the knight"
+            "Encyclopedia gives the values only; this preset moves the ranks with them (the jack worth 3 above the"
+            " knight"
             " worth 2). `tuscan-kept-ranks` reads the passage as it is written: the values change and Briscola's"
             " rank order stays.",
             "Everything else as `briscola`.",
@@ -194,10 +218,11 @@ LOMBARD_KEPT_RANKS = register_variant(
         variant="lombard-kept-ranks",
         title="Briscola (Lombard values, ranks kept)",
         points=((1, 11), (7, 10), (12, 4), (11, 3), (10, 2)),
-        sources=("000 (Briscola: 'In parts of Lombardy and Piedmont a Seven is worth 10 points and a Three is worth"
+        sources=("Encyclopedia (Briscola: 'In parts of Lombardy and Piedmont a Seven is worth 10 points and a Three is"
+                 " worth"
                  " nothing')",),
         readings=(
-            "000 changes the values only ('a Seven is worth 10 points and a Three is worth nothing'), and says"
+            "Encyclopedia changes the values only ('a Seven is worth 10 points and a Three is worth nothing'), and says"
             " nothing of the order in which cards take tricks: this preset keeps Briscola's rank order, 1 3 12 11"
             " 10 7 6 5 4 2. The three still ranks second, worth nothing, and the seven, worth 10, still ranks"
             " below the jack, so a seven can be taken by a jack of its suit.",
@@ -216,9 +241,10 @@ TUSCAN_KEPT_RANKS = register_variant(
         variant="tuscan-kept-ranks",
         title="Briscola (Tuscan values, ranks kept)",
         points=((1, 11), (3, 10), (12, 4), (10, 3), (11, 2)),
-        sources=("000 (Briscola: 'In parts of Tuscany the values of the Jack and Knight are reversed')",),
+        sources=("Encyclopedia (Briscola: 'In parts of Tuscany the values of the Jack and Knight are reversed')",),
         readings=(
-            "000 reverses the values only ('the values of the Jack and Knight are reversed'): the jack scores 3"
+            "Encyclopedia reverses the values only ('the values of the Jack and Knight are reversed'): the jack scores"
+            " 3"
             " and the knight 2, and this preset keeps Briscola's rank order, 1 3 12 11 10 7 6 5 4 2, so the"
             " knight, worth 2, still takes the jack, worth 3.",
             "The preset `tuscan` reads the passage the other way: the jack and the knight swap rank too (rank"
@@ -235,7 +261,7 @@ MEXICAN = register_variant(
         variant="mexican",
         title="Brisca (Mexican)",
         hand_winner="least",
-        sources=("000 (Mexican Brisca: 'The objective is not to add more than 11 total points')",),
+        sources=("Encyclopedia (Mexican Brisca: 'The objective is not to add more than 11 total points')",),
         readings=(
             "A side that takes more than 11 card points loses the hand; if both sides do, or neither, the lower"
             " total wins. Between two sides (120 points in all) this is always 'the lower total wins', and with"
@@ -252,7 +278,7 @@ MUERTE = register_variant(
         variant="muerte-al-tres",
         title="Muerte al Tres (Cuba)",
         kill_three=True,
-        sources=("000 (Muerte al Tres)",),
+        sources=("Encyclopedia (Muerte al Tres)",),
         readings=(
             "The ace of trumps may not be played until the three of trumps has been played, except in the last"
             " trick; this comes before any duty of play.",
@@ -275,7 +301,7 @@ MARIAJE = register_variant(
         target_points=500,
         tie="draw",
         partners_look=False,
-        sources=("000 (Mariaje or Cinquecento)",),
+        sources=("Encyclopedia (Mariaje or Cinquecento)",),
         readings=(
             "A side that captures the king and the knight of one suit scores 40 more for trumps, 20 for another"
             " suit (`pair_bonus`).",
@@ -298,10 +324,10 @@ SCOPERTA = register_variant(
         title="Briscola scoperta (open hands)",
         open_hands=True,
         partners_look=False,
-        sources=("002 (Briscola Scoperta)", "000 (Briscola scoperta)"),
+        sources=("Briscola guide (Briscola Scoperta)", "Encyclopedia (Briscola scoperta)"),
         readings=(
             "Every hand is played face up: every view shows every hand, but never the order of the stock.",
-            "2, 3 or 4 players (002); 'normally played between two' (000).",
+            "2, 3 or 4 players (Briscola guide); 'normally played between two' (Encyclopedia).",
             "Everything else as `briscola`.",
         ),
         doc="Briscola with every hand face up.",
@@ -330,13 +356,13 @@ CHILEAN = register_variant(
         capote=True,
         tie="replay",
         target_hands=1,
-        sources=("003 (Chilean brisca porteña)",),
+        sources=("Porteña",),
         readings=(
             "Every card is dealt, 10 each to 4 players in pairs; the trump card is the dealer's and everybody"
             " sees it until he plays it.",
-            "The dealer's opponent on his right cuts (`cutter: right`; 003: 'El contrincante de su derecha, alzará"
+            "The dealer's opponent on his right cuts (`cutter: right`; Porteña: 'El contrincante de su derecha, alzará"
             " el mazo'), the seat after him in the order of play, who then leads ('Parte o sale quien alzó el"
-            " mazo'). Before each deal he chooses how the deck is cut and dealt (`deal: cutter_chooses`; 003: 'el"
+            " mazo'). Before each deal he chooses how the deck is cut and dealt (`deal: cutter_chooses`; Porteña: 'el"
             " contrincante alzador tiene la opción de ejecutarlo de cualquiera de las tres maneras'): `alce`"
             " (packets of 5, the dealer's last card turned), `golpe` (10 in a row to each seat; the last card of"
             " each opponent's packet is shown and the bottom card is the trump) or `pelada` (the top card is the"
@@ -345,7 +371,7 @@ CHILEAN = register_variant(
             " haya previamente establecido reducir el juego a dos tipos de alce'); one way alone is refused ('Nunca"
             " puede jugarse con un solo tipo de alce'); `deal: alce`, `golpe` or `pelada` fix the way for every"
             " hand.",
-            "The first dealer is drawn by face value (`dealer_draw: face_value`; 003: 'Quien obtenga el número"
+            "The first dealer is drawn by face value (`dealer_draw: face_value`; Porteña: 'Quien obtenga el número"
             " mayor (de 1 a 10, el rey vale 10, el caballo 9 y la sota 8) las reparte. De haber empate, la pareja"
             " que sume más números gana'): the ace counts 1, the highest number deals; where seats of both pairs"
             " tie for it, the pair whose two cards add up to more wins the deal, and seats still level draw again.",
@@ -358,13 +384,13 @@ CHILEAN = register_variant(
             " it rests (descanso) with any card ('su pareja descansará con alguna carta que estime conveniente':"
             " a brisca, a useless card or a high trump). There is no duty to overtrump.",
             "When the partner holds the trick only by a trump (he trumped an opponent's lead), a seat with none of"
-            " the suit led must still trump, any trump. We follow 003's definition of the descanso, which is"
+            " the suit led must still trump, any trump. We follow Porteña's definition of the descanso, which is"
             " given with plain cards: 'El jugador dará descansos a su pareja, cuando tenga cartas grandes (que no"
             " sean triunfo) de alguna pinta que su pareja no tiene'; a partner's trump is no descanso, and the"
             " lead then was the opponents', which the seat is told to trump ('fallarles el pedido'). The general"
-            " rule of 003 says the same ('De no tener cartas de la pinta pedida y sí tener triunfos y no fallar la"
+            " rule of Porteña says the same ('De no tener cartas de la pinta pedida y sí tener triunfos y no fallar la"
             " jugada con triunfo, se cobrará renuncio').",
-            "`follow: suit_beat_trump` is the duty paragraph of 003 read alone ('Cargar las cartas es"
+            "`follow: suit_beat_trump` is the duty paragraph of Porteña read alone ('Cargar las cartas es"
             " obligatorio, a menos que no se pueda'), whoever holds the trick: a seat beats or trumps its"
             " partner's card too. No other source has that duty; it was this preset's reading before the descanso"
             " passage was taken into account, and stays an option for tables that play it.",
@@ -375,7 +401,7 @@ CHILEAN = register_variant(
             " of them is played, 40 in trumps and 20 otherwise, and the side that wins that trick scores them"
             " (`declarations: vales`). A seat declares on its own turn in that trick (before playing one of the"
             " pair while holding the other, or after its partner played one of them), and, its card down, at any"
-            " moment until the trick is gathered (003: 'si no lo tiene y su pareja sí lo tiene, su pareja lo marca"
+            " moment until the trick is gathered (Porteña: 'si no lo tiene y su pareja sí lo tiene, su pareja lo marca"
             " sin importar si lo juega o no en aquella jugada. Sólo se puede marcar el vale en la jugada donde uno"
             " anuncia que tiene la pareja: de cerrarse la jugada, no se podrá marcar después'). In a program those"
             " moments are the ones after each card of the trick: after every card, while a king or knight of an"
@@ -385,14 +411,14 @@ CHILEAN = register_variant(
             " is allowed ('no marcar un vale no es motivo de renuncio').",
             "The last trick scores 10 (`last_trick_bonus: 10`); taking all ten tricks is capote and wins outright"
             " (`capote: true`).",
-            "The side with more points wins. Source 003 claims no tie is possible after its quick count, but a"
+            "The side with more points wins. Source Porteña claims no tie is possible after its quick count, but a"
             " level final count can happen (say 65-65); the source then has each of the four draw a card from the"
             " spread deck and the pair with the higher total wins. A program has no spread deck to draw from, so"
             " the preset deals the hand again (`tie: replay`), which is as much a matter of luck.",
             "A game is one hand, as in the source's 'salida' play where the losing pair makes way"
             " (`target_hands: 1`); raise `target_hands` for a longer match.",
         ),
-        doc="Chilean brisca porteña (source 003): four players in pairs, every card dealt, the 2 as the second"
+        doc="Chilean brisca porteña (source Porteña): four players in pairs, every card dealt, the 2 as the second"
             " brisca, duties to follow, beat and trump the opponents (a seat whose partner holds the trick rests),"
             " guarded leads of a 2, vales for king-knight pairs, 10 for the last trick and capote.",
     ),
@@ -422,7 +448,7 @@ REMATADA = register_variant(
         match="game_points",
         target_game_points=3,
         target_points=500,
-        sources=("000 (encyclopedia articles: Brisca Rematada)",),
+        sources=("Encyclopedia (Brisca Rematada)",),
         readings=(
             "32 cards (no 2s, no 4s), 10 each to 3 players and 2 face down as the talon.",
             "The auction starts after the dealer: bids from 100 in steps of 10 (the sources give the minimum;"
@@ -431,13 +457,16 @@ REMATADA = register_variant(
             " there is (120 in cards, 10 for the last trick, 100 in declarations).",
             "The winner shows the talon, takes it, lays 2 cards face down into his own scoring pile (their points"
             " are his), then names the trump suit and leads.",
-            "No duty to follow (000, second article).",
+            "No duty to follow (Encyclopedia, second article).",
             "A king-knight pair scores 20, 40 in trumps, for its holder, declared when he leads one of them after"
-            " winning a trick (`declarations: on_lead`). The last trick scores 10. The second article of 000"
+            " winning a trick (`declarations: on_lead`). The last trick scores 10. The second article of the"
+            " Encyclopedia"
             " scores the pair when it is captured ('bonuses such as 10 points for the last trick and 20 or 40"
             " points for capturing kings and knights of the trump suit'): `pair_bonus: true` with"
             " `declarations: off` (the cards laid away from the talon are not captured in tricks).",
-            "The match (`match: game_points`, `target_game_points: 3`), as the second article of 000 has it: 'If"
+            "The match (`match: game_points`, `target_game_points: 3`), as the second article of the Encyclopedia has"
+            " it:"
+            " 'If"
             " the contractor secures at least the bid amount in points from captured cards, they earn one game"
             " point; failure results in each opponent gaining one game point [...] until a player reaches a"
             " predetermined number of game points, typically three.' Two defenders reaching 3 together play on"
@@ -445,11 +474,11 @@ REMATADA = register_variant(
             " scores his bid when he makes it, otherwise each defender half of it).",
             "The first article's match, those scores added up, is `match: target_points`; it names no target,"
             " so `target_points: 500` is the preset's; level leaders play on.",
-            "000's tip, \"it is recommended not to exceed 170 points\" (120 card points, the king-knight pair"
+            "Encyclopedia's tip, \"it is recommended not to exceed 170 points\" (120 card points, the king-knight pair"
             " of trumps for 40 and 10 for the last trick), is advice to bidders, not a rule: the highest bid stays"
             " 230; `--rule max_bid=170` plays the tip as a rule.",
         ),
-        doc="Brisca rematada (source 000): three players each for himself, 32 cards, an auction from 100, the"
+        doc="Brisca rematada (source Encyclopedia): three players each for himself, 32 cards, an auction from 100, the"
             " talon to the winner who discards 2 and names the trump, declarations of king-knight pairs, and a"
             " game point to the declarer who makes his bid or to each defender when he is set, three to win.",
     ),
@@ -475,34 +504,38 @@ CHIAMATA = register_variant(
         contract="called",
         match="target_points",
         target_points=11,
-        sources=("002 (Briscola Chiamata, low-card bidding)", "000 (encyclopedia articles)"),
+        sources=("Briscola guide (Briscola Chiamata, low-card bidding)", "Encyclopedia"),
         readings=(
             "Five players, 8 cards each, every card dealt, no card turned.",
             "The auction starts after the dealer; each bid is a number of card points higher than the last, from"
             " 61 (more than half of the 120; the sources give no minimum) to 120; a pass is final; it ends when"
             " one bidder is left. If everybody passes the hand is void and the next dealer deals"
             " (`all_pass: redeal`).",
-            "This auction is also 000's Chiamata a punti ('only the points to be won are declared, the suit and"
+            "This auction is also Encyclopedia's Chiamata a punti ('only the points to be won are declared, the suit"
+            " and"
             " the card that will determine the pairs and the trump suit are declared only at the beginning of the"
             " deal'), which the alias `chiamata-punti` names: the bids are points only (`bidding: points`), and"
             " the bidder names the card, and with it the suit, when the play begins (`call_time: before_play`)."
-            " 002's main form is the same game; what 000 sets it against is an auction that names the card while"
-            " bidding, as 002's low-card form does (`bidding: low_card`).",
+            " Briscola guide's main form is the same game; what Encyclopedia sets it against is an auction that names"
+            " the card while"
+            " bidding, as Briscola guide's low-card form does (`bidding: low_card`).",
             "The bidder calls a card: its suit is trump and its holder the hidden partner; calling his own card,"
             " he plays alone. No view shows the partner until the called card is played. The bidder leads.",
             "No duty to follow, as in Briscola.",
             "Scoring (`contract: called`): made, the bidder +2, the partner +1, each other seat -1; set, the"
             " opposite; alone, +4 or -4 and each other seat -1 or +1.",
             "The first to 11 match points wins; if several reach it in one hand, the higher; level leaders play"
-            " on (002).",
-            "`bidding: low_card` (002): each seat in turn names a rank once, lower than any named before, or"
+            " on (Briscola guide).",
+            "`bidding: low_card` (Briscola guide): each seat in turn names a rank once, lower than any named before, or"
             " passes; the lowest rank named wins, and its bidder names the suit of the called card"
             " (`trump O`). The bidder's side must then take 61 points (`min_bid`).",
-            "000 names three more variations: Chiamata Buia ('trumps are only declared after the first trick'),"
+            "Encyclopedia names three more variations: Chiamata Buia ('trumps are only declared after the first"
+            " trick'),"
             " the preset `chiamata-buia` (`call_time: after_first_trick`); Chiamata a punti, this preset (above);"
             " and Briscola pazza (Gingo), of which no source gives the rules: it is not played here.",
         ),
-        doc="Briscola chiamata (sources 002 and 000): five players, an auction for points, the called card"
+        doc="Briscola chiamata (sources Briscola guide and Encyclopedia): five players, an auction for points, the"
+            " called card"
             " makes the trump and the hidden partner, and match points to 11.",
     ),
     "briscola-chiamata", "call-briscola", "chiamata-punti", "chiamata-a-punti",
@@ -514,29 +547,32 @@ CHIAMATA_BUIA = register_variant(
         variant="chiamata-buia",
         title="Briscola chiamata buia (Italy)",
         call_time="after_first_trick",
-        sources=("000 (Briscola Chiamata: 'Chiamata Buia: trumps are only declared after the first trick')",
-                 "002 (Briscola Chiamata)"),
+        sources=("Encyclopedia (Briscola Chiamata: 'Chiamata Buia: trumps are only declared after the first trick')",
+                 "Briscola guide (Briscola Chiamata)"),
         readings=(
-            "000: 'Chiamata Buia: trumps are only declared after the first trick.' In Chiamata the trump is"
-            " declared by calling a card (002: 'the suit of the called card is set as the Briscola (or trump)"
+            "Encyclopedia: 'Chiamata Buia: trumps are only declared after the first trick.' In Chiamata the trump is"
+            " declared by calling a card (Briscola guide: 'the suit of the called card is set as the Briscola (or"
+            " trump)"
             " suit'), so the call comes after the first trick (`call_time: after_first_trick`); everything else"
             " is `chiamata`: five players, 8 cards each, the auction for points, the scoring and the match to 11.",
-            "The first trick is played before any trump exists: the bidder leads it (002: 'the high bidder"
+            "The first trick is played before any trump exists: the bidder leads it (Briscola guide: 'the high bidder"
             " leading the first card to the first trick'), and the best card of the suit led takes it. Nobody,"
             " the bidder included, knows the trump suit or the partner during it: the bidder has not chosen yet.",
             "Once the first trick is over the bidder calls a card, by rank and suit: its suit is trump from the"
             " second trick on and its holder the hidden partner, himself if he holds it (he then plays alone)."
-            " The card must still be in a hand (002: 'whichever other player has the card called'); a card"
+            " The card must still be in a hand (Briscola guide: 'whichever other player has the card called'); a card"
             " played in the first trick is out. No view shows the partner until the called card is played.",
             "The winner of the first trick leads the second. Its points count for whoever won it, partner or not.",
-            "000 says when the trump is declared, not that the card is chosen earlier and kept secret until then:"
+            "Encyclopedia says when the trump is declared, not that the card is chosen earlier and kept secret until"
+            " then:"
             " the bidder chooses the card when he calls it. (A card chosen before the first trick and announced"
             " after it would hold the bidder to a choice nobody at the table saw him make.)",
             "The low-card auction (`bidding: low_card`) names the called card's rank while bidding, and the four"
             " cards of a rank can all fall in the first trick: it does not go with this option, which needs"
             " `bidding: points`.",
         ),
-        doc="Briscola chiamata buia (source 000): Briscola chiamata whose bidder calls his card, and so declares"
+        doc="Briscola chiamata buia (source Encyclopedia): Briscola chiamata whose bidder calls his card, and so"
+            " declares"
             " the trump and makes the hidden partner, only after a first trick played without trumps.",
     ),
     "buia", "chiamata_buia", "briscola-chiamata-buia",

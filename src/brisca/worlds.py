@@ -595,7 +595,7 @@ class _DealtPlan:
         self, seat: int, card: Card, t: int, finished: list[tuple[int, list[Card]]], seen_played: set[Card],
         played_by: list[dict[Card, int]],
     ) -> None:
-        """What a lead shows under source 003's duties: the cutter's trump in pelada, the guarded 2."""
+        """What a lead shows under source Porteña's duties: the cutter's trump in pelada, the guarded 2."""
         view, rules, trump, n = self.view, self.view.rules, self.view.trump, self.n
         first = not finished and seat == (view.dealer + 1) % n
         if view.deal_way == "pelada" and first and card.suit is not trump:

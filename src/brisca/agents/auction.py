@@ -238,7 +238,7 @@ def declare_choice(view: View, card: Card | None = None) -> Declare | None:
 
 
 def cut_choice(view: View) -> Cut:
-    """How the cutter has the deck dealt (source 003): alce shows nothing; golpe shows one card of each of the
+    """How the cutter has the deck dealt (source Porteña): alce shows nothing; golpe shows one card of each of the
     cutter's side; pelada shows more of them and makes the cutter lead a trump. The least shown, then."""
     legal = [a for a in view.legal_actions if isinstance(a, Cut)]
     return min(legal, key=lambda a: ("alce", "golpe", "pelada").index(a.way))

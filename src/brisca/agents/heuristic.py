@@ -178,7 +178,7 @@ def situation(view: View, hand: Sequence[Card]) -> Situation:
                      trumps_out, top, least=rules.hand_winner == "least")
 
 
-#: The signals worth making, in order: the trump honours, then briscas (or 002's high card), then no trumps.
+#: The signals worth making, in order: the trump honours, then briscas (or Briscola guide's high card), then no trumps.
 SIGNAL_ORDER = ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "briscas", "high-card",
                 "no-trumps")
 

@@ -173,7 +173,17 @@ def _loadtest(words: list[str]) -> int:
         raise
 
 
+def _current_folder_importable() -> None:
+    """Modules in the current folder import, as under ``python -m``: ``brisca arena mybots:FirstCard random``
+    finds ``mybots.py`` beside the person typing it. The installed ``brisca`` script puts only its own folder
+    on the path."""
+    here = os.getcwd()
+    if not any(os.path.abspath(p or os.curdir) == here for p in sys.path):
+        sys.path.insert(0, here)
+
+
 def _run(argv: Sequence[str] | None) -> int:
+    _current_folder_importable()
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
     if words[:1] == ["train"]:  # its options are the trainer's own (brisca.learn.train)

@@ -19,7 +19,7 @@ class HelpScreen(Screen):
         """The keys of the help, one a line: only those these rules play (no exchange key without an exchange)."""
         rules, msg, n = self.rules, self.msg, self.notation
         examples = [Card.parse(c).text(n) for c in ("3O", "12E")]
-        ace = Card(Rank.ACE, Suit.OROS).text(n)
+        ace = self._trump_ace()
         keys: list[tuple[str, str]] = [
             ("1, 2, 3 ...", msg("help_key_position")),
             (f"{examples[0]}, {examples[1].lower()} ...", msg("help_key_card", suits=self._suit_choices())),
@@ -47,6 +47,11 @@ class HelpScreen(Screen):
         ]
         width = max(14, *(len(k) + 2 for k, _ in keys))
         return "".join(f"  {k.ljust(width)}{text}\n" for k, text in keys)
+
+    def _trump_ace(self) -> str:
+        """The ace of trumps as typed to call arrastro (``1C`` when cups are trumps); the ace of coins stands
+        for it before the trump is known."""
+        return Card(Rank.ACE, self._trump if self._trump is not None else Suit.OROS).text(self.notation)
 
     def show_help(self) -> None:
         """Keys and a summary of the rules in play (ranks, points, exchange, duty to follow), read from the rules."""
@@ -86,7 +91,7 @@ class HelpScreen(Screen):
         rules, msg = self.rules, self.msg
         lines: list[str] = []
         if rules.arrastro:
-            lines.append(msg("rule_arrastro", ace=Card(Rank.ACE, Suit.OROS).text(self.notation)))
+            lines.append(msg("rule_arrastro", ace=self._trump_ace()))
         if rules.claim:
             lines.append(msg("rule_claim"))
         if rules.kill_three:

@@ -98,7 +98,8 @@ class MoveReader(Screen):
         declares = [a.text(self.notation) for a in legal if isinstance(a, Declare)]
         if declares:
             extra += self.msg("prompt_declare", keys=" / ".join(declares))
-        return self._read(self.msg("prompt", n=len(view.hand), example=self.example(view), exchange=extra))
+        key = "prompt" if len(view.hand) > 1 else "prompt_one"
+        return self._read(self.msg(key, n=len(view.hand), example=self.example(view), exchange=extra))
 
     def show_hint(self, view: View) -> None:
         """``h``: the best move as the expert's search reads the person's own view (never the hidden cards), with

@@ -28,7 +28,8 @@ from brisca.actions import (
 )
 from brisca.cards import Card, Rank
 from brisca.cli.screen import Screen, card_of
-from brisca.game import HandResult, Trick, View
+from brisca.game import HandResult, Trick, View, hand_game_points
+from brisca.rulebook import title_in
 
 
 class Narrator(Screen):
@@ -52,9 +53,9 @@ class Narrator(Screen):
     def _welcome(self) -> None:
         rules, players = self.rules, self.players
         if rules.partners == "draw":
-            self.say("welcome_draw", style="bold", title=rules.title, players=players)
+            self.say("welcome_draw", style="bold", title=title_in(rules, self.lang), players=players)
         else:
-            self.say("welcome", style="bold", title=rules.title, players=players, seat=self.seat)
+            self.say("welcome", style="bold", title=title_in(rules, self.lang), players=players, seat=self.seat)
 
     def _show_seating(self) -> None:
         """Who sits where (after the draw for partners, if any), the person's partners, the goal."""
@@ -65,7 +66,7 @@ class Narrator(Screen):
             self.console.print(f"  {s}  {self.label(s)}{you}")
         partners = [s for s in range(players) if s != self.seat and rules.side_of(s, players) == self.my_side]
         if partners:
-            self.say("partners", who=", ".join(self.label(s) for s in partners))
+            self.say("partners" if len(partners) > 1 else "partner_one", who=", ".join(self.label(s) for s in partners))
         if rules.hand_winner == "least":
             self.say("goal_least", style="bold")
 
@@ -80,7 +81,8 @@ class Narrator(Screen):
         self.console.print()
         hand, dealer = len(self.match.games), self.label(view.dealer)
         if view.phase == "cut":  # (deal: cutter_chooses) nothing is dealt until the cutter has chosen
-            key = "new_hand_cut_you" if view.cutter == self.seat else "new_hand_cut"
+            key = ("new_hand_cut_you" if view.cutter == self.seat
+                   else "new_hand_cut_dealer_you" if view.dealer == self.seat else "new_hand_cut")
             self.say(key, style="bold", hand=hand, who=dealer, cutter=self.label(view.cutter))
             return
         self._tell_deal(view)
@@ -120,8 +122,9 @@ class Narrator(Screen):
         """Tell what happened since the last call, from the person's view: moves, then a finished trick."""
         view = self.view()
         self._trump = view.trump
-        for seat, action in view.history[self._told_actions:]:
-            self._tell_action(seat, action, view)
+        for i in range(self._told_actions, len(view.history)):
+            seat, action = view.history[i]
+            self._tell_action(seat, action, view, i)
         self._told_actions = len(view.history)
         if view.rules.auction:
             self._tell_auction_events(view)
@@ -137,8 +140,8 @@ class Narrator(Screen):
         self._hand_seen = frozenset(view.hand)
 
     def _tell_announced(self, view: View) -> None:
-        """An announced exchange (001) settled after a trick: made (the announcer won it) or taken back (the face-up
-        card drawn first). Exchanges made at once were told with their actions."""
+        """An announced exchange (Fournier) settled after a trick: made (the announcer won it) or taken back (the
+        face-up card drawn first). Exchanges made at once were told with their actions."""
         for event in view.exchanges[self._told_exchanges:]:
             you = event.seat == self.seat
             self.say("announced_made_you" if you else "announced_made", who=self.label(event.seat),
@@ -202,7 +205,8 @@ class Narrator(Screen):
                 self.say("partner_revealed", style="bold", card=card, who=self.label(partner),
                          declarer=self.label(declarer))
 
-    def _tell_action(self, seat: int, action: Action, view: View) -> None:
+    def _tell_action(self, seat: int, action: Action, view: View, i: int) -> None:
+        """Tell ``action``, made by ``seat``, the ``i``-th of the hand's history."""
         you = seat == self.seat
         who = self.label(seat)
         if isinstance(action, Bid):
@@ -232,8 +236,14 @@ class Narrator(Screen):
             return
         if isinstance(action, Declare):
             key = ("you_declare" if you else "declares") + ("_vales" if view.rules.declarations == "vales" else "")
-            self.say(key, style="bold", who=who, suit=self.suit_text(action.suit),
-                     points=self.declare_points(action.suit, view))
+            points = self.declare_points(action.suit, view)
+            trick = self.vale_trick(view, i) if view.rules.declarations == "vales" else len(view.tricks)
+            if trick < len(view.tricks):  # marked once the trick was won: its winners take the vale
+                side = self.rules.side_of(view.tricks[trick].winner, self.players)
+                self.say(key + "_won", style="bold", who=who, suit=self.suit_text(action.suit), points=points,
+                         side=self.side_label(side))
+                return
+            self.say(key, style="bold", who=who, suit=self.suit_text(action.suit), points=points)
             return
         if isinstance(action, Announce):
             self._announced = (seat, action.card)
@@ -347,7 +357,12 @@ class Narrator(Screen):
                 f"{self.label(s)} {v:+d}" if signed else f"{self.label(s)} {v}"
                 for s, v in enumerate(result.scores or ())
             )
-            self.say("hand_scores", scores=scores)
+            if view.rules.match == "game_points":  # the contract's score counts for nothing but its game points
+                won = hand_game_points(view.rules, self.players, result)
+                self.say("hand_game_points", scores=" · ".join(
+                    f"{self.side_label(s)} {v}" for s, v in enumerate(won)))
+            else:
+                self.say("hand_scores", scores=scores)
         label, score = self.match_score()
         self.console.print(f"{label}: {score}.")
         self.console.print()

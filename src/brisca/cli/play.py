@@ -134,8 +134,10 @@ def run_play(args: argparse.Namespace, options: dict[str, object]) -> int:
     else:
         start = Table(rules, players, args.seed)
     _tolerant_streams()
+    # --no-color: no escape code at all (no colour, and no bold either), as on a terminal without styles.
     console = _Console(
-        no_color=args.no_color, highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty()
+        no_color=args.no_color, highlight=False, markup=False, emoji=False, soft_wrap=not sys.stdout.isatty(),
+        color_system=None if args.no_color else "auto",
     )
     save_path: str | None = args.save
     if save_path:  # fail on an unwritable path now, not after a whole match
@@ -313,8 +315,8 @@ class TerminalGame(DrawAndCut, Narrator, MoveReader, HelpScreen):
         return None
 
     def _offer_out_of_turn(self) -> Outcome | None:
-        """Under ``trump_exchange: out_of_turn`` (000: "at any time, even while playing a trick"), while another
-        seat is to act, offer the person its exchange: once a trick, and again after the stock changes."""
+        """Under ``trump_exchange: out_of_turn`` (Encyclopedia: "at any time, even while playing a trick"), while
+        another seat is to act, offer the person its exchange: once a trick, and again after the stock changes."""
         view = self.view()
         if not view.out_of_turn or view.face_up is None:
             return None

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.text import Text
 
 from brisca.actions import Action, Announce, Arrastro, Bid, Claim, Declare, Exchange, Pass, Play, RankBid, Signal
+from brisca.agents import LEVELS
 from brisca.cards import Card, Lang, Notation, Rank, Suit
 from brisca.cli.words import clip, signal_key
 from brisca.game import Contract, Match, Trick, View
@@ -27,6 +28,8 @@ _SUIT_STYLE: dict[Suit, str] = {
     Suit.BASTOS: "green",
 }
 _FORMATTER = string.Formatter()
+#: The computer levels of ``brisca play --ai``, each named on screen by its message ``level_NAME``.
+LEVEL_KEYS = tuple(LEVELS)
 
 
 def card_of(action: Action) -> Card | None:
@@ -120,6 +123,17 @@ class Screen:
                 out.append(value if isinstance(value, Text) else str(value))
         return out
 
+    def print_row(self, name: str, value: Text | str, width: int) -> None:
+        """A row of the table: ``name`` in a column ``width`` wide, ``value`` beside it; a value longer than the
+        line wraps under itself, not under the names. Output that is not a terminal gets each row on one line."""
+        value = value if isinstance(value, Text) else Text(value)
+        if self.console.soft_wrap or self.console.width <= width + 10:
+            self.console.print(Text().append(name.ljust(width), style="bold").append(value))
+            return
+        for k, line in enumerate(value.wrap(self.console, self.console.width - width)):
+            line.rstrip()
+            self.console.print(Text().append((name if k == 0 else "").ljust(width), style="bold").append(line))
+
     def _error(self, message: str) -> None:
         self.console.print(Text(message, style="bold red"))
 
@@ -129,11 +143,15 @@ class Screen:
         """How a seat is named on screen: the person's name or "You", else "Seat 2 (greedy, partner)"."""
         if seat == self.seat:
             return self.name or self.msg("you")
-        tags = [self.ai_name] if self.ai_name else []
+        tags = [self.level_text(self.ai_name)] if self.ai_name else []
         if self.teams and self.rules.side_of(seat, self.players) == self.my_side:
             tags.append(self.msg("partner"))
         base = self.msg("seat", n=seat)
         return f"{base} ({', '.join(tags)})" if tags else base
+
+    def level_text(self, level: str) -> str:
+        """A computer level in the person's language (``experto``); another agent's name as it is."""
+        return self.msg(f"level_{level}") if level in LEVEL_KEYS else level
 
     def side_label(self, side: int) -> str:
         """A side's name: a seat's label when each plays alone, else "Your side (seats 0, 2)"."""
@@ -248,25 +266,31 @@ class Screen:
         out = [0] * sides
         if rules.declarations == "off" or view.trump is None:
             return out
-        played = 0  # cards played so far
-        history = view.history
-        for i, (seat, action) in enumerate(history):
-            if isinstance(action, Play | Arrastro):
-                played += 1
-            elif isinstance(action, Declare):
+        for i, (seat, action) in enumerate(view.history):
+            if isinstance(action, Declare):
                 points = self.declare_points(action.suit, view)
                 if rules.declarations != "vales":
                     out[rules.side_of(seat, view.players)] += points
                 else:
-                    # Declared as a card of the pair is played (the seat's next action plays it): that card's
-                    # trick; else marked once the seat's card was down (003): the trick of the last card played.
-                    nxt = history[i + 1] if i + 1 < len(history) else None
-                    with_card = (nxt is not None and nxt[0] == seat and isinstance(nxt[1], Play | Arrastro)
-                                 and nxt[1].card.suit is action.suit)
-                    trick = played // view.players if with_card or not played else (played - 1) // view.players
+                    trick = self.vale_trick(view, i)
                     if trick < len(view.tricks):
                         out[rules.side_of(view.tricks[trick].winner, view.players)] += points
         return out
+
+    @staticmethod
+    def vale_trick(view: View, i: int) -> int:
+        """The trick (counted from 0 in the hand) whose winner takes the vale declared at ``view.history[i]``.
+
+        Declared as a card of the pair is played (the seat's next action plays it): that card's trick; else
+        marked once the seat's card was down (Porteña): the trick of the last card played before it.
+        """
+        history = view.history
+        seat, action = history[i]
+        played = sum(isinstance(a, Play | Arrastro) for _s, a in history[:i])
+        nxt = history[i + 1] if i + 1 < len(history) else None
+        with_card = (nxt is not None and nxt[0] == seat and isinstance(nxt[1], Play | Arrastro)
+                     and isinstance(action, Declare) and nxt[1].card.suit is action.suit)
+        return played // view.players if with_card or not played else (played - 1) // view.players
 
     def match_score(self) -> tuple[str, str]:
         """The match standing as the rules count it (hands won, points or game points) and the goal."""
@@ -338,13 +362,13 @@ class Screen:
         rows.extend(self._signal_rows(view))
         rows.extend(self._declaration_rows(view))
         rows.extend(self._known_rows(view))
-        if view.announced is not None:  # (001) the trump under the face-up card, in everybody's sight
+        if view.announced is not None:  # (Fournier) the trump under the face-up card, in everybody's sight
             seat, card = view.announced
             rows.append((msg("announced_row"), Text(f"{self.label(seat)}: ").append(self.card_text(card))))
         rows.append((msg("turn"), self.label(view.turn) if view.turn is not None else "-"))
         width = max(len(name) for name, _value in rows) + 2
         for name, value in rows:
-            self.console.print(Text().append(name.ljust(width), style="bold").append(value))
+            self.print_row(name, value, width)
         self.console.print(Text(f"{msg('your_hand')}:", style="bold"))
         plays = {a.card for a in view.legal_actions if isinstance(a, Play)}
         for i, card in enumerate(self.shown_hand(view), 1):
@@ -421,6 +445,8 @@ class Screen:
         if not view.talon:
             return Text(self.msg("talon_down", n=view.rules.talon))
         high = next((s for s, a in reversed(view.bids) if not isinstance(a, Pass)), None)
+        if high == self.seat:
+            return self.styled("talon_up_you", cards=self.cards_text(view.talon))
         who = self.label(high) if high is not None else "-"
         return self.styled("talon_up", cards=self.cards_text(view.talon), who=who)
 

@@ -47,13 +47,13 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
 
 
 def add_limit_options(serve: argparse.ArgumentParser) -> None:
-    """The limits of ``brisca serve`` (docs/web.md, "Limits"), each with its default."""
+    """The limits of ``brisca serve`` (docs/hosting-table.md, "Limits"), each with its default."""
     from brisca.server.limits import Limits
 
     defaults = Limits()
     group = serve.add_argument_group(
-        "limits", "against abuse (docs/web.md, Limits); a client address is the one uvicorn sees (behind a proxy"
-                  " on 127.0.0.1: its X-Forwarded-For)")
+        "limits", "against abuse (docs/hosting-table.md, Limits); a client address is the one uvicorn sees (behind a"
+                  " proxy on 127.0.0.1: its X-Forwarded-For)")
     for flag, (name, metavar, what) in LIMIT_FLAGS.items():
         default = getattr(defaults, name)
         shown = f"{default:g}" if isinstance(default, float) else str(default)

@@ -262,7 +262,8 @@ register_block("trump", _trumps, "name this trump suit")
 register_block("discard", _discards, "lay these cards down (one id per set of cards)")
 register_block("declare", _declares, "declare the king-knight pair of this suit")
 register_block("cut", _cuts, "the cutter deals this way: alce, golpe, pelada (deal: cutter_chooses)")
-register_block("signal_more", _more_signals, "a signal of the rules' set beyond the core ten (002's high-card)")
+register_block("signal_more", _more_signals,
+               "a signal of the rules' set beyond the core ten (Briscola guide's high-card)")
 register_block("say", _said, "a signal said aloud for everybody (signals: combination)")
 
 

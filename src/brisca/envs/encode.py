@@ -96,7 +96,8 @@ else:
 __all__ = ["Field", "ObservationEncoder", "hidden_cards", "shuffle_hidden"]
 
 _SIGNAL_INDEX = {name: i for i, name in enumerate(SIGNALS)}
-_SIGNAL_INDEX["high-card"] = _SIGNAL_INDEX["briscas"]  # 002's high card: the same slot as the Spanish briscas
+# Briscola guide's high card: the same slot as the Spanish briscas.
+_SIGNAL_INDEX["high-card"] = _SIGNAL_INDEX["briscas"]
 _PLAY_TYPES = (Play, Arrastro)
 
 

@@ -50,12 +50,12 @@ def shuffled(cards: Sequence[Card], seed: int | random.Random | None = None) -> 
     return tuple(sorted(cards, key=lambda _c: rand()))
 
 
-#: The fewest cards each part of a cut keeps (source 000).
+#: The fewest cards each part of a cut keeps (source Encyclopedia).
 MIN_CUT = 4
 
 
 def cut(deck: Sequence[Card], at: int) -> tuple[Card, ...]:
-    """Cut the deck: the top ``at`` cards go under the rest. Each part keeps at least 4 cards (source 000).
+    """Cut the deck: the top ``at`` cards go under the rest. Each part keeps at least 4 cards (source Encyclopedia).
 
     >>> from brisca.cards import spanish_deck
     >>> cut(spanish_deck(), 10)[0]

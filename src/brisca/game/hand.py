@@ -200,7 +200,7 @@ class Game:
 
     @property
     def cutter(self) -> int:
-        """The seat that cuts the deck: before the dealer, or after him under ``cutter: right`` (003)."""
+        """The seat that cuts the deck: before the dealer, or after him under ``cutter: right`` (Porteña)."""
         return (self.dealer + (1 if self.rules.cutter == "right" else -1)) % self.players
 
     @property
@@ -330,7 +330,7 @@ class Game:
             leaders = [s for s, c in cards.items() if c == most]
             if len(leaders) == 1:
                 return HandResult(seat_points, tuple(totals), leaders[0], bonuses, "most-cards")
-        if rules.tie == "shared":  # 001: "the hand is awarded by all of them"
+        if rules.tie == "shared":  # Fournier: "the hand is awarded by all of them"
             return HandResult(seat_points, tuple(totals), None, bonuses, "shared", shared=tuple(tied))
         return HandResult(seat_points, tuple(totals), None, bonuses, "tie", rules.tie == "replay")
 
@@ -354,7 +354,7 @@ class Game:
         """The actions the seat to act may take now: each card it holds, and the exchange when allowed.
 
         ``seat``: the actions of that seat. A seat not to act has none, but its trump exchange under
-        ``trump_exchange: out_of_turn`` (000: "at any time, even while playing a trick").
+        ``trump_exchange: out_of_turn`` (Encyclopedia: "at any time, even while playing a trick").
         """
         if seat is not None and seat != self._turn:
             return self._out_of_turn(seat)
@@ -460,7 +460,7 @@ class Game:
             raise InvalidActionError(f"not an action: {action!r}")
 
     def _apply_out_of_turn(self, action: Action | str, seat: int) -> None:
-        """``seat`` acts while another is to act: only its exchange under ``out_of_turn`` (000)."""
+        """``seat`` acts while another is to act: only its exchange under ``out_of_turn`` (Encyclopedia)."""
         if isinstance(action, str):
             action = Action.parse(action)
         if not isinstance(action, Action):

@@ -24,7 +24,7 @@ def draw_for_dealer(
     """Each seat draws a card from a shuffled deck; the highest deals.
 
     ``dealer_draw: rank`` reads the cards by rank order and seats tied for the highest draw
-    again, until one is left. ``face_value`` (source 003) reads their numbers, the sota 8, the
+    again, until one is left. ``face_value`` (source Porteña) reads their numbers, the sota 8, the
     caballo 9 and the rey 10 in the 40-card deck, and where seats of different sides tie for
     the highest, the side whose cards add up to more wins ("De haber empate, la pareja que sume
     más números gana"); seats still level draw again. Returns the dealer and every round of
@@ -60,7 +60,7 @@ def draw_leaders(rules: Rules, players: int, drawing: Sequence[int], cards: Sequ
 
 def face_values(rules: Rules) -> tuple[int, ...]:
     """Each card's number for the draw (by :attr:`Card.index`): 1 to 10 in the 40-card deck, the sota 8, the
-    caballo 9, the rey 10 (source 003); 1 to 12 with 48 cards."""
+    caballo 9, the rey 10 (source Porteña); 1 to 12 with 48 cards."""
     numbers = sorted({1, 2, 3, 4, 5, 6, 7, 10, 11, 12} | ({8, 9} if rules.deck == 48 else set()))
     by_rank = {r: i + 1 for i, r in enumerate(numbers)}
     return tuple(by_rank.get((i % 12) + 1, 0) for i in range(48))
@@ -68,13 +68,13 @@ def face_values(rules: Rules) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class PartnerDraw:
-    """The draw for partners and seats of ``partners: draw`` (001, 002), before the first hand.
+    """The draw for partners and seats of ``partners: draw`` (Fournier, Briscola guide), before the first hand.
 
     Players are numbered in the order they came to the table (player ``i`` would sit at seat ``i``
     under ``partners: fixed``). ``rounds`` holds every round of draws as ``(player, card)`` pairs: the
     first has every player; each later one the players of one tie, who draw again among themselves.
     ``order`` ranks the players from the highest card to the lowest; ``seating[player]`` is the seat
-    the player takes. The highest's "choice of choosing seat" (001) has a default, since seats are
+    the player takes. The highest's "choice of choosing seat" (Fournier) has a default, since seats are
     numbered round the table and only who sits where relative to him matters: he takes seat 0 and
     deals the first hand, his partner sits opposite, and the higher of the two lowest sits at seat 1,
     the first to play.
@@ -195,11 +195,11 @@ class Match:
     totals play on). With ``match: game_points`` each hand gives game points (see
     :attr:`game_points`) and the first side to reach ``target_game_points`` wins, alike.
     With ``match: fixed_hands`` the match is ``hands`` deals, won by the side with the most
-    hands won; sides level then play one more hand at a time until one leads (000, second
+    hands won; sides level then play one more hand at a time until one leads (Encyclopedia, second
     article: "overall ties are resolved by additional play"). Under ``trump_rotation`` the
     match is exactly four deals. A tie under ``tie: replay`` is dealt again by the same
     dealer; under ``tie: shared`` each tied side is credited the hand, and if that brings
-    several sides to the target level the match plays on until one leads (001: "If two or
+    several sides to the target level the match plays on until one leads (Fournier: "If two or
     more players reach that number of hands at the same time, the game continues until the
     tie is broken.").
 
@@ -305,13 +305,13 @@ class Match:
 
     @property
     def game_points(self) -> tuple[int, ...]:
-        """Game points of each side (``match: game_points``; 000, second article).
+        """Game points of each side (``match: game_points``; Encyclopedia, second article).
 
         A hand with a contract: one to each side of the contract when it is made, one to every
         other side when it is set ("If the contractor secures at least the bid amount in points from
         captured cards, they earn one game point; failure results in each opponent gaining one game
         point"), none when everybody passed. Any other hand: one to each side awarded it, two for a
-        big win under ``big_win`` (000: "winning by more than a hundred card points is worth two game
+        big win under ``big_win`` (Encyclopedia: "winning by more than a hundred card points is worth two game
         points").
         """
         total = [0] * self.rules.sides(self.players)

@@ -56,7 +56,7 @@ SIGNAL_RANKS: dict[str, int] = {
 
 
 class _Marking(NamedTuple):
-    """A window to mark vales (source 003): the trick it is about and the hands as they were at its card."""
+    """A window to mark vales (source Porteña): the trick it is about and the hands as they were at its card."""
 
     t: int
     leader: int
@@ -83,7 +83,7 @@ class RuledGame(Game, ruled=True):
     def _deal(self) -> None:
         n = self.players
         rules = self.rules
-        # Under deal: cutter_chooses nothing is dealt until the cutter has chosen the way (source 003).
+        # Under deal: cutter_chooses nothing is dealt until the cutter has chosen the way (source Porteña).
         self._way = "" if rules.deal == "cutter_chooses" else rules.deal
         self._phase = "cut" if not self._way else "bid" if rules.auction else "play"
         # Vales marked after a seat's card is down: the seats still to be asked, and what the window is about.
@@ -101,7 +101,7 @@ class RuledGame(Game, ruled=True):
         self._dealt: tuple[tuple[Card, ...], ...] = ()
         #: Under ``call_time: after_first_trick``, the auction's winner while his call waits for the first trick.
         self._blind: int | None = None
-        #: ``trump_exchange: announced`` (001): the seat whose trump lies under the face-up card, and that trump;
+        #: ``trump_exchange: announced`` (Fournier): the seat whose trump lies under the face-up card, and that trump;
         #: the trumps that went back to their announcers' hands (public: they lay face up).
         self._announced: tuple[int, Card] | None = None
         self._taken_back: list[tuple[int, Card]] = []
@@ -136,7 +136,7 @@ class RuledGame(Game, ruled=True):
         opponents = {s for s in range(n) if self.side_of(s) != self.side_of(d)}
         shown: list[tuple[int, Card]] = []
         trump_card: Play | None = order[n * hs - 1] if rules.trump_from == "dealer" else None
-        if way == "alce":  # packets of 5 round the table, the dealer's last card turned (source 003)
+        if way == "alce":  # packets of 5 round the table, the dealer's last card turned (source Porteña)
             for i, start in enumerate(range(0, n * hs, 5)):
                 hands[seats[i % n]].extend(order[start:start + 5])
         elif way == "golpe":  # 10 in a row to each; the last card of each opponent's packet shown
@@ -307,7 +307,7 @@ class RuledGame(Game, ruled=True):
             led = trick[0].suit
             same = [a for a in hand if a.card.suit is led]
             best = self._best
-            # descanso (source 003): the duties to beat and to trump are owed to the opponents' cards.
+            # descanso (source Porteña): the duties to beat and to trump are owed to the opponents' cards.
             mate = rules.follow == "descanso" and self.side_of(self._best_seat) == self.side_of(self._turn)
             if same:
                 cands = same
@@ -331,7 +331,7 @@ class RuledGame(Game, ruled=True):
         return cands if cands is not hand else hand[:]
 
     def _lead_duties(self, hand: list[Play]) -> list[Play]:
-        """Source 003: the cutter leads a trump in pelada, and a 2 is led only in the cases it lists."""
+        """Source Porteña: the cutter leads a trump in pelada, and a 2 is led only in the cases it lists."""
         seat, trump, rules = self._turn, self.trump, self.rules
         first = not self._tricks and seat == (self.dealer + 1) % self.players
         cands = hand
@@ -379,7 +379,7 @@ class RuledGame(Game, ruled=True):
             if suit in done:
                 continue
             pair = {Card(Rank.KING, suit), Card(Rank.KNIGHT, suit)}
-            # Shown by the side in this trick (003: 'su pareja lo marca'), the rest of the pair in this hand.
+            # Shown by the side in this trick (Porteña: 'su pareja lo marca'), the rest of the pair in this hand.
             shown_by_side = bool(pair & ours) and pair <= ours | held
             both = pair <= held and bool(pair & playable)
             if shown_by_side or (both and self._pending is None):
@@ -387,7 +387,7 @@ class RuledGame(Game, ruled=True):
         return out
 
     def _markable(self, seat: int, marking: _Marking) -> list[Suit]:
-        """The pairs ``seat``, its card down in the trick, may still mark (003: until the trick is gathered)."""
+        """The pairs ``seat``, its card down in the trick, may still mark (Porteña: until the trick is gathered)."""
         n, leader, cards = self.players, marking.leader, marking.cards
         if (seat - leader) % n >= len(cards):
             return []
@@ -594,7 +594,7 @@ class RuledGame(Game, ruled=True):
             self._auction_step(seat, action)
 
     def _settle_announcement(self) -> None:
-        """After a trick, the exchange announced (001): the announcer that won it takes the face-up card, its trump
+        """After a trick, the exchange announced (Fournier): the announcer that won it takes the face-up card, its trump
         staying in the stock in its place, as the trick is won and before the draw ("the next time after the player
         wins a trick, before the stock on the table is finished, he can add the face-up trump to his hand"); once
         the face-up card has been drawn ("If he does not win any trick before the face-up trump is drawn from the
@@ -658,7 +658,7 @@ class RuledGame(Game, ruled=True):
             elif rules.trump_from == "named" or rules.bidding == "low_card":
                 self._phase = "trump"
             elif rules.call_time == "after_first_trick":
-                # 000, Chiamata Buia: the bidder leads a first trick with no trump; he calls once it is over.
+                # Encyclopedia, Chiamata Buia: the bidder leads a first trick with no trump; he calls once it is over.
                 self._blind = winner
                 self._phase = "play"
                 self._leader = winner
@@ -893,7 +893,7 @@ class RuledGame(Game, ruled=True):
         return f"{action} is not an action of these rules"
 
     def _why_not_announce(self, action: Announce) -> str:
-        """Why the exchange ``action`` announces may not be announced now (``trump_exchange: announced``, 001)."""
+        """Why the exchange ``action`` announces may not be announced now (``trump_exchange: announced``, Fournier)."""
         seat, rules, card = self._turn, self.rules, action.card
         if rules.trump_exchange == "off" or self.turned is None:
             return "the trump exchange is not played in these rules"

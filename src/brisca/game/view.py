@@ -75,9 +75,9 @@ class View:
     #: How the hand was dealt (``one_by_one``, ``alce``, ``golpe``, ``pelada``); ``""`` while the cutter chooses.
     deal_way: str = "one_by_one"
     #: What this seat may do while another seat is to act: its trump exchange under ``trump_exchange:
-    #: out_of_turn`` (000: "at any time, even while playing a trick"), else nothing.
+    #: out_of_turn`` (Encyclopedia: "at any time, even while playing a trick"), else nothing.
     out_of_turn: tuple[Action, ...] = ()
-    #: ``(seat, card)``: under ``trump_exchange: announced`` (001), the trump a seat laid under the face-up card,
+    #: ``(seat, card)``: under ``trump_exchange: announced`` (Fournier), the trump a seat laid under the face-up card,
     #: in everybody's sight, while the exchange it announces waits for that seat's next trick won. The card is in
     #: no hand meanwhile: ``hand_sizes`` counts one card fewer for that seat.
     announced: tuple[int, Card] | None = None
@@ -109,7 +109,7 @@ class View:
 
     @property
     def call_pending(self) -> bool:
-        """Whether the play has begun before the trump is declared (``call_time: after_first_trick``, 000's
+        """Whether the play has begun before the trump is declared (``call_time: after_first_trick``, Encyclopedia's
         Chiamata Buia): the first trick has no trump suit, and the bidder calls once it is over."""
         return self.trump is None and self.phase == "play" and self.rules.call_time == "after_first_trick"
 

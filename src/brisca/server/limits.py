@@ -1,7 +1,7 @@
 """The web table's limits: rates per client address, caps per table owner, idle tables.
 
 Every limit is a field of :class:`Limits`, with its default; ``create_app(limits=...)`` and ``brisca serve``'s
-flags change them (docs/web.md, "Limits"). The rates are token buckets, one per kind of request and client
+flags change them (docs/hosting-table.md, "Limits"). The rates are token buckets, one per kind of request and client
 address (:class:`Limiter`), kept in a bounded LRU so that many addresses cannot grow the memory without end
 (an address pushed out starts again with a full bucket). Several processes serving one site share their
 buckets in Redis (:class:`RedisLimiter`), so an address gets the same rates whichever process it reaches.
