@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import math
@@ -29,6 +28,7 @@ from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
 from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches
 from brisca.server.bodysize import BodyLimit
+from brisca.server.collector import Collector
 from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
 from brisca.server.names import check_name
@@ -137,8 +137,6 @@ def _title(preset: str) -> str:
 TAKEOVER_AFTER = 60.0
 #: Seconds between the end of a hand and the next deal: the hand's result stays on the table meanwhile.
 HAND_PAUSE = 8.0
-#: The collector's thresholds while serving (CPython's default is 700, 10, 10).
-GC_THRESHOLDS = (20_000, 20, 100)
 
 
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
@@ -166,13 +164,14 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     #: several processes, the site's buckets in Redis).
     limiter = Limiter(limits) if redis_url is None else RedisLimiter(limits, redis_url)
 
-    async def close_idle_tables(manager: Manager) -> None:
+    async def close_idle_tables(manager: Manager, collector: Collector) -> None:
         while True:
             await asyncio.sleep(limits.idle_check_every)
             try:
                 await manager.sweep()
             except Exception:  # the next look tries again
                 log.exception("the look for idle tables failed")
+            collector.tick()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -187,22 +186,18 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         app.state.hashing = asyncio.Semaphore(limits.max_hashing)
         await asyncio.to_thread(app.state.accounts.purge)
         manager.resume()
-        sweeper = asyncio.get_running_loop().create_task(close_idle_tables(manager), name="idle-tables")
-        # Everything loaded so far lives as long as the server: keep it out of the collector's full passes,
-        # and collect young objects less often (a server's objects are mostly long-lived tables and short
-        # messages; full collections over thousands of tables stalled every table for 0.1-0.4 s).
-        gc.collect()
-        gc.freeze()
-        thresholds = gc.get_threshold()
-        gc.set_threshold(*GC_THRESHOLDS)
+        # Everything loaded so far lives as long as the server: kept out of the collector's passes, which
+        # come less often, and in full every ``limits.full_collection_every`` seconds (brisca.server.collector).
+        collector = Collector(limits.full_collection_every)
+        collector.start()
+        sweeper = asyncio.get_running_loop().create_task(close_idle_tables(manager, collector), name="idle-tables")
         try:
             yield
         finally:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
-            gc.set_threshold(*thresholds)
-            gc.unfreeze()
+            collector.stop()
             await manager.stop()
             store.dispose()
 

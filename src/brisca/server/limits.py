@@ -91,6 +91,9 @@ class Limits:
     idle_check_every: float = 5.0
     #: Client addresses whose buckets are remembered (the least recently seen are forgotten first).
     max_addresses: int = 10_000
+    #: Seconds between two full passes of the garbage collector (young objects are collected as they come;
+    #: :mod:`brisca.server.collector`): what reference cycles hold is freed within this time.
+    full_collection_every: float = 300.0
 
     def __post_init__(self) -> None:
         for name in ("max_open_tables", "max_open_tables_account", "max_bot_tables", "max_bot_tables_total",
@@ -104,6 +107,8 @@ class Limits:
         for name in ("max_hashing", "max_body", "max_connections"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} is 1 or more, not {getattr(self, name)}")
+        if not self.full_collection_every > 0:
+            raise ValueError(f"full_collection_every is more than 0 seconds, not {self.full_collection_every:g}")
         if not 0 < self.hash_wait <= 600 or not 0 < self.hello_timeout <= 600:
             raise ValueError("hash_wait and hello_timeout are more than 0 and at most 600 seconds")
 

@@ -104,7 +104,7 @@ def _reserved_keys() -> tuple[frozenset[str], str]:
 
 def reserved_name(name: str) -> bool:
     """Whether ``name`` looks like a reserved one: a bot level, ``guest``, ``admin``..., or ``bot`` followed by
-    anything but a letter (``bot:expert``, ``BOT_1``, ``вот``)."""
+    anything but a letter (``bot:expert``, ``BOT_1``, ``ВОТ∶1``)."""
     key = lookalike(name)
     keys, bot = _reserved_keys()
     if key in keys:
