@@ -97,6 +97,7 @@ def test_thousands_of_connections_leave_the_memory_bounded(tmp_path: Path) -> No
 
         warm, half, end = asyncio.run(asyncio.wait_for(main(), 240))
         seen = f"{BATCH * BATCHES} connections: {warm:.1f} -> {half:.1f} -> {end:.1f} MiB"
+        print(seen)  # pytest -s shows it
         assert end - warm < GROWTH and end - half < SECOND_HALF, seen
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass  # still serving
