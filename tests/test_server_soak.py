@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from brisca.server.collector import break_transport_cycles
+from brisca.server.collector import Collector, break_transport_cycles
 from test_server_bounds import _server
 
 websockets = pytest.importorskip("websockets")
@@ -101,3 +101,19 @@ def test_thousands_of_connections_leave_the_memory_bounded(tmp_path: Path) -> No
         assert end - warm < GROWTH and end - half < SECOND_HALF, seen
         with socket.create_connection(("127.0.0.1", port), timeout=5):
             pass  # still serving
+
+
+def test_a_full_collection_comes_after_so_many_connections_or_seconds() -> None:
+    now = [0.0]
+    collector = Collector(every=60, after=3, clock=lambda: now[0])
+    assert not collector.tick()
+    collector.closed()
+    collector.closed()
+    assert not collector.tick()
+    collector.closed()
+    assert collector.tick() and collector.closed_since == 0  # the third connection closed
+    now[0] = 59.0
+    assert not collector.tick()
+    now[0] = 60.0
+    assert collector.tick()  # a minute passed
+    assert not collector.tick()

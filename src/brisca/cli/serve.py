@@ -50,8 +50,10 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
     "--max-target-hands": ("max_target_hands", "N", "the options target_hands, target_game_points and hands, at most"),
     "--max-target-points": ("max_target_points", "N", "the option target_points, at most"),
     "--max-hands": ("max_hands", "N", "hands one match may deal before its table is closed"),
-    "--full-collection-every": ("full_collection_every", "SECONDS", "seconds between two full passes of the "
-                                "garbage collector"),
+    "--full-collection-after": ("full_collection_after", "N", "a full pass of the garbage collector once this "
+                                "many connections have closed"),
+    "--full-collection-every": ("full_collection_every", "SECONDS", "a full pass of the garbage collector this "
+                                "often at least"),
     "--idle-after": ("idle_after", "SECONDS", "an open table with nobody at it and no change by a person this "
                      "long is closed (bots only: nobody watching)"),
 }

@@ -14,7 +14,7 @@ look-alike spelling (:func:`brisca.server.names.reserved_name`): ``bot`` followe
 >>> check_username("bot_1")
 Traceback (most recent call last):
 ...
-brisca.server.accounts.AccountError: the username bot_1 is reserved
+brisca.server.accounts.AccountError: the username bot_1 is reserved (it looks like a bot's or the server's name)
 >>> check_username("botella")
 'botella'
 

@@ -187,8 +187,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         await asyncio.to_thread(app.state.accounts.purge)
         manager.resume()
         # Everything loaded so far lives as long as the server: kept out of the collector's passes, which
-        # come less often, and in full every ``limits.full_collection_every`` seconds (brisca.server.collector).
-        collector = Collector(limits.full_collection_every)
+        # come less often, and in full after so many connections or seconds (brisca.server.collector).
+        collector = app.state.collector = Collector(limits.full_collection_every, limits.full_collection_after)
         collector.start()
         sweeper = asyncio.get_running_loop().create_task(close_idle_tables(manager, collector), name="idle-tables")
         try:
@@ -541,6 +541,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             connections[address] -= 1
             if connections[address] <= 0:
                 del connections[address]
+            collector: Collector | None = getattr(app.state, "collector", None)
+            if collector is not None:
+                collector.closed()
 
     async def serve_connection(ws: WebSocket, table_id: str, address: str) -> None:
         """One WebSocket connection to a table, until either side closes it (or it never says hello)."""

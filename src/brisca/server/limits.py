@@ -91,9 +91,11 @@ class Limits:
     idle_check_every: float = 5.0
     #: Client addresses whose buckets are remembered (the least recently seen are forgotten first).
     max_addresses: int = 10_000
-    #: Seconds between two full passes of the garbage collector (young objects are collected as they come;
-    #: :mod:`brisca.server.collector`): what reference cycles hold is freed within this time.
-    full_collection_every: float = 300.0
+    #: A full pass of the garbage collector once this many connections have closed since the last one, or
+    #: this many seconds have passed (:mod:`brisca.server.collector`): what connections leave in reference
+    #: cycles is freed within that many connections or seconds.
+    full_collection_after: int = 1000
+    full_collection_every: float = 60.0
 
     def __post_init__(self) -> None:
         for name in ("max_open_tables", "max_open_tables_account", "max_bot_tables", "max_bot_tables_total",
@@ -104,7 +106,7 @@ class Limits:
             raise ValueError(f"min_bot_delay is from 0 to 10 seconds, not {self.min_bot_delay:g}")
         if not self.idle_after > 0 or not self.idle_check_every > 0:
             raise ValueError("idle_after and idle_check_every are more than 0 seconds")
-        for name in ("max_hashing", "max_body", "max_connections"):
+        for name in ("max_hashing", "max_body", "max_connections", "full_collection_after"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} is 1 or more, not {getattr(self, name)}")
         if not self.full_collection_every > 0:
