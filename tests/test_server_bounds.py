@@ -207,3 +207,27 @@ def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
             while (m := polite.receive_json()).get("type") != "pong":  # the table's snapshot comes first
                 assert m["type"] == "sync", m
             assert m == {"type": "pong", "id": 2}  # past the timeout, still open
+
+
+def test_serve_flags_set_the_bounds() -> None:
+    import argparse
+
+    from brisca.cli.serve import add_serve_options, limits
+    from brisca.errors import BriscaError
+
+    parser = argparse.ArgumentParser()
+    add_serve_options(parser)
+    chosen = limits(parser.parse_args(["--max-body", "100", "--max-connections", "2", "--hello-timeout", "1.5",
+                                       "--provisional-games", "0", "--rate-password", "5/1", "--max-hashing", "1",
+                                       "--hash-wait", "2", "--full-collection-after", "10",
+                                       "--full-collection-every", "5"]))
+    assert (chosen.max_body, chosen.max_connections, chosen.hello_timeout, chosen.provisional_games) == (100, 2, 1.5, 0)
+    assert (chosen.rate_password, chosen.max_hashing, chosen.hash_wait) == (Rate(5, 1), 1, 2.0)
+    assert (chosen.full_collection_after, chosen.full_collection_every) == (10, 5.0)
+    for bad in (["--max-body", "0"], ["--max-connections", "0"], ["--hash-wait", "0"], ["--hello-timeout", "-1"],
+                ["--max-hashing", "many"], ["--full-collection-every", "0"], ["--provisional-games", "-1"]):
+        with pytest.raises(BriscaError):
+            limits(parser.parse_args(bad))
+    help_text = parser.format_help()
+    for flag in ("--max-body", "--max-connections", "--hello-timeout", "--rate-password", "--max-hashing"):
+        assert flag in help_text

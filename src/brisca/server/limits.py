@@ -1,10 +1,12 @@
-"""The web table's limits: rates per client address, caps per table owner, idle tables.
+"""The web table's limits: rates per client address, caps per table owner, idle tables, and what one client
+may make the server spend (bodies, password hashes, connections).
 
 Every limit is a field of :class:`Limits`, with its default; ``create_app(limits=...)`` and ``brisca serve``'s
-flags change them (docs/web.md, "Limits"). The rates are token buckets, one per kind of request and client
-address (:class:`Limiter`), kept in a bounded LRU so that many addresses cannot grow the memory without end
-(an address pushed out starts again with a full bucket). Several processes serving one site share their
-buckets in Redis (:class:`RedisLimiter`), so an address gets the same rates whichever process it reaches.
+flags change them (docs/web.md, "Limits"; docs/security.md). The rates are token buckets, one per kind of
+request and client address (:class:`Limiter`), kept in a bounded LRU so that many addresses cannot grow the
+memory without end (an address pushed out starts again with a full bucket). Several processes serving one
+site share their buckets in Redis (:class:`RedisLimiter`), so an address gets the same rates whichever
+process it reaches.
 """
 
 from __future__ import annotations
