@@ -6,7 +6,7 @@ from pathlib import Path
 
 from brisca.server.limits import Limits, Rate
 from brisca.server.ratings import rate_table, shared_address
-from test_server_accounts import _play_out, _post, _ratings, _signup
+from test_server_accounts import PASSWORD, _csrf, _play_out, _post, _ratings, _signup
 from test_server_common import Conn, address, deadline, serve
 
 
@@ -72,3 +72,31 @@ def test_accounts_of_one_address_do_not_feed_each_other(tmp_path: Path) -> None:
         info = _match(client, "10.2.0.1", "10.2.0.2", "Carla", "Dora")
         assert {c["seat"] for c in info["rating_changes"]} == {0, 1}  # type: ignore[union-attr]
         assert set(_ratings(client)) == {"Carla", "Dora"}
+
+
+def test_a_new_account_is_provisional_and_moves_no_established_rating(tmp_path: Path) -> None:
+    loose = Rate(10_000, 10_000)
+    limits = Limits(min_bot_delay=0, rate_login=loose, rate_create=loose, rate_join=loose, provisional_games=1)
+    with deadline(90), serve(str(tmp_path / "db.sqlite3"), takeover_after=None, limits=limits) as client:
+        # Two new accounts: both provisional, both rated; after it, one match each: established.
+        _match(client, "10.3.0.1", "10.3.0.2", "Elena", "Fede")
+        board = _ratings(client)
+        assert {n: r["provisional"] for n, r in board.items()} == {"Elena": False, "Fede": False}
+        before = board["Elena"]["mu"]
+        # A new account meets Elena (from another address): only the newcomer's rating moves.
+        with address(client, "10.3.0.3"):
+            _signup(client, "Gina")
+            made = _post(client, "/api/tables", {"players": 2, "bot_delay": 0, "options": {"target_hands": 1},
+                                                 "sit": True}).json()
+            gina = Conn(client, made["table_id"], token=made["token"])
+        with address(client, "10.3.0.1"):
+            r = client.post("/api/login", json={"username": "Elena", "password": PASSWORD}, headers=_csrf(client))
+            assert r.status_code == 200
+            seat = _post(client, f"/api/tables/{made['table_id']}/join", {}).json()
+            elena = Conn(client, made["table_id"], token=seat["token"])
+        info = _play_out(client, made["table_id"], {0: gina, 1: elena})
+        assert [c["seat"] for c in info["rating_changes"]] == [0]
+        board = _ratings(client)
+        assert board["Elena"]["mu"] == before and board["Elena"]["games"] == 1 and board["Gina"]["games"] == 1
+        page = client.get("/api/players/gina").json()
+        assert page["ratings"][0]["provisional"] is False  # one rated match: provisional_games reached

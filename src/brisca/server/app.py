@@ -344,7 +344,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         if user is None:
             raise HTTPException(404, "no such player")
         store = manager().store
-        ratings = [{**r, "title": _title(r["preset"])} for r in queries.player_ratings(store, user.username)]
+        ratings = [{**r, "title": _title(r["preset"]), "provisional": r["games"] < limits.provisional_games}
+                   for r in queries.player_ratings(store, user.username)]
         games = [game_entry(row) for row in queries.player_games(store, user.id)]
         return {"username": user.username, "display": user.display, "ratings": ratings, "games": games}
 
@@ -521,9 +522,12 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/api/ratings/{preset}")
     def ratings(preset: Annotated[str, PathParam(pattern=PRESET_NAME)],
                 limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 100) -> list[dict[str, Any]]:
-        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side."""
+        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side;
+        ``provisional``: an account with fewer rated matches than ``limits.provisional_games``."""
         board = manager().store.leaderboard(preset, max(1, min(limit, 1000)))
-        return [{"rank": i + 1, **row} for i, row in enumerate(board)]
+        return [{"rank": i + 1, **row,
+                 "provisional": row["account"] is not None and row["games"] < limits.provisional_games}
+                for i, row in enumerate(board)]
 
     @app.websocket("/ws/{table_id}")
     async def websocket(ws: WebSocket, table_id: str) -> None:
