@@ -13,7 +13,7 @@ from argon2 import PasswordHasher
 from brisca.server.accounts import BAD_LOGIN, AccountError, Accounts, check_username, csrf_matches, normalize
 from brisca.server.db import SessionRow, UserRow, make_engine, upgrade
 from brisca.server.ratings import rate_table
-from test_server_common import Conn, deadline, serve
+from test_server_common import Conn, address, deadline, serve
 
 PASSWORD = "correct horse battery"
 GRACE = 0.3
@@ -344,11 +344,14 @@ def test_a_person_who_left_has_resigned(tmp_path: Path) -> None:
     """Ana's seat is still played by a stand-in at the end: she lost, and Bea is not rated for it."""
     with deadline(60), serve(str(tmp_path / "db.sqlite3"), takeover_after=GRACE) as client:
         spec = {"players": 2, "bot_delay": 0.02, "options": {"target_hands": 1}, "sit": True}
-        _signup(client, "Ana")
-        made = _post(client, "/api/tables", spec).json()
-        _signup(client, "Bea")
-        seat = _post(client, f"/api/tables/{made['table_id']}/join", {}).json()
-        bea = Conn(client, made["table_id"], token=seat["token"])
+        # Each plays from an address of her own (two accounts of one address are not rated against each other).
+        with address(client, "10.0.0.1"):
+            _signup(client, "Ana")
+            made = _post(client, "/api/tables", spec).json()
+        with address(client, "10.0.0.2"):
+            _signup(client, "Bea")
+            seat = _post(client, f"/api/tables/{made['table_id']}/join", {}).json()
+            bea = Conn(client, made["table_id"], token=seat["token"])
         bea.until(lambda m: m.get("kind") == "takeover" and m.get("seat") == 0)
         info = _play_out(client, made["table_id"], {1: bea})
         board = _ratings(client)
@@ -357,14 +360,16 @@ def test_a_person_who_left_has_resigned(tmp_path: Path) -> None:
         bea.close()
 
         # Ana comes back before the end this time: both are rated as the match went.
-        made = _post(client, "/api/tables", spec).json()  # Bea's table now
-        _signup(client, "Carla")
-        seat = _post(client, f"/api/tables/{made['table_id']}/join", {}).json()
-        bea = Conn(client, made["table_id"], token=made["token"])
-        carla = Conn(client, made["table_id"], token=seat["token"])
-        carla.close()
-        bea.until(lambda m: m.get("kind") == "takeover" and m.get("seat") == 1)
-        carla = Conn(client, made["table_id"], token=seat["token"])
+        with address(client, "10.0.0.2"):
+            made = _post(client, "/api/tables", spec).json()  # Bea's table now
+            bea = Conn(client, made["table_id"], token=made["token"])
+        with address(client, "10.0.0.3"):
+            _signup(client, "Carla")
+            seat = _post(client, f"/api/tables/{made['table_id']}/join", {}).json()
+            carla = Conn(client, made["table_id"], token=seat["token"])
+            carla.close()
+            bea.until(lambda m: m.get("kind") == "takeover" and m.get("seat") == 1)
+            carla = Conn(client, made["table_id"], token=seat["token"])
         bea.until(lambda m: m.get("kind") == "back" and m.get("seat") == 1)
         info = _play_out(client, made["table_id"], {0: bea, 1: carla})
         board = _ratings(client)

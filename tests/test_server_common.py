@@ -54,10 +54,15 @@ def serve(db: str, **kwargs: Any) -> Iterator[TestClient]:
     # The tests play whole matches of bots only at bot_delay 0 (the default minimum, 0.5 s a move, would
     # make them minutes long); every test client is one address ("testclient"), and the lobby's test holds
     # four tables open at once, two of them bots only; the accounts' tests log in, sign up and try names many
-    # times. The limits' own tests (test_server_limits.py) set the limits they check.
+    # times. Their accounts' first matches move every rating (no provisional period: the rating tests follow
+    # one or two matches). Their connections, all from that one address, are not capped, and may wait for
+    # their hello as long as a test takes. The limits' own tests (test_server_limits.py, test_server_bounds.py)
+    # set the limits they check.
     loose = Rate(10_000, 10_000)
     kwargs.setdefault("limits", Limits(min_bot_delay=0, max_open_tables=4, max_bot_tables=2,
-                                       rate_login=loose, rate_create=loose, rate_join=loose))
+                                       rate_login=loose, rate_create=loose, rate_join=loose,
+                                       rate_password=loose, provisional_games=0, max_connections=10_000,
+                                       hello_timeout=600))
     with TestClient(create_app(db, **kwargs)) as client:
         try:
             yield client
@@ -65,6 +70,19 @@ def serve(db: str, **kwargs: Any) -> Iterator[TestClient]:
             while _OPEN:
                 with contextlib.suppress(Exception):
                     _OPEN[-1].close()
+
+
+@contextlib.contextmanager
+def address(client: TestClient, host: str) -> Iterator[None]:
+    """The requests and connections ``client`` makes meanwhile come from the client address ``host`` (else
+    all come from ``testclient``): two people at two addresses."""
+    transport: Any = client._transport
+    old = transport.client
+    transport.client = (host, 50000)
+    try:
+        yield
+    finally:
+        transport.client = old
 
 
 class Conn:

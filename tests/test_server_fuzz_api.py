@@ -159,3 +159,27 @@ def test_the_schema_bounds_what_it_takes() -> None:
 def test_the_page_reads_detail_as_text() -> None:
     app_js = (Path(__file__).parents[1] / "src/brisca/server/static/app.js").read_text()
     assert 'typeof data.detail === "string"' in app_js
+
+
+#: Origin headers that are no URL (``http://[`` made a 500 with a traceback on every POST), and ones of other sites.
+_ORIGINS = ["http://[", "http://[::1", "http://[::1]x:80", "https://[zz]", "http://]", "null", "", " ", "://",
+            "http://testserver:99999", "http://evil.example", "file://", "http://testserver@evil.example"]
+_POSTS = ["/api/tables", "/api/signup", "/api/login", "/api/logout", "/api/password"]
+
+
+@pytest.mark.parametrize("origin", _ORIGINS)
+def test_a_malformed_or_foreign_origin_is_a_403_not_a_500(api: Any, origin: str) -> None:
+    for path in _POSTS:
+        response = api.post(path, json={"players": 2, "username": "ana", "password": "x" * 9, "old": "x" * 9,
+                                        "new": "y" * 9},
+                            headers={"Origin": origin})
+        _check_answer(response)
+        assert response.status_code == 403, (path, origin, response.text)
+        assert response.json()["detail"] == "cross-site request refused (its Origin is not this site)"
+
+
+@settings(max_examples=200, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+@given(origin=st.text(st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=30)
+       | st.sampled_from(_ORIGINS).map(lambda o: o + "/x?#["))
+def test_hostile_origins_never_make_a_server_error(api: Any, origin: str) -> None:
+    _check_answer(api.post("/api/logout", headers={"Origin": origin}))

@@ -11,7 +11,7 @@ import pytest
 from brisca import record as brisca_record
 from brisca.game import Game
 from test_server_accounts import _csrf, _play_out, _signup
-from test_server_common import Conn, create, deadline, serve
+from test_server_common import Conn, address, create, deadline, serve
 
 
 def _finish(client: Any, table_id: str) -> dict[str, Any]:
@@ -177,10 +177,12 @@ def test_the_leaderboard_rates_teams_per_preset(tmp_path: Path) -> None:
         team = create(client, preset="spanish", players=4, options={"target_hands": 1})
         conns = {}
         for seat, name in enumerate(("Ana", "Bea", "Carla", "Dani")):
-            _signup(client, name)
-            r = client.post(f"/api/tables/{team}/join", json={}, headers=_csrf(client))
-            assert r.status_code == 200 and r.json()["seat"] == seat
-            conns[seat] = Conn(client, team, token=r.json()["token"])
+            # Each from an address of her own: accounts of one address are not rated against each other.
+            with address(client, f"10.0.0.{seat + 1}"):
+                _signup(client, name)
+                r = client.post(f"/api/tables/{team}/join", json={}, headers=_csrf(client))
+                assert r.status_code == 200 and r.json()["seat"] == seat
+                conns[seat] = Conn(client, team, token=r.json()["token"])
         info = _play_out(client, team, conns)
         duel = client.post("/api/tables", headers=_csrf(client), json={
             "preset": "briscola", "players": 2, "bots": {"1": "normal"}, "options": {"target_hands": 1},

@@ -33,6 +33,15 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
     "--rate-join": ("rate_join", "PER_MINUTE[/BURST]", "seats taken per client address"),
     "--rate-chat": ("rate_chat", "PER_MINUTE[/BURST]", "chat messages per client address, all its connections"),
     "--rate-login": ("rate_login", "PER_MINUTE[/BURST]", "login attempts per client address"),
+    "--rate-password": ("rate_password", "PER_MINUTE[/BURST]", "password changes per client address"),
+    "--max-hashing": ("max_hashing", "N", "Argon2 password hashes computed at once (64 MiB each)"),
+    "--hash-wait": ("hash_wait", "SECONDS", "a login waits this long for a turn to hash, then gets 503"),
+    "--max-body": ("max_body", "BYTES", "bytes of an HTTP request's body (413 beyond)"),
+    "--max-connections": ("max_connections", "N", "WebSocket connections open at once per client address"),
+    "--hello-timeout": ("hello_timeout", "SECONDS", "a WebSocket connection that has not said hello this long "
+                        "is closed"),
+    "--provisional-games": ("provisional_games", "N", "rated matches of a preset during which an account's "
+                            "rating moves no established account's"),
     "--max-open-tables": ("max_open_tables", "N", "open (waiting or playing) tables of one guest"),
     "--max-open-tables-account": ("max_open_tables_account", "N", "open tables of one account"),
     "--max-bot-tables": ("max_bot_tables", "N", "open tables of bots only, per owner"),
@@ -41,6 +50,10 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
     "--max-target-hands": ("max_target_hands", "N", "the options target_hands, target_game_points and hands, at most"),
     "--max-target-points": ("max_target_points", "N", "the option target_points, at most"),
     "--max-hands": ("max_hands", "N", "hands one match may deal before its table is closed"),
+    "--full-collection-after": ("full_collection_after", "N", "a full pass of the garbage collector once this "
+                                "many connections have closed"),
+    "--full-collection-every": ("full_collection_every", "SECONDS", "a full pass of the garbage collector this "
+                                "often at least"),
     "--idle-after": ("idle_after", "SECONDS", "an open table with nobody at it and no change by a person this "
                      "long is closed (bots only: nobody watching)"),
 }

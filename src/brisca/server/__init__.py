@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 __all__ = ["create_app", "missing_web_extra"]
 
 #: What the web table needs beyond the core install, by import name.
-WEB_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "argon2", "platformdirs", "websockets")
+WEB_MODULES = ("fastapi", "uvicorn", "sqlalchemy", "alembic", "openskill", "argon2", "platformdirs", "websockets",
+               "confusable_homoglyphs")
 
 
 def missing_web_extra() -> list[str]:

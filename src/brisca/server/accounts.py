@@ -2,16 +2,19 @@
 
 A username is 3 to 24 letters, digits, ``_``, ``-`` and ``.``; two usernames that differ only in case or
 in Unicode compatibility forms are the same account (NFKC, then case folding: ``Ana`` and ``ａｎａ`` are
-``ana``), and that normalised form is what ratings are keyed by. Names a reader could mistake for the
-server's own are reserved: ``bot`` followed by anything but a letter (bots are rated as ``bot:<level>``),
-``guest``, ``admin``, ``system``, ``spectator``.
+``ana``), and that normalised form is what ratings are keyed by. Two usernames that look alike are one too:
+a username whose look-alike key (:func:`brisca.server.names.lookalike`: ``сора`` (Cyrillic) and ``copa``)
+is an account's is taken. Names a reader could mistake for the server's own or a bot's are reserved in every
+look-alike spelling (:func:`brisca.server.names.reserved_name`): ``bot`` followed by anything but a letter
+(bots are rated as ``bot:<level>``), the bots' levels (``normal``, ``expert``...), ``guest``, ``admin``,
+``system``, ``spectator``.
 
 >>> normalize("Ａｎａ.María")
 'ana.maría'
 >>> check_username("bot_1")
 Traceback (most recent call last):
 ...
-brisca.server.accounts.AccountError: the username bot_1 is reserved
+brisca.server.accounts.AccountError: the username bot_1 is reserved (it looks like a bot's or the server's name)
 >>> check_username("botella")
 'botella'
 
@@ -37,13 +40,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from brisca.server.db import SessionRow, UserRow, _now
+from brisca.server.names import BLANKS, lookalike, reserved_name
 
 #: How long a login lasts.
 SESSION_DAYS = 30
 USERNAME_MIN, USERNAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
-#: Usernames nobody may take (normalised), besides ``bot`` followed by a non-letter.
-RESERVED = frozenset({"guest", "admin", "system", "spectator"})
+#: The longest look-alike key stored (a letter's prototype may be several letters: ``m`` is ``rn``).
+LOOKALIKE_MAX = 96
 _PUNCTUATION = frozenset("_-.")
 #: The one message for an unknown username and a wrong password (which usernames exist is not told).
 BAD_LOGIN = "wrong username or password"
@@ -75,13 +79,6 @@ def normalize(name: str) -> str:
     return unicodedata.normalize("NFKC", name).casefold().strip()
 
 
-def reserved(normalized: str) -> bool:
-    """Whether a (normalised) name is kept from accounts: ``bot`` + a non-letter (or nothing), and a few more."""
-    if normalized.startswith("bot") and (len(normalized) == 3 or not normalized[3].isalpha()):
-        return True
-    return normalized in RESERVED
-
-
 def _script(char: str) -> str:
     """The first word of a letter's Unicode name: LATIN, CYRILLIC, GREEK, ..."""
     return unicodedata.name(char, "?").split(" ", 1)[0]
@@ -95,14 +92,14 @@ def check_username(username: object) -> str:
     if not USERNAME_MIN <= len(display) <= USERNAME_MAX:
         raise AccountError(f"a username is {USERNAME_MIN} to {USERNAME_MAX} characters")
     for char in display:
-        if not (char.isalpha() or (char.isascii() and char.isdigit()) or char in _PUNCTUATION):
+        if char in BLANKS or not (char.isalpha() or (char.isascii() and char.isdigit()) or char in _PUNCTUATION):
             raise AccountError("a username has only letters, digits, '_', '-' and '.'")
     if len({_script(c) for c in display if c.isalpha()}) > 1:  # "аna" (a Cyrillic а) would pass for "ana"
         raise AccountError("a username's letters are all of one alphabet")
-    normalized = normalize(display)
-    if len(normalized) > 32 or reserved(normalized):
-        raise AccountError(f"the username {display} is reserved" if reserved(normalized)
-                           else "this username is too long once normalised")
+    if reserved_name(display):
+        raise AccountError(f"the username {display} is reserved (it looks like a bot's or the server's name)")
+    if len(normalize(display)) > 32 or len(lookalike(display)) > LOOKALIKE_MAX:
+        raise AccountError("this username is too long once normalised")
     return display
 
 
@@ -136,17 +133,18 @@ class Accounts:
     def signup(self, username: object, password: object) -> User:
         display = check_username(username)
         hashed = self.hasher.hash(check_password(password))
-        normalized = normalize(display)
+        normalized, key = normalize(display), lookalike(display)
         try:
             with Session(self.engine) as s, s.begin():
-                if s.scalar(sa.select(UserRow.id).where(UserRow.username == normalized)) is not None:
-                    raise AccountError(f"the username {display} is taken")
-                row = UserRow(username=normalized, display=display, password_hash=hashed)
+                if s.scalar(sa.select(UserRow.id).where(sa.or_(UserRow.username == normalized,
+                                                               UserRow.lookalike == key))) is not None:
+                    raise AccountError(f"the username {display} is taken (or one that looks like it)")
+                row = UserRow(username=normalized, display=display, password_hash=hashed, lookalike=key)
                 s.add(row)
                 s.flush()
                 return _user(row)
         except IntegrityError:  # taken meanwhile
-            raise AccountError(f"the username {display} is taken") from None
+            raise AccountError(f"the username {display} is taken (or one that looks like it)") from None
 
     def find(self, username: str) -> User | None:
         """The account of this username (in any of its spellings), if there is one."""
@@ -155,8 +153,14 @@ class Accounts:
             return None if row is None else _user(row)
 
     def taken(self, name: str) -> bool:
-        """Whether ``name`` is, normalised, an account's username (a guest may not sit under it)."""
-        return self.find(name) is not None
+        """Whether ``name`` is, normalised or as it looks, an account's username (a guest may not sit under it)."""
+        key = lookalike(name)
+        if len(key) > LOOKALIKE_MAX:
+            return self.find(name) is not None
+        with Session(self.engine) as s:
+            found = s.scalar(sa.select(UserRow.id).where(sa.or_(UserRow.username == normalize(name),
+                                                                UserRow.lookalike == key)).limit(1))
+            return found is not None
 
     def _verify(self, row: UserRow | None, password: str) -> bool:
         """Check the password; a hash made with older parameters is replaced (the row is then changed)."""

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import math
 import threading
-from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
@@ -27,11 +26,14 @@ from brisca.errors import BriscaError
 from brisca.record import loads as load_record
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
-from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
+from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches
 from brisca.server.analyses import add_routes as add_analysis_routes
+from brisca.server.bodysize import BodyLimit
+from brisca.server.collector import Collector
 from brisca.server.db import unreachable
 from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
+from brisca.server.names import check_name
 from brisca.server.pagetext import page_script
 from brisca.server.serialize import replay_json
 from brisca.server.store import Store
@@ -50,6 +52,7 @@ from brisca.server.table import (
 from brisca.server.text import clean_text
 
 log = logging.getLogger("brisca.server")
+T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
 MESSAGE_TYPES = ("hello", "play", "chat", "ping")
 
@@ -136,8 +139,6 @@ def _title(preset: str) -> str:
 TAKEOVER_AFTER = 60.0
 #: Seconds between the end of a hand and the next deal: the hand's result stays on the table meanwhile.
 HAND_PAUSE = 8.0
-#: The collector's thresholds while serving (CPython's default is 700, 10, 10).
-GC_THRESHOLDS = (20_000, 20, 100)
 
 
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
@@ -165,13 +166,14 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     #: several processes, the site's buckets in Redis).
     limiter = Limiter(limits) if redis_url is None else RedisLimiter(limits, redis_url)
 
-    async def close_idle_tables(manager: Manager) -> None:
+    async def close_idle_tables(manager: Manager, collector: Collector) -> None:
         while True:
             await asyncio.sleep(limits.idle_check_every)
             try:
                 await manager.sweep()
             except Exception:  # the next look tries again
                 log.exception("the look for idle tables failed")
+            collector.tick()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -183,32 +185,33 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             manager = await start_cluster(manager, redis_url)
         app.state.manager = manager
         app.state.accounts = Accounts(store.engine)
+        app.state.hashing = asyncio.Semaphore(limits.max_hashing)
         await asyncio.to_thread(app.state.accounts.purge)
         manager.resume()
-        sweeper = asyncio.get_running_loop().create_task(close_idle_tables(manager), name="idle-tables")
-        # Everything loaded so far lives as long as the server: keep it out of the collector's full passes,
-        # and collect young objects less often (a server's objects are mostly long-lived tables and short
-        # messages; full collections over thousands of tables stalled every table for 0.1-0.4 s).
-        gc.collect()
-        gc.freeze()
-        thresholds = gc.get_threshold()
-        gc.set_threshold(*GC_THRESHOLDS)
+        # Everything loaded so far lives as long as the server: kept out of the collector's passes, which
+        # come less often, and in full after so many connections or seconds (brisca.server.collector).
+        collector = app.state.collector = Collector(limits.full_collection_every, limits.full_collection_after)
+        collector.start()
+        sweeper = asyncio.get_running_loop().create_task(close_idle_tables(manager, collector), name="idle-tables")
         try:
             yield
         finally:
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
-            gc.set_threshold(*thresholds)
-            gc.unfreeze()
+            collector.stop()
             await manager.stop()
             if getattr(app.state, "analyst", None) is not None:
                 app.state.analyst.close()
             store.dispose()
 
     app = FastAPI(title="brisca", lifespan=lifespan)
+    app.add_middleware(BodyLimit, limit=limits.max_body)
     app.state.limits = limits
     app.state.limiter = limiter
+    #: Open WebSocket connections per client address.
+    connections: Counter[str] = Counter()
+    app.state.connections = connections
 
     @app.exception_handler(RateLimited)
     async def rate_limited(request: Request, exc: RateLimited) -> JSONResponse:
@@ -248,7 +251,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         """Every POST: refuse one from another site (``Origin``), and, when it carries a live session cookie,
         one without the session's CSRF token in ``X-CSRF-Token`` (double submit). The session, if any."""
         origin = request.headers.get("origin")
-        if origin is not None and urlsplit(origin).netloc.lower() != request.headers.get("host", "").lower():
+        if origin is not None and origin_host(origin) != request.headers.get("host", "").lower():
             raise HTTPException(403, "cross-site request refused (its Origin is not this site)")
         session = await viewer(request)
         if session is not None and not csrf_matches(session, request.headers.get(CSRF_HEADER)):
@@ -275,6 +278,22 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                                secure=secure_cookies or request.url.scheme == "https")
         return response
 
+    async def hashing(fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` (an Argon2 hash or check) in a thread, at most ``limits.max_hashing`` at once: each
+        takes 64 MiB and a core for a moment, so many at once would take the server's memory. A request that
+        waits more than ``limits.hash_wait`` seconds for its turn gets 503."""
+        semaphore: asyncio.Semaphore = app.state.hashing
+        try:
+            async with asyncio.timeout(limits.hash_wait):
+                await semaphore.acquire()
+        except TimeoutError:
+            raise HTTPException(503, "the server is busy checking passwords; try again in a moment",
+                                headers={"Retry-After": "5"}) from None
+        # The turn is given back when the thread is done, even if the request is cancelled meanwhile.
+        work = asyncio.ensure_future(asyncio.to_thread(fn, *args))
+        work.add_done_callback(lambda _: semaphore.release())
+        return await asyncio.shield(work)
+
     @app.get("/api/me")
     async def who(request: Request) -> dict[str, Any]:
         """The person logged in (``user``: null for a guest) and the CSRF token their page sends back."""
@@ -286,7 +305,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         await guard(request)
         limiter.check("login", client_address(request.client))
         try:
-            user = await asyncio.to_thread(accounts().signup, body.username, body.password)
+            user = await hashing(accounts().signup, body.username, body.password)
         except AccountError as exc:
             raise HTTPException(400, str(exc)) from None
         token, session = await asyncio.to_thread(accounts().start_session, user)
@@ -297,7 +316,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         old = await guard(request)
         limiter.check("login", client_address(request.client))
         try:
-            user = await asyncio.to_thread(accounts().login, body.username, body.password)
+            user = await hashing(accounts().login, body.username, body.password)
         except AccountError as exc:
             raise HTTPException(401, str(exc)) from None
         if old is not None:
@@ -317,9 +336,10 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         session = await guard(request)
         if session is None:
             raise HTTPException(401, "log in first")
+        limiter.check("password", client_address(request.client))
         try:
-            await asyncio.to_thread(accounts().change_password, session.user.id, body.old, body.new,
-                                    request.cookies.get(SESSION_COOKIE))
+            await hashing(accounts().change_password, session.user.id, body.old, body.new,
+                          request.cookies.get(SESSION_COOKIE))
         except AccountError as exc:
             raise HTTPException(400, str(exc)) from None
         return me(session)
@@ -331,7 +351,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         if user is None:
             raise HTTPException(404, "no such player")
         store = manager().store
-        ratings = [{**r, "title": _title(r["preset"])} for r in queries.player_ratings(store, user.username)]
+        ratings = [{**r, "title": _title(r["preset"]), "provisional": r["games"] < limits.provisional_games}
+                   for r in queries.player_ratings(store, user.username)]
         games = [game_entry(row) for row in queries.player_games(store, user.id)]
         return {"username": user.username, "display": user.display, "ratings": ratings, "games": games}
 
@@ -342,11 +363,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         if name is None:
             raise HTTPException(400, "a guest sits with a name")
         try:
-            name = clean_text(name, what="name", limit=GUEST_NAME_LIMIT)
+            name = check_name(clean_text(name, what="name", limit=GUEST_NAME_LIMIT))
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from None
-        if normalize(name).startswith("bot:"):
-            raise HTTPException(400, "name: 'bot:' names are the bots'")
         if await asyncio.to_thread(accounts().taken, name):
             raise HTTPException(409, f"name: {name} is an account's name (log in to play as {name})")
         return name
@@ -384,16 +403,16 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         actor = await manager().open_table(spec, owner, sits=sits)
         out: dict[str, Any] = {"table_id": actor.id, "url": f"/t/{actor.id}"}
         if name is not None:
-            seat, token = await _join(actor, name, None, session)
+            seat, token = await _join(actor, name, None, session, address)
             out |= {"seat": seat, "token": token}
         return out
 
     async def _join(actor: TableActor, name: str, seat: int | None,
-                    session: LoginSession | None) -> tuple[int, str]:
+                    session: LoginSession | None, address: str) -> tuple[int, str]:
         user = None if session is None else session.user
         try:
             return await actor.join(name, seat, None if user is None else user.id,
-                                    None if user is None else user.username)
+                                    None if user is None else user.username, address)
         except TableError as exc:
             # "unavailable", "moved": another process runs the table and did not answer, or it is changing hands.
             raise HTTPException(410 if exc.code == "closed" else 503 if exc.code in ("unavailable", "moved") else 409,
@@ -410,10 +429,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.post("/api/tables/{table_id}/join")
     async def join(request: Request, table_id: str, body: JoinSeat) -> dict[str, Any]:
         session = await guard(request)
-        limiter.check("join", client_address(request.client))
+        address = client_address(request.client)
+        limiter.check("join", address)
         actor = await actor_or_404(table_id)
         name = await seat_name(session, body.name)
-        seat, token = await _join(actor, name, body.seat, session)
+        seat, token = await _join(actor, name, body.seat, session, address)
         return {"table_id": table_id, "seat": seat, "token": token}
 
     # ------------------------------------------------------------------ the lobby, the history, the ratings
@@ -527,13 +547,35 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/api/ratings/{preset}")
     def ratings(preset: Annotated[str, PathParam(pattern=PRESET_NAME)],
                 limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 100) -> list[dict[str, Any]]:
-        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side."""
+        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side;
+        ``provisional``: an account with fewer rated matches than ``limits.provisional_games``."""
         board = manager().store.leaderboard(preset, max(1, min(limit, 1000)))
-        return [{"rank": i + 1, **row} for i, row in enumerate(board)]
+        return [{"rank": i + 1, **row,
+                 "provisional": row["account"] is not None and row["games"] < limits.provisional_games}
+                for i, row in enumerate(board)]
 
     @app.websocket("/ws/{table_id}")
     async def websocket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
+        address = client_address(ws.client)
+        if connections[address] >= limits.max_connections:
+            await ws.send_json(error("too_many_connections", f"at most {limits.max_connections} connections at "
+                                     "once from one address; close one first"))
+            await ws.close(code=4429)
+            return
+        connections[address] += 1
+        try:
+            await serve_connection(ws, table_id, address)
+        finally:
+            connections[address] -= 1
+            if connections[address] <= 0:
+                del connections[address]
+            collector: Collector | None = getattr(app.state, "collector", None)
+            if collector is not None:
+                collector.closed()
+
+    async def serve_connection(ws: WebSocket, table_id: str, address: str) -> None:
+        """One WebSocket connection to a table, until either side closes it (or it never says hello)."""
         try:
             found = await manager().locate(table_id)
         except Exception as exc:
@@ -551,13 +593,24 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 await ws.close(code=4404)
             return
         actor = found
-        address = client_address(ws.client)
         conn = Connection()
         pump = asyncio.create_task(_pump(ws, conn))
         bucket = TokenBucket(rate, burst)
+        loop = asyncio.get_running_loop()
+        #: Until the client says hello, it has ``limits.hello_timeout`` seconds from the connection.
+        hello_by: float | None = loop.time() + limits.hello_timeout
         try:
             while True:
-                raw = await ws.receive()
+                if hello_by is None:
+                    raw = await ws.receive()
+                else:
+                    try:
+                        async with asyncio.timeout_at(hello_by):
+                            raw = await ws.receive()
+                    except TimeoutError:
+                        await ws.send_json(error("hello_timeout", f"no hello within {limits.hello_timeout:g} s"))
+                        await ws.close(code=4408)
+                        break
                 if raw["type"] == "websocket.disconnect":
                     break
                 text = raw.get("text")
@@ -584,7 +637,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                         break
                     actor = again
                 try:
-                    _dispatch(actor, conn, text, limiter, address)
+                    if _dispatch(actor, conn, text, limiter, address) == "hello":
+                        hello_by = None
                 except Exception:  # the last resort: the connection outlives any one message
                     log.exception("table %s: a message could not be read", actor.id)
                     conn.send(error("malformed", "this message could not be read"))
@@ -687,6 +741,14 @@ def _depth(value: object, limit: int = MAX_DEPTH) -> bool:
     return True
 
 
+def origin_host(origin: str) -> str | None:
+    """The ``host[:port]`` of an ``Origin`` header, lower case (``None``: not a URL, as ``http://[``)."""
+    try:
+        return urlsplit(origin).netloc.lower()
+    except ValueError:
+        return None
+
+
 def message_size(data: str | bytes) -> int:
     """The size of a message in bytes (UTF-8 for a text frame), as the limit counts it."""
     if isinstance(data, bytes) or data.isascii():
@@ -704,51 +766,54 @@ def read_message(data: str) -> object:
 
 
 def _dispatch(actor: TableActor, conn: Connection, data: str, limiter: Limiter | None = None,
-              address: str = "unknown") -> None:
-    """Check one client message and hand it to the table's actor; a bad one gets a typed error."""
+              address: str = "unknown") -> str | None:
+    """Check one client message and hand it to the table's actor; a bad one gets a typed error. The type of
+    the message handed on (``None``: refused here)."""
     try:
         message = read_message(data)
     except _Refused as exc:
         conn.send(error("malformed", f"not a message: {exc}"))
-        return
+        return None
     except (ValueError, RecursionError):
         conn.send(error("malformed", "not JSON"))
-        return
+        return None
     if not isinstance(message, dict):
         conn.send(error("malformed", "a message is a JSON object"))
-        return
+        return None
     msg_id = message.get("id")
     if msg_id is not None and not ((isinstance(msg_id, str) and len(msg_id) <= 64)
                                    or (type(msg_id) is int and abs(msg_id) < 2**53)):
         conn.send(error("malformed", "'id' is a short string or an integer"))
-        return
+        return None
     kind = message.get("type")
     if not isinstance(kind, str) or kind not in MESSAGE_TYPES:
         conn.send(error("malformed", f"unknown message type; types: {', '.join(MESSAGE_TYPES)}", msg_id))
-        return
+        return None
     if kind == "ping":
         actor.submit(Ping(conn, msg_id))
     elif kind == "hello":
         token, last = message.get("token"), message.get("last")
         if token is not None and not (isinstance(token, str) and len(token) <= 128 and token.isascii()):
             conn.send(error("bad_token", "'token' is the seat token string", msg_id))
-        elif last is not None and (type(last) is not int or not 0 <= last < 2**53):
+            return None
+        if last is not None and (type(last) is not int or not 0 <= last < 2**53):
             conn.send(error("malformed", "'last' is the number of the last event seen", msg_id))
-        else:
-            actor.submit(Hello(conn, token, last))
+            return None
+        actor.submit(Hello(conn, token, last, address))
     elif kind == "play":
         if "action" not in message:
             conn.send(error("malformed", "a play message names its 'action'", msg_id))
-        else:
-            actor.submit(Act(conn, message["action"], msg_id))
+            return None
+        actor.submit(Act(conn, message["action"], msg_id))
     elif kind == "chat":
         try:
             text = clean_text(message.get("text"), what="text", limit=CHAT_LIMIT)
         except ValueError as exc:
             conn.send(error("malformed", str(exc), msg_id))
-            return
+            return None
         if limiter is not None and (wait := limiter.retry_after("chat", address)) is not None:
             limited = RateLimited("chat", wait)
             conn.send(error("rate", limited.message, msg_id) | {"retry_after": limited.seconds})
-        else:
-            actor.submit(Chat(conn, text, msg_id))
+            return None
+        actor.submit(Chat(conn, text, msg_id))
+    return kind

@@ -662,7 +662,7 @@ class RemoteTable(TableActor):
             cluster.local[key] = (conn, self)
         op: Message = {"t": self.id, "c": key}
         if isinstance(command, Hello):
-            op |= {"op": "hello", "token": command.token, "last": command.last}
+            op |= {"op": "hello", "token": command.token, "last": command.last, "address": command.address}
         elif isinstance(command, Act):
             op |= {"op": "act", "action": command.action, "id": command.id}
         elif isinstance(command, Chat):
@@ -683,13 +683,13 @@ class RemoteTable(TableActor):
         self.keys.clear()
 
     async def join(self, name: str, seat: int | None, user_id: int | None = None,
-                   account: str | None = None) -> tuple[int, str]:
+                   account: str | None = None, address: str | None = None) -> tuple[int, str]:
         async def here(actor: TableActor) -> Message:
-            seat_taken, token = await actor.join(name, seat, user_id, account)
+            seat_taken, token = await actor.join(name, seat, user_id, account, address)
             return {"seat": seat_taken, "token": token}
 
         answer = await self.cluster.ask(self, {"kind": "join", "name": name, "seat": seat, "user_id": user_id,
-                                               "account": account}, here)
+                                               "account": account, "address": address}, here)
         return int(answer["seat"]), str(answer["token"])
 
     async def info(self) -> Message:
@@ -1342,7 +1342,7 @@ class ClusterManager(Manager):
         if rconn is None:
             rconn = self.remote[key] = RemoteConnection(node=sender, key=key[1], table_id=table_id, bus=self.bus)
         if kind == "hello":
-            actor.submit(Hello(rconn, op.get("token"), op.get("last")))
+            actor.submit(Hello(rconn, op.get("token"), op.get("last"), op.get("address")))
         elif kind == "act":
             actor.submit(Act(rconn, op.get("action"), op.get("id")))
         elif kind == "chat":
@@ -1365,7 +1365,7 @@ class ClusterManager(Manager):
                     reply["error"] = "moved"
                 elif kind == "join":
                     seat, token = await actor.join(str(op["name"]), op.get("seat"), op.get("user_id"),
-                                                   op.get("account"))
+                                                   op.get("account"), op.get("address"))
                     reply |= {"seat": seat, "token": token}
                 elif kind == "table":
                     reply["table"] = actor.table_json()

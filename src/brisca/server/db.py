@@ -138,6 +138,9 @@ class UserRow(Base):
     username: Mapped[str] = mapped_column(sa.String(32), unique=True)
     #: As the person typed it at sign-up.
     display: Mapped[str] = mapped_column(sa.String(32))
+    #: Its look-alike key (:func:`brisca.server.names.lookalike`): unique, so that no two accounts look alike
+    #: (``None``: an account from before the keys whose key another, older account holds).
+    lookalike: Mapped[str | None] = mapped_column(sa.String(96), unique=True, index=True, nullable=True)
     password_hash: Mapped[str] = mapped_column(sa.String(255))
     created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
 

@@ -1,10 +1,12 @@
-"""The web table's limits: rates per client address, caps per table owner, idle tables.
+"""The web table's limits: rates per client address, caps per table owner, idle tables, and what one client
+may make the server spend (bodies, password hashes, connections).
 
 Every limit is a field of :class:`Limits`, with its default; ``create_app(limits=...)`` and ``brisca serve``'s
-flags change them (docs/hosting-table.md, "Limits"). The rates are token buckets, one per kind of request and client
-address (:class:`Limiter`), kept in a bounded LRU so that many addresses cannot grow the memory without end
-(an address pushed out starts again with a full bucket). Several processes serving one site share their
-buckets in Redis (:class:`RedisLimiter`), so an address gets the same rates whichever process it reaches.
+flags change them (docs/hosting-table.md, "Limits"; docs/security.md). The rates are token buckets, one per kind
+of request and client address (:class:`Limiter`), kept in a bounded LRU so that many addresses cannot grow the
+memory without end (an address pushed out starts again with a full bucket). Several processes serving one site
+share their buckets in Redis (:class:`RedisLimiter`), so an address gets the same rates whichever process it
+reaches.
 """
 
 from __future__ import annotations
@@ -42,7 +44,8 @@ class Rate:
 
 
 #: What each rate limits, in the messages of a refusal.
-WHAT = {"create": "tables opened", "join": "seats taken", "chat": "chat messages", "login": "login attempts"}
+WHAT = {"create": "tables opened", "join": "seats taken", "chat": "chat messages", "login": "login attempts",
+        "password": "password changes"}
 
 
 @dataclass(frozen=True)
@@ -50,11 +53,25 @@ class Limits:
     """Every limit of the web table, with its default (``brisca serve``'s flags name them in ``--help``)."""
 
     #: Per client address: tables opened, seats taken (HTTP joins), chat messages (all of its connections
-    #: together), login attempts.
+    #: together), login attempts (sign-ups and logins), password changes (each checks the current password).
     rate_create: Rate = field(default_factory=lambda: Rate(10, 5))
     rate_join: Rate = field(default_factory=lambda: Rate(30, 10))
     rate_chat: Rate = field(default_factory=lambda: Rate(30, 10))
     rate_login: Rate = field(default_factory=lambda: Rate(10, 5))
+    rate_password: Rate = field(default_factory=lambda: Rate(10, 5))
+    #: Argon2 hashes computed at once by this process (each takes 64 MiB and a core for a moment); a login,
+    #: sign-up or password change waits for a turn at most ``hash_wait`` seconds, then gets 503.
+    max_hashing: int = 2
+    hash_wait: float = 10.0
+    #: Bytes an HTTP request's body may have (413 beyond, refused before more is read).
+    max_body: int = 65_536
+    #: WebSocket connections open at once from one client address (the next one is closed, code 4429).
+    max_connections: int = 16
+    #: Seconds a WebSocket connection may stay open before its hello (then it is closed, code 4408).
+    hello_timeout: float = 10.0
+    #: Rated matches of a preset during which an account's rating is provisional: its matches move its own
+    #: rating only, never an established account's (an account made to lose does not feed another).
+    provisional_games: int = 5
     #: Open (waiting or playing) tables one owner may have: a guest (``guest:<address>``), an account (``user:<id>``).
     max_open_tables: int = 3
     max_open_tables_account: int = 5
@@ -76,16 +93,28 @@ class Limits:
     idle_check_every: float = 5.0
     #: Client addresses whose buckets are remembered (the least recently seen are forgotten first).
     max_addresses: int = 10_000
+    #: A full pass of the garbage collector once this many connections have closed since the last one, or
+    #: this many seconds have passed (:mod:`brisca.server.collector`): what connections leave in reference
+    #: cycles is freed within that many connections or seconds.
+    full_collection_after: int = 1000
+    full_collection_every: float = 60.0
 
     def __post_init__(self) -> None:
         for name in ("max_open_tables", "max_open_tables_account", "max_bot_tables", "max_bot_tables_total",
-                     "max_target_hands", "max_target_points", "max_hands", "max_addresses"):
+                     "max_target_hands", "max_target_points", "max_hands", "max_addresses", "provisional_games"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} is 0 or more, not {getattr(self, name)}")
         if not 0 <= self.min_bot_delay <= 10:
             raise ValueError(f"min_bot_delay is from 0 to 10 seconds, not {self.min_bot_delay:g}")
         if not self.idle_after > 0 or not self.idle_check_every > 0:
             raise ValueError("idle_after and idle_check_every are more than 0 seconds")
+        for name in ("max_hashing", "max_body", "max_connections", "full_collection_after"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} is 1 or more, not {getattr(self, name)}")
+        if not self.full_collection_every > 0:
+            raise ValueError(f"full_collection_every is more than 0 seconds, not {self.full_collection_every:g}")
+        if not 0 < self.hash_wait <= 600 or not 0 < self.hello_timeout <= 600:
+            raise ValueError("hash_wait and hello_timeout are more than 0 and at most 600 seconds")
 
     @property
     def idle_text(self) -> str:

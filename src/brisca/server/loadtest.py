@@ -111,7 +111,8 @@ def _cpu_pressure() -> float:
 
 #: Every client of the benchmark is one address that opens and seats hundreds of tables: the limits on
 #: one address (docs/hosting-table.md, "Limits") are lifted.
-UNLIMITED = ["--rate-create", "1e9/1000000", "--rate-join", "1e9/1000000", "--max-open-tables", "1000000"]
+UNLIMITED = ["--rate-create", "1e9/1000000", "--rate-join", "1e9/1000000", "--max-open-tables", "1000000",
+             "--max-connections", "1000000"]
 
 
 class Server:

@@ -146,7 +146,8 @@ class Manager:
         return actor
 
     def _actor(self, state: TableState) -> TableActor:
-        return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause)
+        return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause,
+                          self.limits.provisional_games)
 
     # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
 

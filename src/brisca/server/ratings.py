@@ -38,7 +38,9 @@ def rate(current: Mapping[str, tuple[float, float]], teams: Sequence[Sequence[st
 
 
 def rate_table(current: Mapping[str, tuple[float, float]], keys: Sequence[str | None], sides: int,
-               winner: int | None, gone: Set[int] = frozenset()) -> dict[str, tuple[float, float]]:
+               winner: int | None, gone: Set[int] = frozenset(), *, games: Mapping[str, int] | None = None,
+               provisional_games: int = 0,
+               addresses: Mapping[str, Set[str]] | None = None) -> dict[str, tuple[float, float]]:
     """The ratings a finished table changes: ``{key: (mu, sigma)}`` (empty: the match is not rated).
 
     ``keys``: each seat's rating key: ``bot:<level>`` for a bot, an account's normalised username, or
@@ -51,16 +53,40 @@ def rate_table(current: Mapping[str, tuple[float, float]], keys: Sequence[str | 
       whatever the stand-in made of it (otherwise leaving a lost game would protect a rating). Nobody else
       at the table is rated for that match: they did not beat (or lose to) that person. Partners who both
       left are both rated as losing. A person who came back before the end is rated as usual.
+    - ``addresses``: the client addresses each account played from (by key). Two accounts of different sides
+      that share one are not rated against each other: the match is not rated (one person playing both
+      sides would otherwise feed one account with the other's losses).
+    - ``games``: the rated matches each key has played of this preset. An account with fewer than
+      ``provisional_games`` is provisional: while one sits at the table, only the provisional accounts'
+      ratings change (an account made to lose cannot feed an established one, nor a bot).
     """
     if any(k is None for k in keys) or all(k is None or k.startswith("bot:") for k in keys):
         return {}
     named = [k for k in keys if k is not None]
+    if addresses is not None and shared_address(named, sides, addresses):
+        return {}
     teams = [[named[s] for s in range(len(named)) if s % sides == side] for side in range(sides)]
     left = {s for s in gone if not named[s].startswith("bot:")}
     if not left:
-        return rate(current, teams, winner)
-    out: dict[str, tuple[float, float]] = {}
-    for side in sorted({s % sides for s in left}):
-        resigned = rate(current, teams, winner, loser=side)
-        out |= {named[s]: resigned[named[s]] for s in left if s % sides == side}
+        out = rate(current, teams, winner)
+    else:
+        out = {}
+        for side in sorted({s % sides for s in left}):
+            resigned = rate(current, teams, winner, loser=side)
+            out |= {named[s]: resigned[named[s]] for s in left if s % sides == side}
+    counts = games or {}
+    provisional = {k for k in named if not k.startswith("bot:") and counts.get(k, 0) < provisional_games}
+    if provisional:
+        out = {k: r for k, r in out.items() if k in provisional}
     return out
+
+
+def shared_address(keys: Sequence[str], sides: int, addresses: Mapping[str, Set[str]]) -> bool:
+    """Whether two accounts on different sides (seat ``s`` plays for ``s % sides``) played from one address."""
+    for i, first in enumerate(keys):
+        for j in range(i + 1, len(keys)):
+            second = keys[j]
+            if i % sides != j % sides and first != second \
+                    and addresses.get(first, set()) & addresses.get(second, set()):
+                return True
+    return False

@@ -339,6 +339,13 @@ class Store:
             rows = s.scalars(sa.select(RatingRow).where(RatingRow.preset == preset, RatingRow.name.in_(list(names))))
             return {r.name: (r.mu, r.sigma) for r in rows}
 
+    def rated_games(self, preset: str, names: Sequence[str]) -> dict[str, int]:
+        """How many rated matches of ``preset`` each of ``names`` has played (absent: none)."""
+        with Session(self.engine) as s:
+            rows = s.execute(sa.select(RatingRow.name, RatingRow.games)
+                             .where(RatingRow.preset == preset, RatingRow.name.in_(list(names))))
+            return {name: int(games or 0) for name, games in rows}
+
     def leaderboard(self, preset: str, limit: int = 100) -> list[dict[str, Any]]:
         """The rated accounts (by display name, with ``account``: the username) and bots of a preset, best first."""
         query = (sa.select(RatingRow, UserRow.display).outerjoin(UserRow, UserRow.username == RatingRow.name)

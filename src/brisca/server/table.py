@@ -46,6 +46,8 @@ HISTORY_LIMIT = 2000
 SLOW_BOTS = {"expert", "hard", "heuristic"}
 #: The level of the bot that plays for an absent player.
 STANDIN_LEVEL = "normal"
+#: Client addresses remembered per account at a table (to see two accounts played from one address).
+ADDRESSES_PER_ACCOUNT = 32
 Message = dict[str, Any]
 
 
@@ -95,6 +97,8 @@ class Join:
     #: The account taking the seat (its id and username); ``None``: a guest.
     user_id: int | None = None
     account: str | None = None
+    #: The client address the seat is taken from.
+    address: str | None = None
 
 
 @dataclass
@@ -102,6 +106,8 @@ class Hello:
     conn: Connection
     token: str | None
     last: int | None
+    #: The client address of the connection.
+    address: str | None = None
 
 
 @dataclass
@@ -203,10 +209,11 @@ class TableActor:
     """One table. ``takeover_after``: seconds a seated person may be without a connection, while the
     match is on, before a bot plays the seat until they come back (``None``: never). ``max_hands``: the hands
     its match may deal before the table is closed (``None``: no limit). ``hand_pause``: seconds between the
-    end of a hand and the next deal, while the hand's result stays on the table for everyone to read."""
+    end of a hand and the next deal, while the hand's result stays on the table for everyone to read.
+    ``provisional_games``: :attr:`brisca.server.limits.Limits.provisional_games`."""
 
     def __init__(self, store: Store, state: TableState, takeover_after: float | None = None,
-                 max_hands: int | None = None, hand_pause: float = 0.0) -> None:
+                 max_hands: int | None = None, hand_pause: float = 0.0, provisional_games: int = 0) -> None:
         self.store = store
         self.max_hands = max_hands
         self.hand_pause = hand_pause
@@ -217,6 +224,12 @@ class TableActor:
         self.account_ratings: dict[str, float] = {}
         #: The ratings the finished match changed: ``{"seat", "before", "after"}`` ordinals (empty: not rated).
         self.rating_changes: list[dict[str, Any]] = []
+        #: The client addresses each account seated here took its seat or connected to it from, by username
+        #: (this process's, since it ran the table): two accounts of one address are not rated against each other.
+        self.addresses: dict[str, set[str]] = {}
+        #: Rated matches of a preset during which an account's rating is provisional
+        #: (:func:`~brisca.server.ratings.rate_table`).
+        self.provisional_games = provisional_games
         #: ``time.monotonic()`` of the last change a person made, or of the last connection's coming or going
         #: (a restart starts it again: people get a whole idle period to come back).
         self.last_active = time.monotonic()
@@ -318,13 +331,21 @@ class TableActor:
         return 0.0 if self.conns else now - self.last_active
 
     async def join(self, name: str, seat: int | None, user_id: int | None = None,
-                   account: str | None = None) -> tuple[int, str]:
-        """Seat a person: an account's (``user_id``, ``account``: its username) or a guest's."""
+                   account: str | None = None, address: str | None = None) -> tuple[int, str]:
+        """Seat a person: an account's (``user_id``, ``account``: its username) or a guest's, from the client
+        ``address``."""
         if self._stopped:
             raise TableError("unavailable", "this table is being loaded again: try again")
         reply: asyncio.Future[tuple[int, str]] = asyncio.get_running_loop().create_future()
-        self.submit(Join(name, seat, reply, user_id, account))
+        self.submit(Join(name, seat, reply, user_id, account, address))
         return await reply
+
+    def _seen(self, account: str | None, address: str | None) -> None:
+        """Remember that ``account`` played here from ``address``."""
+        if account is not None and address is not None:
+            known = self.addresses.setdefault(account, set())
+            if len(known) < ADDRESSES_PER_ACCOUNT:
+                known.add(address)
 
     async def _load_ratings(self) -> None:
         """The current rating of every account seated here (shown at its seat; a bot shows its level)."""
@@ -585,6 +606,7 @@ class TableActor:
         self.version += 1
         info.name, info.token_hash = command.name, hash_token(token)
         info.user_id, info.account = command.user_id, command.account
+        self._seen(command.account, command.address)
         await self._load_ratings()
         if not command.reply.done():
             command.reply.set_result((info.seat, token))
@@ -605,6 +627,7 @@ class TableActor:
                     seat = info.seat
             if seat is None:
                 raise TableError("bad_token", "this token holds no seat at this table")
+            self._seen(self.seats[seat].account, command.address)
         conn.seat, conn.subscribed = seat, True
         self.conns.add(conn)
         conn.send({"type": "welcome", "table_id": self.id, "seat": seat, "v": self.version})
@@ -874,7 +897,10 @@ class TableActor:
         if not self.seeded:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
-            ratings = rate_table(current, keys, self.rules.sides(self.players), match.winner, gone)
+            games = await asyncio.to_thread(self.store.rated_games, self.preset, rated) if rated else {}
+            ratings = rate_table(current, keys, self.rules.sides(self.players), match.winner, gone,
+                                 games=games, provisional_games=self.provisional_games,
+                                 addresses=self.addresses)
             self.rating_changes = [
                 {"seat": seat, "before": round(ordinal(current.get(key, START)), 2),
                  "after": round(ordinal(ratings[key]), 2)}

@@ -1,0 +1,86 @@
+"""Names nobody can fake: look-alikes across alphabets, invisible names, the bots' and the server's names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from brisca.agents.registry import LEVELS
+from brisca.server.accounts import AccountError, check_username
+from brisca.server.names import NameRefused, check_name, lookalike, reserved_name, skeleton, visible
+from test_server_accounts import PASSWORD, _csrf
+from test_server_common import create, deadline, serve
+
+#: (look-alike, the name it imitates): Cyrillic, Greek, digits for letters, a ratio sign for a colon.
+LOOKALIKES = [("сора", "copa"), ("ΑΝΑ", "ANA"), ("ВОТ", "bot"), ("Ρерe", "Pepe"), ("I1l", "lll"),
+              ("bot∶expert", "bot:expert"), ("ana\u200b", "ana"), ("ａｎａ", "ana")]
+#: Names that show nothing: Hangul fillers, the blank Braille pattern, a combining mark alone.
+INVISIBLE = ["\u3164", "\u3164\u3164\u3164", "\u2800\u2800", "\u115f\u1160", "\uffa0", "\u0301", "\u034f"]
+
+
+def test_the_skeleton_follows_unicode_confusables() -> None:
+    assert skeleton("сора") == "copa"  # each Cyrillic letter to its Latin prototype
+    assert skeleton("0") == "O" and skeleton("1") == skeleton("I") == "l"
+    assert skeleton("m") == "rn"  # a prototype may be two letters
+    for fake, real in LOOKALIKES:
+        assert lookalike(fake) == lookalike(real), (fake, real)
+    for one, other in [("ana", "ama"), ("copa", "cosa"), ("José", "Jose"), ("bot", "boot")]:
+        assert lookalike(one) != lookalike(other), (one, other)
+
+
+def test_reserved_and_invisible_names_are_refused_in_every_spelling() -> None:
+    for level in LEVELS:
+        assert reserved_name(level) and reserved_name(level.upper())
+    for name in ("normal", "Expert", "ЕХРЕRТ", "bot", "BOT_1", "bot:expert", "bot∶expert", "ВОТ∶expert", "ВОТ_1",
+                 "guest", "GUEST", "Admin", "аdmin", "spectator", "bot1"):
+        assert reserved_name(name), name
+        with pytest.raises(NameRefused, match="reserved"):
+            check_name(name)
+    for name in ("botella", "Robot", "normalito", "Guest1", "experta", "Ana"):
+        assert not reserved_name(name) and check_name(name) == name
+    for name in INVISIBLE:
+        assert not visible(name)
+        with pytest.raises(NameRefused):
+            check_name(name)
+    with pytest.raises(NameRefused, match="U\\+3164"):
+        check_name("Ana\u3164")  # a blank inside a name: two names would look the same
+    assert visible("Ana") and visible("7") and visible("♥")
+
+
+def test_usernames_that_look_reserved_or_blank_are_refused() -> None:
+    for name in ("normal", "Expert", "hard-v1", "ВОТ", "ВОТ_1", "\u3164\u3164\u3164", "ana\u3164"):
+        with pytest.raises(AccountError):
+            check_username(name)
+    assert check_username("сора") == "сора"  # one alphabet, not reserved: a name of its own
+
+
+def test_an_account_is_unique_by_its_look_and_guests_cannot_wear_it(tmp_path: Path) -> None:
+    with deadline(60), serve(str(tmp_path / "db.sqlite3")) as client:
+        r = client.post("/api/signup", json={"username": "copa", "password": PASSWORD})
+        assert r.status_code == 200
+        client.post("/api/logout", headers=_csrf(client))
+        for fake in ("сора", "COPA", "ｃｏｐａ"):
+            r = client.post("/api/signup", json={"username": fake, "password": PASSWORD})
+            assert r.status_code == 400 and "taken" in r.json()["detail"], (fake, r.text)
+        r = client.post("/api/signup", json={"username": "ANA", "password": PASSWORD})
+        assert r.status_code == 200
+        client.post("/api/logout", headers=_csrf(client))
+        r = client.post("/api/signup", json={"username": "ΑΝΑ", "password": PASSWORD})
+        assert r.status_code == 400 and "taken" in r.json()["detail"]
+        for name in ("normal", "expert", "\u3164\u3164"):
+            r = client.post("/api/signup", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 400, name
+
+        # A guest may not sit under an account's look, a bot's or the server's name, or an invisible one.
+        table_id = create(client, players=4)
+        for name, status in [("сора", 409), ("ΑΝΑ", 409), ("normal", 400), ("Expert", 400), ("bot∶expert", 400),
+                             ("ВОТ", 400), ("guest", 400), ("\u3164", 400), ("\u2800\u2800\u2800", 400),
+                             ("\u3164Ana", 400)]:
+            r = client.post(f"/api/tables/{table_id}/join", json={"name": name})
+            assert r.status_code == status, (name, r.text)
+            assert isinstance(r.json()["detail"], str) and r.json()["detail"]
+        info = client.get(f"/api/tables/{table_id}").json()
+        assert all(s["name"] is None for s in info["seats"])  # nothing was taken
+        r = client.post(f"/api/tables/{table_id}/join", json={"name": "Beatriz"})
+        assert r.status_code == 200
