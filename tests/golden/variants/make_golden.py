@@ -498,6 +498,9 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     add("rematada_last_must_bid", "rematada", {}, 3,
         lambda h: h.over and [("pass" in a) for _s, a in h.bids] == [True, True, False])
     add("rematada_made", "rematada", {}, 3, lambda h: outcome(h)[1] == "made")
+    # 002's auction against the play: from the dealer's right, counter-clockwise, while play runs clockwise.
+    add("chiamata_auction_against_play", "chiamata", {"auction_direction": "against_play"}, 5,
+        lambda h: h.over and len(h.bids) >= 6 and contract(h, "partner") is not None)
 
     # What a seat knows (the replay prints the same; the golden test checks the views step by step).
     add("deal_look", "spanish", {"deal_look": True}, 4, lambda h: h.over and diverges(h, {"deal_look": False}, True))
