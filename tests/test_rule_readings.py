@@ -353,6 +353,7 @@ def test_the_eleven_in_a_match_and_on_the_page() -> None:
     ("spanish", {"target_points": 200}, "'match: target_points'"),
     ("spanish", {"target_game_points": 5}, "'match: game_points'"),
     ("chiamata", {"target_hands": 3}, "'match: target_hands'"),
+    ("chilean", {"target_hands_alone": 1}, "'match: target_hands' and a player count where each plays"),
     ("spanish", {"min_bid": 70}, "an auction ('bidding')"),
     ("spanish", {"max_bid": 100}, "'bidding: points'"),
     ("spanish", {"auction_direction": "against_play"}, "an auction ('bidding')"),
@@ -362,11 +363,12 @@ def test_the_eleven_in_a_match_and_on_the_page() -> None:
     ("briscola", {"exchange_chain": False}, "a trump exchange"),
     ("spanish", {"signal_set": "italian"}, "'signals'"),
     ("spanish", {"follow_from": "empty_stock"}, "a duty of play"),
+    ("mexican", {"point_limit": 11, "tie": "replay"}, "'point_limit: 0'"),
 ])
 def test_an_option_with_no_effect_is_refused(variant: str, options: dict[str, Any], needs: str) -> None:
     """An option the others leave without effect is refused, in one line naming the option that would make it
     count, never silently kept."""
-    name = next(n for n in options if n not in ("deal", "partners"))
+    name = next(n for n in options if n not in ("deal", "partners", "point_limit"))
     with pytest.raises(RulesError) as err:
         find_variant(variant).with_options(options)
     assert str(err.value).startswith(f"option {name!r} has no effect here: it counts only with {needs}")

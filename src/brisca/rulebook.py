@@ -420,9 +420,10 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     if rules.declarations != "off":
         out.append(_t(f"declare_{rules.declarations}", lang))
     if rules.contract == "off":
-        out.append(_t(rules.hand_winner, lang))
         if rules.point_limit:
             out.append(_t("point_limit", lang, n=rules.point_limit))
+        else:
+            out.append(_t(rules.hand_winner, lang))
     if rules.last_trick_bonus:
         out.append(_t("last_trick", lang, n=rules.last_trick_bonus))
     if rules.pair_bonus:
@@ -431,7 +432,7 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
         out.append(_t("capote" if rules.capote == "hand" else "capote_match", lang))
     if rules.contract != "off":
         out.append(_t(f"contract_{rules.contract}", lang))
-    else:
+    elif not rules.point_limit:  # (within a limit, sides level are all awarded the hand)
         out.append(_t(f"tie_{rules.tie}", lang))
     if rules.match == "game_points":
         out.append(_t("game_point_contract" if rules.contract != "off" else "game_point_hand", lang))

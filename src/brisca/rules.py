@@ -705,8 +705,9 @@ def _dealt_golpe(rules: Rules) -> bool:
 _COUNTS_WITH: dict[str, tuple[Callable[[Rules], bool], str]] = {
     "hands": (lambda r: r.match == "fixed_hands" and not r.trump_rotation, "'match: fixed_hands'"),
     "target_hands": (lambda r: r.match == "target_hands" and not r.trump_rotation, "'match: target_hands'"),
-    "target_hands_alone": (lambda r: r.match == "target_hands" and not r.trump_rotation,
-                           "'match: target_hands'"),
+    "target_hands_alone": (lambda r: r.match == "target_hands" and not r.trump_rotation
+                           and any(r.sides(n) == n for n in r.player_counts),
+                           "'match: target_hands' and a player count where each plays for himself"),
     "target_points": (lambda r: r.match == "target_points" and not r.trump_rotation, "'match: target_points'"),
     "target_game_points": (lambda r: r.match == "game_points" and not r.trump_rotation, "'match: game_points'"),
     "min_bid": (lambda r: r.auction, "an auction ('bidding')"),
@@ -726,6 +727,8 @@ _COUNTS_WITH: dict[str, tuple[Callable[[Rules], bool], str]] = {
     "signal_set": (lambda r: r.signals != "off", "'signals'"),
     "signal_asks": (lambda r: r.signals != "off", "'signals'"),
     "point_limit": (lambda r: r.hand_winner == "least", "'hand_winner: least'"),
+    "tie": (lambda r: not r.point_limit, "'point_limit: 0' (under a point limit sides level are all awarded the"
+            " hand)"),
     "capote": (lambda r: r.contract == "off", "'contract: off' (a contract decides the hand)"),
 }
 
