@@ -265,6 +265,33 @@ def test_golden_records_show_what_they_claim() -> None:
     drawn = rec["match_partners_draw"]
     assert len(drawn["draw"]) > 1 and drawn["hands"][0]["dealer"] == 0
     assert exp["match_partners_draw"]["seating"] == drawn["seating"] and sorted(drawn["seating"]) == [0, 1, 2, 3]
+    # The last readings: a vale nobody can hold is asked of nobody (no pass follows the card), the partner's last
+    # card shown in a golpe, Mexico's eleven, capote winning the match, a Briscola hand as the whole game each for
+    # himself, the draw for the first dealer kept, the auction against the play.
+    for name in ("chilean_vale_known_turned", "chilean_vale_known_golpe", "chilean_vale_known_pelada"):
+        assert maker.vale_known_elsewhere(_referee_hand(rec[name]), "turned" if name.endswith("turned") else "shown")
+    shows = _referee_hand(rec["chilean_golpe_partner_shows"])
+    assert len(shows.shown) == 3 and any(seat % 2 == shows.dealer % 2 for seat, _c in shows.shown)
+    assert exp["mexican_eleven_two_within"]["reason"] == "within-limit"
+    assert len(exp["mexican_eleven_two_within"]["winners"]) == 2
+    assert all(exp["mexican_eleven_two_within"]["team_points"][s] <= 11
+               for s in exp["mexican_eleven_two_within"]["winners"])
+    one = exp["mexican_eleven_one_within"]
+    assert one["winner"] is not None and sorted(one["team_points"])[1] > 11
+    assert exp["mexican_eleven_none_within"]["reason"] == "over-limit"
+    assert min(exp["mexican_eleven_none_within"]["team_points"]) > 11
+    capote = exp["match_capote"]
+    assert [h["reason"] for h in capote["hands"]][-1] == "capote" and capote["match_over"]
+    assert max(capote["hands_won"]) < 3 and capote["match_winner"] == capote["hands"][-1]["winner"]
+    one_hand = exp["match_briscola_one_hand"]
+    assert [h["reason"] for h in one_hand["hands"]] == ["tie", "points"] and max(one_hand["hands_won"]) == 1
+    assert max(exp["match_briscola_partners"]["hands_won"]) == 2
+    for name in ("match_dealer_draw", "match_dealer_draw_face_value"):
+        assert len(rec[name]["dealer_draw"]) > 1
+        assert rec[name]["hands"][0]["dealer"] in rec[name]["dealer_draw"][-1]["seats"]
+    bids = exp["chiamata_auction_against_play"]["auction"]
+    dealer = rec["chiamata_auction_against_play"]["dealer"]
+    assert [b["seat"] for b in bids[:5]] == [(dealer - k) % 5 for k in range(1, 6)]
 
 
 def _referee_hand(data: dict[str, Any]) -> Hand:

@@ -18,6 +18,7 @@ from brisca.actions import Exchange, Play
 from brisca.cards import ITALIAN, Card, Rank, Suit
 from brisca.record import FORMAT, MatchRecord, Record
 from brisca.rulebook import card_notation
+from brisca.rules import find_variant
 
 
 def played(players: int = 2, seed: int = 1, steps: int | None = None, options: dict[str, Any] | None = None) -> Game:
@@ -464,7 +465,9 @@ def test_records_written_before_the_notations_still_load(path: Path) -> None:
 
 
 def _italian_match(variant: str, players: int, seed: int) -> Match:
-    match = Match(variant, players, seed=seed, options={"target_hands": 1})
+    # The shortest match the preset's count allows (an option of another count is refused).
+    short = {"target_hands": 1} if find_variant(variant).match == "target_hands" else {"target_points": 1}
+    match = Match(variant, players, seed=seed, options=short)
     rng = random.Random(seed)
     while not match.is_over():
         game = match.game

@@ -76,7 +76,7 @@ def test_the_lobby_lists_open_tables_and_games_in_progress(tmp_path: Path) -> No
 @pytest.mark.parametrize(("preset", "players", "bots", "options"), [
     ("spanish", 2, {"0": "easy", "1": "normal"}, {}),
     ("spanish", 4, {"0": "easy", "1": "normal", "2": "easy", "3": "normal"}, {"target_hands": 1}),
-    ("rematada", 3, {"0": "easy", "1": "normal", "2": "easy"}, {"target_points": 1}),
+    ("rematada", 3, {"0": "easy", "1": "normal", "2": "easy"}, {"target_game_points": 1}),
 ])
 def test_history_and_replay_of_a_finished_game(tmp_path: Path, preset: str, players: int, bots: dict[str, str],
                                                  options: dict[str, Any]) -> None:

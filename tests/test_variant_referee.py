@@ -68,6 +68,9 @@ SPANISH_COMBOS: list[tuple[str, dict[str, Any], tuple[int, ...]]] = [
     ("open-hands", {"open_hands": True, "follow": "suit"}, (2, 4)),
     ("hand-size-4", {"hand_size": 4, "claim": True, "follow": "suit_trump"}, (2,)),
     ("match-options", {"big_win": True, "match": "target_points", "target_points": 200}, (2,)),
+    ("point-limit", {"hand_winner": "least", "point_limit": 11}, (2, 3, 4, 6)),
+    ("point-limit-teams-off", {"hand_winner": "least", "point_limit": 30, "teams": False}, (4,)),
+    ("target-hands-alone", {"target_hands_alone": 1, "capote": "match"}, (2, 3, 4)),
 ]
 #: Option mixtures on the dealt-out presets: (id, variant, overrides, player count).
 DEALT_OUT_COMBOS: list[tuple[str, str, dict[str, Any], int]] = [
@@ -84,8 +87,10 @@ DEALT_OUT_COMBOS: list[tuple[str, str, dict[str, Any], int]] = [
     ("low-card", "chiamata", {"bidding": "low_card"}, 5),
     ("chiamata-vales", "chiamata", {"declarations": "vales", "follow": "suit_trump", "last_trick_bonus": 10}, 5),
     ("buia-duties", "chiamata-buia", {"follow": "suit_beat_trump", "arrastro": True, "claim": True}, 5),
-    ("buia-vales", "chiamata-buia", {"declarations": "vales", "follow": "descanso", "pair_bonus": True,
+    ("buia-vales", "chiamata-buia", {"declarations": "vales", "follow": "descanso",
                                      "all_pass": "last_must_bid", "last_trick_bonus": 10}, 5),
+    ("golpe-partner-shows", "chilean", {"deal": "golpe", "golpe_partner_shows": True}, 4),
+    ("cut-partner-shows", "chilean", {"golpe_partner_shows": True, "capote": "match"}, 4),
     ("rematada-redeal", "rematada", {"all_pass": "redeal", "bid_step": 5, "max_bid": 150}, 3),
     ("rematada-follow", "rematada", {"follow": "suit_beat_trump", "lead_two": "guarded",
                                      "declarations": "vales"}, 3),
@@ -308,6 +313,12 @@ MATCH_CONFIGS = [
     pytest.param("mexican", {"big_win": True, "target_hands": 3}, 2, id="mexican-2p"),
     pytest.param("muerte-al-tres", {"big_win": True}, 2, id="muerte-2p"),
     pytest.param("chiamata-buia", {"target_points": 5}, 5, id="chiamata-buia-5p"),
+    pytest.param("mexican", {"point_limit": 11}, 3, id="mexican-eleven-3p"),
+    pytest.param("mexican", {"point_limit": 11, "teams": False}, 4, id="mexican-eleven-4p-alone"),
+    pytest.param("mexican", {"point_limit": 11}, 2, id="mexican-eleven-2p"),
+    pytest.param("briscola", {}, 3, id="briscola-one-hand-3p"),
+    pytest.param("briscola", {"teams": False}, 4, id="briscola-one-hand-4p-alone"),
+    pytest.param("briscola", {}, 4, id="briscola-two-hands-4p"),
 ]
 
 

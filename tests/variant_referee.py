@@ -68,11 +68,15 @@ The rules, as this referee reads them:
 * Bonuses: ``last_trick_bonus`` to the side of the last trick's winner or of the
   claimer (none when the three is killed); ``pair_bonus``: 40 (trumps) or 20 for
   each suit whose king and knight a side captured.  Side totals include them.
-* Winner: most (or under ``hand_winner: least`` fewest) total; a tie: ``draw``,
+* Winner: most (or under ``hand_winner: least`` fewest) total; under ``point_limit`` L
+  (with ``least``) every side with at most L is awarded the hand (reason
+  ``within-limit``; several: each credited one hand won, no single winner), and with
+  none the hand is won by nobody (reason ``over-limit``, not replayed); a tie: ``draw``,
   ``replay`` (same dealer, same deal number), ``most_cards`` (the tied side that
   captured more cards; still tied: a draw), ``shared`` (reason ``shared``, no single
   winner: every tied side is awarded the hand and credited one hand won).
-* Match: ``target_hands`` (a hand won by a margin of more than 100 counts two
+* Match: ``target_hands`` (``target_hands_alone`` instead, when not 0, where every
+  seat is its own side; a hand won by a margin of more than 100 counts two
   under ``big_win``; the margin is the winner's lead over the nearest other side,
   which under ``hand_winner: least`` is how many fewer points it took) or
   ``target_points`` (side totals added over the hands): the first side to reach
@@ -100,12 +104,15 @@ The rules, as this referee reads them:
   the seat after the dealer leads.  Every card is dealt, ``hand_size`` to each seat from
   the dealer's right and the rest to the talon.  ``alce``: packets of 5 round the
   table; ``golpe``: ``hand_size`` in a row to each, the last card of each
-  opponent's packet shown; ``pelada``: the top card is the dealer's trump, the rest
+  opponent's packet shown (under ``golpe_partner_shows`` the dealer's partner's
+  too); ``pelada``: the top card is the dealer's trump, the rest
   in rows (the dealer one fewer), each opponent's first card shown and the next
   while they are trumps.  Under ``trump_from: dealer`` the dealer's last dealt card
   (pelada: the top card) is the trump card, seen by all while he holds it; under
   ``named``/``called`` there is no trump until the auction decides it.
-* Auction (``bidding: points``): from the seat after the dealer, a pass (final)
+* Auction (``bidding: points``): from the seat after the dealer (under
+  ``auction_direction: against_play`` from the seat before him, each turn passing to
+  the seat before, against the play; ``low_card`` alike), a pass (final)
   or a bid from ``min_bid`` (then the last bid plus ``bid_step``) to ``max_bid`` in
   steps; it ends when one seat is left holding the best bid, or nobody is left (a
   void hand).  Under ``all_pass: last_must_bid`` the last seat left with no bid made
@@ -130,7 +137,8 @@ The rules, as this referee reads them:
   that trick.  After every card of a trick (the last one too), while some king or
   knight of a suit not yet declared lies in the trick, played by a side, and the
   other card of that suit has not been played by another side or in an earlier
-  trick, every seat of that side that has played to the trick is asked in turn,
+  trick, nor is known to everybody to be in a hand of another side (the dealer's
+  trump card, a card shown at the deal), every seat of that side that has played to the trick is asked in turn,
   in order of play: it may declare each suit of which one card lies among its
   side's cards of the trick and the other there or in its own hand (its hand as it
   was when the card was played, before any draw), and passes (``{"pass": true}``)
@@ -143,7 +151,8 @@ The rules, as this referee reads them:
   other seat.  ``called``: made, +2 declarer, +1 partner, -1 each other seat
   (alone: +4, -1 each); set, the opposite.  The winner is the declarer (made) or
   none; the reason ``made``, ``set`` or ``all-passed``.  A match under a contract
-  adds these scores.  ``capote``: a side that took every trick wins (``capote``).
+  adds these scores.  ``capote`` (``hand`` or ``match``): a side that took every trick
+  wins (``capote``); under ``match`` that hand also wins the match.
 * Views: a viewer knows the cards of another hand that were face up (taken in an
   exchange, the face-up card drawn last), its partners' dealt cards under
   ``deal_look``, its partners' hands once the stock is empty under
@@ -193,7 +202,8 @@ SPANISH_DEFAULTS: dict[str, Any] = {
     "open_hands": False, "pair_bonus": False, "hand_winner": "most", "kill_three": False, "card_names": "spanish",
     "deal": "one_by_one", "trump_from": "turned", "talon": 0, "bidding": "off", "call_time": "before_play",
     "min_bid": 61, "bid_step": 1, "max_bid": 120, "all_pass": "redeal", "contract": "off", "declarations": "off",
-    "lead_two": "any", "capote": False,
+    "lead_two": "any", "capote": "off", "target_hands_alone": 0, "point_limit": 0,
+    "auction_direction": "with_play", "golpe_partner_shows": False,
 }
 
 
@@ -337,6 +347,10 @@ class Hand:
         self.turn: int | None = self.leader
         if self.phase == "cut":
             self.turn = (dealer + (1 if o.get("cutter", "left") == "right" else -1)) % n
+        #: The auction's way round: +1 with the play, -1 against it (002: from the dealer's right).
+        self.bid_step_seat = -1 if o.get("auction_direction") == "against_play" else 1
+        if self.phase == "bid":
+            self.turn = (dealer + self.bid_step_seat) % n
         self.table: list[tuple[int, str]] = []
         self.tricks: list[dict[str, Any]] = []
         self.seat_points = [0] * n
@@ -366,9 +380,10 @@ class Hand:
             for i in range(0, dealt, 5):
                 self.hands[seats[(i // 5) % n]].extend(deck[i:i + 5])
         elif way == "golpe":  # 10 in a row to each; the last card of an opponent's packet is shown
+            showing = [s for s in seats if s != dealer] if o.get("golpe_partner_shows") else opponents
             for k, seat in enumerate(seats):
                 self.hands[seat] = deck[k * size:(k + 1) * size]
-                if seat in opponents:
+                if seat in showing:
                     self.shown.append((seat, deck[(k + 1) * size - 1]))
         elif way == "pelada":  # the top card is the dealer's trump; the rest 10 in a row, the dealer 9
             trump_card = deck[0]
@@ -612,12 +627,15 @@ class Hand:
         """The seats to ask after a card, in order of play (public facts only)."""
         done = {s for _seat, s, _t in self.declared}
         earlier = {c for t in self.tricks for c in t["cards"]}
+        public = self.known(None)
         sides = set()
         for p, c in self.table:
             if rank(c) not in (11, 12) or suit(c) in done:
                 continue
             other = f"{23 - rank(c)}{suit(c)}"
             if other in earlier or any(c2 == other and self.side(p2) != self.side(p) for p2, c2 in self.table):
+                continue
+            if any(c2 == other and self.side(p2) != self.side(p) for p2, c2 in public):
                 continue
             sides.add(self.side(p))
         return [p for p, _c in self.table if self.side(p) in sides]
@@ -765,15 +783,15 @@ class Hand:
                 self.high = (seat, int(action["bid"]))
             if o["bidding"] == "low_card":  # once round the table
                 if len(self.bids) < n:
-                    self.turn = (seat + 1) % n
+                    self.turn = (seat + self.bid_step_seat) % n
                     return
                 winner = None if self.high is None else self.high[0]
             else:
                 left = [s for s in range(n) if not self.passed[s]]
                 if left and not (len(left) == 1 and self.high is not None and self.high[0] == left[0]):
-                    nxt = (seat + 1) % n
+                    nxt = (seat + self.bid_step_seat) % n
                     while self.passed[nxt]:
-                        nxt = (nxt + 1) % n
+                        nxt = (nxt + self.bid_step_seat) % n
                     self.turn = nxt
                     return
                 winner = left[0] if left else None
@@ -920,10 +938,15 @@ class Hand:
                 return None, "all-passed", False
             return (self.contract["declarer"], "made", False) if self.made() else (None, "set", False)
         team = self.team_points()
-        if self.o.get("capote") and len(self.tricks) * self.players == len(self.deck) - len(self.talon):
+        every = len(self.tricks) * self.players == len(self.deck) - len(self.talon)
+        if self.o.get("capote") not in (None, False, "off") and every:
             won = {self.side(t["winner"]) for t in self.tricks}
             if len(won) == 1:
                 return won.pop(), "capote", False
+        limit = self.o.get("point_limit", 0)
+        if limit:
+            within = [i for i, p in enumerate(team) if p <= limit]
+            return (within[0] if len(within) == 1 else None), "within-limit" if within else "over-limit", False
         best = (min if self.o["hand_winner"] == "least" else max)(team)
         tied = [i for i, p in enumerate(team) if p == best]
         if len(tied) == 1:
@@ -939,10 +962,14 @@ class Hand:
         return None, "tie", self.o["tie"] == "replay"
 
     def shared(self) -> list[int]:
-        """The sides awarded a hand shared under ``tie: shared`` (else empty)."""
-        if self.outcome()[1] != "shared":
-            return []
+        """The sides awarded a hand shared under ``tie: shared``, or within ``point_limit`` when several are (else
+        empty)."""
+        winner, reason, _replay = self.outcome()
         team = self.team_points()
+        if reason == "within-limit" and winner is None:
+            return [i for i, p in enumerate(team) if p <= self.o["point_limit"]]
+        if reason != "shared":
+            return []
         best = (min if self.o["hand_winner"] == "least" else max)(team)
         return [i for i, p in enumerate(team) if p == best]
 
@@ -1144,11 +1171,16 @@ class MatchScore:
     @property
     def over(self) -> bool:
         if self.o["trump_rotation"]:
-            return self._deals() >= 4
+            return self._deals() >= 4 or (self.o.get("capote") == "match" and self.winner is not None)
         return self.winner is not None
 
     @property
     def winner(self) -> int | None:
+        if self.o.get("capote") == "match":
+            for h in self.hands:
+                winner, reason, _replay = h.outcome()
+                if reason == "capote":
+                    return winner
         if self.o["trump_rotation"] or self.o["match"] == "fixed_hands":
             # Four deals (rotation), or the agreed number then one more at a time: decided the first time the
             # deals are enough and one side leads.
@@ -1166,8 +1198,11 @@ class MatchScore:
                     return None
             return None
         # Checked hand by hand: the first hand after which a side has reached the target decides.
+        hands = self.o["target_hands"]
+        if self.o.get("target_hands_alone") and self.sides == self.players:
+            hands = self.o["target_hands_alone"]
         target = {"target_points": self.o["target_points"], "game_points": self.o["target_game_points"]}.get(
-            self.o["match"], self.o["target_hands"])
+            self.o["match"], hands)
         for upto in range(1, len(self.hands) + 1):
             part = MatchScore(self.o, self.players)
             part.hands = self.hands[:upto]
@@ -1207,6 +1242,9 @@ def replay_record(data: Mapping[str, Any], preset: Mapping[str, Any]) -> dict[st
         return play_hand(options, players, data["dealer"], data["deck"], data.get("actions", []),
                          data.get("deal", 0)).summary()
     seating = check_draw(data, options, players)
+    first = check_dealer_draw(data, options, players)
+    if first is not None and data["hands"][0]["dealer"] != first:
+        raise RefereeError(f"hand 0: the draw for the dealer gives seat {first}, not {data['hands'][0]['dealer']}")
     match = MatchScore(options, players)
     for i, h in enumerate(data["hands"]):
         deal = h.get("deal", 0)
@@ -1230,6 +1268,50 @@ def replay_record(data: Mapping[str, Any], preset: Mapping[str, Any]) -> dict[st
     if options["match"] == "game_points":
         out["game_points"] = match.game_points
     return out | {"match_over": match.over, "match_winner": match.winner}
+
+
+def check_dealer_draw(data: Mapping[str, Any], options: Mapping[str, Any], players: int) -> int | None:
+    """The first dealer the record's draw for the dealer gives (``None`` without one).
+
+    The first round has every seat, each later one the seats level after it, in seat order; each card different
+    and in play.  The highest card by rank order wins (``dealer_draw: face_value``: by number, 1 to 10, the sota 8,
+    the caballo 9, the rey 10 in 40 cards; where seats of both sides of two are level, the side whose cards of the
+    round add up to more); seats still level draw again."""
+    rounds = data.get("dealer_draw")
+    if rounds is None:
+        return None
+    if options.get("partners") == "draw":
+        raise RefereeError("a draw for the dealer under partners: draw")
+    in_play = set(deck_cards(options, players))
+    drawing = list(range(players))
+    for r in rounds:
+        if len(drawing) == 1:
+            raise RefereeError("the draw for the dealer goes on after its highest card")
+        if list(r["seats"]) != drawing or len(set(r["cards"])) != len(drawing) or not set(r["cards"]) <= in_play:
+            raise RefereeError(f"the draw for the dealer: seats {drawing} draw next, each a card in play")
+        drawing = dealer_draw_leaders(options, players, drawing, r["cards"])
+    if len(drawing) != 1:
+        raise RefereeError(f"the draw for the dealer: seats {drawing} are level and must draw again")
+    return drawing[0]
+
+
+def dealer_draw_leaders(options: Mapping[str, Any], players: int, drawing: list[int],
+                        cards: Sequence[str]) -> list[int]:
+    """The seats still in the running after one round of the draw for the dealer (see :func:`check_dealer_draw`)."""
+    order = strength_order(options)
+    if options.get("dealer_draw") == "face_value":
+        numbers = sorted({1, 2, 3, 4, 5, 6, 7, 10, 11, 12} | ({8, 9} if options["deck"] == 48 else set()))
+        value = {r: i + 1 for i, r in enumerate(numbers)}
+    else:
+        value = {r: len(order) - i for i, r in enumerate(order)}
+    sides = sides_of(options, players)
+    v = {p: value[int(c[:-1])] for p, c in zip(drawing, cards, strict=True)}
+    top = [p for p in drawing if v[p] == max(v.values())]
+    if options.get("dealer_draw") == "face_value" and sides < players and len({p % sides for p in top}) > 1:
+        sums = [sum(v[p] for p in drawing if p % sides == side) for side in range(sides)]
+        best = max(sums[p % sides] for p in top)
+        top = [p for p in top if sums[p % sides] == best]
+    return top
 
 
 def check_draw(data: Mapping[str, Any], options: Mapping[str, Any], players: int) -> list[int] | None:

@@ -13,7 +13,9 @@ dealer, the whole deck (top card first) and every action with its seat::
 A match record keeps the header once and lists its hands under ``"hands"``,
 each with its own ``dealer``, ``deck`` and ``actions``. Under ``partners: draw`` it
 also keeps the draw for partners (``"draw"``: each round's players and cards) and
-the ``"seating"`` it made, so that a replay seats everybody again. The module mirrors
+the ``"seating"`` it made, so that a replay seats everybody again; a match opened by a
+draw for the first dealer keeps it (``"dealer_draw"``: each round's seats and cards), and a
+replay checks that its highest card dealt the first hand. The module mirrors
 :mod:`json`: :func:`load`, :func:`loads`, :func:`dump`, :func:`dumps`.
 
 Cards are always written in the canonical Spanish notation (``12O``), also for the
@@ -35,13 +37,13 @@ from brisca.actions import Action, Announce, Bid, Declare, Pass, RankBid, Signal
 from brisca.cards import Card
 from brisca.commitment import check_deal, practice_deck
 from brisca.errors import BriscaError, RecordError
-from brisca.game import Game, Match, PartnerDraw
+from brisca.game import DealerDraw, Game, Match, PartnerDraw
 from brisca.rules import Rules, make_rules
 
 FORMAT = "brisca-record/1"
 
 _HAND_KEYS = {"format", "variant", "rules", "players", "dealer", "deal", "deck", "salt", "commitment", "actions"}
-_MATCH_KEYS = {"format", "variant", "rules", "players", "seed", "draw", "seating", "hands"}
+_MATCH_KEYS = {"format", "variant", "rules", "players", "seed", "draw", "seating", "dealer_draw", "hands"}
 _DEAL_KEYS = {"dealer", "deal", "deck", "salt", "commitment", "actions"}
 _HEX = frozenset("0123456789abcdef")
 
@@ -123,6 +125,8 @@ class MatchRecord:
     seed: int | None = None
     #: The draw for partners and seats (``partners: draw``); ``None`` without one.
     draw: PartnerDraw | None = None
+    #: The draw for the first dealer that opened the match, when it was kept; ``None`` without one.
+    dealer_draw: DealerDraw | None = None
 
     @classmethod
     def of(cls, record: Record | MatchRecord) -> MatchRecord:
@@ -135,7 +139,8 @@ class MatchRecord:
     def from_match(cls, match: Match) -> MatchRecord:
         """The record of ``match`` as played so far."""
         hands = [dataclasses.replace(Record.from_game(g), deal=None) for g in match.games]
-        return cls(match.rules.variant, match.players, hands, match.rules.overrides(), draw=match.draw)
+        return cls(match.rules.variant, match.players, hands, match.rules.overrides(), draw=match.draw,
+                   dealer_draw=getattr(match, "dealer_draw", None))
 
     def verify_deals(self) -> list[str]:
         """What is wrong with the deals' commitments (and a practice seed's decks); empty when all hold.
@@ -176,6 +181,9 @@ class MatchRecord:
             if not games and self.draw is not None and hand.dealer != self.draw.dealer:
                 raise RecordError(f"the draw for partners makes seat {self.draw.dealer} the first dealer, not seat"
                                   f" {hand.dealer}", hand=i)
+            if not games and self.dealer_draw is not None and hand.dealer != self.dealer_draw.dealer:
+                raise RecordError(f"the draw for the dealer makes seat {self.dealer_draw.dealer} the first dealer,"
+                                  f" not seat {hand.dealer}", hand=i)
             if games:
                 prev = games[-1]
                 if not prev.is_over():
@@ -205,6 +213,9 @@ class MatchRecord:
         if self.draw is not None:
             out["draw"] = [{"players": [p for p, _c in r], "cards": [str(c) for _p, c in r]} for r in self.draw.rounds]
             out["seating"] = list(self.draw.seating)
+        if self.dealer_draw is not None:
+            out["dealer_draw"] = [{"seats": [s for s, _c in r], "cards": [str(c) for _s, c in r]}
+                                  for r in self.dealer_draw.rounds]
         out["hands"] = [_deal_json(h) for h in self.hands]
         return out
 
@@ -291,7 +302,8 @@ def from_json(data: object) -> Record | MatchRecord:
             raise RecordError(f"field 'seed' must be a whole number from 0 to 2**63 - 1, not {seed!r}")
         deals = [_read_deal(h, variant, players, dict(overrides), i) for i, h in enumerate(hands)]
         draw = _read_draw(data, rules, players)
-        return MatchRecord(variant, players, deals, dict(overrides), seed, draw)
+        dealer_draw = _read_dealer_draw(data, rules, players)
+        return MatchRecord(variant, players, deals, dict(overrides), seed, draw, dealer_draw)
     return _read_deal(data, variant, players, dict(overrides), None)
 
 
@@ -327,6 +339,36 @@ def _read_draw(data: Mapping[str, Any], rules: Rules, players: int) -> PartnerDr
     if seating is not None and seating != list(draw.seating):
         raise RecordError(f"field 'seating' must be the draw's, {list(draw.seating)}, not {seating!r}")
     return draw
+
+
+def _read_dealer_draw(data: Mapping[str, Any], rules: Rules, players: int) -> DealerDraw | None:
+    """The draw for the first dealer of a match record (field ``dealer_draw``), when it has one."""
+    raw = data.get("dealer_draw")
+    if raw is None:
+        return None
+    if rules.partners == "draw":
+        raise RecordError("field 'dealer_draw' does not go with 'partners: draw': the draw for partners makes the"
+                          " first dealer")
+    shape = "field 'dealer_draw' must be a list of rounds like {\"seats\": [0, 1, 2, 3], \"cards\": [\"1O\", ...]}"
+    if not isinstance(raw, list) or not raw:
+        raise RecordError(shape)
+    rounds: list[tuple[tuple[int, Card], ...]] = []
+    for r in raw:
+        if not isinstance(r, Mapping) or set(r) != {"seats", "cards"}:
+            raise RecordError(shape)
+        seats, cards = r["seats"], r["cards"]
+        if (not isinstance(seats, list) or not isinstance(cards, list) or len(seats) != len(cards)
+                or not all(type(s) is int and 0 <= s < players for s in seats)
+                or not all(isinstance(c, str) for c in cards)):
+            raise RecordError(shape)
+        try:
+            rounds.append(tuple(zip(seats, (Card.parse(c) for c in cards), strict=True)))
+        except BriscaError as exc:
+            raise RecordError(f"bad draw for the dealer: {exc}") from None
+    try:
+        return DealerDraw.from_rounds(rules, players, rounds)
+    except BriscaError as exc:
+        raise RecordError(f"bad draw for the dealer: {exc}") from None
 
 
 def _read_deal(data: object, variant: str, players: int, rules: dict[str, Any], hand: int | None) -> Record:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,7 +75,7 @@ SENTENCES: dict[str, str] = {
         " {low}, while the face-up card is in the stock."
     ),
     "exchange_after_win": "on your turn, once you have won a trick",
-    "exchange_any_time": "on your turn, at any time",
+    "exchange_any_time": "on your turn, from the first trick, even before you have won one",
     "exchange_before_penultimate": "on your turn, once you have won a trick, but not in the last round of draws",
     "exchange_announced": (
         "announced: on your turn you lay the trump under the face-up card, and take the face-up card as you win your"
@@ -119,6 +120,10 @@ SENTENCES: dict[str, str] = {
     ),
     "most": "The side with most points wins the hand.",
     "least": "The side with fewest points wins the hand (a side over 11 loses; if both are, the lower wins).",
+    "point_limit": (
+        "A side with at most {n} points wins the hand and a side with more loses: several within {n} are each"
+        " awarded the hand, and when every side has more than {n} nobody wins it and it does not count."
+    ),
     "last_trick": "The last trick scores {n} more.",
     "pairs": "Capturing the king and the knight of one suit scores 40 more in trumps, 20 in another suit.",
     "tie_draw": "A tie is a drawn hand and does not count.",
@@ -213,6 +218,14 @@ SENTENCES: dict[str, str] = {
         " a trick: 40 in trumps, 20 otherwise, for him."
     ),
     "capote": "A side that takes every trick wins the hand outright (capote).",
+    "capote_match": "A side that takes every trick wins the match outright (capote).",
+    "golpe_partner_shows": "In a golpe the dealer's partner shows the last card of his packet too.",
+    "auction_against_play": (
+        "The auction goes round the other way from the play: it starts with the seat before the dealer, and each"
+        " turn passes to the seat before."
+    ),
+    "match_alone_one": "Each for himself ({counts} players), a hand is the whole match.",
+    "match_alone_hands": "Each for himself ({counts} players), the first to win {n} hands wins the match.",
     "contract_solo": (
         "The declarer makes his bid if his points (cards taken, discards, last trick, declarations) reach it, and"
         " then scores the bid; otherwise each other player scores half of it."
@@ -289,6 +302,15 @@ def title_in(rules: Rules, lang: Lang) -> str:
     """The preset's title in ``lang`` (context ``title:VARIANT``, msgid the English ``rules.title``); the English
     title for a preset without a translation, or whose title was changed."""
     return translations(lang).pgettext(f"title:{rules.variant}", rules.title)
+
+
+def preset_table(lang: Lang, players: Callable[[str], str] = str) -> list[str]:
+    """``brisca variants``: one line a preset, its name, title in ``lang`` and player counts (``players`` words
+    them), in columns as wide as their longest entry."""
+    rows = [(name, title_in(find_variant(name), lang),
+             players("/".join(map(str, find_variant(name).player_counts)))) for name in variant_names()]
+    wide = [max(len(row[i]) for row in rows) for i in (0, 1)]
+    return [f"{name:{wide[0]}}  {title:{wide[1]}}  {counts}" for name, title, counts in rows]
 
 
 def card_notation(rules: Rules) -> Notation:
@@ -399,16 +421,19 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     if rules.declarations != "off":
         out.append(_t(f"declare_{rules.declarations}", lang))
     if rules.contract == "off":
-        out.append(_t(rules.hand_winner, lang))
+        if rules.point_limit:
+            out.append(_t("point_limit", lang, n=rules.point_limit))
+        else:
+            out.append(_t(rules.hand_winner, lang))
     if rules.last_trick_bonus:
         out.append(_t("last_trick", lang, n=rules.last_trick_bonus))
     if rules.pair_bonus:
         out.append(_t("pairs", lang))
-    if rules.capote:
-        out.append(_t("capote", lang))
+    if rules.capote != "off":
+        out.append(_t("capote" if rules.capote == "hand" else "capote_match", lang))
     if rules.contract != "off":
         out.append(_t(f"contract_{rules.contract}", lang))
-    else:
+    elif not rules.point_limit:  # (within a limit, sides level are all awarded the hand)
         out.append(_t(f"tie_{rules.tie}", lang))
     if rules.match == "game_points":
         out.append(_t("game_point_contract" if rules.contract != "off" else "game_point_hand", lang))
@@ -423,13 +448,25 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
         out.append(_t("match_score", lang, n=rules.target_points))
     elif rules.match == "target_points":
         out.append(_t("match_points", lang, n=rules.target_points))
-    elif rules.target_hands == 1:
-        out.append(_t("match_one", lang))
     else:
-        out.append(_t("match_hands", lang, n=rules.target_hands))
+        out += _match_hands_lines(rules, lang)
     if rules.big_win and rules.contract == "off" and rules.match != "target_points":
         out.append(_t("big_win", lang))
     return out
+
+
+def _match_hands_lines(rules: Rules, lang: Lang) -> list[str]:
+    """``match: target_hands``: the hands to win, and where each plays for himself, ``target_hands_alone``."""
+    alone = [n for n in rules.player_counts if rules.sides(n) == n]
+    n_alone = rules.target_hands_alone
+    if not n_alone or not alone or n_alone == rules.target_hands:
+        return [_t("match_one", lang) if rules.target_hands == 1 else _t("match_hands", lang, n=rules.target_hands)]
+    if len(alone) == len(rules.player_counts):
+        return [_t("match_one", lang) if n_alone == 1 else _t("match_hands", lang, n=n_alone)]
+    first = _t("match_one", lang) if rules.target_hands == 1 else _t("match_hands", lang, n=rules.target_hands)
+    counts = _join([str(n) for n in alone], lang, "or")
+    return [first, _t("match_alone_one", lang, counts=counts) if n_alone == 1
+            else _t("match_alone_hands", lang, counts=counts, n=n_alone)]
 
 
 def _dealt_out_lines(rules: Rules, lang: Lang) -> list[str]:
@@ -438,8 +475,12 @@ def _dealt_out_lines(rules: Rules, lang: Lang) -> list[str]:
     if rules.deal == "cutter_chooses":
         out = [_t("deal_cutter_chooses", lang, ways=", ".join(rules.cut_ways))]
         out += [_t(f"deal_{way}", lang, k=k) for way in rules.cut_ways]
+        if rules.golpe_partner_shows and "golpe" in rules.cut_ways:
+            out.append(_t("golpe_partner_shows", lang))
     else:
         out = [_t("deal_all" if rules.deal == "one_by_one" else f"deal_{rules.deal}", lang, k=k)]
+        if rules.golpe_partner_shows and rules.deal == "golpe":
+            out.append(_t("golpe_partner_shows", lang))
     if rules.talon:
         out.append(_t("deal_talon", lang, t=rules.talon))
     if rules.trump_from == "dealer":
@@ -448,6 +489,8 @@ def _dealt_out_lines(rules: Rules, lang: Lang) -> list[str]:
         out.append(_t("bid_points", lang, lo=rules.min_bid, hi=rules.max_bid, step=rules.bid_step))
     elif rules.bidding == "low_card":
         out.append(_t("bid_low_card", lang, lo=rules.min_bid))
+    if rules.auction and rules.auction_direction == "against_play":
+        out.append(_t("auction_against_play", lang))
     if rules.auction:
         out.append(_t(f"all_pass_{rules.all_pass}", lang, lo=rules.min_bid))
     if rules.talon:
@@ -563,24 +606,42 @@ def docs_index(lang: Lang = "en") -> str:
     lines += ["", "## Record actions", "", "| action | record form | notation |", "|---|---|---|",
               "| play a card | `{\"seat\": s, \"play\": \"3O\"}` | `3O` |",
               "| exchange the trump | `{\"seat\": s, \"exchange\": \"7B\"}` | `x7B` |",
+              "| exchange the trump while another seat is to act (`trump_exchange: out_of_turn`), written where it"
+              " was made | `{\"seat\": s, \"exchange\": \"7B\"}` | `x7B` |",
               "| announce an exchange, laying the trump under the face-up card (`trump_exchange: announced`) |"
               " `{\"seat\": s, \"announce\": \"7B\"}` | `announce 7B` |",
               "| lead the ace of trumps with arrastro |"
               " `{\"seat\": s, \"play\": \"1O\", \"arrastro\": true}` | `1O!` |",
               "| claim the rest | `{\"seat\": s, \"claim\": true}` | `claim` |",
               "| signal | `{\"seat\": s, \"signal\": \"briscas\"}` | `signal briscas` |",
+              "| say a signal aloud (`signals: combination`) | `{\"seat\": s, \"signal\": \"briscas\", \"aloud\":"
+              " true}` | `say briscas` |",
+              "| choose how the deck is cut and dealt (`deal: cutter_chooses`) | `{\"seat\": s, \"cut\": \"golpe\"}`"
+              " | `cut golpe` |",
               "| bid points | `{\"seat\": s, \"bid\": 110}` | `bid 110` |",
               "| bid a rank (`bidding: low_card`) | `{\"seat\": s, \"bid\": \"3\"}` | `bid rank 3` |",
-              "| pass in the auction | `{\"seat\": s, \"pass\": true}` | `pass` |",
+              "| pass in the auction, or, asked about a vale (`declarations: vales`), mark none |"
+              " `{\"seat\": s, \"pass\": true}` | `pass` |",
               "| call a card (chiamata) | `{\"seat\": s, \"call\": \"3O\"}` | `call 3O` |",
               "| name the trump suit | `{\"seat\": s, \"trump\": \"O\"}` | `trump O` |",
               "| discard into the own pile | `{\"seat\": s, \"discard\": [\"5O\", \"6C\"]}` |"
               " `discard 5O 6C` |",
-              "| declare a king-knight pair | `{\"seat\": s, \"declare\": \"O\"}` | `declare O` |",
+              "| declare a king-knight pair, or mark a vale with the seat's card down |"
+              " `{\"seat\": s, \"declare\": \"O\"}` | `declare O` |",
               "", "Hand records may carry `\"deal\": k`, the deal's number in its match (it picks the trump under"
               " `trump_rotation`). Every action names the seat that took it: under `trump_exchange: out_of_turn` an"
               " exchange made while another seat was to act is written where it was made, with its own seat.", "",
-              "## Options", "", "| option | meaning |", "|---|---|"]
+              "A match record keeps what opened the match: under `partners: draw` the draw for partners"
+              " (`\"draw\": [{\"players\": [0, 1, 2, 3], \"cards\": [\"1O\", ...]}, ...]`, a round a tie) and the"
+              " `\"seating\"` it made; otherwise the draw for the first dealer when there was one"
+              " (`\"dealer_draw\": [{\"seats\": [0, 1, 2, 3], \"cards\": [\"7C\", ...]}, ...]`, by rank or, under"
+              " `dealer_draw: face_value`, by number). `brisca replay` checks that the draw is one the rules allow"
+              " and that its highest card deals the first hand.", "",
+              "## Options", "",
+              "An option set where the others leave it no effect is refused, with one line naming what would make"
+              " it count (`brisca play -r hands=5`: \"option 'hands' has no effect here: it counts only with"
+              " 'match: fixed_hands'\"); so are options that would score one thing twice (`pair_bonus` with"
+              " `declarations`).", "", "| option | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {opt.help} |" for name, opt in OPTIONS.items()]
     return "\n".join(lines) + "\n"
 

@@ -65,6 +65,13 @@ ALL_PASS = ("redeal", "last_must_bid")
 CONTRACT_MODES = ("off", "solo", "called")
 DECLARATIONS = ("off", "vales", "on_lead")
 LEAD_TWO = ("any", "guarded")
+#: What taking every trick wins: nothing more (off), the hand (Porteña's capote) or the match (Encyclopedia: "capturing
+#: all tricks allows a player to win the game in a single deal").
+CAPOTE_MODES = ("off", "hand", "match")
+#: Which way the auction goes round: as the play (from the seat after the dealer) or the other way (Briscola guide,
+#: Briscola Chiamata: "starting with the player to the dealer's immediate right and continuing in a counter-clockwise
+#: direction around the table", while play runs clockwise).
+AUCTION_DIRECTIONS = ("with_play", "against_play")
 
 
 def _int(name: str, value: object, allowed: tuple[int, ...] | None = None, minimum: int | None = None) -> int:
@@ -181,7 +188,8 @@ OPTIONS: dict[str, Option] = {
         Option("trump_exchange",
                lambda v: _choice("trump_exchange", v, TRUMP_EXCHANGE_MODES, {True: "after_win", False: "off"}),
                "giving a low trump for the face-up card: off; after_win (a seat that has won a trick, on its"
-               " turn); any_time (on its turn, from the first trick); before_penultimate (after a win, and no"
+               " turn); any_time (on its turn, from the first trick, with no trick won: a reading no source gives,"
+               " for Encyclopedia's 'at any time' is out_of_turn); before_penultimate (after a win, and no"
                " longer once the last round of draws has begun); announced (Fournier: 'To exchange it, the player must"
                " notify his opponent by placing his trump two or seven under the face-up trump. Then, the next time"
                " after the player wins a trick, before the stock on the table is finished, he can add the face-up"
@@ -197,6 +205,10 @@ OPTIONS: dict[str, Option] = {
                "which trump is given for which face-up ranks, e.g. {\"7\": [1, 3, 12, 11, 10], \"2\": [4, 5, 6, 7]}"),
         Option("target_hands", lambda v: _int("target_hands", v, minimum=1),
                "the match is won by the first side to win this many hands (drawn hands do not count)"),
+        Option("target_hands_alone", lambda v: _int("target_hands_alone", v, minimum=0),
+               "with match: target_hands, the hands won that win the match where each plays for himself (2 or 3"
+               " players, or more without sides): Briscola guide, 'Each hand is usually played as a complete game' (1)"
+               " for two, three, and four without partners; 0: target_hands, whatever the sides"),
         Option("rank_order", lambda v: _ranks("rank_order", v),
                "the ranks of the 40-card deck from highest to lowest"),
         Option("points", lambda v: _points("points", v),
@@ -274,6 +286,11 @@ OPTIONS: dict[str, Option] = {
                "a side that captures the king and the knight of one suit scores 40 more in trumps, 20 in another suit"),
         Option("hand_winner", lambda v: _choice("hand_winner", v, HAND_WINNER, {}),
                "most: the side with most points wins the hand; least: the side with fewest (mexican)"),
+        Option("point_limit", lambda v: _int("point_limit", v, minimum=0),
+               "with hand_winner: least, 0 (the fewest points win) or the most points a side may take and still"
+               " win (Encyclopedia, Mexican Brisca: 'The objective is not to add more than 11 total points at the end"
+               " of the game': 11): every side within the limit is awarded the hand, each credited one hand won, a"
+               " side over it loses, and a hand where every side is over it is won by nobody and does not count"),
         Option("kill_three", lambda v: _bool("kill_three", v),
                "muerte al tres: the ace of trumps may not be played before the three of trumps except in the last"
                " trick; when it takes the three the hand ends, won by its side"),
@@ -335,8 +352,19 @@ OPTIONS: dict[str, Option] = {
         Option("lead_two", lambda v: _choice("lead_two", v, LEAD_TWO, {}),
                "any; guarded (source Porteña: a 2 is led only with the ace of its suit in hand or played, after the"
                " partner showed he lacks the suit, as the cutter's only trump in pelada, or with nothing else)"),
-        Option("capote", lambda v: _bool("capote", v),
-               "a side that takes every trick wins the hand outright (capote)"),
+        Option("capote", lambda v: _choice("capote", v, CAPOTE_MODES, {True: "hand", False: "off"}),
+               "a side that takes every trick (capote): off (it scores its points like any hand); hand (it wins the"
+               " hand outright, Porteña); match (it wins the match outright, Encyclopedia: 'capturing all tricks allows"
+               " a player to win the game in a single deal')"),
+        Option("auction_direction", lambda v: _choice("auction_direction", v, AUCTION_DIRECTIONS, {}),
+               "which way the auction goes round: with_play (from the seat after the dealer, in the order of play)"
+               " or against_play (Briscola guide, Briscola Chiamata: 'a bidding round begins, starting with the player"
+               " to the dealer's immediate right and continuing in a counter-clockwise direction around the table',"
+               " while play runs clockwise: from the dealer's seat before him, against the order of play)"),
+        Option("golpe_partner_shows", lambda v: _bool("golpe_partner_shows", v),
+               "in a golpe, the dealer's partner shows the last card of his packet too (Porteña: '10 para su pareja"
+               " con la opción, pero no obligación, de mostrar la última'): false, he keeps it hidden; true, the"
+               " table has him show it, like the opponents' last cards"),
         Option("card_names", lambda v: _choice("card_names", v, CARD_NAMES, {}),
                "the deck's notation: spanish (3O, 12E: rank 1-12, suit O C E B) or italian (3D, RS: rank A 2-7 F C"
                " R for asso, fante, cavallo, re; suit D C S B for denari, coppe, spade, bastoni); screens name the"
@@ -381,6 +409,7 @@ class Rules:
         (2, (4, 5, 6, 7)),
     )
     target_hands: int = 2
+    target_hands_alone: int = 0
     exchange_chain: bool = True
     follow: str = "none"
     follow_from: str = "start"
@@ -402,6 +431,7 @@ class Rules:
     open_hands: bool = False
     pair_bonus: bool = False
     hand_winner: str = "most"
+    point_limit: int = 0
     kill_three: bool = False
     deal: str = "one_by_one"
     cut_ways: tuple[str, ...] = CUT_WAYS
@@ -418,7 +448,9 @@ class Rules:
     contract: str = "off"
     declarations: str = "off"
     lead_two: str = "any"
-    capote: bool = False
+    capote: str = "off"
+    auction_direction: str = "with_play"
+    golpe_partner_shows: bool = False
     card_names: str = "spanish"
     #: Which seed documents this preset, and the reading it chose where the sources disagree.
     sources: tuple[str, ...] = field(default=(), compare=False, repr=False)
@@ -436,7 +468,7 @@ class Rules:
         return (
             self.follow == "none" and not self.arrastro and not self.claim and self.signals == "off"
             and not self.kill_three and not self.dealt_out and self.declarations == "off"
-            and self.lead_two == "any" and not self.capote and self.trump_exchange != "announced"
+            and self.lead_two == "any" and self.capote == "off" and self.trump_exchange != "announced"
         )
 
     @property
@@ -470,7 +502,22 @@ class Rules:
                 extra = f" (did you mean {hint[0]!r}?)" if hint else f" (known: {', '.join(OPTIONS)})"
                 raise RulesError(f"unknown rule option {name!r}{extra}")
             changes[name] = opt.parse(value)
-        return dataclasses.replace(self, **changes)
+        out = dataclasses.replace(self, **changes)
+        for name in changes:
+            # A value the rules already have changes nothing (every option's value given back is accepted).
+            needs = out.inert(name) if changes[name] != getattr(self, name) else ""
+            if needs:
+                raise RulesError(f"option {name!r} has no effect here: it counts only with {needs}")
+        return out
+
+    def inert(self, name: str) -> str:
+        """What would make the option ``name`` count, when under these rules it changes nothing; ``""`` when it
+        counts. :meth:`with_options` refuses an option set where it has no effect rather than keep it silently."""
+        rules_of = _COUNTS_WITH.get(name)
+        if rules_of is None:
+            return ""
+        counts, needs = rules_of
+        return "" if counts(self) else needs
 
     def overrides(self) -> dict[str, Any]:
         """The options that differ from this variant's preset, as JSON-ready values."""
@@ -486,7 +533,20 @@ class Rules:
         """Every option's value, as JSON-ready values."""
         return {name: _to_json(name, getattr(self, name)) for name in OPTIONS}
 
+    def hands_to_win(self, players: int) -> int:
+        """Under ``match: target_hands``, the hands a side must win at this player count: ``target_hands_alone``
+        where each plays for himself (when set), else ``target_hands``."""
+        if self.target_hands_alone and self.sides(players) == players:
+            return self.target_hands_alone
+        return self.target_hands
+
     def _validate(self) -> None:
+        if self.pair_bonus and self.declarations != "off":
+            raise RulesError("'pair_bonus' and 'declarations' would score a king-knight pair twice: set"
+                             " 'declarations: off' to score pairs captured, or 'pair_bonus: false' to score them"
+                             " declared")
+        if self.point_limit and self.hand_winner != "least":
+            raise RulesError("option 'point_limit' counts only with 'hand_winner: least'")
         ranks40 = {1, 2, 3, 4, 5, 6, 7, 10, 11, 12}
         if set(self.rank_order) - {8, 9} != ranks40:
             raise RulesError(
@@ -646,6 +706,42 @@ class Rules:
             "game_points": f"match to {self.target_game_points} game points",
             "fixed_hands": f"match of {self.hands} hands",
         }[self.match]
+
+
+def _dealt_golpe(rules: Rules) -> bool:
+    return rules.deal == "golpe" or (rules.deal == "cutter_chooses" and "golpe" in rules.cut_ways)
+
+
+#: Options that count only under others: name -> (whether they count under these rules, what would make them).
+_COUNTS_WITH: dict[str, tuple[Callable[[Rules], bool], str]] = {
+    "hands": (lambda r: r.match == "fixed_hands" and not r.trump_rotation, "'match: fixed_hands'"),
+    "target_hands": (lambda r: r.match == "target_hands" and not r.trump_rotation, "'match: target_hands'"),
+    "target_hands_alone": (lambda r: r.match == "target_hands" and not r.trump_rotation
+                           and any(r.sides(n) == n for n in r.player_counts),
+                           "'match: target_hands' and a player count where each plays for himself"),
+    "target_points": (lambda r: r.match == "target_points" and not r.trump_rotation, "'match: target_points'"),
+    "target_game_points": (lambda r: r.match == "game_points" and not r.trump_rotation, "'match: game_points'"),
+    "min_bid": (lambda r: r.auction, "an auction ('bidding')"),
+    "bid_step": (lambda r: r.bidding == "points", "'bidding: points'"),
+    "max_bid": (lambda r: r.bidding == "points", "'bidding: points'"),
+    "all_pass": (lambda r: r.auction, "an auction ('bidding')"),
+    "auction_direction": (lambda r: r.auction, "an auction ('bidding')"),
+    "cut_ways": (lambda r: r.deal == "cutter_chooses", "'deal: cutter_chooses'"),
+    "golpe_partner_shows": (_dealt_golpe, "'deal: golpe' (or 'deal: cutter_chooses' with golpe in 'cut_ways')"),
+    "dealer_draw": (lambda r: r.partners != "draw",
+                    "'partners: fixed' (the draw for partners, by rank, makes the first dealer)"),
+    "exchange_with": (lambda r: r.trump_exchange != "off" and not r.dealt_out and not r.trump_rotation,
+                      "a trump exchange ('trump_exchange') and a face-up card in the stock"),
+    "exchange_chain": (lambda r: r.trump_exchange != "off" and not r.dealt_out and not r.trump_rotation,
+                       "a trump exchange ('trump_exchange') and a face-up card in the stock"),
+    "follow_from": (lambda r: r.follow != "none" and not r.dealt_out, "a duty of play ('follow') and a stock"),
+    "signal_set": (lambda r: r.signals != "off", "'signals'"),
+    "signal_asks": (lambda r: r.signals != "off", "'signals'"),
+    "point_limit": (lambda r: r.hand_winner == "least", "'hand_winner: least'"),
+    "tie": (lambda r: not r.point_limit, "'point_limit: 0' (under a point limit sides level are all awarded the"
+            " hand)"),
+    "capote": (lambda r: r.contract == "off", "'contract: off' (a contract decides the hand)"),
+}
 
 
 def _to_json(name: str, value: Any) -> Any:

@@ -36,9 +36,11 @@ SPANISH = register_variant(
             " once the face-up card is drawn; `trump_exchange: out_of_turn` is Encyclopedia's first article ('at any"
             " time,"
             " even while playing a trick, provided that the player in question has won at least one trick'): a"
-            " seat may exchange while another is to act; `any_time` and `before_penultimate` (Encyclopedia, second"
-            " article: 'after winning a trick (but not in the penultimate trick)') are the others. The sources"
-            " disagree, so the default stays the reading they share.",
+            " seat may exchange while another is to act; `before_penultimate` is the second article of Encyclopedia"
+            " ('after winning a trick (but not in the penultimate trick)'). `any_time` drops the trick won that"
+            " every source asks for: a seat may exchange on its turn from the first trick. No source has it"
+            " (Encyclopedia's 'at any time' is `out_of_turn`, which keeps the trick won); it stays an option for tables"
+            " that play it. The sources disagree, so the default stays the reading they share.",
             "A 7 given in an exchange can later be taken with the 2 (`exchange_chain: true`).",
             "A 60-60 hand is drawn and does not count (`tie: draw`). Fournier awards the hand to all tied players"
             " (`tie: shared`: 'When two or more players make the same highest score, the hand is awarded by all of"
@@ -92,6 +94,7 @@ BRISCOLA = register_variant(
         player_counts=(2, 3, 4),
         trump_exchange="off",
         tie="replay",
+        target_hands_alone=1,
         partners_look=True,
         signal_set="italian",
         card_names="italian",
@@ -124,10 +127,17 @@ BRISCOLA = register_variant(
             " an ace or a three of another suit). Talk is kept truthful, as signals are (Briscola guide lets open talk"
             " exaggerate; a program cannot tell a boast from a lie). With 2 or 3 players, or 4 each for himself,"
             " there is no partner to signal to (Briscola guide: 'there is no signaling to another player').",
-            "The match is won by the first side to win two hands (Briscola guide).",
-            "Partners are even seats against odd, as the players sat; Briscola guide's draw ('all four players draw"
-            " one card"
-            " from a shuffled deck. The player's drawing the two highest cards play as partners against the"
+            "With 4 players in partnerships the match is won by the first side to win two hands (Briscola guide:"
+            " 'Whichever team is the first to win two hands is declared the winner'). Each for himself (2 or 3 players,"
+            " or 4 with `teams: false`) a hand is the whole game (`target_hands_alone: 1`; Briscola guide, two players:"
+            " 'Each hand is usually played as a complete game, with the player capturing the most points in cards"
+            " during the hand declared the winner'; three: 'Each hand is usually played as a complete game. However, if"
+            " two or more players are tied for the highest score at the end of a hand, a replacement hand should"
+            " be played out amongst all three players'; four without partners: 'Each hand is usually considered a"
+            " complete game'), and a tie for the most is replayed among all (`tie: replay`). `target_hands_alone:"
+            " 0` plays those counts to two hands won too.",
+            "Partners are even seats against odd, as the players sat; Briscola guide's draw ('all four players draw one"
+            " card from a shuffled deck. The player's drawing the two highest cards play as partners against the"
             " players drawing the two lowest. The player drawing the highest card has first selection of seats"
             " and is also set as the first dealer.') is `partners: draw`, read as in `spanish`.",
         ),
@@ -147,6 +157,7 @@ BIXKLA = register_variant(
         rank_order=(1, 3, 12, 10, 11, 7, 6, 5, 4, 2),
         points=((1, 11), (3, 10), (12, 4), (10, 3), (11, 2)),
         tie="draw",
+        target_hands_alone=0,
         partners_look=False,
         signals="partner",
         sources=("Briscola guide (Bixkla)",),
@@ -263,9 +274,16 @@ MEXICAN = register_variant(
         hand_winner="least",
         sources=("Encyclopedia (Mexican Brisca: 'The objective is not to add more than 11 total points')",),
         readings=(
-            "A side that takes more than 11 card points loses the hand; if both sides do, or neither, the lower"
-            " total wins. Between two sides (120 points in all) this is always 'the lower total wins', and with"
-            " more sides we read it the same way: `hand_winner: least`. A tie for the fewest is a drawn hand.",
+            "The fewest points win the hand (`hand_winner: least`); a tie for the fewest is a drawn hand. Encyclopedia"
+            " gives one sentence: 'The objective is not to add more than 11 total points at the end of the game.' Read"
+            " word for word, that is `point_limit: 11`: every side within 11 is awarded the hand (116-4-0 among"
+            " three: the 4 and the 0 both win, each credited one hand won), a side over 11 loses, and when every"
+            " side is over 11 nobody wins and the hand does not count. The preset plays the fewest points instead,"
+            " because the sentence is Encyclopedia's 'another way to win' and says nothing of a hand where everybody is"
+            " over 11, which is most hands: between two sides the 120 points make a side within 11 the lower anyway, so"
+            " the two readings differ only where both are over, and there the limit leaves the hand unwon (most"
+            " deals of a match would count for nobody) while the fewest points still decide it. `--rule"
+            " point_limit=11` plays the eleven.",
             "Everything else as `spanish`.",
         ),
         doc="Brisca played to take as few points as possible.",
@@ -299,6 +317,7 @@ MARIAJE = register_variant(
         pair_bonus=True,
         match="target_points",
         target_points=500,
+        target_hands_alone=0,
         tie="draw",
         partners_look=False,
         sources=("Encyclopedia (Mariaje or Cinquecento)",),
@@ -353,7 +372,7 @@ CHILEAN = register_variant(
         lead_two="guarded",
         declarations="vales",
         last_trick_bonus=10,
-        capote=True,
+        capote="hand",
         tie="replay",
         target_hands=1,
         sources=("Porteña",),
@@ -367,10 +386,13 @@ CHILEAN = register_variant(
             " (packets of 5, the dealer's last card turned), `golpe` (10 in a row to each seat; the last card of"
             " each opponent's packet is shown and the bottom card is the trump) or `pelada` (the top card is the"
             " trump; each opponent's first card is shown, and the next while they are trumps; the cutter must lead"
-            " a trump to the first trick). A table that agreed to two ways only sets `cut_ways` ('a menos que se"
-            " haya previamente establecido reducir el juego a dos tipos de alce'); one way alone is refused ('Nunca"
-            " puede jugarse con un solo tipo de alce'); `deal: alce`, `golpe` or `pelada` fix the way for every"
-            " hand.",
+            " a trump to the first trick). In a golpe the dealer's partner gets his 10 'con la opción, pero no"
+            " obligación, de mostrar la última': the preset keeps it hidden (`golpe_partner_shows: false`), and a"
+            " table that agrees he shows it sets `golpe_partner_shows: true` (the choice is the table's for every"
+            " golpe, not the partner's deal by deal). A table that agreed to two ways only sets `cut_ways` ('a"
+            " menos que se haya previamente establecido reducir el juego a dos tipos de alce'); one way alone is"
+            " refused ('Nunca puede jugarse con un solo tipo de alce'); `deal: alce`, `golpe` or `pelada` fix the"
+            " way for every hand.",
             "The first dealer is drawn by face value (`dealer_draw: face_value`; Porteña: 'Quien obtenga el número"
             " mayor (de 1 a 10, el rey vale 10, el caballo 9 y la sota 8) las reparte. De haber empate, la pareja"
             " que sume más números gana'): the ace counts 1, the highest number deals; where seats of both pairs"
@@ -406,11 +428,16 @@ CHILEAN = register_variant(
             " anuncia que tiene la pareja: de cerrarse la jugada, no se podrá marcar después'). In a program those"
             " moments are the ones after each card of the trick: after every card, while a king or knight of an"
             " undeclared pair lies in the trick and its other card is not known to be elsewhere, each seat of the"
-            " side that played it whose card is down is asked in turn, and declares or passes. Who is asked"
-            " depends on the cards on the table alone, so being asked tells nobody what a seat holds; not marking"
+            " side that played it whose card is down is asked in turn, and declares or passes. The other card is"
+            " known to be elsewhere when it was played before, is played in this trick by an opponent, or is known"
+            " to everybody to lie in an opponent's hand: the dealer's trump card while he holds it (Porteña: 'El"
+            " triunfo es la única carta no jugada que debe estar visible para todos'), an opponent's last card"
+            " shown in a golpe, an opponent's first cards shown in a pelada. Then nobody is asked. Who is asked"
+            " depends on the cards seen by all alone, so being asked tells nobody what a seat holds; not marking"
             " is allowed ('no marcar un vale no es motivo de renuncio').",
             "The last trick scores 10 (`last_trick_bonus: 10`); taking all ten tricks is capote and wins outright"
-            " (`capote: true`).",
+            " the hand (`capote: hand`); Encyclopedia has capote win the whole match in Briscola ('capturing all tricks"
+            " allows a player to win the game in a single deal'): `capote: match`.",
             "The side with more points wins. Source Porteña claims no tie is possible after its quick count, but a"
             " level final count can happen (say 65-65); the source then has each of the four draw a card from the"
             " spread deck and the pair with the higher total wins. A program has no spread deck to draw from, so"
@@ -455,6 +482,9 @@ REMATADA = register_variant(
             " the step is the usual one), or pass, which is final. Once two have passed the third wins; if he had"
             " not bid, he must bid at least 100 (`all_pass: last_must_bid`). The highest bid is 230, every point"
             " there is (120 in cards, 10 for the last trick, 100 in declarations).",
+            "A pair is scored once: declared (`declarations: on_lead`) or captured (`pair_bonus: true`), never"
+            " both, so the rules refuse both on at once, which would score a pair twice (a declarer could reach"
+            " more than the 230 points there are).",
             "The winner shows the talon, takes it, lays 2 cards face down into his own scoring pile (their points"
             " are his), then names the trump suit and leads.",
             "No duty to follow (Encyclopedia, second article).",
@@ -504,16 +534,22 @@ CHIAMATA = register_variant(
         contract="called",
         match="target_points",
         target_points=11,
-        sources=("Briscola guide (Briscola Chiamata, low-card bidding)", "Encyclopedia"),
+        target_hands_alone=0,
+        sources=("Briscola guide (Briscola Chiamata, low-card bidding)", "Encyclopedia (encyclopedia articles)"),
         readings=(
             "Five players, 8 cards each, every card dealt, no card turned.",
             "The auction starts after the dealer; each bid is a number of card points higher than the last, from"
             " 61 (more than half of the 120; the sources give no minimum) to 120; a pass is final; it ends when"
             " one bidder is left. If everybody passes the hand is void and the next dealer deals"
             " (`all_pass: redeal`).",
+            "The auction goes round in the order of play here, from the seat after the dealer, as the rematada"
+            " auction of Encyclopedia does. Briscola guide turns it the other way ('a bidding round begins, starting"
+            " with the player to the dealer's immediate right and continuing in a counter-clockwise direction around"
+            " the table', while play starts 'at the dealer's immediate left' and goes clockwise): `auction_direction:"
+            " against_play`. The direction changes who bids first and last, not what a bid is, and a table names"
+            " the one it plays; the preset keeps one order for every auction of the program.",
             "This auction is also Encyclopedia's Chiamata a punti ('only the points to be won are declared, the suit"
-            " and"
-            " the card that will determine the pairs and the trump suit are declared only at the beginning of the"
+            " and the card that will determine the pairs and the trump suit are declared only at the beginning of the"
             " deal'), which the alias `chiamata-punti` names: the bids are points only (`bidding: points`), and"
             " the bidder names the card, and with it the suit, when the play begins (`call_time: before_play`)."
             " Briscola guide's main form is the same game; what Encyclopedia sets it against is an auction that names"

@@ -66,7 +66,7 @@ def covers(rules: Rules) -> bool:
     """Whether the kernel plays these rules exactly: the plain fast path (no capote), also with ``kill_three``
     and partner signals (which the rollouts never make: they change nothing on the table)."""
     plain = rules.plain or dataclasses.replace(rules, kill_three=False, signals="off").plain
-    return plain and not rules.dealt_out and not rules.capote and rules.contract == "off"
+    return plain and not rules.dealt_out and rules.capote == "off" and rules.contract == "off"
 
 
 def enabled() -> bool:

@@ -235,14 +235,12 @@ def _run(argv: Sequence[str] | None) -> int:
             return run_serve_cli(args)
         if args.command == "variants":
             from brisca.i18n import Messages, default_lang
-            from brisca.rulebook import title_in
-            from brisca.rules import find_variant, variant_names
+            from brisca.rulebook import preset_table
 
             lang = args.lang or default_lang()
-            for name in variant_names():
-                rules = find_variant(name)
-                counts = Messages(lang)("variants_players", counts="/".join(map(str, rules.player_counts)))
-                print(f"{name:16} {title_in(rules, lang):36} {counts}")
+            msg = Messages(lang)
+            for line in preset_table(lang, lambda counts: msg("variants_players", counts=counts)):
+                print(line)
             return 0
         if args.command == "rules":
             from brisca.i18n import default_lang

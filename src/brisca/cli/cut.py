@@ -17,7 +17,16 @@ from brisca.agents import Agent
 from brisca.cards import Card
 from brisca.cli.screen import Screen
 from brisca.cli.words import QUIT_WORDS, Outcome, clip, typed_number
-from brisca.game import MIN_CUT, Match, PartnerDraw, cut, draw_for_dealer, draw_for_partners, draw_leaders, shuffled
+from brisca.game import (
+    MIN_CUT,
+    DealerDraw,
+    Match,
+    PartnerDraw,
+    cut,
+    draw_for_partners,
+    draw_leaders,
+    shuffled,
+)
 from brisca.rules import Rules
 
 
@@ -53,10 +62,12 @@ class Table:
     def rng(self) -> random.Random:
         return table_rng(self.seed)
 
-    def deal(self, dealer: int, deck: Sequence[Card], draw: PartnerDraw | None = None) -> Match:
-        """The match, its first hand dealt by ``dealer`` from ``deck`` (already cut), after ``draw`` if any."""
+    def deal(self, dealer: int, deck: Sequence[Card], draw: PartnerDraw | None = None,
+             dealer_draw: DealerDraw | None = None) -> Match:
+        """The match, its first hand dealt by ``dealer`` from ``deck`` (already cut), after ``draw`` or
+        ``dealer_draw`` if any (kept in the match, and so in its record)."""
         return Match(self.rules, self.players, dealer=dealer, seed=_derived_seed(self.seed, "match"), deck=deck,
-                     draw=draw)
+                     draw=draw, dealer_draw=dealer_draw)
 
 
 class DrawAndCut(Screen):
@@ -73,16 +84,18 @@ class DrawAndCut(Screen):
     def _first_deal(self) -> Outcome | None:
         """Draw for the dealer (unless the draw for partners chose him), have the deck cut, deal the first hand."""
         assert self.table is not None
+        dealer_draw = None
         if self._draw is not None:
             dealer = self._draw.dealer
         else:
-            dealer, rounds = draw_for_dealer(self.rules, self.players, self._rng)
-            self._tell_draw(rounds)
+            dealer_draw = DealerDraw.drawn(self.rules, self.players, self._rng)
+            dealer = dealer_draw.dealer
+            self._tell_draw([[c for _s, c in r] for r in dealer_draw.rounds])
         deck = self.table.first_deck()
         at = self._cut(dealer, len(deck))
         if isinstance(at, Outcome):
             return at
-        self._match = self.table.deal(dealer, cut(deck, at), self._draw)
+        self._match = self.table.deal(dealer, cut(deck, at), self._draw, dealer_draw)
         return None
 
     def _draw_for_partners(self) -> None:

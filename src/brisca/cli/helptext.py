@@ -149,6 +149,6 @@ class HelpScreen(Screen):
             lines.append(msg(f"rule_contract_{rules.contract}"))
         if rules.declarations in ("vales", "on_lead"):
             lines.append(msg(f"rule_declarations_{rules.declarations}", suit_key=suit_key))
-        if rules.capote:
+        if rules.capote != "off":
             lines.append(msg("rule_capote"))
         return lines

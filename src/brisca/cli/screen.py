@@ -304,7 +304,7 @@ class Screen:
         elif rules.match == "game_points":
             label, target = msg("game_points"), rules.target_game_points
         else:
-            label, target = msg("hands_won"), rules.target_hands
+            label, target = msg("hands_won"), rules.hands_to_win(self.players)
         if rules.trump_rotation:
             deals = len(self.match.games) if self.dealt else 1
             return label, msg("goal_rotation", deal=min(deals, 4))

@@ -21,6 +21,7 @@ Every name is importable from here, where the rest of the project takes them.
 from brisca.game.deck import MIN_CUT, InvalidDeckError, check_deck, cut, shuffled
 from brisca.game.hand import Game
 from brisca.game.match import (
+    DealerDraw,
     Match,
     PartnerDraw,
     draw_for_dealer,
@@ -35,7 +36,7 @@ from brisca.game.ruled import PHASES, SIGNAL_RANKS, RuledGame
 from brisca.game.view import View
 
 __all__ = [
-    "MIN_CUT", "PHASES", "SIGNAL_RANKS", "Bonus", "Contract", "ExchangeEvent", "Game", "HandResult",
+    "MIN_CUT", "PHASES", "SIGNAL_RANKS", "Bonus", "Contract", "DealerDraw", "ExchangeEvent", "Game", "HandResult",
     "InvalidDeckError", "Match", "PartnerDraw", "RuledGame", "Trick", "View", "check_deck", "cut", "draw_for_dealer",
     "draw_for_partners", "draw_leaders", "face_values", "hand_game_points", "hand_standing",
     "shuffled", "winning_index",

@@ -320,6 +320,13 @@ class Game:
         seat_points = tuple(self._points)
         if self._killer is not None:
             return HandResult(seat_points, tuple(totals), self._killer % sides, bonuses, "three-killed")
+        if rules.point_limit:  # Encyclopedia, Mexican Brisca: "not to add more than 11 total points"
+            within = tuple(i for i, p in enumerate(totals) if p <= rules.point_limit)
+            if len(within) == 1:
+                return HandResult(seat_points, tuple(totals), within[0], bonuses, "within-limit")
+            if within:
+                return HandResult(seat_points, tuple(totals), None, bonuses, "within-limit", shared=within)
+            return HandResult(seat_points, tuple(totals), None, bonuses, "over-limit")
         best = (min if rules.hand_winner == "least" else max)(totals)
         tied = [i for i, p in enumerate(totals) if p == best]
         if len(tied) == 1:

@@ -58,6 +58,49 @@ def draw_leaders(rules: Rules, players: int, drawing: Sequence[int], cards: Sequ
     return tied
 
 
+@dataclass(frozen=True)
+class DealerDraw:
+    """The draw for the first dealer (:func:`draw_for_dealer`), kept so that a match record shows it and a replay
+    checks it: ``rounds`` holds every round as ``(seat, card)`` pairs, the first with every seat, each later one
+    the seats still level after the one before (:func:`draw_leaders`)."""
+
+    players: int
+    rounds: tuple[tuple[tuple[int, Card], ...], ...]
+    dealer: int
+
+    @classmethod
+    def from_rounds(cls, rules: Rules, players: int, rounds: Sequence[Sequence[tuple[int, Card]]]) -> DealerDraw:
+        """The draw these rounds make; :class:`RulesError` if they are not a draw the rules allow."""
+        rules.check_players(players)
+        known = frozenset(rules.deck_cards(players))
+        drawing = list(range(players))
+        kept: list[tuple[tuple[int, Card], ...]] = []
+        for r in rounds:
+            if len(drawing) == 1:
+                raise RulesError(f"seat {drawing[0]} has drawn the highest card: the draw has no more rounds")
+            seats, cards = [s for s, _c in r], [c for _s, c in r]
+            if seats != drawing:
+                raise RulesError(f"seats {', '.join(map(str, drawing))} draw next, not {', '.join(map(str, seats))}")
+            if len(set(cards)) != len(cards) or not set(cards) <= known:
+                raise RulesError("each seat of a round draws one card, all different, from the deck in play")
+            kept.append(tuple(r))
+            drawing = draw_leaders(rules, players, drawing, cards)
+        if len(drawing) != 1:
+            raise RulesError(f"seats {', '.join(map(str, drawing))} are level and must draw again")
+        return cls(players, tuple(kept), drawing[0])
+
+    @classmethod
+    def drawn(cls, rules: Rules, players: int, seed: int | random.Random | None = None) -> DealerDraw:
+        """Draw now (:func:`draw_for_dealer`) and keep the rounds."""
+        dealer, rounds = draw_for_dealer(rules, players, seed)
+        drawing = list(range(players))
+        kept = []
+        for cards in rounds:
+            kept.append(tuple(zip(drawing, cards, strict=True)))
+            drawing = draw_leaders(rules, players, drawing, cards)
+        return cls(players, tuple(kept), dealer)
+
+
 def face_values(rules: Rules) -> tuple[int, ...]:
     """Each card's number for the draw (by :attr:`Card.index`): 1 to 10 in the 40-card deck, the sota 8, the
     caballo 9, the rey 10 (source Porteña); 1 to 12 with 48 cards."""
@@ -188,7 +231,9 @@ def hand_standing(rules: Rules, players: int, result: HandResult) -> tuple[int, 
 class Match:
     """A match: hands follow one another, the deal passing to the next seat, until a side wins.
 
-    With ``match: target_hands`` the first side to win ``target_hands`` hands wins (drawn
+    With ``match: target_hands`` the first side to win ``target_hands`` hands wins
+    (``target_hands_alone`` where each plays for himself, when set: the Briscola guide's hand played as a complete
+    game; drawn
     hands do not count; under ``big_win`` a hand won by more than 100 counts two). With
     ``match: target_points`` the first side whose points over the hands reach
     ``target_points`` wins (if several reach it in one hand, the higher total; level
@@ -201,7 +246,11 @@ class Match:
     dealer; under ``tie: shared`` each tied side is credited the hand, and if that brings
     several sides to the target level the match plays on until one leads (Fournier: "If two or
     more players reach that number of hands at the same time, the game continues until the
-    tie is broken.").
+    tie is broken."). Under ``capote: match`` a hand won by taking every trick wins the match at once (Encyclopedia:
+    "capturing all tricks allows a player to win the game in a single deal").
+
+    ``dealer_draw``: the draw for the first dealer that opened the match (:class:`DealerDraw`), kept for its
+    record; the first dealer is its highest card's seat.
 
     Under ``partners: draw`` the players draw for partners and seats first (:class:`PartnerDraw`,
     drawn from the match's own random source unless ``draw`` is given): :attr:`seating` says
@@ -218,12 +267,25 @@ class Match:
         options: Mapping[str, object] | None = None,
         deck: Iterable[Card | str] | None = None,
         draw: PartnerDraw | None = None,
+        dealer_draw: DealerDraw | None = None,
     ) -> None:
         self.rules = make_rules(rules, options)
         self.rules.check_players(players)
         self.players = players
         self._rng = random.Random(seed)
         self.draw = self._draw(draw)
+        if dealer_draw is not None:
+            if self.draw is not None:
+                raise RulesError("under 'partners: draw' the draw for partners makes the first dealer, not a draw"
+                                 " for the dealer")
+            if dealer_draw.players != players:
+                raise RulesError(f"the draw for the dealer is for {dealer_draw.players} players, not {players}")
+            if dealer is not None and dealer != dealer_draw.dealer:
+                raise RulesError(f"the draw for the dealer makes seat {dealer_draw.dealer} the first dealer, not"
+                                 f" seat {dealer}")
+            dealer = dealer_draw.dealer
+        #: The draw for the first dealer, when the match was opened by one.
+        self.dealer_draw = dealer_draw
         first = self.draw.dealer if self.draw is not None and dealer is None else dealer
         if first is None:
             first = players - 1
@@ -247,11 +309,13 @@ class Match:
         return draw
 
     @classmethod
-    def of_games(cls, rules: Rules, players: int, games: Sequence[Game], draw: PartnerDraw | None = None) -> Match:
+    def of_games(cls, rules: Rules, players: int, games: Sequence[Game], draw: PartnerDraw | None = None,
+                 dealer_draw: DealerDraw | None = None) -> Match:
         """A match made of hands already played (a replayed record), to score it."""
         match = object.__new__(cls)
         match.rules, match.players, match._rng = rules, players, random.Random(0)
         match.draw = draw
+        match.dealer_draw = dealer_draw
         match.games = list(games)
         match.game = match.games[-1]
         return match
@@ -334,6 +398,11 @@ class Match:
     def winner(self) -> int | None:
         """The side that has won the match, or ``None`` while it goes on (or when it ends level)."""
         rules = self.rules
+        # Encyclopedia: "capturing all tricks allows a player to win the game in a single deal"
+        if rules.capote == "match":
+            for r in self.results:
+                if r.reason == "capote":
+                    return r.winner
         score = self.score
         length = 4 if rules.trump_rotation else rules.hands if rules.match == "fixed_hands" else None
         if length is not None:
@@ -343,7 +412,7 @@ class Match:
             leaders = [s for s, v in enumerate(score) if v == best]
             return leaders[0] if len(leaders) == 1 else None
         target = {"target_points": rules.target_points, "game_points": rules.target_game_points}.get(
-            rules.match, rules.target_hands)
+            rules.match, rules.hands_to_win(self.players))
         reached = [s for s, v in enumerate(score) if v >= target]
         if not reached:
             return None
@@ -360,7 +429,7 @@ class Match:
         """Whether the match has ended (under ``trump_rotation``, after the fourth deal, even level; a match of
         ``fixed_hands`` ends level never, it plays on)."""
         if self.rules.trump_rotation:
-            return self.deals_done >= 4
+            return self.deals_done >= 4 or (self.rules.capote == "match" and self.winner is not None)
         return self.winner is not None
 
     def next_hand(self, deck: Iterable[Card | str] | None = None) -> Game:

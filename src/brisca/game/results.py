@@ -71,7 +71,8 @@ class HandResult:
     #: The winning side, or ``None`` for a drawn hand (and for a hand shared under ``tie: shared``).
     winner: int | None
     bonuses: tuple[Bonus, ...] = ()
-    #: Why the hand ended as it did: "points", "tie", "shared", "three-killed".
+    #: Why the hand ended as it did: "points", "tie", "shared", "three-killed", "capote"; under ``point_limit``,
+    #: "within-limit" (the sides within it awarded the hand) or "over-limit" (every side over it: nobody wins).
     reason: str = "points"
     #: A tie under ``tie: replay``: the same dealer deals a replacement hand.
     replay: bool = False
@@ -79,7 +80,8 @@ class HandResult:
     scores: tuple[int, ...] | None = None
     #: Games with a contract: the contract played (``None`` when everybody passed).
     contract: Contract | None = None
-    #: A tie under ``tie: shared``: every side tied for the most, each awarded the hand (else empty).
+    #: A tie under ``tie: shared``: every side tied for the most, each awarded the hand; under ``point_limit``, the
+    #: sides within the limit when there are several (else empty).
     shared: tuple[int, ...] = ()
 
     @property

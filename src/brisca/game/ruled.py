@@ -110,6 +110,14 @@ class RuledGame(Game, ruled=True):
         self._turn_signals = []
         if self._phase == "cut":
             self._turn = self.cutter
+        elif self._phase == "bid":
+            self._turn = (self.dealer + self._bid_way) % n
+
+    @property
+    def _bid_way(self) -> int:
+        """The auction's way round: +1 with the play, -1 against it (Briscola guide: 'starting with the player to the
+        dealer's immediate right and continuing in a counter-clockwise direction')."""
+        return -1 if self.rules.auction_direction == "against_play" else 1
 
     @property
     def deal_way(self) -> str:
@@ -140,9 +148,12 @@ class RuledGame(Game, ruled=True):
             for i, start in enumerate(range(0, n * hs, 5)):
                 hands[seats[i % n]].extend(order[start:start + 5])
         elif way == "golpe":  # 10 in a row to each; the last card of each opponent's packet shown
+            # (and of the dealer's partner's under golpe_partner_shows, Porteña: 'con la opción ... de mostrar la
+            # última')
+            showing = opponents | ({s for s in range(n) if s != d} if rules.golpe_partner_shows else set())
             for k, seat in enumerate(seats):
                 hands[seat] = list(order[k * hs:(k + 1) * hs])
-                if seat in opponents:
+                if seat in showing:
                     shown.append((seat, order[(k + 1) * hs - 1].card))
         elif way == "pelada":  # the top card is trump; opponents' first cards shown while trumps
             trump_card = order[0]
@@ -402,9 +413,14 @@ class RuledGame(Game, ruled=True):
                 out.append(suit)
         return out
 
-    def _window_seats(self, t: int, leader: int, cards: tuple[Card, ...]) -> list[int]:
+    def _window_seats(self, t: int, leader: int, cards: tuple[Card, ...], known: dict[Card, int]) -> list[int]:
         """The seats asked whether they mark a vale after a card: from public facts only (who played a king or a
-        knight of a pair not declared nor broken), so that being asked tells nobody what a seat holds."""
+        knight of a pair not declared nor broken), so that being asked tells nobody what a seat holds.
+
+        A pair is broken when its other card is gone, played by an opponent in this trick, or known to lie in an
+        opponent's hand: the dealer's trump card (Porteña: 'El triunfo es la única carta no jugada que debe estar
+        visible para todos'), a last card shown in a golpe, a first card shown in a pelada, any card every seat
+        knows of (``known``: :meth:`_known_cards` for nobody in particular, as the card fell)."""
         n = self.players
         done = {suit for _s, suit, _t in self._declared}
         gone = {c for trick in self._tricks[:t] for c in trick[1]}
@@ -418,14 +434,17 @@ class RuledGame(Game, ruled=True):
                 continue
             if other in cards and self.side_of((leader + cards.index(other)) % n) != side:
                 continue
+            if other in known and self.side_of(known[other]) != side:
+                continue
             sides.add(side)
         return [(leader + i) % n for i in range(len(cards)) if self.side_of((leader + i) % n) in sides]
 
-    def _open_window(self, t: int, leader: int, cards: tuple[Card, ...], held: tuple[frozenset[Card], ...]) -> None:
+    def _open_window(self, t: int, leader: int, cards: tuple[Card, ...], held: tuple[frozenset[Card], ...],
+                     known: dict[Card, int]) -> None:
         """After a card, ask the seats whose card is down whether they mark a vale (``phase`` becomes ``mark``)."""
         if self._killer is not None or self._claim is not None:
             return
-        seats = self._window_seats(t, leader, cards)
+        seats = self._window_seats(t, leader, cards, known)
         if not seats:
             return
         self._marking = _Marking(t, leader, cards, held, self._turn, self._over, self._phase)
@@ -550,6 +569,7 @@ class RuledGame(Game, ruled=True):
             if vales:
                 leader, cards = self._leader, (*self._trick, card)
                 held = tuple(frozenset(a.card for a in h if a.card is not card) for h in self._hands)
+                known = {c: s for s, c in self._known_cards(None)}  # as the card falls, before any draw
             Game.apply(self, PLAYS[card.index])
             if kind is Arrastro:
                 self._history[-1] = (seat, action)
@@ -567,7 +587,7 @@ class RuledGame(Game, ruled=True):
                     self._phase = "call"
                     self._turn = self._blind
             if vales:
-                self._open_window(tricks_before, leader, cards, held)
+                self._open_window(tricks_before, leader, cards, held, known)
         elif kind is Exchange:
             self._exchange(action)  # type: ignore[arg-type]
         elif kind is Announce:
@@ -635,16 +655,17 @@ class RuledGame(Game, ruled=True):
                 self._high = (seat, value)
             if rules.bidding == "low_card":
                 if len(self._bids) < n:
-                    self._turn = (seat + 1) % n
+                    self._turn = (seat + self._bid_way) % n
                     return
                 winner = None if self._high is None else self._high[0]
             else:
                 left = [s for s in range(n) if not self._passed[s]]
                 high = self._high
                 if left and not (len(left) == 1 and high is not None and high[0] == left[0]):
-                    nxt = (seat + 1) % n
+                    step = self._bid_way
+                    nxt = (seat + step) % n
                     while self._passed[nxt]:
-                        nxt = (nxt + 1) % n
+                        nxt = (nxt + step) % n
                     self._turn = nxt
                     return
                 winner = left[0] if left else None
@@ -727,7 +748,8 @@ class RuledGame(Game, ruled=True):
         if rules.contract != "off":
             return self._contract_result()
         out = super().result()
-        if out is not None and rules.capote and len(self._tricks) * self.players == len(self._order) - len(self._talon):
+        every = len(self._tricks) * self.players == len(self._order) - len(self._talon)
+        if out is not None and rules.capote != "off" and every:
             sides = {t[2] % self._layout.sides for t in self._tricks}
             if len(sides) == 1:
                 out = dataclasses.replace(out, winner=sides.pop(), reason="capote", shared=())

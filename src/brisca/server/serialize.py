@@ -131,7 +131,7 @@ def replay_json(record: Record | MatchRecord) -> dict[str, Any]:
     last = Match.of_games(rules, players, games)
     return {
         "variant": match.variant, "rules": dict(match.rules), "players": players, "sides": rules.sides(players),
-        "hands": len(games), "match": rules.match, "target_hands": rules.target_hands,
+        "hands": len(games), "match": rules.match, "target_hands": rules.hands_to_win(players),
         "target_points": rules.target_points, "target_game_points": rules.target_game_points,
         "match_hands": rules.hands, "seating": None if match.draw is None else list(match.draw.seating),
         "game_points": list(last.game_points), "winner": last.winner, "hands_won": list(last.hands_won),

@@ -546,7 +546,7 @@ class TableActor:
             "hand_number": None if match is None else len(match.games) - 1,
             "match": self.rules.match,
             "card_names": self.rules.card_names,
-            "target_hands": self.rules.target_hands,
+            "target_hands": self.rules.hands_to_win(self.players),
             "target_points": self.rules.target_points,
             "target_game_points": self.rules.target_game_points,
             "hands": self.rules.hands,

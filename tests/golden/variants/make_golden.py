@@ -32,8 +32,10 @@ from variant_referee import (  # noqa: E402
     Hand,
     MatchScore,
     RefereeError,
+    check_dealer_draw,
     check_draw,
     choose,
+    dealer_draw_leaders,
     deck_cards,
     entry_action,
     replay_record,
@@ -315,6 +317,24 @@ def first_trick_untrumped(h: Hand) -> bool:
             and h.tricks[1]["leader"] == first["winner"])
 
 
+def vale_known_elsewhere(h: Hand, how: str) -> bool:
+    """A king or knight was played whose other card everybody knew to lie in an opponent's hand, by ``how``:
+    ``turned`` (the dealer's trump card) or ``shown`` (a card shown at the deal); nobody was asked about a vale
+    for it (003: 'El triunfo es la única carta no jugada que debe estar visible para todos')."""
+    r = rehearse(h, {})
+    for seat, action in h.history:
+        card = action.get("play")
+        if card is not None and card[:-1] in ("11", "12"):
+            other = f"{23 - int(card[:-1])}{card[-1]}"
+            holders = [s for s, c in r.known(None) if c == other and r.side(s) != r.side(seat)]
+            by = "turned" if holders and other == r.turned and holders[0] == r.dealer else "shown"
+            if holders and by == how and card[-1] not in {x for _p, x, _t in r.declared}:
+                r.act(seat, action)
+                return r.phase != "mark"
+        r.act(seat, action)
+    return False
+
+
 def killed_early(h: Hand) -> bool:
     """The three of trumps killed before the last trick, so the hand ends with cards still out."""
     return outcome(h)[1] == "three-killed" and len(h.tricks) < len(h.deck) // h.players
@@ -422,6 +442,15 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     # 001: "When two or more players make the same highest score, the hand is awarded by all of them."
     add("tie_shared_three_players", "spanish", {"tie": "shared"}, 3, lambda h: outcome(h)[1] == "shared")
     add("hand_winner_least", "spanish", {"hand_winner": "least"}, 3, lambda h: h.over and outcome(h)[0] is not None)
+    # Mexico's eleven (000: 'The objective is not to add more than 11 total points at the end of the game'): two
+    # sides within 11 both win; one within wins; none within, nobody wins.
+    add("mexican_eleven_two_within", "mexican", {"point_limit": 11}, 3,
+        lambda h: h.over and len(h.shared()) == 2)
+    add("mexican_eleven_one_within", "mexican", {"point_limit": 11}, 3,
+        lambda h: h.over and outcome(h)[1] == "within-limit" and outcome(h)[0] is not None
+        and sorted(h.team_points())[1] > 11)
+    add("mexican_eleven_none_within", "mexican", {"point_limit": 11}, 2,
+        lambda h: h.over and outcome(h)[1] == "over-limit")
     add("kill_three", "spanish", {"kill_three": True}, 4,
         lambda h: killed_early(h) and without_bonus_winner(h) != outcome(h)[0])
 
@@ -444,6 +473,17 @@ def craft_hands() -> dict[str, dict[str, Any]]:
         lambda h: h.over and h.way == "golpe" and bool(h.declared))
     add("chilean_vale_after_card", "chilean", {}, 4,
         lambda h: h.over and marked_after_card(h) and {b["points"] for b in h.bonuses()} >= {20})
+    # A vale nobody can hold: the other card of the pair is known to be an opponent's (the dealer's trump card, a
+    # last card shown in a golpe, a first card shown in a pelada), so nobody is asked.
+    add("chilean_vale_known_turned", "chilean", {"deal": "alce"}, 4,
+        lambda h: h.over and vale_known_elsewhere(h, "turned"))
+    add("chilean_vale_known_golpe", "chilean", {"deal": "golpe"}, 4,
+        lambda h: h.over and vale_known_elsewhere(h, "shown"))
+    add("chilean_vale_known_pelada", "chilean", {"deal": "pelada"}, 4,
+        lambda h: h.over and vale_known_elsewhere(h, "shown"))
+    # 003: the dealer's partner 'con la opción, pero no obligación, de mostrar la última', as the table agreed.
+    add("chilean_golpe_partner_shows", "chilean", {"deal": "golpe", "golpe_partner_shows": True}, 4,
+        lambda h: h.over and len(h.shown) == 3)
     add("chiamata_low_card", "chiamata", {"bidding": "low_card"}, 5,
         lambda h: h.over and sum(1 for _s, a in h.bids if "bid" in a) >= 3 and contract(h, "partner") is not None)
     add("chiamata_alone", "chiamata", {}, 5,
@@ -458,6 +498,9 @@ def craft_hands() -> dict[str, dict[str, Any]]:
     add("rematada_last_must_bid", "rematada", {}, 3,
         lambda h: h.over and [("pass" in a) for _s, a in h.bids] == [True, True, False])
     add("rematada_made", "rematada", {}, 3, lambda h: outcome(h)[1] == "made")
+    # 002's auction against the play: from the dealer's right, counter-clockwise, while play runs clockwise.
+    add("chiamata_auction_against_play", "chiamata", {"auction_direction": "against_play"}, 5,
+        lambda h: h.over and len(h.bids) >= 6 and contract(h, "partner") is not None)
 
     # What a seat knows (the replay prints the same; the golden test checks the views step by step).
     add("deal_look", "spanish", {"deal_look": True}, 4, lambda h: h.over and diverges(h, {"deal_look": False}, True))
@@ -486,15 +529,36 @@ def draw_rounds(options: dict[str, Any], players: int, rng: random.Random) -> li
     return rounds
 
 
+def dealer_draw_rounds(options: dict[str, Any], players: int, rng: random.Random) -> list[dict[str, Any]]:
+    """A random draw for the first dealer by the referee's rules: every seat draws, then the seats left level."""
+    rounds: list[dict[str, Any]] = []
+    drawing = list(range(players))
+    while True:
+        cards = deck_cards(options, players)
+        rng.shuffle(cards)
+        rounds.append({"seats": drawing, "cards": cards[:len(drawing)]})
+        drawing = dealer_draw_leaders(options, players, drawing, cards[:len(drawing)])
+        if len(drawing) == 1:
+            return rounds
+
+
 def craft_match(variant: str, rules: dict[str, Any], players: int, accepts: list[Callable[[Hand], bool]],
-                start: int, draw: Callable[[list[dict[str, Any]]], bool] | None = None) -> dict[str, Any]:
+                start: int, draw: Callable[[list[dict[str, Any]]], bool] | None = None,
+                dealer_draw: Callable[[list[dict[str, Any]]], bool] | None = None) -> dict[str, Any]:
     """A match record: hand ``i`` is the first seeded hand that ``accepts[i]`` takes (any finished hand after).
 
-    Under ``partners: draw`` the draw is the first seeded one that ``draw`` takes, and seat 0 deals first."""
+    Under ``partners: draw`` the draw is the first seeded one that ``draw`` takes, and seat 0 deals first. With
+    ``dealer_draw`` the match opens with the first seeded draw for the dealer it takes, and its highest deals."""
     options = preset(variant) | rules
     score = MatchScore(options, players)
     dealer, deal = players - 1, 0
     head: dict[str, Any] = {}
+    if dealer_draw is not None:
+        seed = start
+        while not dealer_draw(rounds := dealer_draw_rounds(options, players, random.Random(seed))):
+            seed += 1
+        head = {"dealer_draw": rounds}
+        dealer = check_dealer_draw(head, options, players)  # type: ignore[assignment]
     if options["partners"] == "draw":
         seed = start
         while not (draw or (lambda _r: True))(rounds := draw_rounds(options, players, random.Random(seed))):
@@ -531,6 +595,9 @@ def craft_matches() -> dict[str, dict[str, Any]]:
 
     def set_contract(h: Hand) -> bool:
         return outcome(h)[1] == "set"
+
+    def capote(h: Hand) -> bool:
+        return outcome(h)[1] == "capote"
 
     def won_by(side: int) -> Callable[[Hand], bool]:
         return lambda h: outcome(h)[0] == side
@@ -577,6 +644,20 @@ def craft_matches() -> dict[str, dict[str, Any]]:
         "match_partners_draw": craft_match(
             "spanish", {"partners": "draw"}, 4, [], 1500, draw=lambda rounds: len(rounds) > 1),
         "match_chiamata_buia": craft_match("chiamata-buia", {"target_points": 5}, 5, [], 1100),
+        # Capote wins the match (000: "capturing all tricks allows a player to win the game in a single deal"):
+        # the second hand is a capote, which ends a match to three hands at once.
+        "match_capote": craft_match("chilean", {"capote": "match", "target_hands": 3}, 4,
+                                    [won_by(1), capote], 1600),
+        # Three players each for himself: a hand is a complete game (002: "Each hand is usually played as a
+        # complete game"), a tie for the most replayed among all three.
+        "match_briscola_one_hand": craft_match("briscola", {}, 3, [tie], 1700),
+        # Four in partnerships: the first to win two hands (002).
+        "match_briscola_partners": craft_match("briscola", {}, 4, [won_by(0)], 1800),
+        # The draw for the first dealer kept in the record: by face value (003), a tie between the pairs broken by
+        # the pair whose cards add up to more, seats still level drawing again.
+        "match_dealer_draw_face_value": craft_match("chilean", {}, 4, [], 1900,
+                                                    dealer_draw=lambda rounds: len(rounds) > 1),
+        "match_dealer_draw": craft_match("spanish", {}, 3, [], 2000, dealer_draw=lambda rounds: len(rounds) > 1),
     }
 
 
@@ -636,6 +717,20 @@ def craft_bad() -> dict[str, tuple[dict[str, Any], str | None]]:
         if h.turn is not None and len(h.history) >= 2 and h.truthful(h.turn) else None, "aloud")
     add("cut_way_not_agreed", "chilean", {"cut_ways": ["golpe", "pelada"]}, 4,
         lambda h: {"cut": "alce"} if h.phase == "cut" else None, "cut|alce")
+    def known_pair_pass(h: Hand) -> Any:
+        """Just after a king or knight whose other card is the dealer's trump card, held by the other side: the
+        seat that played it passes as if asked about a vale (nobody is)."""
+        if not h.history or h.phase == "mark" or h.turned is None:
+            return None
+        seat, action = h.history[-1]
+        card = action.get("play")
+        if card is None or card[:-1] not in ("11", "12") or f"{23 - int(card[:-1])}{card[-1]}" != h.turned:
+            return None
+        if h.side(seat) == h.side(h.dealer) or h.turned not in h.hands[h.dealer]:
+            return None
+        return {"seat": seat, "pass": True}
+
+    add("vale_not_asked_of_a_known_pair", "chilean", {"deal": "alce"}, 4, known_pair_pass)
     add("mark_without_the_pair", "chilean", {}, 4,
         lambda h: {"declare": next(s for s in "OCEB" if s not in {x for _p, x, _t in h.declared})}
         if h.phase == "mark" and h.turn is not None and not h.markable(h.turn) else None, "mark")
