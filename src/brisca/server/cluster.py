@@ -45,6 +45,7 @@ from brisca.server.store import TableState
 from brisca.server.table import (
     CLOSE,
     OPEN,
+    SEAT_COMMANDS,
     Act,
     Chat,
     Command,
@@ -53,6 +54,7 @@ from brisca.server.table import (
     Leave,
     Message,
     Ping,
+    SeatCommand,
     TableActor,
     TableError,
 )
@@ -465,7 +467,7 @@ class RemoteTable(TableActor):
 
     def submit(self, command: Command) -> None:
         cluster = self.cluster
-        if not isinstance(command, Hello | Act | Chat | Ping | Leave):
+        if not isinstance(command, Hello | Act | Chat | Ping | Leave | SeatCommand):
             return
         conn = command.conn
         if isinstance(command, Leave):
@@ -487,6 +489,8 @@ class RemoteTable(TableActor):
             op |= {"op": "act", "action": command.action, "id": command.id}
         elif isinstance(command, Chat):
             op |= {"op": "chat", "text": command.text, "id": command.id}
+        elif isinstance(command, SeatCommand):
+            op |= {"op": "seat", "what": command.what, "id": command.id}
         else:
             op |= {"op": "ping", "id": command.id}
         cluster.bus.send(self.node, op)
@@ -511,6 +515,13 @@ class RemoteTable(TableActor):
         answer = await self.cluster.ask(self, {"kind": "join", "name": name, "seat": seat, "user_id": user_id,
                                                "account": account}, here)
         return int(answer["seat"]), str(answer["token"])
+
+    async def cancel(self, owner: str) -> None:
+        async def here(actor: TableActor) -> Message:
+            await actor.cancel(owner)
+            return {}
+
+        await self.cluster.ask(self, {"kind": "cancel", "owner": owner}, here)
 
     async def info(self) -> Message:
         """The table as everyone sees it (:meth:`TableActor.table_json`), from its owner."""
@@ -901,6 +912,8 @@ class ClusterManager(Manager):
             actor.submit(Act(rconn, op.get("action"), op.get("id")))
         elif kind == "chat":
             actor.submit(Chat(rconn, str(op.get("text")), op.get("id")))
+        elif kind == "seat" and op.get("what") in SEAT_COMMANDS:
+            actor.submit(SeatCommand(rconn, str(op.get("what")), op.get("id")))
         else:
             actor.submit(Ping(rconn, op.get("id")))
 
@@ -922,6 +935,8 @@ class ClusterManager(Manager):
                     reply |= {"seat": seat, "token": token}
                 elif kind == "table":
                     reply["table"] = actor.table_json()
+                elif kind == "cancel":
+                    await actor.cancel(str(op.get("owner")))
                 else:
                     reply |= {"error": "malformed", "message": f"unknown request {kind!r}"}
         except TableError as exc:
