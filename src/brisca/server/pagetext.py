@@ -219,6 +219,15 @@ PAGE_EN: dict[str, str] = {
     "announce": "Lay under the face-up card: ",
     "announcedLabel": "Under the face-up card",
     "outOfTurn": "You may exchange now, out of turn",
+    "leaveTable": "Leave the table",
+    "cancelTable": "Cancel the table",
+    "resign": "Resign",
+    "resignConfirm": "Resign the match? A bot plays your seat to the end, and a rated match counts as lost.",
+    "cancelConfirm": "Cancel this table? It closes for everyone.",
+    "leftNote": "{name} left the table",
+    "resignedNote": "{name} resigned: a bot plays their seat",
+    "closedNote": "The table is closed: {reason}",
+    "tableClosed": "The table is closed",
 }
 
 

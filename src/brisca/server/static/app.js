@@ -99,6 +99,7 @@ async function lobby() {
                                              bots, ...who, bot_delay: Number(form.speed.value),
                                              options: parseOptions(form.options.value)});
       localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
+      localStorage.setItem(`brisca:created:${made.table_id}`, "1");
       location.href = made.url;
     } catch (e) { showError(e.message); }
   };

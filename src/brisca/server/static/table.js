@@ -114,6 +114,7 @@ function connect() {
   };
   ws.onmessage = (msg) => receive(JSON.parse(msg.data));
   ws.onclose = () => {
+    if (table.closed) return;  // closed for good: nothing to come back to
     $("#status").textContent = t("disconnected");
     setTimeout(connect, table.retry);
     table.retry = Math.min(table.retry * 2, 10000);
@@ -154,6 +155,11 @@ function receive(m) {
         addNote(t("takeoverNote", {name}));
       } else if (m.kind === "back") {
         addNote(t("backNote", {name}));
+      } else if (m.kind === "left" || m.kind === "resigned") {
+        addNote(t(m.kind === "left" ? "leftNote" : "resignedNote", {name: m.name || name}));
+        if (m.seat === table.seat) giveUpSeat();
+      } else if (m.kind === "closed") {
+        closed(m.reason);
       }
       show(m.state, m);
       sendQueued();
@@ -161,6 +167,7 @@ function receive(m) {
       document.body.dataset.v = String(table.v);
     }
   } else if (m.type === "error") {
+    if (m.code === "closed") { closed(null); return; }
     if (m.code === "bad_token") { table.token = null; localStorage.removeItem(`brisca:seat:${table.id}`); }
     showError(m.message);
   }
@@ -183,6 +190,38 @@ function show(state, event) {
       document.body.dataset.motionError = String(e && e.stack || e);
     }
   }
+}
+
+// This page's person no longer holds a seat here (they left it, or resigned): they watch.
+function giveUpSeat() {
+  table.seat = null;
+  table.token = null;
+  localStorage.removeItem(`brisca:seat:${table.id}`);
+  if (table.state) render();
+}
+
+function closed(reason) {
+  if (table.closed) return;
+  table.closed = true;
+  document.body.dataset.closed = "1";
+  if (reason) addNote(t("closedNote", {reason}));
+  localStorage.removeItem(`brisca:seat:${table.id}`);
+  localStorage.removeItem(`brisca:created:${table.id}`);
+  for (const id of ["#leavebtn", "#cancelbtn", "#resignbtn", "#join"]) $(id).hidden = true;
+  $("#status").textContent = t("tableClosed");
+}
+
+// Leave a waiting table, resign the match, cancel the table one created: the server says what happened (an
+// event), and the page follows it.
+function seatButtons(info, mine) {
+  const live = !table.closed;
+  $("#leavebtn").hidden = !(live && info.status === "waiting" && mine !== null);
+  $("#resignbtn").hidden = !(live && info.status === "playing" && mine !== null);
+  $("#cancelbtn").hidden = !(live && info.status === "waiting" && localStorage.getItem(`brisca:created:${info.id}`));
+}
+
+function sendSeat(what) {
+  if (table.ws && table.ws.readyState === WebSocket.OPEN) table.ws.send(JSON.stringify({type: what, id: what}));
 }
 
 function addChat(name, text) {
@@ -230,7 +269,8 @@ function render() {
   document.body.dataset.hand = String(info.hand_number);
   document.body.dataset.phase = view ? view.phase : "";
   document.body.dataset.faces = faces;
-  $("#join").hidden = !(info.status === "waiting" && mine === null);
+  $("#join").hidden = !(info.status === "waiting" && mine === null) || Boolean(table.closed);
+  seatButtons(info, mine);
   $("#invite").value = `${location.origin}/t/${info.id}`;
   const felt = $("#felt");
   felt.dataset.players = String(info.players);
@@ -766,6 +806,7 @@ async function playAgain(info) {
     const made = await api("/api/tables", {preset: info.preset, players: info.players, bots, options: info.options,
                                            bot_delay: info.bot_delay ?? 0.6, ...who});
     localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
+    localStorage.setItem(`brisca:created:${made.table_id}`, "1");
     location.href = made.url;
   } catch (e) { showError(e.message); }
 }
@@ -1029,6 +1070,12 @@ async function tablePage(id) {
     const text = ev.target.text.value.trim();
     if (text && table.ws) table.ws.send(JSON.stringify({type: "chat", text}));
     ev.target.text.value = "";
+  };
+  $("#leavebtn").onclick = () => sendSeat("leave");
+  $("#resignbtn").onclick = () => { if (confirm(t("resignConfirm"))) sendSeat("resign"); };
+  $("#cancelbtn").onclick = async () => {
+    if (!confirm(t("cancelConfirm"))) return;
+    try { await api(`/api/tables/${id}/cancel`, {}); } catch (e) { showError(e.message); }
   };
   $("#closeresults").onclick = closeResults;
   $("#showresults").onclick = () => {
