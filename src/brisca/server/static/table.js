@@ -448,10 +448,15 @@ function contractHTML(info, view) {
   return parts.map((p) => `<div>${p}</div>`).join("");
 }
 
+// At the table the auction is one line, the highest bid and who made it (each seat's own last bid is in a
+// bubble at the seat, every bid in the move log): however long the auction, it covers no seat and no button.
 function renderAuction(info, view) {
   const auction = $("#auction");
-  auction.innerHTML = view.phase === "bid" ? auctionHTML(info, view) : "";
-  auction.hidden = view.phase !== "bid";
+  const bids = view.phase === "bid" ? view.bids.filter((b) => !b.pass) : [];
+  const high = bids[bids.length - 1];
+  auction.innerHTML = high ? `<b>${esc(t("auction"))}:</b> <span class="bid">${esc(actionText(info, high))}</span> ` +
+    `<span class="who">${esc(seatName(info, high.seat))}</span>` : "";
+  auction.hidden = !high;
 }
 
 function auctionHTML(info, view) {
@@ -580,8 +585,14 @@ function renderHandAndActions(info, view, mine) {
   const calls = legal.filter((a) => a.call);
   if (calls.length) {
     prompt = t("callHint");
-    grid = calls.map((a) => `<button type="button" class="callcard" data-call="${a.call}">${cardInButton(a.call)}</button>`)
-      .join("");
+    // One row a suit, over the felt: the hand stays in sight below it, whatever the screen.
+    const rows = new Map();
+    for (const a of calls) {
+      const suit = a.call.slice(-1);
+      if (!rows.has(suit)) rows.set(suit, []);
+      rows.get(suit).push(`<button type="button" class="callcard" data-call="${a.call}">${cardInButton(a.call)}</button>`);
+    }
+    grid = [...rows.values()].map((r) => `<div class="callrow">${r.join("")}</div>`).join("");
   }
   let bidInput = "";
   if (pointBids.length > 6) {
