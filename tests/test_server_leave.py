@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from brisca.server.ratings import START
 from test_server_accounts import _csrf, _signup
 from test_server_common import Conn, deadline, join_all, match_of, serve
-
-from brisca.server.ratings import START
 
 
 def _event(kind: str, **fields: Any) -> Any:

@@ -85,8 +85,8 @@ def test_the_auction_and_the_call_fit_a_phone(browser: Any, server: str, preset:
     while True:
         assert time.monotonic() - started < BUDGET_S, f"the auction did not end within {BUDGET_S} s"
         page.wait_for_function(
-            "document.body.dataset.phase !== 'bid' && !document.querySelector('#callgrid .callcard') ||"
-            " document.querySelector('#callgrid .callcard') || document.querySelector('#actions button:not([disabled])')")
+            "document.body.dataset.phase !== 'bid' || document.querySelector('#callgrid .callcard') ||"
+            " document.querySelector('#actions button:not([disabled])')")
         phase = page.evaluate("document.body.dataset.phase")
         calls = page.locator("#callgrid .callcard")
         if phase != "bid" and not calls.count():

@@ -219,10 +219,12 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
     info = _get(f"{server}/api/tables/{table_id}")
     assert info["status"] == "finished" and info["match_over"]
     winner = info["match_winner"]
-    names = ["Ana", "easy"]  # a bot is shown by its level
+    names = ["Ana", "easy (bot)"]  # a bot is shown by its level, and said to be a bot
     expected = "Match drawn" if winner is None else f"Match over · Winners: {names[winner]}"
     assert result.inner_text().startswith(expected)
-    assert " – ".join(map(str, info["hands_won"])) in page.locator("#scoreboard").inner_text()
+    # The match score names each side.
+    score = " · ".join(f"{name} {won}" for name, won in zip(names, info["hands_won"], strict=True))
+    assert score in page.locator("#scoreboard").inner_text()
 
     # The record download link gives the brisca-record/1 file of this very match.
     link = result.locator("a")

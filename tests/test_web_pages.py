@@ -159,7 +159,12 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     check(len(steps) - 1)
     assert page.locator("#rnext").is_disabled()
     result = page.locator("#rresult").inner_text()
-    assert ("Match drawn" if replay["winner"] is None else f"Match over. Winner: side {replay['winner']}") in result
+    # The winners by name, never a side's number.
+    winners = ", ".join(n.removeprefix("bot:") + " (bot)" if n.startswith("bot:") else n
+                        for i, n in enumerate(replay["names"]) if replay["winner"] is not None
+                        and i % replay["sides"] == replay["winner"])
+    assert ("Match drawn" if replay["winner"] is None else f"Match over · ★ Winners: {winners}") in result
+    assert "side" not in result
     page.locator("#rfirst").click()
     check(0)
     _fits(page)

@@ -90,7 +90,6 @@ PAGE_EN: dict[str, str] = {
     "turnOf": "Turn: ",
     "waiting": "Waiting for players",
     "spectating": "Watching",
-    "matchOver": "Match over. Winner: side ",
     "draw": "Match drawn",
     "record": "Download record",
     "handOver": "Hand over. Points: ",
@@ -155,7 +154,7 @@ PAGE_EN: dict[str, str] = {
     "dealsServer": "(checked by the server: this browser cannot hash here)",
     "practiceReplay": "Practice table: decks from seed {seed}.",
     "practiceTag": "practice (seeded deals, unrated)",
-    "handShared": "tied for the most: the hand goes to sides {list}",
+    "handShared": "tied for the most: the hand goes to {list}",
     "tableHeading": "Card table",
     "chat": "Chat",
     "results": "Results",
@@ -228,6 +227,7 @@ PAGE_EN: dict[str, str] = {
     "resignedNote": "{name} resigned: a bot plays their seat",
     "closedNote": "The table is closed: {reason}",
     "tableClosed": "The table is closed",
+    "botName": "{name} (bot)",
 }
 
 

@@ -117,7 +117,7 @@ let rerender = null;
 function displayName(name, guest) {
   if (name === null || name === undefined) return "";
   if (guest) return `${name} (${t("guest")})`;
-  return name.startsWith("bot:") ? `${name.slice(4)} (bot)` : name;
+  return name.startsWith("bot:") ? t("botName", {name: t(`level_${name.slice(4)}`)}) : name;
 }
 
 // A link to an account's page (a guest's or a bot's name is plain text).
@@ -213,7 +213,7 @@ async function replayPage(id) {
   faces = data.card_names === "italian" ? "italian" : "spanish";
   // Seats named alike (bots of one level) get their seat number too.
   const twice = (n) => data.names.filter((m) => m === n).length > 1;
-  replay.info = {seats: data.names.map((n, i) => ({
+  replay.info = {players: data.players, sides: data.sides, seats: data.names.map((n, i) => ({
     seat: i, name: displayName(n, data.guests && data.guests[i]) + (twice(n) ? ` #${i}` : "")}))};
   const last = data.steps.length - 1;
   $("#rstep").max = String(last);
@@ -276,9 +276,7 @@ async function checkDeals(id, data) {
 function replayHeader() {
   const d = replay.data;
   $("#rtitle").textContent = d.title;
-  const winners = d.names.map((_n, i) => i).filter((i) => d.winner !== null && i % d.sides === d.winner)
-    .map((i) => seatName(replay.info, i));
-  const won = d.winner === null ? t("drawn") : `${t("winner")}: ${winners.join(", ")}`;
+  const won = d.winner === null ? t("drawn") : t("winners", {names: winnerNames(replay.info, d.winner)});
   $("#rinfo").innerHTML = `${esc(t("finishedAt"))} ${esc(when(d.finished_at))} · ${esc(won)} · ` +
     `<a href="${d.record_url}" download>${esc(t("record"))}</a>`;
 }
@@ -297,10 +295,10 @@ function showStep(n) {
   let what = `${t("handN", {n: step.hand + 1})} · ${t("stepOf", {i: step.index, n: inHand})} · `;
   what += step.action ? `${seatName(info, step.action.seat)}: ${actionText(info, step.action)}` : t("dealt");
   $("#rstepinfo").textContent = what;
-  const scoreText = d.match === "target_points" ? `${step.match_points.join(" – ")} / ${d.target_points}`
-    : d.match === "game_points" ? `${step.game_points.join(" – ")} / ${d.target_game_points}`
-    : d.match === "fixed_hands" ? `${step.hands_won.join(" – ")} (${t("fixedHands", {n: d.match_hands})})`
-    : step.hands_won.join(" – ");
+  const scoreText = d.match === "target_points" ? `${sideScores(info, step.match_points)} / ${d.target_points}`
+    : d.match === "game_points" ? `${sideScores(info, step.game_points)} / ${d.target_game_points}`
+    : d.match === "fixed_hands" ? `${sideScores(info, step.hands_won)} (${t("fixedHands", {n: d.match_hands})})`
+    : sideScores(info, step.hands_won);
   $("#rscore").textContent = `${t("match")}: ${scoreText}`;
   $("#rcontract").innerHTML = contractHTML(info, view);
   $("#rauction").innerHTML = auctionHTML(info, view);
@@ -316,29 +314,30 @@ function showStep(n) {
     `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, (lastTrick.leader + i) % view.players))}</figcaption></figure>`).join("") : "";
   $("#rseats").innerHTML = view.hands.map((cards, seat) => {
     const cls = `rseat${view.turn === seat ? " turn" : ""}${step.action && step.action.seat === seat ? " acted" : ""}`;
-    const side = d.sides < d.players ? ` · ${t("team")} ${seat % d.sides}` : "";
+    const side = d.sides < d.players ? ` · ${sideLabel(info, seat % d.sides)}` : "";
     return `<div class="${cls}" data-seat="${seat}"><div class="rname">${esc(seatName(info, seat))}` +
       ` · <span class="pts">${view.seat_points[seat]}</span> ${t("points")}${esc(side)}</div>` +
       `<div class="hand small">${cards.map(cardSVG).join("")}</div></div>`;
   }).join("");
   let result = "";
   if (view.result) {
-    result = esc(t("handOver") + view.result.side_points.join(" – "));
-    if (view.result.scores) result += " · " + esc(t("scores") + view.result.scores.join(", "));
-    result += sharedText(view.result);
+    result = esc(t("handOver") + sideScores(info, view.result.side_points));
+    if (view.result.scores) {
+      result += " · " + esc(t("scores") + view.result.scores.map((v, i) => `${playerName(info, i)} ${v}`).join(", "));
+    }
+    result += sharedText(info, view.result);
   }
   if (n === d.steps.length - 1) {
     result += (result ? "<br>" : "") + esc(d.winner === null ? t("draw")
-      : `${t("matchOver")}${d.winner} · ★ ${d.names.map((_n, i) => i).filter((i) => i % d.sides === d.winner)
-        .map((i) => seatName(replay.info, i)).join(", ")}`);
+      : `${t("matchOverShort")} · ★ ${t("winners", {names: winnerNames(info, d.winner)})}`);
   }
   $("#rresult").innerHTML = result;
 }
 
 // A hand tied for the most points under tie=shared: every tied side is awarded it.
-function sharedText(result) {
+function sharedText(info, result) {
   return result.winner === null && result.winners && result.winners.length > 1
-    ? " · " + esc(t("handShared", {list: result.winners.join(", ")})) : "";
+    ? " · " + esc(t("handShared", {list: result.winners.map((w) => sideLabel(info, w)).join(", ")})) : "";
 }
 
 // ------------------------------------------------------------------ the leaderboard

@@ -99,6 +99,22 @@ function sideLabel(info, side) {
   return `${t("team")} ${SIDE_LETTERS[side]}`;
 }
 
+// A seat's name where a result names it: a bot's says it is a bot ("normal (bot)"), so it reads as nobody's name.
+function playerName(info, seat) {
+  const s = info.seats[seat];
+  return s && s.bot ? t("botName", {name: seatName(info, seat)}) : seatName(info, seat);
+}
+
+// One number a side, each with who it is: "Team A 3 · Team B 1", or "Ana 11 · normal #1 (bot) -1 · …".
+function sideScores(info, values) {
+  return values.map((v, side) => `${teams(info) ? sideLabel(info, side) : playerName(info, side)} ${v}`).join(" · ");
+}
+
+// The seats of the side that won, by name.
+function winnerNames(info, side) {
+  return info.seats.map((_s, i) => i).filter((i) => sideOf(info, i) === side).map((i) => playerName(info, i)).join(", ");
+}
+
 // ------------------------------------------------------------------ the connection
 
 function connect() {
@@ -392,15 +408,15 @@ function renderScoreboard(info, view) {
 
 function matchScore(info) {
   if (info.match === "target_points" && info.match_points) {
-    return `${info.match_points.join(" – ")} / ${info.target_points}`;
+    return `${sideScores(info, info.match_points)} / ${info.target_points}`;
   }
   if (info.match === "game_points" && info.game_points) {
-    return `${t("gamePoints")}: ${info.game_points.join(" – ")} / ${info.target_game_points}`;
+    return `${t("gamePoints")}: ${sideScores(info, info.game_points)} / ${info.target_game_points}`;
   }
   if (info.match === "fixed_hands" && info.hands_won) {
-    return `${info.hands_won.join(" – ")} (${t("fixedHands", {n: info.hands})})`;
+    return `${sideScores(info, info.hands_won)} (${t("fixedHands", {n: info.hands})})`;
   }
-  return info.hands_won ? `${info.hands_won.join(" – ")} / ${info.target_hands}` : "";
+  return info.hands_won ? `${sideScores(info, info.hands_won)} / ${info.target_hands}` : "";
 }
 
 // The draw for partners and seats (partners: draw), each card by the seat its drawer now holds.
@@ -726,7 +742,8 @@ function resultsHTML(info, view) {
     if (why !== `reason_${r.reason}`) out.push(`<div class="reason">${esc(why)}</div>`);
   }
   if (r.winner === null && r.winners && r.winners.length > 1) {
-    out.push(`<div class="reason">${esc(t("handShared", {list: r.winners.map((w) => sideLabel(info, w)).join(", ")}))}</div>`);
+    out.push(`<div class="reason">${esc(t("handShared", {list: r.winners.map((w) => teams(info) ? sideLabel(info, w)
+      : playerName(info, w)).join(", ")}))}</div>`);
   }
   // The match so far.
   const kind = info.match;
@@ -742,9 +759,8 @@ function resultsHTML(info, view) {
   }
   if (info.status === "finished") {
     const w = info.match_winner;
-    const winners = w === null ? [] : info.seats.map((_s, i) => i).filter((i) => sideOf(info, i) === w);
     out.push(`<div class="winners">${w === null ? esc(t("draw"))
-      : `★ ${esc(t("winners", {names: winners.map((i) => seatName(info, i)).join(", ")}))}`}</div>`);
+      : `★ ${esc(t("winners", {names: winnerNames(info, w)}))}`}</div>`);
     const changes = info.rating_changes || [];
     if (changes.length) {
       out.push(`<div class="ratings"><b>${esc(t("ratingChanges"))}</b>` + changes.map((c) => {
@@ -786,14 +802,13 @@ function renderResults(info, view) {
     table.openedResults = key;
   }
   // The line under the hand says the same in short, with the record.
-  let line = esc(t("handOver") + result.side_points.join(" – "));
+  let line = esc(t("handOver") + sideScores(info, result.side_points));
   if (over) {
     const w = info.match_winner;
-    const names = w === null ? "" : info.seats.map((_s, i) => i).filter((i) => sideOf(info, i) === w)
-      .map((i) => seatName(info, i)).join(", ");
+    const names = w === null ? "" : winnerNames(info, w);
     line = esc(w === null ? t("draw") : `${t("matchOverShort")} · ${t("winners", {names})}`) +
-      (info.match === "target_points" && info.match_points ? esc(` (${info.match_points.join(" – ")})`) : "") +
-      (info.match === "game_points" && info.game_points ? esc(` (${info.game_points.join(" – ")})`) : "") +
+      (info.match === "target_points" && info.match_points ? esc(` (${sideScores(info, info.match_points)})`) : "") +
+      (info.match === "game_points" && info.game_points ? esc(` (${sideScores(info, info.game_points)})`) : "") +
       ` · <a href="/api/games/${info.id}/record">${t("record")}</a>`;
   }
   $("#result").innerHTML = line;
@@ -1072,7 +1087,7 @@ async function tablePage(id) {
       const seat = await api(`/api/tables/${id}/join`, session.user ? {} : {name: ev.target.name.value});
       localStorage.setItem(`brisca:seat:${id}`, JSON.stringify(seat));
       table.token = seat.token;
-      table.v = null;
+      table.v = null;  // a snapshot as this seat sees it (its hand), not the spectator's view it had
       table.ws.send(JSON.stringify({type: "hello", token: seat.token}));
     } catch (e) { showError(e.message); }
   };
