@@ -111,5 +111,9 @@ def test_the_auction_and_the_call_fit_a_phone(browser: Any, server: str, preset:
             (bid.first if bid.count() else page.locator("#actions button:not([disabled])").first).click()
         page.wait_for_function(f"Number(document.body.dataset.v) > {v}")
     assert seen["bids"] >= 1 and seen["long"] == 1, seen
+    # The move log has a line for each move of the auction and the call, as this seat saw them.
+    logged, moves = page.evaluate("""() => [document.querySelectorAll('#movelog .logmove').length,
+        table.state.view.history.filter((a) => a.play === undefined).length]""")
+    assert logged == moves and moves >= seen["bids"] + seen["calls"], (logged, moves, seen)
     assert not errors, errors
     context.close()

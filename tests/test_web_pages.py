@@ -142,6 +142,14 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
         assert got["hands"] == position["hands"] and got["trick"] == position["trick"]
         assert got["points"] == position["seat_points"]
         assert got["turn"] == (-1 if position["turn"] is None else position["turn"])
+        # The move log: every card of the hand so far, in the order played; a taker for each trick taken.
+        hand = steps[n]["hand"]
+        played = [s["action"]["play"] for s in steps[: n + 1]
+                  if s["hand"] == hand and s["action"] is not None and "play" in s["action"]]
+        log = page.evaluate("""() => ({
+            cards: [...document.querySelectorAll('#rmoves .logcard')].map(c => c.dataset.card),
+            takers: document.querySelectorAll('#rmoves .logtaker').length})""")
+        assert log == {"cards": played, "takers": position["tricks_played"]}, (n, log)
 
     check(0)
     assert [len(h) for h in shown()["hands"]] == [3, 3] and "Cards dealt" in page.locator("#rstepinfo").inner_text()

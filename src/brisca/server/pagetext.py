@@ -228,6 +228,8 @@ PAGE_EN: dict[str, str] = {
     "closedNote": "The table is closed: {reason}",
     "tableClosed": "The table is closed",
     "botName": "{name} (bot)",
+    "moves": "Moves",
+    "trickN": "Trick {n}",
 }
 
 

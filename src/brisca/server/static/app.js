@@ -332,6 +332,7 @@ function showStep(n) {
       : `${t("matchOverShort")} · ★ ${t("winners", {names: winnerNames(info, d.winner)})}`);
   }
   $("#rresult").innerHTML = result;
+  replayMoveLog(info, d.steps, step);
 }
 
 // A hand tied for the most points under tie=shared: every tied side is awarded it.

@@ -292,6 +292,7 @@ function render() {
   felt.dataset.players = String(info.players);
   renderSeats(info, view, mine);
   renderScoreboard(info, view);
+  renderMoveLog(info, view);
   renderFair(info);
   sound.label();
   if (!view) {
