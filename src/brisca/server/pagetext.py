@@ -2,7 +2,8 @@
 
 The page (``static/app.js``, ``table.js``) looks each text up by key in ``STRINGS[lang]``; the server sends
 ``STRINGS`` as the script ``/messages.js``, built from these English texts (context ``web:KEY``), their
-translations and the partner signals' names of the rule pages (``sig_NAME``). Fields are ``{name}``, filled in
+translations, the partner signals' names of the rule pages (``sig_NAME``) and the presets' titles
+(``title_NAME``). Fields are ``{name}``, filled in
 by the page. Nothing here needs the ``web`` extra.
 
     >>> page_strings()["es"]["cardOf"].format(rank="Rey", suit="Oros")
@@ -16,7 +17,8 @@ from functools import cache
 
 from brisca.cards import Lang
 from brisca.locale import translated
-from brisca.rulebook import SIGNAL_NAMES
+from brisca.rulebook import SIGNAL_NAMES, title_in
+from brisca.rules import find_variant, variant_names
 
 #: The page's texts in English, by key.
 PAGE_EN: dict[str, str] = {
@@ -237,8 +239,11 @@ PAGE_EN: dict[str, str] = {
 def page_strings() -> dict[Lang, dict[str, str]]:
     """language -> key -> text: everything the page shows."""
     strings = translated("web", PAGE_EN)
+    presets = [find_variant(name) for name in variant_names()]
     for lang, table in strings.items():
         table.update({f"sig_{name}": names[lang] for name, names in SIGNAL_NAMES.items()})
+        # The presets' titles (``title_NAME``), from the catalogs' ``title`` area.
+        table.update({f"title_{rules.variant}": title_in(rules, lang) for rules in presets})
     return strings
 
 

@@ -13,6 +13,8 @@ const t = (key, args) => {
   return text;
 };
 const $ = (sel) => document.querySelector(sel);
+// A preset's title in the page's language (the server's English title for one the catalogs lack).
+const presetTitle = (name, fallback) => STRINGS[lang][`title_${name}`] || fallback || name;
 
 function translate() {
   document.documentElement.lang = lang;
@@ -64,7 +66,7 @@ async function lobby() {
   $("#lobby").hidden = false;
   const presets = await api("/api/presets");
   const form = $("#create");
-  form.preset.innerHTML = presets.map((p) => `<option value="${p.name}">${esc(p.title)}</option>`).join("");
+  form.preset.innerHTML = presets.map((p) => `<option value="${p.name}" data-t="title_${p.name}">${esc(presetTitle(p.name, p.title))}</option>`).join("");
   const setPlayers = () => {
     const preset = presets.find((p) => p.name === form.preset.value);
     form.players.innerHTML = preset.players.map((n) => `<option>${n}</option>`).join("");
@@ -74,10 +76,12 @@ async function lobby() {
     const n = Number(form.players.value);
     const rows = [];
     for (let seat = 1; seat < n; seat++) {
-      rows.push(`<label>${seat}: <select name="seat${seat}"><option value="">${t("human")}</option>` +
-        LEVELS.map((l) => `<option${l === "normal" ? " selected" : ""}>${l}</option>`).join("") + `</select></label>`);
+      // data-t: a language switch translates them in place (translate()).
+      rows.push(`<label>${seat}: <select name="seat${seat}"><option value="" data-t="human">${t("human")}</option>` +
+        LEVELS.map((l) => `<option value="${l}" data-t="level_${l}"${l === "normal" ? " selected" : ""}>` +
+          `${esc(t(`level_${l}`))}</option>`).join("") + `</select></label>`);
     }
-    $("#seatbots").innerHTML = `<legend>${t("otherSeats")}</legend>` + rows.join("");
+    $("#seatbots").innerHTML = `<legend data-t="otherSeats">${t("otherSeats")}</legend>` + rows.join("");
   };
   form.preset.onchange = setPlayers;
   form.players.onchange = setSeats;
@@ -147,7 +151,7 @@ function score(entry) {
 async function refreshLobby() {
   const lobby = await api("/api/lobby");
   const item = (e, open) => `<li class="item" data-table="${e.table_id}">` +
-    `<div class="what"><b>${esc(e.title)}</b> · ${esc(t("playersN", {n: e.players}))}` +
+    `<div class="what"><b>${esc(presetTitle(e.preset, e.title))}</b> · ${esc(t("playersN", {n: e.players}))}` +
     (e.practice ? ` · <span class="practice">${esc(t("practiceTag"))}</span>` : "") +
     (open ? ` · <span class="free">${esc(t("free", {n: e.free.length}))}</span>`
       : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))} · ${esc(score(e))}</span>`) + `</div>` +
@@ -178,7 +182,7 @@ async function historyPage() {
   const presets = await api("/api/presets");
   const select = $("#historypreset");
   select.insertAdjacentHTML("beforeend",
-    presets.map((p) => `<option value="${p.name}">${esc(p.title)}</option>`).join(""));
+    presets.map((p) => `<option value="${p.name}" data-t="title_${p.name}">${esc(presetTitle(p.name, p.title))}</option>`).join(""));
   let offset = 0;
   const more = async (fresh) => {
     if (fresh) { offset = 0; $("#games").innerHTML = ""; }
@@ -186,7 +190,7 @@ async function historyPage() {
     const games = await api(`/api/games?limit=${PAGE}&offset=${offset}${preset}`);
     offset += games.length;
     $("#games").insertAdjacentHTML("beforeend", games.map((g) => `<li class="item" data-game="${g.table_id}">` +
-      `<div class="what"><b>${esc(g.title)}</b> · ${esc(when(g.finished_at))}</div>` +
+      `<div class="what"><b>${esc(presetTitle(g.preset, g.title))}</b> · ${esc(when(g.finished_at))}</div>` +
       `<div class="who">${g.names.map((n, i) => {
         const won = g.winner !== null && i % g.sides === g.winner;
         const who = playerLink(displayName(n, g.guests && g.guests[i]), g.accounts && g.accounts[i]);
@@ -275,7 +279,7 @@ async function checkDeals(id, data) {
 
 function replayHeader() {
   const d = replay.data;
-  $("#rtitle").textContent = d.title;
+  $("#rtitle").textContent = presetTitle(d.preset, d.title);
   const won = d.winner === null ? t("drawn") : t("winners", {names: winnerNames(replay.info, d.winner)});
   $("#rinfo").innerHTML = `${esc(t("finishedAt"))} ${esc(when(d.finished_at))} · ${esc(won)} · ` +
     `<a href="${d.record_url}" download>${esc(t("record"))}</a>`;
@@ -347,7 +351,7 @@ async function leaderboardPage(preset) {
   $("#leaderboard").hidden = false;
   const [presets, rated] = await Promise.all([api("/api/presets"), api("/api/ratings")]);
   const select = $("#boardpreset");
-  select.innerHTML = presets.map((p) => `<option value="${p.name}">${esc(p.title)}</option>`).join("");
+  select.innerHTML = presets.map((p) => `<option value="${p.name}" data-t="title_${p.name}">${esc(presetTitle(p.name, p.title))}</option>`).join("");
   select.value = preset || (rated.length ? rated[0].preset : "spanish");
   const show = async () => {
     const board = await api(`/api/ratings/${encodeURIComponent(select.value)}`);
@@ -426,13 +430,13 @@ async function playerPage(username) {
   const show = () => {
     $("#playername").textContent = data.display;
     $("#playerratings tbody").innerHTML = data.ratings.map((r) => `<tr data-preset="${esc(r.preset)}">` +
-      `<td><a href="/leaderboard/${encodeURIComponent(r.preset)}">${esc(r.title)}</a></td>` +
+      `<td><a href="/leaderboard/${encodeURIComponent(r.preset)}">${esc(presetTitle(r.preset, r.title))}</a></td>` +
       `<td>${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`)
       .join("");
     $("#playerratings").hidden = !data.ratings.length;
     $("#playernoratings").hidden = data.ratings.length > 0;
     $("#playergames").innerHTML = data.games.map((g) => `<li class="item" data-game="${g.table_id}">` +
-      `<div class="what"><b>${esc(g.title)}</b> · ${esc(when(g.finished_at))}</div>` +
+      `<div class="what"><b>${esc(presetTitle(g.preset, g.title))}</b> · ${esc(when(g.finished_at))}</div>` +
       `<div class="who">${g.names.map((n, i) => {
         const who = playerLink(displayName(n, g.guests[i]), g.accounts[i]);
         return g.winner !== null && i % g.sides === g.winner ? `<b class="won">★ ${who}</b>` : who;
