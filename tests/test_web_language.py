@@ -49,3 +49,44 @@ def test_a_bot_is_named_as_a_bot_and_the_sound_button_is_drawn(browser: Any, ser
     assert named == page_strings()["es"]["botName"].format(name=page_strings()["es"]["level_normal"])
     assert not errors, errors
     context.close()
+
+
+#: On the felt: each card of the trick against every seat's name plate, and the tags shown.
+CLEAR = """() => {
+    const box = (el) => el.getBoundingClientRect();
+    const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const problems = [];
+    const cards = [...document.querySelectorAll('#trick .played')];
+    for (const card of cards) {
+        for (const seat of document.querySelectorAll('#seats .seat')) {
+            if (overlap(box(card), box(seat.querySelector('.plate')))) {
+                problems.push(`seat ${card.dataset.seat}'s card covers seat ${seat.dataset.seat}'s name`);
+            }
+        }
+    }
+    for (const name of document.querySelectorAll('#seats .name')) {
+        if (name.scrollWidth > name.clientWidth + 1) problems.push('a name is cut short: ' + name.textContent);
+    }
+    const tags = [...document.querySelectorAll('#seats .tag.bot')].filter((t) => t.getClientRects().length);
+    return {problems, cards: cards.map((c) => Number(c.dataset.seat)), tags: tags.length};
+}"""
+
+
+def test_four_seats_on_a_phone_show_names_tags_and_clear_tricks(browser: Any, server: str) -> None:  # noqa: F811
+    context, page, errors = _open_page(browser, viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
+    _sit(page, server, "spanish", 4, {})
+    page.wait_for_function("document.body.dataset.status === 'playing'")
+    seen: set[int] = set()
+    for _ in range(6):
+        page.locator("#hand .cardbtn.legal").first.wait_for()
+        page.evaluate("motion.finish()")
+        got = page.evaluate(CLEAR)
+        assert not got["problems"], got
+        assert got["tags"] == 3, got  # the three bots say so, on a phone too
+        seen |= set(got["cards"])
+        v = int(page.evaluate("document.body.dataset.v"))
+        page.locator("#hand .cardbtn.legal").first.tap()
+        page.wait_for_function(f"Number(document.body.dataset.v) > {v}")
+    assert {1, 2, 3} <= seen, seen  # the cards of the seats left, opposite and right were all checked
+    assert not errors, errors
+    context.close()
