@@ -271,7 +271,11 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
             discarded_in = int(page.evaluate("document.body.dataset.hand"))
         v = int(page.evaluate("document.body.dataset.v"))
         if phase == "bid":
-            assert page.locator("#auction").inner_text().startswith("Subasta")
+            # The highest bid so far, in one line (each seat's own last bid is at the seat).
+            bids = page.evaluate("table.state.view.bids.filter((b) => !b.pass).map((b) => String(b.bid))")
+            auction = page.locator("#auction")
+            shown = auction.inner_text() if bids else ""
+            assert shown.startswith(f"Subasta: {bids[-1]}") if bids else auction.is_hidden(), (shown, bids)
             assert len(page.locator("#hand .card").all()) == 10
             value = page.locator("#bidvalue")
             if value.count():  # bid the most there is: the contract is ours
