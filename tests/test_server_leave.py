@@ -3,9 +3,11 @@ people have all gone."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+from brisca.server.pagetext import PAGE_EN
 from brisca.server.ratings import START
 from test_server_accounts import _csrf, _signup
 from test_server_common import Conn, deadline, join_all, match_of, serve
@@ -159,3 +161,53 @@ def test_a_table_whose_people_all_left_closes_after_a_second_grace_period(tmp_pa
         assert closed[-1]["reason"] == "everyone at it left"
         assert any(m.get("kind") == "action" and m["action"]["seat"] == 0 for m in closed)  # a bot played meanwhile
         watcher.close()
+
+
+def _known(message: str) -> bool:
+    """Whether the page shows ``message`` in the reader's language: one of its ``srv_*`` templates matches it."""
+    for key, template in PAGE_EN.items():
+        if key.startswith("srv_"):
+            parts = re.split(r"(\{\w+\})", template)
+            pattern = "".join(".+?" if re.fullmatch(r"\{\w+\}", p) else re.escape(p) for p in parts)
+            if re.fullmatch(pattern, message):
+                return True
+    return False
+
+
+def test_the_page_can_translate_what_the_table_says(tmp_path: Path) -> None:
+    """The errors and closing reasons of joining, leaving, resigning and cancelling are the server's English texts
+    the page recognises (and shows in Spanish or Italian)."""
+    said: list[str] = []
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        full = client.post("/api/tables", json={"players": 2, "bot_delay": 0}).json()["table_id"]
+        tokens = join_all(client, full, 2)
+        said.append(client.post(f"/api/tables/{full}/join", json={"name": "Cris"}).json()["detail"])
+        said.append(client.post("/api/tables/nosuchtable/join", json={"name": "Cris"}).json()["detail"])
+        said.append(client.post(f"/api/tables/{full}/cancel").json()["detail"])
+        me = Conn(client, full, token=tokens[0])
+        said.append(me.request({"type": "leave"})["message"])
+        if me.state is not None and me.state["view"]["turn"] != 0:
+            said.append(me.request({"type": "play", "action": "1O"})["message"])
+        watcher = Conn(client, full)
+        said.append(watcher.request({"type": "resign"})["message"])
+
+        waiting = client.post("/api/tables", json={"players": 3, "bot_delay": 0, "name": "Ana"}).json()
+        said.append(client.post(f"/api/tables/{waiting['table_id']}/join", json={"seat": 0, "name": "Bo"})
+                    .json()["detail"])
+        ana = Conn(client, waiting["table_id"], token=waiting["token"])
+        said.append(ana.request({"type": "resign"})["message"])
+        assert ana.request({"type": "leave"})["type"] == "ack"
+        said.append(ana.until(_event("closed"))[-1]["reason"])
+        said.append(client.post(f"/api/tables/{waiting['table_id']}/join", json={"name": "Bo"}).json()["detail"])
+
+        other = client.post("/api/tables", json={"players": 2, "bot_delay": 0}).json()["table_id"]
+        watching = Conn(client, other)
+        client.post(f"/api/tables/{other}/cancel")
+        said.append(watching.until(_event("closed"))[-1]["reason"])
+        for _ in range(4):  # up to the cap on open tables (4 in the tests' limits)
+            client.post("/api/tables", json={"players": 2, "bot_delay": 0})
+        said.append(client.post("/api/tables", json={"players": 2, "bot_delay": 0}).json()["detail"])
+        for c in (me, watcher, ana, watching):
+            c.close()
+    assert len(said) >= 11
+    assert [m for m in said if not _known(m)] == [], said

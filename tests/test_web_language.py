@@ -30,6 +30,11 @@ def test_a_live_language_switch_translates_the_lobby_form(browser: Any, server: 
                                               ("easy", "normal", "hard", "expert"))]
         chosen = form.locator("select[name=preset] option:checked").inner_text()
         assert chosen == title_in(find_variant("chiamata"), lang) != find_variant("chiamata").title
+        # What the server says, in the page's language (a closing reason inside an error too).
+        said = page.evaluate("serverText('this table is closed (Ana resigned)')")
+        assert said == strings["srv_closedWhy"].format(reason=strings["srv_resigned"].format(name="Ana"))
+        assert page.evaluate("serverText('seat 3 is taken')") == strings["srv_seatTaken"].format(seat=3)
+        assert page.evaluate("serverText('something else')") == "something else"
     # The value sent is still the level's name, whatever the language.
     assert form.locator("select[name=seat1]").input_value() == "normal"
     assert not errors, errors

@@ -232,6 +232,33 @@ PAGE_EN: dict[str, str] = {
     "botName": "{name} (bot)",
     "moves": "Moves",
     "trickN": "Trick {n}",
+    # What the server says (errors, why a table closed), in the server's English as the template the page
+    # recognises (``{field}``: any text), then shows in the page's language (``serverText`` in app.js).
+    "srv_full": "the table is full",
+    "srv_noSeat": "no free seat",
+    "srv_seatTaken": "seat {seat} is taken",
+    "srv_twice": "you already hold a seat at this table",
+    "srv_noTable": "no such table",
+    "srv_closedTable": "this table is closed",
+    "srv_closedWhy": "this table is closed ({reason})",
+    "srv_guestName": "a guest sits with a name",
+    "srv_accountName": "name: {name} is an account's name (log in to play as {other})",
+    "srv_cap": "you have {n} open tables, this server's limit of {cap}: finish or leave one first (a table nobody "
+               "is at closes after {idle})",
+    "srv_rate": "too many {what} from your address; try again in {n} s",
+    "srv_slowDown": "too many messages; slow down",
+    "srv_turn": "it is seat {seat}'s turn, not seat {other}'s",
+    "srv_started": "the match has started: resign instead",
+    "srv_notStarted": "the match has not started: leave instead",
+    "srv_noSeatHeld": "you hold no seat at this table",
+    "srv_notCreator": "only whoever created this table may cancel it",
+    "srv_cancelLate": "its match has started: a seated person may resign instead",
+    "srv_logIn": "log in first",
+    "srv_cancelled": "its creator cancelled it",
+    "srv_allLeft": "everyone who sat at it left",
+    "srv_resigned": "{name} resigned",
+    "srv_abandoned": "everyone at it left",
+    "srv_idle": "nobody was at it for {idle}",
 }
 
 

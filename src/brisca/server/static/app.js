@@ -22,8 +22,31 @@ function translate() {
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
 }
 
+// What the server says, in the page's language: its English text matched against the templates ``srv_*`` of the
+// page's texts (each ``{field}`` any text, put back in the translation); a text none matches stays as it is.
+function serverText(text) {
+  if (!text || lang === "en") return text;
+  for (const key of Object.keys(STRINGS.en)) {
+    if (!key.startsWith("srv_")) continue;
+    const names = [];
+    const pattern = STRINGS.en[key].split(/(\{\w+\})/).map((part) => {
+      const field = part.match(/^\{(\w+)\}$/);
+      if (field) { names.push(field[1]); return "(.+?)"; }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    }).join("");
+    const found = text.match(new RegExp(`^${pattern}$`));
+    if (found) {
+      const fields = {};
+      names.forEach((name, i) => { fields[name] = serverText(found[i + 1]); });
+      return t(key, fields);
+    }
+  }
+  return text;
+}
+
 function showError(text) {
   const box = $("#error");
+  text = serverText(text);
   box.textContent = text;
   box.hidden = !text;
   if (text) setTimeout(() => { if (box.textContent === text) box.hidden = true; }, 5000);

@@ -220,7 +220,7 @@ function closed(reason) {
   if (table.closed) return;
   table.closed = true;
   document.body.dataset.closed = "1";
-  if (reason) addNote(t("closedNote", {reason}));
+  if (reason) addNote(t("closedNote", {reason: serverText(reason)}));
   localStorage.removeItem(`brisca:seat:${table.id}`);
   localStorage.removeItem(`brisca:created:${table.id}`);
   for (const id of ["#leavebtn", "#cancelbtn", "#resignbtn", "#join"]) $(id).hidden = true;
