@@ -192,7 +192,10 @@ function receive(m) {
 // A new state: drawn at once, then the motion that explains how it came from the one before.
 function show(state, event) {
   const before = table.state;
-  motion.hurry();
+  // A new lead ends at once the motion of the trick taken before it, whose cards would lie over the new card
+  // (fast bots lead while it still slides to its winner); any other new state speeds the motions up.
+  if (event && event.kind === "action" && state.view && state.view.trick.length === 1) motion.finish();
+  else motion.hurry();
   const rects = motion.on() ? measure() : null;
   table.state = state;
   const next = state.table.next_hand_in;
