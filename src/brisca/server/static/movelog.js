@@ -48,6 +48,7 @@ function moveLogHTML(info, actions, tricks) {
 // The log beside the table: the hands seen on this page before, then the hand in play, the newest line in sight.
 function renderMoveLog(info, view) {
   const box = $("#movelog");
+  box.setAttribute("aria-label", t("moves"));
   if (!view) { setHtml(box, ""); return; }
   table.logs = table.logs || {};
   const hand = info.hand_number;
@@ -69,6 +70,7 @@ function replayMoveLog(info, steps, step) {
   }
   const html = moveLogHTML(info, mine.map((s) => s.action), tricks);
   const box = $("#rmoves");
+  box.setAttribute("aria-label", t("moves"));
   box.innerHTML = `<li class="loghand">${esc(t("handN", {n: step.hand + 1}))}</li>${html}`;
   const now = box.querySelector(`li[data-i="${mine.length - 1}"]`);
   if (now) now.classList.add("now");
