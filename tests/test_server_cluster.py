@@ -462,3 +462,40 @@ def test_a_process_of_a_site_limits_with_redis(redis_url: str, pg_url: str) -> N
 
     assert isinstance(create_app(pg_url, redis_url=redis_url).state.limiter, RedisLimiter)
     assert not isinstance(create_app(pg_url).state.limiter, RedisLimiter)
+
+
+def _status(base: str, path: str) -> int:
+    try:
+        with urllib.request.urlopen(base + path, timeout=10) as r:
+            return int(r.status)
+    except urllib.error.HTTPError as exc:
+        return int(exc.code)
+
+
+def test_leave_resign_and_cancel_through_another_process(servers: list[loadtest.Server]) -> None:
+    """A seat's leave and resign reach the table's owner from a connection to another process; so does its
+    creator's cancel, asked of a third."""
+    from websockets.sync.client import connect
+
+    one, two, three = (s.base for s in servers)
+
+    def ask(table_id: str, token: str, what: str) -> dict[str, Any]:
+        with connect(f"ws{two[4:]}/ws/{table_id}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            ws.send(json.dumps({"type": what, "id": what}))
+            while True:
+                m: dict[str, Any] = json.loads(ws.recv(timeout=10))
+                if m.get("id") == what:
+                    return m
+
+    left = _post(one, "/api/tables", {"players": 4, "name": "Ana", "bot_delay": 0})
+    assert ask(left["table_id"], left["token"], "leave")["type"] == "ack"
+    assert _status(three, f"/api/tables/{left['table_id']}") == 410  # nobody sat at it any more
+
+    cancelled = _post(one, "/api/tables", {"players": 2, "bot_delay": 0})["table_id"]
+    assert _post(three, f"/api/tables/{cancelled}/cancel", {})["status"] == "closed"
+    assert _status(two, f"/api/tables/{cancelled}") == 410
+
+    resigned = _post(one, "/api/tables", {"players": 2, "name": "Ana", "bots": {"1": "easy"}, "bot_delay": 0})
+    assert ask(resigned["table_id"], resigned["token"], "resign")["type"] == "ack"
+    assert _status(one, f"/api/tables/{resigned['table_id']}") == 410
