@@ -43,6 +43,7 @@ def test_leave_join_again_cancel_and_resign_on_a_phone(browser: Any, server: str
     page.wait_for_function("document.body.dataset.status === 'waiting'")
     page.locator("#leavebtn").wait_for(state="visible")
     assert _shown(page) == {"leave": True, "cancel": True, "resign": False}
+    assert page.locator("#auction").is_hidden()  # no stray box on a waiting table
 
     page.locator("#leavebtn").click()  # nobody else sat at it: it closes
     page.wait_for_function("document.body.dataset.closed === '1'")

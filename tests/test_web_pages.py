@@ -153,6 +153,8 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
 
     check(0)
     assert [len(h) for h in shown()["hands"]] == [3, 3] and "Cards dealt" in page.locator("#rstepinfo").inner_text()
+    # A game without an auction shows no auction box (not even an empty one).
+    assert page.locator("#rauction").is_hidden()
     assert page.locator("#rprev").is_disabled()
     page.locator("#rnext").click()
     check(1)
