@@ -866,7 +866,7 @@ class ClusterManager(Manager):
                         self.bus.send(sender, {"op": "leave", "t": route.id, "c": key})
                     else:
                         conn.send(texts[index])
-            elif kind in ("hello", "act", "chat", "ping", "leave"):
+            elif kind in ("hello", "act", "chat", "ping", "leave", "seat"):
                 self._table_op(sender, op)
             elif kind == "moved":
                 entry = self.local.pop(int(op["c"]), None)
