@@ -97,6 +97,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     assert page.locator("#opentables .item").count() == 1
     watch = page.locator(f'#playingtables .item[data-table="{waiting}"]')
     assert "Ana (guest), Bea (guest), easy (bot)" in watch.inner_text()
+    assert "Hand 1 · Ana 0 · Bea 0 · easy (bot) 0" in watch.inner_text()  # the score names every side
     assert watch.locator("a.go").inner_text() == "Watch"
     _fits(page)
     # A table opened meanwhile shows up without a reload.

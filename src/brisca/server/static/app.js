@@ -166,9 +166,13 @@ function asAccount(form) {
   if (user) form.querySelector(".asaccount .me").textContent = user.display;
 }
 
+// A game's score so far, each side named: "Team A 2 · Team B 1", or "Ana 3 · easy (bot) 1".
 function score(entry) {
-  if (entry.match_points && entry.match_points.some((p) => p)) return entry.match_points.join(" – ");
-  return entry.hands_won ? entry.hands_won.join(" – ") : "";
+  const values = entry.match_points && entry.match_points.some((p) => p) ? entry.match_points : entry.hands_won;
+  if (!values) return "";
+  const name = (s) => (s.bot ? t("botName", {name: t(`level_${s.bot}`)}) : s.name || "?");
+  return values.map((v, side) => `${entry.sides < entry.players ? `${t("team")} ${"ABCDEF"[side]}`
+    : name(entry.seats[side])} ${v}`).join(" · ");
 }
 
 async function refreshLobby() {
@@ -177,7 +181,7 @@ async function refreshLobby() {
     `<div class="what"><b>${esc(presetTitle(e.preset, e.title))}</b> · ${esc(t("playersN", {n: e.players}))}` +
     (e.practice ? ` · <span class="practice">${esc(t("practiceTag"))}</span>` : "") +
     (open ? ` · <span class="free">${esc(t("free", {n: e.free.length}))}</span>`
-      : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))} · ${esc(score(e))}</span>`) + `</div>` +
+      : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))}</span> · ${esc(score(e))}`) + `</div>` +
     `<div class="who">${e.seats.map(seatLabel).join(", ")}</div>` +
     `<a class="go" href="${e.url}">${esc(open ? t("joinTable") : t("watch"))}</a></li>`;
   $("#opentables").innerHTML = lobby.open.map((e) => item(e, true)).join("") ||
