@@ -337,7 +337,7 @@ def test_malformed_action(action: Any, fragment: str, index: int) -> None:
 def test_record_error_fields() -> None:
     err = RecordError("why", 3, 1)
     assert (err.reason, err.index, err.hand) == ("why", 3, 1)
-    assert str(err) == "hand 1: action 3: why"
+    assert str(err) == "hand 2: action 3: why"  # hands counted from 1, as everywhere people read them
     assert str(RecordError("header")) == "header"
     assert isinstance(err, ValueError)
 
@@ -358,7 +358,7 @@ def test_bad_match_hand_names_the_hand() -> None:
     with pytest.raises(RecordError) as info:
         replay_data(data)
     assert (info.value.hand, info.value.index) == (last, 2)
-    assert str(info.value).startswith(f"hand {last}: action 2: ")
+    assert str(info.value).startswith(f"hand {last + 1}: action 2: ")
 
 
 @pytest.mark.parametrize(

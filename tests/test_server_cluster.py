@@ -224,6 +224,51 @@ def test_a_table_is_played_through_three_processes(servers: list[loadtest.Server
     stack.close()
 
 
+def _closed(base: str, table_id: str) -> bool:
+    """The table is closed within 5 s, as this process says: gone (410), or, asked of its owner, closed (the
+    close follows the command's acknowledgement)."""
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/tables/{table_id}", timeout=10) as r:
+                if json.load(r)["status"] == "closed":
+                    return True
+        except urllib.error.HTTPError as exc:
+            return exc.code == 410
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+
+
+def test_leave_resign_and_cancel_through_another_process(servers: list[loadtest.Server]) -> None:
+    """A seat's leave and resign reach the table's owner from a connection to another process; so does its
+    creator's cancel, asked of a third."""
+    from websockets.sync.client import connect
+
+    one, two, three = (s.base for s in servers)
+
+    def ask(table_id: str, token: str, what: str) -> dict[str, Any]:
+        with connect(f"ws{two[4:]}/ws/{table_id}") as ws:
+            ws.send(json.dumps({"type": "hello", "token": token}))
+            ws.send(json.dumps({"type": what, "id": what}))
+            while True:
+                m: dict[str, Any] = json.loads(ws.recv(timeout=10))
+                if m.get("id") == what:
+                    return m
+
+    left = _post(one, "/api/tables", {"players": 4, "name": "Ana", "bot_delay": 0})
+    assert ask(left["table_id"], left["token"], "leave")["type"] == "ack"
+    assert _closed(three, left["table_id"])  # nobody sat at it any more
+
+    cancelled = _post(one, "/api/tables", {"players": 2, "bot_delay": 0})["table_id"]
+    assert _post(three, f"/api/tables/{cancelled}/cancel", {})["status"] == "closed"
+    assert _closed(two, cancelled)
+
+    resigned = _post(one, "/api/tables", {"players": 2, "name": "Ana", "bots": {"1": "easy"}, "bot_delay": 0})
+    assert ask(resigned["table_id"], resigned["token"], "resign")["type"] == "ack"
+    assert _closed(one, resigned["table_id"]) and _closed(three, resigned["table_id"])
+
+
 def test_kill_9_of_the_owner_loses_and_doubles_nothing(redis_url: str, pg_url: str, tmp_path: Path) -> None:
     tables = 12
     # About 35 s on a quiet 2-core machine; the deadlines leave room for a busy one.

@@ -154,3 +154,22 @@ def test_record_fields_are_checked_when_read() -> None:
     cards = make_rules("spanish", {}).deck_cards(2)
     assert practice_deck(cards, 5, 0) == practice_deck(cards, 5, 0) != practice_deck(cards, 5, 1)
     assert sorted(practice_deck(cards, 5, 0)) == sorted(cards) and isinstance(cards[0], Card)
+
+
+
+def test_the_first_deal_event_carries_its_commitment(tmp_path: Path) -> None:
+    """The deal a full table starts with is an event like every later deal, its commitment in it, for every seat
+    and spectator connected; whoever connects later finds it in the table's ``commitments``."""
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = create(client, players=2)
+        first = client.post(f"/api/tables/{table_id}/join", json={"name": "Ana"}).json()
+        ana, watcher = Conn(client, table_id, token=first["token"]), Conn(client, table_id)
+        assert ana.state is not None and ana.state["view"] is None and not ana.state["table"]["commitments"]
+        client.post(f"/api/tables/{table_id}/join", json={"name": "Bea"})
+        published = client.get(f"/api/tables/{table_id}").json()["commitments"]
+        for conn in (ana, watcher):
+            deal = conn.until(lambda m: m.get("kind") == "deal")[-1]
+            assert deal["hand_number"] == 0 and deal["commitment"] == published[0]
+        assert ana.state is not None and ana.state["view"]["hand"]
+        ana.close()
+        watcher.close()

@@ -220,10 +220,12 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
     info = _get(f"{server}/api/tables/{table_id}")
     assert info["status"] == "finished" and info["match_over"]
     winner = info["match_winner"]
-    names = ["Ana", "easy"]  # a bot is shown by its level
+    names = ["Ana", "easy (bot)"]  # a bot is shown by its level, and said to be a bot
     expected = "Match drawn" if winner is None else f"Match over · Winners: {names[winner]}"
     assert result.inner_text().startswith(expected)
-    assert " – ".join(map(str, info["hands_won"])) in page.locator("#scoreboard").inner_text()
+    # The match score names each side.
+    score = " · ".join(f"{name} {won}" for name, won in zip(names, info["hands_won"], strict=True))
+    assert score in page.locator("#scoreboard").inner_text()
 
     # The record download link gives the brisca-record/1 file of this very match.
     link = result.locator("a")
@@ -270,7 +272,11 @@ def test_a_person_bids_discards_names_trump_and_plays_rematada_in_chromium(brows
             discarded_in = int(page.evaluate("document.body.dataset.hand"))
         v = int(page.evaluate("document.body.dataset.v"))
         if phase == "bid":
-            assert page.locator("#auction").inner_text().startswith("Subasta")
+            # The highest bid so far, in one line (each seat's own last bid is at the seat).
+            bids = page.evaluate("table.state.view.bids.filter((b) => !b.pass).map((b) => String(b.bid))")
+            auction = page.locator("#auction")
+            shown = auction.inner_text() if bids else ""
+            assert shown.startswith(f"Subasta: {bids[-1]}") if bids else auction.is_hidden(), (shown, bids)
             assert len(page.locator("#hand .card").all()) == 10
             value = page.locator("#bidvalue")
             if value.count():  # bid the most there is: the contract is ours

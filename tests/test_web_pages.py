@@ -97,6 +97,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     assert page.locator("#opentables .item").count() == 1
     watch = page.locator(f'#playingtables .item[data-table="{waiting}"]')
     assert "Ana (guest), Bea (guest), easy (bot)" in watch.inner_text()
+    assert "Hand 1 · Ana 0 · Bea 0 · easy (bot) 0" in watch.inner_text()  # the score names every side
     assert watch.locator("a.go").inner_text() == "Watch"
     _fits(page)
     # A table opened meanwhile shows up without a reload.
@@ -142,9 +143,19 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
         assert got["hands"] == position["hands"] and got["trick"] == position["trick"]
         assert got["points"] == position["seat_points"]
         assert got["turn"] == (-1 if position["turn"] is None else position["turn"])
+        # The move log: every card of the hand so far, in the order played; a taker for each trick taken.
+        hand = steps[n]["hand"]
+        played = [s["action"]["play"] for s in steps[: n + 1]
+                  if s["hand"] == hand and s["action"] is not None and "play" in s["action"]]
+        log = page.evaluate("""() => ({
+            cards: [...document.querySelectorAll('#rmoves .logcard')].map(c => c.dataset.card),
+            takers: document.querySelectorAll('#rmoves .logtaker').length})""")
+        assert log == {"cards": played, "takers": position["tricks_played"]}, (n, log)
 
     check(0)
     assert [len(h) for h in shown()["hands"]] == [3, 3] and "Cards dealt" in page.locator("#rstepinfo").inner_text()
+    # A game without an auction shows no auction box (not even an empty one).
+    assert page.locator("#rauction").is_hidden()
     assert page.locator("#rprev").is_disabled()
     page.locator("#rnext").click()
     check(1)
@@ -159,7 +170,12 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     check(len(steps) - 1)
     assert page.locator("#rnext").is_disabled()
     result = page.locator("#rresult").inner_text()
-    assert ("Match drawn" if replay["winner"] is None else f"Match over. Winner: side {replay['winner']}") in result
+    # The winners by name, never a side's number.
+    winners = ", ".join(n.removeprefix("bot:") + " (bot)" if n.startswith("bot:") else n
+                        for i, n in enumerate(replay["names"]) if replay["winner"] is not None
+                        and i % replay["sides"] == replay["winner"])
+    assert ("Match drawn" if replay["winner"] is None else f"Match over · ★ Winners: {winners}") in result
+    assert "side" not in result
     page.locator("#rfirst").click()
     check(0)
     _fits(page)

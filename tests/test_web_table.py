@@ -208,7 +208,9 @@ def _check_panel(panel: dict[str, Any], match: Match, hand: int, players: int, f
             assert panel["winners"] == "Match drawn"
         else:
             seats = [s for s in range(players) if s % match.rules.sides(players) == winner]
-            assert panel["winners"] == "★ Winners: " + ", ".join(names[s] for s in seats)
+            # A bot's name says it is a bot wherever a result names it.
+            assert panel["winners"] == "★ Winners: " + ", ".join(
+                names[s] + (" (bot)" if s else "") for s in seats)
 
 
 def _play(page: Any, base: str, table_id: str, preset: str, players: int, options: dict[str, Any], *,
@@ -232,9 +234,11 @@ def _play(page: Any, base: str, table_id: str, preset: str, players: int, option
                 panels[hand] = _panel(page)
             if page.evaluate("document.body.dataset.status") == "finished":
                 break
-            # Between hands: the countdown, then the next deal closes the panel.
-            assert re.fullmatch(r"Next hand in \d s", panels[hand]["next"]), panels[hand]["next"]
-            assert int(panels[hand]["next"].split()[3]) <= PAUSE + 1
+            # Between hands: the countdown (at a table that pauses between hands; without a pause the next deal
+            # may come before the panel is read), then the next deal closes the panel.
+            if page.evaluate("table.state.table.hand_pause") or panels[hand]["next"]:
+                assert re.fullmatch(r"Next hand in \d s", panels[hand]["next"]), panels[hand]["next"]
+                assert int(panels[hand]["next"].split()[3]) <= PAUSE + 1
             page.wait_for_function(f"document.body.dataset.hand !== '{hand}'", timeout=clock.ms())
             assert page.locator("#results").is_hidden()
             continue

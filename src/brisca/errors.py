@@ -33,6 +33,8 @@ class RecordError(BriscaError):
 
     ``index`` is the position of the offending action in the record's action
     list, or ``None`` when the problem is in the header (format, variant, deck...).
+    ``hand`` is the hand's index in the match (from 0); the message counts hands from 1, as every page
+    and the terminal game do.
     """
 
     def __init__(self, reason: str, index: int | None = None, hand: int | None = None) -> None:
@@ -41,7 +43,7 @@ class RecordError(BriscaError):
         self.hand = hand
         where = ""
         if hand is not None:
-            where += f"hand {hand}: "
+            where += f"hand {hand + 1}: "
         if index is not None:
             where += f"action {index}: "
         super().__init__(f"{where}{reason}")

@@ -145,7 +145,8 @@ class MatchRecord:
     def verify_deals(self) -> list[str]:
         """What is wrong with the deals' commitments (and a practice seed's decks); empty when all hold.
 
-        Hands are numbered from 0, as :class:`RecordError` numbers them. Every hand must carry its salt
+        Hands are counted from 1, as :class:`RecordError`, the terminal game and the web pages count them.
+        Every hand must carry its salt
         and commitment, and its deck must give that commitment
         (:func:`brisca.commitment.check_deal`); under a ``seed``, each deck must also be the one the
         seed gives.
@@ -154,13 +155,13 @@ class MatchRecord:
         cards = self.make_rules().deck_cards(self.players)
         for i, hand in enumerate(self.hands):
             if hand.salt is None or hand.commitment is None:
-                problems.append(f"hand {i}: no commitment to check (the deck was not committed to)")
+                problems.append(f"hand {i + 1}: no commitment to check (the deck was not committed to)")
                 continue
             wrong = check_deal(hand.deck, hand.salt, hand.commitment)
             if wrong is not None:
-                problems.append(f"hand {i}: {wrong}")
+                problems.append(f"hand {i + 1}: {wrong}")
             if self.seed is not None and tuple(practice_deck(cards, self.seed, i)) != hand.deck:
-                problems.append(f"hand {i}: the deck is not the one seed {self.seed} gives")
+                problems.append(f"hand {i + 1}: the deck is not the one seed {self.seed} gives")
         return problems
 
     def make_rules(self) -> Rules:

@@ -44,7 +44,7 @@ def verify(record: rec.Record | rec.MatchRecord, published: list[str]) -> list[s
             problems.append(f"{len(published)} published commitments for {len(match.hands)} hands")
         for i, (seen, hand) in enumerate(zip(published, match.hands, strict=False)):
             if hand.commitment is not None and hand.commitment != seen:
-                problems.append(f"hand {i}: the record's commitment {hand.commitment[:12]}… is not the one "
+                problems.append(f"hand {i + 1}: the record's commitment {hand.commitment[:12]}… is not the one "
                                 f"published at the table ({seen[:12]}…)")
     if not problems:  # a deck that is not the one committed to need not replay: that is said already
         try:

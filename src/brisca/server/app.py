@@ -45,6 +45,7 @@ from brisca.server.table import (
     Hello,
     Leave,
     Ping,
+    SeatCommand,
     TableActor,
     TableError,
     error,
@@ -54,7 +55,7 @@ from brisca.server.text import clean_text
 log = logging.getLogger("brisca.server")
 T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
-MESSAGE_TYPES = ("hello", "play", "chat", "ping")
+MESSAGE_TYPES = ("hello", "play", "chat", "ping", "leave", "resign")
 
 
 #: Bounds of what a client may send beyond a table (:mod:`brisca.server.manager`): page offsets.
@@ -436,6 +437,18 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         seat, token = await _join(actor, name, body.seat, session, address)
         return {"table_id": table_id, "seat": seat, "token": token}
 
+    @app.post("/api/tables/{table_id}/cancel")
+    async def cancel(request: Request, table_id: str) -> dict[str, Any]:
+        """Its creator (the same account, or for a guest the same address) closes a table before its match."""
+        session = await guard(request)
+        owner = f"guest:{client_address(request.client)}" if session is None else f"user:{session.user.id}"
+        try:
+            await (await actor_or_404(table_id)).cancel(owner)
+        except TableError as exc:
+            raise HTTPException({"forbidden": 403, "closed": 410, "unavailable": 503, "moved": 503}.get(exc.code, 409),
+                                exc.message) from None
+        return {"table_id": table_id, "status": "closed"}
+
     # ------------------------------------------------------------------ the lobby, the history, the ratings
 
     def lobby_entry(table_id: str, info: dict[str, Any], created_at: str) -> dict[str, Any]:
@@ -791,6 +804,8 @@ def _dispatch(actor: TableActor, conn: Connection, data: str, limiter: Limiter |
         return None
     if kind == "ping":
         actor.submit(Ping(conn, msg_id))
+    elif kind in ("leave", "resign"):
+        actor.submit(SeatCommand(conn, kind, msg_id))
     elif kind == "hello":
         token, last = message.get("token"), message.get("last")
         if token is not None and not (isinstance(token, str) and len(token) <= 128 and token.isascii()):

@@ -56,6 +56,7 @@ from brisca.server.store import TableState
 from brisca.server.table import (
     CLOSE,
     OPEN,
+    SEAT_COMMANDS,
     Act,
     Chat,
     Command,
@@ -64,6 +65,7 @@ from brisca.server.table import (
     Leave,
     Message,
     Ping,
+    SeatCommand,
     TableActor,
     TableError,
     error,
@@ -641,7 +643,7 @@ class RemoteTable(TableActor):
 
     def submit(self, command: Command) -> None:
         cluster = self.cluster
-        if not isinstance(command, Hello | Act | Chat | Ping | Leave):
+        if not isinstance(command, Hello | Act | Chat | Ping | Leave | SeatCommand):
             return
         conn = command.conn
         if isinstance(command, Leave):
@@ -667,6 +669,8 @@ class RemoteTable(TableActor):
             op |= {"op": "act", "action": command.action, "id": command.id}
         elif isinstance(command, Chat):
             op |= {"op": "chat", "text": command.text, "id": command.id}
+        elif isinstance(command, SeatCommand):
+            op |= {"op": "seat", "what": command.what, "id": command.id}
         else:
             op |= {"op": "ping", "id": command.id}
         cluster.bus.send(self.node, op)
@@ -691,6 +695,13 @@ class RemoteTable(TableActor):
         answer = await self.cluster.ask(self, {"kind": "join", "name": name, "seat": seat, "user_id": user_id,
                                                "account": account, "address": address}, here)
         return int(answer["seat"]), str(answer["token"])
+
+    async def cancel(self, owner: str) -> None:
+        async def here(actor: TableActor) -> Message:
+            await actor.cancel(owner)
+            return {}
+
+        await self.cluster.ask(self, {"kind": "cancel", "owner": owner}, here)
 
     async def info(self) -> Message:
         """The table as everyone sees it (:meth:`TableActor.table_json`), from its owner."""
@@ -1297,7 +1308,7 @@ class ClusterManager(Manager):
                         self.bus.send(sender, {"op": "leave", "t": route.id, "c": key})
                     else:
                         conn.send(texts[index])
-            elif kind in ("hello", "act", "chat", "ping", "leave"):
+            elif kind in ("hello", "act", "chat", "ping", "leave", "seat"):
                 self._table_op(sender, op)
             elif kind == "moved":
                 entry = self.local.pop(int(op["c"]), None)
@@ -1347,6 +1358,8 @@ class ClusterManager(Manager):
             actor.submit(Act(rconn, op.get("action"), op.get("id")))
         elif kind == "chat":
             actor.submit(Chat(rconn, str(op.get("text")), op.get("id")))
+        elif kind == "seat" and op.get("what") in SEAT_COMMANDS:
+            actor.submit(SeatCommand(rconn, str(op.get("what")), op.get("id")))
         else:
             actor.submit(Ping(rconn, op.get("id")))
 
@@ -1369,6 +1382,8 @@ class ClusterManager(Manager):
                     reply |= {"seat": seat, "token": token}
                 elif kind == "table":
                     reply["table"] = actor.table_json()
+                elif kind == "cancel":
+                    await actor.cancel(str(op.get("owner")))
                 else:
                     reply |= {"error": "malformed", "message": f"unknown request {kind!r}"}
         except TableError as exc:

@@ -2,7 +2,8 @@
 
 The page (``static/app.js``, ``table.js``) looks each text up by key in ``STRINGS[lang]``; the server sends
 ``STRINGS`` as the script ``/messages.js``, built from these English texts (context ``web:KEY``), their
-translations and the partner signals' names of the rule pages (``sig_NAME``). Fields are ``{name}``, filled in
+translations, the partner signals' names of the rule pages (``sig_NAME``) and the presets' titles
+(``title_NAME``). Fields are ``{name}``, filled in
 by the page. Nothing here needs the ``web`` extra.
 
     >>> page_strings()["es"]["cardOf"].format(rank="Rey", suit="Oros")
@@ -16,7 +17,8 @@ from functools import cache
 
 from brisca.cards import Lang
 from brisca.locale import translated
-from brisca.rulebook import SIGNAL_NAMES
+from brisca.rulebook import SIGNAL_NAMES, title_in
+from brisca.rules import find_variant, variant_names
 
 #: The page's texts in English, by key.
 PAGE_EN: dict[str, str] = {
@@ -90,7 +92,6 @@ PAGE_EN: dict[str, str] = {
     "turnOf": "Turn: ",
     "waiting": "Waiting for players",
     "spectating": "Watching",
-    "matchOver": "Match over. Winner: side ",
     "draw": "Match drawn",
     "record": "Download record",
     "handOver": "Hand over. Points: ",
@@ -155,7 +156,7 @@ PAGE_EN: dict[str, str] = {
     "dealsServer": "(checked by the server: this browser cannot hash here)",
     "practiceReplay": "Practice table: decks from seed {seed}.",
     "practiceTag": "practice (seeded deals, unrated)",
-    "handShared": "tied for the most: the hand goes to sides {list}",
+    "handShared": "tied for the most: the hand goes to {list}",
     "tableHeading": "Card table",
     "chat": "Chat",
     "results": "Results",
@@ -241,6 +242,45 @@ PAGE_EN: dict[str, str] = {
     "hint": "Hint",
     "hintText": "Hint: {move}, win chance {win}, point margin {margin}",
     "hintNone": "No hint for this choice",
+    "leaveTable": "Leave the table",
+    "cancelTable": "Cancel the table",
+    "resign": "Resign",
+    "resignConfirm": "Resign the match? A bot plays your seat to the end, and a rated match counts as lost.",
+    "cancelConfirm": "Cancel this table? It closes for everyone.",
+    "leftNote": "{name} left the table",
+    "resignedNote": "{name} resigned: a bot plays their seat",
+    "closedNote": "The table is closed: {reason}",
+    "tableClosed": "The table is closed",
+    "botName": "{name} (bot)",
+    "moves": "Moves",
+    "trickN": "Trick {n}",
+    # What the server says (errors, why a table closed), in the server's English as the template the page
+    # recognises (``{field}``: any text), then shows in the page's language (``serverText`` in app.js).
+    "srv_full": "the table is full",
+    "srv_noSeat": "no free seat",
+    "srv_seatTaken": "seat {seat} is taken",
+    "srv_twice": "you already hold a seat at this table",
+    "srv_noTable": "no such table",
+    "srv_closedTable": "this table is closed",
+    "srv_closedWhy": "this table is closed ({reason})",
+    "srv_guestName": "a guest sits with a name",
+    "srv_accountName": "name: {name} is an account's name (log in to play as {other})",
+    "srv_cap": "you have {n} open tables, this server's limit of {cap}: finish or leave one first (a table nobody "
+               "is at closes after {idle})",
+    "srv_rate": "too many {what} from your address; try again in {n} s",
+    "srv_slowDown": "too many messages; slow down",
+    "srv_turn": "it is seat {seat}'s turn, not seat {other}'s",
+    "srv_started": "the match has started: resign instead",
+    "srv_notStarted": "the match has not started: leave instead",
+    "srv_noSeatHeld": "you hold no seat at this table",
+    "srv_notCreator": "only whoever created this table may cancel it",
+    "srv_cancelLate": "its match has started: a seated person may resign instead",
+    "srv_logIn": "log in first",
+    "srv_cancelled": "its creator cancelled it",
+    "srv_allLeft": "everyone who sat at it left",
+    "srv_resigned": "{name} resigned",
+    "srv_abandoned": "everyone at it left",
+    "srv_idle": "nobody was at it for {idle}",
 }
 
 
@@ -248,8 +288,11 @@ PAGE_EN: dict[str, str] = {
 def page_strings() -> dict[Lang, dict[str, str]]:
     """language -> key -> text: everything the page shows."""
     strings = translated("web", PAGE_EN)
+    presets = [find_variant(name) for name in variant_names()]
     for lang, table in strings.items():
         table.update({f"sig_{name}": names[lang] for name, names in SIGNAL_NAMES.items()})
+        # The presets' titles (``title_NAME``), from the catalogs' ``title`` area.
+        table.update({f"title_{rules.variant}": title_in(rules, lang) for rules in presets})
     return strings
 
 

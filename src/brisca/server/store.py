@@ -293,12 +293,18 @@ class Store:
                                      "b_hash": info.token_hash, "b_user": info.user_id})
             self._version(c, table_id, version, None, _now())
 
-    def write_close(self, table_id: str, seats: Sequence[int], version: int) -> None:
-        """The table is closed: these seats (its people's) are freed, their tokens hold nothing any more."""
+    def write_close(self, table_id: str, seats: Sequence[int], version: int, preset: str = "",
+                    ratings: dict[str, tuple[float, float]] | None = None) -> None:
+        """The table is closed: these seats (its people's) are freed, their tokens hold nothing any more;
+        ``ratings`` of ``preset``: those the close changes (people who resigned or left, rated as losing)."""
         with self._begin() as c:
             for seat in seats:
                 self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": seat, "b_name": None, "b_hash": None,
                                          "b_user": None})
+            if ratings:
+                with Session(bind=c) as s:
+                    _store_ratings(s, preset, ratings)
+                    s.flush()
             self._version(c, table_id, version, "closed")
 
     def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int,
@@ -325,12 +331,7 @@ class Store:
                      version: int) -> None:
         with self._begin() as c, Session(bind=c) as s:
             s.add(game)
-            for name, (mu, sigma) in ratings.items():
-                row = s.get(RatingRow, (game.preset, name))
-                if row is None:
-                    s.add(RatingRow(preset=game.preset, name=name, mu=mu, sigma=sigma, games=1))
-                else:
-                    row.mu, row.sigma, row.games = mu, sigma, row.games + 1
+            _store_ratings(s, game.preset, ratings)
             s.flush()
             self._version(c, table_id, version, "finished")
 
@@ -403,6 +404,16 @@ class Store:
             return TableState(row.id, row.preset, dict(row.options), row.players, row.seed, row.bot_delay,
                               row.status, row.version, seats, [h.deck for h in hands], [h.salt for h in hands],
                               [h.commitment for h in hands], bool(row.seeded), row.owner, actions)
+
+
+def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, float]]) -> None:
+    """New ratings of ``preset``, each counting one more game."""
+    for name, (mu, sigma) in ratings.items():
+        row = s.get(RatingRow, (preset, name))
+        if row is None:
+            s.add(RatingRow(preset=preset, name=name, mu=mu, sigma=sigma, games=1))
+        else:
+            row.mu, row.sigma, row.games = mu, sigma, row.games + 1
 
 
 # ---------------------------------------------------------------------------------------------------------------

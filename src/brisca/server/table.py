@@ -130,6 +130,33 @@ class Chat:
 
 
 @dataclass
+class SeatCommand:
+    """A seated person about their own seat: ``leave`` (before the match starts: the seat is freed) or ``resign``
+    (during the match: a bot plays the seat to the end, and the person is rated as having lost)."""
+
+    conn: Connection
+    what: str
+    id: object = None
+
+
+@dataclass
+class Cancel:
+    """The table's creator (``owner``, as :meth:`~brisca.server.manager.Manager.create` names it) closes it
+    before its match starts."""
+
+    owner: str
+    reply: asyncio.Future[None]
+
+
+@dataclass
+class Abandoned:
+    """Every person's seat has been played by a bot for a grace period: close the table (unless ``epoch`` is
+    stale)."""
+
+    epoch: int
+
+
+@dataclass
 class Ping:
     """Answered by the actor, so its pong follows every answer to the commands sent before it."""
 
@@ -187,7 +214,9 @@ class StartIfFull:
 
 
 Command = (Join | Hello | Leave | Act | Chat | Ping | BotTick | TakeOver | CheckPresence | Stop | StartIfFull
-           | Close | NextDeal)
+           | Close | NextDeal | SeatCommand | Cancel | Abandoned)
+#: What a seated person may say about their own seat.
+SEAT_COMMANDS = ("leave", "resign")
 
 
 def bot_wait(game: Game, delay: float) -> float:
@@ -269,7 +298,15 @@ class TableActor:
         self.commitments = list(state.commitments)
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
+        #: The seats whose people resigned: a bot plays them to the end of the match (their token holds nothing).
+        self.resigned: set[int] = set()
+        #: Bumped whenever a person's seat changes hands: a pending :class:`Abandoned` with an older one is stale.
+        self._abandon_epoch = 0
         self._replay(state)
+        if self.status == "playing":  # a person's seat without a token mid-match: its person resigned
+            for info in self.seats:
+                if info.bot is None and info.token_hash is None:
+                    self._resign_seat(info.seat)
 
     # ------------------------------------------------------------------ rebuilding
 
@@ -329,6 +366,12 @@ class TableActor:
     def idle_for(self, now: float) -> float:
         """Seconds since a person last changed the table or was connected to it (0 while someone is)."""
         return 0.0 if self.conns else now - self.last_active
+
+    async def cancel(self, owner: str) -> None:
+        """Close the table before its match starts, as its creator ``owner`` asks (``TableError`` otherwise)."""
+        reply: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.submit(Cancel(owner, reply))
+        await reply
 
     async def join(self, name: str, seat: int | None, user_id: int | None = None,
                    account: str | None = None, address: str | None = None) -> tuple[int, str]:
@@ -465,14 +508,17 @@ class TableActor:
         elif isinstance(command, Close):
             if command.done is not None and not command.done.done():
                 command.done.set_exception(exc)
-        elif isinstance(command, Hello | Act | Chat):
+        elif isinstance(command, Cancel):
+            if not command.reply.done():
+                command.reply.set_exception(exc)
+        elif isinstance(command, Hello | Act | Chat | SeatCommand):
             command.conn.send(error(exc.code, exc.message, getattr(command, "id", None)))
 
     async def _handle(self, command: Command) -> None:
-        if isinstance(command, Hello | Leave | Join | Act | Chat):
+        if isinstance(command, Hello | Leave | Join | Act | Chat | SeatCommand | Cancel):
             self.last_active = time.monotonic()
         if self.status == "closed":
-            if isinstance(command, Join | Hello | Act | Chat):
+            if isinstance(command, Join | Hello | Act | Chat | SeatCommand | Cancel):
                 raise self._closed_error()
             if isinstance(command, Close) and command.done is not None and not command.done.done():
                 command.done.set_result(None)
@@ -510,6 +556,12 @@ class TableActor:
             await self._close(command.reason)
             if command.done is not None and not command.done.done():
                 command.done.set_result(None)
+        elif isinstance(command, SeatCommand):
+            await (self._leave(command) if command.what == "leave" else self._resign(command))
+        elif isinstance(command, Cancel):
+            await self._cancel(command)
+        elif isinstance(command, Abandoned) and command.epoch == self._abandon_epoch and self._everyone_gone():
+            await self._abandon("everyone at it left")
 
     # ------------------------------------------------------------------ events
 
@@ -532,7 +584,8 @@ class TableActor:
             "version": self.version,
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "guest": s.guest, "account": s.account,
                        "away": s.seat in self.away, "standin": STANDIN_LEVEL if s.seat in self.standins else None,
-                       "rating": None if s.account is None else self.account_ratings.get(s.account)}
+                       "rating": None if s.account is None else self.account_ratings.get(s.account),
+                       "resigned": s.seat in self.resigned}
                       for s in self.seats],
             "bot_delay": self.bot_delay,
             "hand_pause": self.hand_pause,
@@ -752,6 +805,7 @@ class TableActor:
                 continue
             here = self._connected(seat)
             if here or not playing:
+                self._abandon_epoch += 1  # someone is back: an Abandoned planned before is stale
                 was_away, was_standin = self.away.pop(seat, None), self.standins.pop(seat, None)
                 if playing and (was_away is not None or was_standin is not None):
                     await self._event("back", {"seat": seat, "standin": was_standin is not None})
@@ -770,6 +824,101 @@ class TableActor:
         del self.away[seat]
         self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
         await self._event("takeover", {"seat": seat, "bot": STANDIN_LEVEL})
+        if self._everyone_gone() and self.takeover_after is not None:
+            # Every person gone: one more grace period for someone to come back, then the table closes (a bot
+            # match nobody plays would otherwise go on to its end).
+            self._abandon_epoch += 1
+            asyncio.get_running_loop().call_later(self.takeover_after, self.commands.put_nowait,
+                                                  Abandoned(self._abandon_epoch))
+
+    # ------------------------------------------------------------------ leaving, resigning, cancelling
+
+    def _people(self) -> list[int]:
+        return [s.seat for s in self.seats if s.bot is None]
+
+    def _everyone_gone(self) -> bool:
+        """Mid-match, a bot plays every person's seat (they resigned, or left and did not come back)."""
+        people = self._people()
+        return self.status == "playing" and bool(people) and all(seat in self.standins for seat in people)
+
+    def _seated_conn(self, command: SeatCommand) -> int:
+        conn = command.conn
+        if not conn.subscribed:
+            raise TableError("malformed", "say hello first")
+        if conn.seat is None:
+            raise TableError("illegal", "you hold no seat at this table")
+        return conn.seat
+
+    async def _leave(self, command: SeatCommand) -> None:
+        """Before the start: the seat is free again; the connection watches. A table whose people all left
+        closes."""
+        seat = self._seated_conn(command)
+        if self.status != "waiting":
+            raise TableError("illegal", "the match has started: resign instead")
+        info = self.seats[seat]
+        name = info.name
+        await self._write(self.store.write_join, self.id, SeatInfo(seat), self.version + 1)
+        self.version += 1
+        info.name = info.token_hash = info.user_id = info.account = None
+        command.conn.seat = None
+        self._ack(command.conn, command.id)
+        self._emit("left", {"seat": seat, "name": name})
+        if all(self.seats[p].token_hash is None for p in self._people()):
+            await self._close("everyone who sat at it left")
+
+    def _resign_seat(self, seat: int) -> None:
+        self.resigned.add(seat)
+        self.away.pop(seat, None)
+        if seat not in self.standins:
+            self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
+
+    async def _resign(self, command: SeatCommand) -> None:
+        """During the match: the person's token holds nothing any more, a bot plays the seat to the end, and the
+        person is rated as having lost (as one who leaves). When no person is left to play against another,
+        the table closes."""
+        seat = self._seated_conn(command)
+        if self.status != "playing" or self.match is None:
+            raise TableError("illegal", "the match has not started: leave instead" if self.status == "waiting"
+                             else "the match is over")
+        info = self.seats[seat]
+        playing_sides = {p % self.rules.sides(self.players) for p in self._people() if p not in self.standins}
+        await self._write(self.store.write_join, self.id,
+                          SeatInfo(seat, info.name, None, None, info.user_id), self.version + 1)
+        self.version += 1
+        info.token_hash = None
+        self._resign_seat(seat)
+        for conn in self.conns:
+            if conn.seat == seat:
+                conn.seat = None
+        self._ack(command.conn, command.id)
+        self._emit("resigned", {"seat": seat, "name": info.name, "bot": STANDIN_LEVEL})
+        sides = self.rules.sides(self.players)
+        left = {p % sides for p in self._people() if p not in self.standins}
+        if not left or (len(playing_sides) > 1 and len(left) == 1):
+            await self._abandon(f"{info.name or f'seat {seat}'} resigned")
+
+    async def _cancel(self, command: Cancel) -> None:
+        if command.owner != self.owner:
+            raise TableError("forbidden", "only whoever created this table may cancel it")
+        if self.status != "waiting":
+            raise TableError("illegal", "its match has started: a seated person may resign instead")
+        await self._close("its creator cancelled it")
+        if not command.reply.done():
+            command.reply.set_result(None)
+
+    async def _abandon(self, reason: str) -> None:
+        """Close the table mid-match: each person a bot plays for (resigned, or gone) is rated as having lost
+        (:func:`~brisca.server.ratings.rate_table`), nobody else."""
+        from brisca.server.ratings import rate_table
+
+        ratings: dict[str, tuple[float, float]] = {}
+        keys = [f"bot:{s.bot}" if s.bot else s.account for s in self.seats]
+        gone = {seat for seat in self.standins if self.seats[seat].bot is None}
+        if not self.seeded and gone:
+            rated = [k for k in keys if k is not None]
+            current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
+            ratings = rate_table(current, keys, self.rules.sides(self.players), None, gone)
+        await self._close(reason, ratings)
 
     # ------------------------------------------------------------------ the match
 
@@ -805,13 +954,14 @@ class TableActor:
         if game.is_over():
             await self._after_hand()
 
-    async def _close(self, reason: str) -> None:
-        """Closed for good: stored first, then announced; the people's seats are freed (their tokens hold
-        nothing), its connections are closed, and every later command is refused."""
+    async def _close(self, reason: str, ratings: dict[str, tuple[float, float]] | None = None) -> None:
+        """Closed for good: stored first (with ``ratings``: the losses of people who resigned or left), then
+        announced; the people's seats are freed (their tokens hold nothing), its connections are closed, and
+        every later command is refused."""
         if self.status not in OPEN:
             return
         people = [s.seat for s in self.seats if s.bot is None]
-        await self._write(self.store.write_close, self.id, people, self.version + 1)
+        await self._write(self.store.write_close, self.id, people, self.version + 1, self.preset, ratings or {})
         self.version += 1
         self.status, self.closed_reason = "closed", reason
         for info in self.seats:

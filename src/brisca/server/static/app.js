@@ -13,6 +13,8 @@ const t = (key, args) => {
   return text;
 };
 const $ = (sel) => document.querySelector(sel);
+// A preset's title in the page's language (the server's English title for one the catalogs lack).
+const presetTitle = (name, fallback) => STRINGS[lang][`title_${name}`] || fallback || name;
 
 function translate() {
   document.documentElement.lang = lang;
@@ -20,8 +22,31 @@ function translate() {
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
 }
 
+// What the server says, in the page's language: its English text matched against the templates ``srv_*`` of the
+// page's texts (each ``{field}`` any text, put back in the translation); a text none matches stays as it is.
+function serverText(text) {
+  if (!text || lang === "en") return text;
+  for (const key of Object.keys(STRINGS.en)) {
+    if (!key.startsWith("srv_")) continue;
+    const names = [];
+    const pattern = STRINGS.en[key].split(/(\{\w+\})/).map((part) => {
+      const field = part.match(/^\{(\w+)\}$/);
+      if (field) { names.push(field[1]); return "(.+?)"; }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    }).join("");
+    const found = text.match(new RegExp(`^${pattern}$`));
+    if (found) {
+      const fields = {};
+      names.forEach((name, i) => { fields[name] = serverText(found[i + 1]); });
+      return t(key, fields);
+    }
+  }
+  return text;
+}
+
 function showError(text) {
   const box = $("#error");
+  text = serverText(text);
   box.textContent = text;
   box.hidden = !text;
   if (text) setTimeout(() => { if (box.textContent === text) box.hidden = true; }, 5000);
@@ -64,7 +89,7 @@ async function lobby() {
   $("#lobby").hidden = false;
   const presets = await api("/api/presets");
   const form = $("#create");
-  form.preset.innerHTML = presets.map((p) => `<option value="${p.name}">${esc(p.title)}</option>`).join("");
+  form.preset.innerHTML = presets.map((p) => `<option value="${p.name}" data-t="title_${p.name}">${esc(presetTitle(p.name, p.title))}</option>`).join("");
   const setPlayers = () => {
     const preset = presets.find((p) => p.name === form.preset.value);
     form.players.innerHTML = preset.players.map((n) => `<option>${n}</option>`).join("");
@@ -74,10 +99,12 @@ async function lobby() {
     const n = Number(form.players.value);
     const rows = [];
     for (let seat = 1; seat < n; seat++) {
-      rows.push(`<label>${seat}: <select name="seat${seat}"><option value="">${t("human")}</option>` +
-        LEVELS.map((l) => `<option${l === "normal" ? " selected" : ""}>${l}</option>`).join("") + `</select></label>`);
+      // data-t: a language switch translates them in place (translate()).
+      rows.push(`<label>${seat}: <select name="seat${seat}"><option value="" data-t="human">${t("human")}</option>` +
+        LEVELS.map((l) => `<option value="${l}" data-t="level_${l}"${l === "normal" ? " selected" : ""}>` +
+          `${esc(t(`level_${l}`))}</option>`).join("") + `</select></label>`);
     }
-    $("#seatbots").innerHTML = `<legend>${t("otherSeats")}</legend>` + rows.join("");
+    $("#seatbots").innerHTML = `<legend data-t="otherSeats">${t("otherSeats")}</legend>` + rows.join("");
   };
   form.preset.onchange = setPlayers;
   form.players.onchange = setSeats;
@@ -99,6 +126,7 @@ async function lobby() {
                                              bots, ...who, bot_delay: Number(form.speed.value),
                                              options: parseOptions(form.options.value)});
       localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
+      localStorage.setItem(`brisca:created:${made.table_id}`, "1");
       location.href = made.url;
     } catch (e) { showError(e.message); }
   };
@@ -116,7 +144,7 @@ let rerender = null;
 function displayName(name, guest) {
   if (name === null || name === undefined) return "";
   if (guest) return `${name} (${t("guest")})`;
-  return name.startsWith("bot:") ? `${name.slice(4)} (bot)` : name;
+  return name.startsWith("bot:") ? t("botName", {name: t(`level_${name.slice(4)}`)}) : name;
 }
 
 // A link to an account's page (a guest's or a bot's name is plain text).
@@ -138,18 +166,22 @@ function asAccount(form) {
   if (user) form.querySelector(".asaccount .me").textContent = user.display;
 }
 
+// A game's score so far, each side named: "Team A 2 · Team B 1", or "Ana 3 · easy (bot) 1".
 function score(entry) {
-  if (entry.match_points && entry.match_points.some((p) => p)) return entry.match_points.join(" – ");
-  return entry.hands_won ? entry.hands_won.join(" – ") : "";
+  const values = entry.match_points && entry.match_points.some((p) => p) ? entry.match_points : entry.hands_won;
+  if (!values) return "";
+  const name = (s) => (s.bot ? t("botName", {name: t(`level_${s.bot}`)}) : s.name || "?");
+  return values.map((v, side) => `${entry.sides < entry.players ? `${t("team")} ${"ABCDEF"[side]}`
+    : name(entry.seats[side])} ${v}`).join(" · ");
 }
 
 async function refreshLobby() {
   const lobby = await api("/api/lobby");
   const item = (e, open) => `<li class="item" data-table="${e.table_id}">` +
-    `<div class="what"><b>${esc(e.title)}</b> · ${esc(t("playersN", {n: e.players}))}` +
+    `<div class="what"><b>${esc(presetTitle(e.preset, e.title))}</b> · ${esc(t("playersN", {n: e.players}))}` +
     (e.practice ? ` · <span class="practice">${esc(t("practiceTag"))}</span>` : "") +
     (open ? ` · <span class="free">${esc(t("free", {n: e.free.length}))}</span>`
-      : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))} · ${esc(score(e))}</span>`) + `</div>` +
+      : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))}</span> · ${esc(score(e))}`) + `</div>` +
     `<div class="who">${e.seats.map(seatLabel).join(", ")}</div>` +
     `<a class="go" href="${e.url}">${esc(open ? t("joinTable") : t("watch"))}</a></li>`;
   $("#opentables").innerHTML = lobby.open.map((e) => item(e, true)).join("") ||
@@ -177,7 +209,7 @@ async function historyPage() {
   const presets = await api("/api/presets");
   const select = $("#historypreset");
   select.insertAdjacentHTML("beforeend",
-    presets.map((p) => `<option value="${p.name}">${esc(p.title)}</option>`).join(""));
+    presets.map((p) => `<option value="${p.name}" data-t="title_${p.name}">${esc(presetTitle(p.name, p.title))}</option>`).join(""));
   let offset = 0;
   const more = async (fresh) => {
     if (fresh) { offset = 0; $("#games").innerHTML = ""; }
@@ -185,7 +217,7 @@ async function historyPage() {
     const games = await api(`/api/games?limit=${PAGE}&offset=${offset}${preset}`);
     offset += games.length;
     $("#games").insertAdjacentHTML("beforeend", games.map((g) => `<li class="item" data-game="${g.table_id}">` +
-      `<div class="what"><b>${esc(g.title)}</b> · ${esc(when(g.finished_at))}</div>` +
+      `<div class="what"><b>${esc(presetTitle(g.preset, g.title))}</b> · ${esc(when(g.finished_at))}</div>` +
       `<div class="who">${g.names.map((n, i) => {
         const won = g.winner !== null && i % g.sides === g.winner;
         const who = playerLink(displayName(n, g.guests && g.guests[i]), g.accounts && g.accounts[i]);
@@ -212,7 +244,7 @@ async function replayPage(id) {
   faces = data.card_names === "italian" ? "italian" : "spanish";
   // Seats named alike (bots of one level) get their seat number too.
   const twice = (n) => data.names.filter((m) => m === n).length > 1;
-  replay.info = {seats: data.names.map((n, i) => ({
+  replay.info = {players: data.players, sides: data.sides, seats: data.names.map((n, i) => ({
     seat: i, name: displayName(n, data.guests && data.guests[i]) + (twice(n) ? ` #${i}` : "")}))};
   const last = data.steps.length - 1;
   $("#rstep").max = String(last);
@@ -275,10 +307,8 @@ async function checkDeals(id, data) {
 
 function replayHeader() {
   const d = replay.data;
-  $("#rtitle").textContent = d.title;
-  const winners = d.names.map((_n, i) => i).filter((i) => d.winner !== null && i % d.sides === d.winner)
-    .map((i) => seatName(replay.info, i));
-  const won = d.winner === null ? t("drawn") : `${t("winner")}: ${winners.join(", ")}`;
+  $("#rtitle").textContent = presetTitle(d.preset, d.title);
+  const won = d.winner === null ? t("drawn") : t("winners", {names: winnerNames(replay.info, d.winner)});
   $("#rinfo").innerHTML = `${esc(t("finishedAt"))} ${esc(when(d.finished_at))} · ${esc(won)} · ` +
     `<a href="${d.record_url}" download>${esc(t("record"))}</a>`;
 }
@@ -297,10 +327,10 @@ function showStep(n) {
   let what = `${t("handN", {n: step.hand + 1})} · ${t("stepOf", {i: step.index, n: inHand})} · `;
   what += step.action ? `${seatName(info, step.action.seat)}: ${actionText(info, step.action)}` : t("dealt");
   $("#rstepinfo").textContent = what;
-  const scoreText = d.match === "target_points" ? `${step.match_points.join(" – ")} / ${d.target_points}`
-    : d.match === "game_points" ? `${step.game_points.join(" – ")} / ${d.target_game_points}`
-    : d.match === "fixed_hands" ? `${step.hands_won.join(" – ")} (${t("fixedHands", {n: d.match_hands})})`
-    : step.hands_won.join(" – ");
+  const scoreText = d.match === "target_points" ? `${sideScores(info, step.match_points)} / ${d.target_points}`
+    : d.match === "game_points" ? `${sideScores(info, step.game_points)} / ${d.target_game_points}`
+    : d.match === "fixed_hands" ? `${sideScores(info, step.hands_won)} (${t("fixedHands", {n: d.match_hands})})`
+    : sideScores(info, step.hands_won);
   $("#rscore").textContent = `${t("match")}: ${scoreText}`;
   $("#rcontract").innerHTML = contractHTML(info, view);
   $("#rauction").innerHTML = auctionHTML(info, view);
@@ -316,30 +346,32 @@ function showStep(n) {
     `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, (lastTrick.leader + i) % view.players))}</figcaption></figure>`).join("") : "";
   $("#rseats").innerHTML = view.hands.map((cards, seat) => {
     const cls = `rseat${view.turn === seat ? " turn" : ""}${step.action && step.action.seat === seat ? " acted" : ""}`;
-    const side = d.sides < d.players ? ` · ${t("team")} ${seat % d.sides}` : "";
+    const side = d.sides < d.players ? ` · ${sideLabel(info, seat % d.sides)}` : "";
     return `<div class="${cls}" data-seat="${seat}"><div class="rname">${esc(seatName(info, seat))}` +
       ` · <span class="pts">${view.seat_points[seat]}</span> ${t("points")}${esc(side)}</div>` +
       `<div class="hand small">${cards.map(cardSVG).join("")}</div></div>`;
   }).join("");
   let result = "";
   if (view.result) {
-    result = esc(t("handOver") + view.result.side_points.join(" – "));
-    if (view.result.scores) result += " · " + esc(t("scores") + view.result.scores.join(", "));
-    result += sharedText(view.result);
+    result = esc(t("handOver") + sideScores(info, view.result.side_points));
+    if (view.result.scores) {
+      result += " · " + esc(t("scores") + view.result.scores.map((v, i) => `${playerName(info, i)} ${v}`).join(", "));
+    }
+    result += sharedText(info, view.result);
   }
   if (n === d.steps.length - 1) {
     result += (result ? "<br>" : "") + esc(d.winner === null ? t("draw")
-      : `${t("matchOver")}${d.winner} · ★ ${d.names.map((_n, i) => i).filter((i) => i % d.sides === d.winner)
-        .map((i) => seatName(replay.info, i)).join(", ")}`);
+      : `${t("matchOverShort")} · ★ ${t("winners", {names: winnerNames(info, d.winner)})}`);
   }
   $("#rresult").innerHTML = result;
   briscaAnalysis.step(n);
+  replayMoveLog(info, d.steps, step);
 }
 
 // A hand tied for the most points under tie=shared: every tied side is awarded it.
-function sharedText(result) {
+function sharedText(info, result) {
   return result.winner === null && result.winners && result.winners.length > 1
-    ? " · " + esc(t("handShared", {list: result.winners.join(", ")})) : "";
+    ? " · " + esc(t("handShared", {list: result.winners.map((w) => sideLabel(info, w)).join(", ")})) : "";
 }
 
 // ------------------------------------------------------------------ the leaderboard
@@ -348,7 +380,7 @@ async function leaderboardPage(preset) {
   $("#leaderboard").hidden = false;
   const [presets, rated] = await Promise.all([api("/api/presets"), api("/api/ratings")]);
   const select = $("#boardpreset");
-  select.innerHTML = presets.map((p) => `<option value="${p.name}">${esc(p.title)}</option>`).join("");
+  select.innerHTML = presets.map((p) => `<option value="${p.name}" data-t="title_${p.name}">${esc(presetTitle(p.name, p.title))}</option>`).join("");
   select.value = preset || (rated.length ? rated[0].preset : "spanish");
   const show = async () => {
     const board = await api(`/api/ratings/${encodeURIComponent(select.value)}`);
@@ -427,13 +459,13 @@ async function playerPage(username) {
   const show = () => {
     $("#playername").textContent = data.display;
     $("#playerratings tbody").innerHTML = data.ratings.map((r) => `<tr data-preset="${esc(r.preset)}">` +
-      `<td><a href="/leaderboard/${encodeURIComponent(r.preset)}">${esc(r.title)}</a></td>` +
+      `<td><a href="/leaderboard/${encodeURIComponent(r.preset)}">${esc(presetTitle(r.preset, r.title))}</a></td>` +
       `<td>${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`)
       .join("");
     $("#playerratings").hidden = !data.ratings.length;
     $("#playernoratings").hidden = data.ratings.length > 0;
     $("#playergames").innerHTML = data.games.map((g) => `<li class="item" data-game="${g.table_id}">` +
-      `<div class="what"><b>${esc(g.title)}</b> · ${esc(when(g.finished_at))}</div>` +
+      `<div class="what"><b>${esc(presetTitle(g.preset, g.title))}</b> · ${esc(when(g.finished_at))}</div>` +
       `<div class="who">${g.names.map((n, i) => {
         const who = playerLink(displayName(n, g.guests[i]), g.accounts[i]);
         return g.winner !== null && i % g.sides === g.winner ? `<b class="won">★ ${who}</b>` : who;

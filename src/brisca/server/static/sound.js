@@ -30,7 +30,7 @@ const sound = {
     if (!button) return;
     const on = this.on();
     button.setAttribute("aria-pressed", on ? "true" : "false");
-    button.textContent = on ? "🔊" : "🔈";
+    button.innerHTML = speakerSVG(on);
     button.title = button.ariaLabel = t(on ? "soundOn" : "soundOff");
   },
   // Counted on the page for its tests, like the motions.
@@ -89,6 +89,15 @@ const sound = {
     if (mine !== null && view.turn === mine && !(old && old.turn === mine)) this.tone([988], 0.15);
   },
 };
+
+// The speaker, drawn (an emoji shows as an empty box without an emoji font): sound waves when on, a cross when off.
+function speakerSVG(on) {
+  const more = on
+    ? '<path d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>'
+    : '<path d="M16 9l6 6M22 9l-6 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+  return `<svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">` +
+    `<path d="M3 9h4l5-4v14l-5-4H3z" fill="currentColor"/>${more}</svg>`;
+}
 
 function soundButton() {
   const button = document.getElementById("soundtoggle");

@@ -99,6 +99,22 @@ function sideLabel(info, side) {
   return `${t("team")} ${SIDE_LETTERS[side]}`;
 }
 
+// A seat's name where a result names it: a bot's says it is a bot ("normal (bot)"), so it reads as nobody's name.
+function playerName(info, seat) {
+  const s = info.seats[seat];
+  return s && s.bot ? t("botName", {name: seatName(info, seat)}) : seatName(info, seat);
+}
+
+// One number a side, each with who it is: "Team A 3 · Team B 1", or "Ana 11 · normal #1 (bot) -1 · …".
+function sideScores(info, values) {
+  return values.map((v, side) => `${teams(info) ? sideLabel(info, side) : playerName(info, side)} ${v}`).join(" · ");
+}
+
+// The seats of the side that won, by name.
+function winnerNames(info, side) {
+  return info.seats.map((_s, i) => i).filter((i) => sideOf(info, i) === side).map((i) => playerName(info, i)).join(", ");
+}
+
 // ------------------------------------------------------------------ the connection
 
 function connect() {
@@ -114,6 +130,7 @@ function connect() {
   };
   ws.onmessage = (msg) => receive(JSON.parse(msg.data));
   ws.onclose = () => {
+    if (table.closed) return;  // closed for good: nothing to come back to
     $("#status").textContent = t("disconnected");
     setTimeout(connect, table.retry);
     table.retry = Math.min(table.retry * 2, 10000);
@@ -154,6 +171,11 @@ function receive(m) {
         addNote(t("takeoverNote", {name}));
       } else if (m.kind === "back") {
         addNote(t("backNote", {name}));
+      } else if (m.kind === "left" || m.kind === "resigned") {
+        addNote(t(m.kind === "left" ? "leftNote" : "resignedNote", {name: m.name || name}));
+        if (m.seat === table.seat) giveUpSeat();
+      } else if (m.kind === "closed") {
+        closed(m.reason);
       }
       show(m.state, m);
       sendQueued();
@@ -161,6 +183,7 @@ function receive(m) {
       document.body.dataset.v = String(table.v);
     }
   } else if (m.type === "error") {
+    if (m.code === "closed") { closed(null); return; }
     if (m.code === "bad_token") { table.token = null; localStorage.removeItem(`brisca:seat:${table.id}`); }
     showError(m.message);
   }
@@ -169,7 +192,10 @@ function receive(m) {
 // A new state: drawn at once, then the motion that explains how it came from the one before.
 function show(state, event) {
   const before = table.state;
-  motion.hurry();
+  // A new lead ends at once the motion of the trick taken before it, whose cards would lie over the new card
+  // (fast bots lead while it still slides to its winner); any other new state speeds the motions up.
+  if (event && event.kind === "action" && state.view && state.view.trick.length === 1) motion.finish();
+  else motion.hurry();
   const rects = motion.on() ? measure() : null;
   table.state = state;
   const next = state.table.next_hand_in;
@@ -183,6 +209,38 @@ function show(state, event) {
       document.body.dataset.motionError = String(e && e.stack || e);
     }
   }
+}
+
+// This page's person no longer holds a seat here (they left it, or resigned): they watch.
+function giveUpSeat() {
+  table.seat = null;
+  table.token = null;
+  localStorage.removeItem(`brisca:seat:${table.id}`);
+  if (table.state) render();
+}
+
+function closed(reason) {
+  if (table.closed) return;
+  table.closed = true;
+  document.body.dataset.closed = "1";
+  if (reason) addNote(t("closedNote", {reason: serverText(reason)}));
+  localStorage.removeItem(`brisca:seat:${table.id}`);
+  localStorage.removeItem(`brisca:created:${table.id}`);
+  for (const id of ["#leavebtn", "#cancelbtn", "#resignbtn", "#join"]) $(id).hidden = true;
+  $("#status").textContent = t("tableClosed");
+}
+
+// Leave a waiting table, resign the match, cancel the table one created: the server says what happened (an
+// event), and the page follows it.
+function seatButtons(info, mine) {
+  const live = !table.closed;
+  $("#leavebtn").hidden = !(live && info.status === "waiting" && mine !== null);
+  $("#resignbtn").hidden = !(live && info.status === "playing" && mine !== null);
+  $("#cancelbtn").hidden = !(live && info.status === "waiting" && localStorage.getItem(`brisca:created:${info.id}`));
+}
+
+function sendSeat(what) {
+  if (table.ws && table.ws.readyState === WebSocket.OPEN) table.ws.send(JSON.stringify({type: what, id: what}));
 }
 
 function addChat(name, text) {
@@ -230,12 +288,14 @@ function render() {
   document.body.dataset.hand = String(info.hand_number);
   document.body.dataset.phase = view ? view.phase : "";
   document.body.dataset.faces = faces;
-  $("#join").hidden = !(info.status === "waiting" && mine === null);
+  $("#join").hidden = !(info.status === "waiting" && mine === null) || Boolean(table.closed);
+  seatButtons(info, mine);
   $("#invite").value = `${location.origin}/t/${info.id}`;
   const felt = $("#felt");
   felt.dataset.players = String(info.players);
   renderSeats(info, view, mine);
   renderScoreboard(info, view);
+  renderMoveLog(info, view);
   renderFair(info);
   briscaAnalysis.tableHint(info, view, mine);
   sound.label();
@@ -353,15 +413,15 @@ function renderScoreboard(info, view) {
 
 function matchScore(info) {
   if (info.match === "target_points" && info.match_points) {
-    return `${info.match_points.join(" – ")} / ${info.target_points}`;
+    return `${sideScores(info, info.match_points)} / ${info.target_points}`;
   }
   if (info.match === "game_points" && info.game_points) {
-    return `${t("gamePoints")}: ${info.game_points.join(" – ")} / ${info.target_game_points}`;
+    return `${t("gamePoints")}: ${sideScores(info, info.game_points)} / ${info.target_game_points}`;
   }
   if (info.match === "fixed_hands" && info.hands_won) {
-    return `${info.hands_won.join(" – ")} (${t("fixedHands", {n: info.hands})})`;
+    return `${sideScores(info, info.hands_won)} (${t("fixedHands", {n: info.hands})})`;
   }
-  return info.hands_won ? `${info.hands_won.join(" – ")} / ${info.target_hands}` : "";
+  return info.hands_won ? `${sideScores(info, info.hands_won)} / ${info.target_hands}` : "";
 }
 
 // The draw for partners and seats (partners: draw), each card by the seat its drawer now holds.
@@ -409,10 +469,15 @@ function contractHTML(info, view) {
   return parts.map((p) => `<div>${p}</div>`).join("");
 }
 
+// At the table the auction is one line, the highest bid and who made it (each seat's own last bid is in a
+// bubble at the seat, every bid in the move log): however long the auction, it covers no seat and no button.
 function renderAuction(info, view) {
   const auction = $("#auction");
-  auction.innerHTML = view.phase === "bid" ? auctionHTML(info, view) : "";
-  auction.hidden = view.phase !== "bid";
+  const bids = view.phase === "bid" ? view.bids.filter((b) => !b.pass) : [];
+  const high = bids[bids.length - 1];
+  auction.innerHTML = high ? `<b>${esc(t("auction"))}:</b> <span class="bid">${esc(actionText(info, high))}</span> ` +
+    `<span class="who">${esc(seatName(info, high.seat))}</span>` : "";
+  auction.hidden = !high;
 }
 
 function auctionHTML(info, view) {
@@ -541,8 +606,14 @@ function renderHandAndActions(info, view, mine) {
   const calls = legal.filter((a) => a.call);
   if (calls.length) {
     prompt = t("callHint");
-    grid = calls.map((a) => `<button type="button" class="callcard" data-call="${a.call}">${cardInButton(a.call)}</button>`)
-      .join("");
+    // One row a suit, over the felt: the hand stays in sight below it, whatever the screen.
+    const rows = new Map();
+    for (const a of calls) {
+      const suit = a.call.slice(-1);
+      if (!rows.has(suit)) rows.set(suit, []);
+      rows.get(suit).push(`<button type="button" class="callcard" data-call="${a.call}">${cardInButton(a.call)}</button>`);
+    }
+    grid = [...rows.values()].map((r) => `<div class="callrow">${r.join("")}</div>`).join("");
   }
   let bidInput = "";
   if (pointBids.length > 6) {
@@ -676,7 +747,8 @@ function resultsHTML(info, view) {
     if (why !== `reason_${r.reason}`) out.push(`<div class="reason">${esc(why)}</div>`);
   }
   if (r.winner === null && r.winners && r.winners.length > 1) {
-    out.push(`<div class="reason">${esc(t("handShared", {list: r.winners.map((w) => sideLabel(info, w)).join(", ")}))}</div>`);
+    out.push(`<div class="reason">${esc(t("handShared", {list: r.winners.map((w) => teams(info) ? sideLabel(info, w)
+      : playerName(info, w)).join(", ")}))}</div>`);
   }
   // The match so far.
   const kind = info.match;
@@ -692,9 +764,8 @@ function resultsHTML(info, view) {
   }
   if (info.status === "finished") {
     const w = info.match_winner;
-    const winners = w === null ? [] : info.seats.map((_s, i) => i).filter((i) => sideOf(info, i) === w);
     out.push(`<div class="winners">${w === null ? esc(t("draw"))
-      : `★ ${esc(t("winners", {names: winners.map((i) => seatName(info, i)).join(", ")}))}`}</div>`);
+      : `★ ${esc(t("winners", {names: winnerNames(info, w)}))}`}</div>`);
     const changes = info.rating_changes || [];
     if (changes.length) {
       out.push(`<div class="ratings"><b>${esc(t("ratingChanges"))}</b>` + changes.map((c) => {
@@ -736,14 +807,13 @@ function renderResults(info, view) {
     table.openedResults = key;
   }
   // The line under the hand says the same in short, with the record.
-  let line = esc(t("handOver") + result.side_points.join(" – "));
+  let line = esc(t("handOver") + sideScores(info, result.side_points));
   if (over) {
     const w = info.match_winner;
-    const names = w === null ? "" : info.seats.map((_s, i) => i).filter((i) => sideOf(info, i) === w)
-      .map((i) => seatName(info, i)).join(", ");
+    const names = w === null ? "" : winnerNames(info, w);
     line = esc(w === null ? t("draw") : `${t("matchOverShort")} · ${t("winners", {names})}`) +
-      (info.match === "target_points" && info.match_points ? esc(` (${info.match_points.join(" – ")})`) : "") +
-      (info.match === "game_points" && info.game_points ? esc(` (${info.game_points.join(" – ")})`) : "") +
+      (info.match === "target_points" && info.match_points ? esc(` (${sideScores(info, info.match_points)})`) : "") +
+      (info.match === "game_points" && info.game_points ? esc(` (${sideScores(info, info.game_points)})`) : "") +
       ` · <a href="/api/games/${info.id}/record">${t("record")}</a>`;
   }
   $("#result").innerHTML = line;
@@ -767,6 +837,7 @@ async function playAgain(info) {
     const made = await api("/api/tables", {preset: info.preset, players: info.players, bots, options: info.options,
                                            bot_delay: info.bot_delay ?? 0.6, ...who});
     localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
+    localStorage.setItem(`brisca:created:${made.table_id}`, "1");
     location.href = made.url;
   } catch (e) { showError(e.message); }
 }
@@ -1021,7 +1092,7 @@ async function tablePage(id) {
       const seat = await api(`/api/tables/${id}/join`, session.user ? {} : {name: ev.target.name.value});
       localStorage.setItem(`brisca:seat:${id}`, JSON.stringify(seat));
       table.token = seat.token;
-      table.v = null;
+      table.v = null;  // a snapshot as this seat sees it (its hand), not the spectator's view it had
       table.ws.send(JSON.stringify({type: "hello", token: seat.token}));
     } catch (e) { showError(e.message); }
   };
@@ -1030,6 +1101,12 @@ async function tablePage(id) {
     const text = ev.target.text.value.trim();
     if (text && table.ws) table.ws.send(JSON.stringify({type: "chat", text}));
     ev.target.text.value = "";
+  };
+  $("#leavebtn").onclick = () => sendSeat("leave");
+  $("#resignbtn").onclick = () => { if (confirm(t("resignConfirm"))) sendSeat("resign"); };
+  $("#cancelbtn").onclick = async () => {
+    if (!confirm(t("cancelConfirm"))) return;
+    try { await api(`/api/tables/${id}/cancel`, {}); } catch (e) { showError(e.message); }
   };
   $("#closeresults").onclick = closeResults;
   $("#showresults").onclick = () => {
