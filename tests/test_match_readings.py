@@ -393,7 +393,7 @@ def test_the_terminal_shows_the_draw_and_seats_everybody_by_it(cut: bool, tmp_pa
     assert data["hands"][0]["dealer"] == 0
     assert re.search(rf"^  {mine}  You$", out, re.MULTILINE)
     partner = (mine + 2) % 4
-    assert f"Your partners: Seat {partner} (easy, partner)." in out
+    assert f"Your partner: Seat {partner} (easy, partner)." in out
     assert re.search(r" play against ", block)
     again = subprocess.run([sys.executable, "-m", "brisca", "replay", str(record)], capture_output=True, timeout=60)
     assert json.loads(again.stdout)["seating"] == seating

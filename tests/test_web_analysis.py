@@ -72,17 +72,17 @@ def test_the_replay_page_draws_the_analysis(site: tuple[str, str], browser: Any)
         assert page.locator("#rgraph polyline").count() == len(sides)
         assert page.locator("#rgraph circle").count() == len(searched)
         assert page.locator("#rgraph circle.mistake, #rgraph circle.blunder").count() == len(marked)
-        assert page.locator("#rmoves li").count() == len(data["moves"])
+        assert page.locator("#amoves li").count() == len(data["moves"])
         for mark in ("mistake", "blunder"):
             want = sum(1 for m in marked if m["mark"] == mark)
-            assert page.locator(f"#rmoves li[data-mark='{mark}']").count() == want
+            assert page.locator(f"#amoves li[data-mark='{mark}']").count() == want
         # A marked move clicked: the replay goes to it and shows its alternatives, the best starred.
         move = marked[0]
-        item = page.locator(f"#rmoves li[data-mark='{move['mark']}']").first
+        item = page.locator(f"#amoves li[data-mark='{move['mark']}']").first
         step = item.get_attribute("data-step")
         item.click()
         page.wait_for_function(f"document.body.dataset.step === '{step}'")
-        assert page.locator("#rmoves li.here").get_attribute("data-step") == step
+        assert page.locator("#amoves li.here").get_attribute("data-step") == step
         rows = page.locator("#ralternatives tbody tr")
         assert rows.count() == len(move["reading"]["options"])
         assert page.locator("#ralternatives tr.best").get_attribute("data-action") == move["reading"]["best"]

@@ -273,7 +273,7 @@ def craft_bad() -> dict[str, tuple[Any, str | None, str | None]]:
     match = json.loads(json.dumps(craft_records()["match_two_players"]))
     hand = match["hands"][1]
     hand["actions"][4] = {**hand["actions"][4], "seat": 1 - hand["actions"][4]["seat"]}
-    bad["match_second_hand_out_of_turn"] = (match, "turn", "hand 1")
+    bad["match_second_hand_out_of_turn"] = (match, "turn", "hand 2")
     return bad
 
 

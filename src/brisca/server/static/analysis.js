@@ -107,7 +107,7 @@ const briscaAnalysis = (() => {
   }
 
   function moveList() {
-    let html = `<ol id="rmoves" class="rmoves">`;
+    let html = `<ol id="amoves" class="amoves">`;
     for (const m of state.analysis.moves) {
       const k = stepOf(m);
       const mark = m.mark ? ` <b class="mark ${m.mark}">${esc(t(m.mark))}</b>` : "";
@@ -123,7 +123,7 @@ const briscaAnalysis = (() => {
   function step(n) {
     if (state.status !== "done" || !state.analysis) return;
     const here = state.analysis.moves.find((m) => stepOf(m) === n);
-    document.querySelectorAll("#rmoves li").forEach((li) => li.classList.toggle("here", Number(li.dataset.step) === n));
+    document.querySelectorAll("#amoves li").forEach((li) => li.classList.toggle("here", Number(li.dataset.step) === n));
     const now = document.querySelector("#rgraphnow");
     const dot = document.querySelector(`#rgraph circle[data-step="${n}"]`);
     if (now) {
@@ -204,10 +204,10 @@ const briscaAnalysis = (() => {
     #rgraph .now { stroke: currentColor; opacity: 0.6; stroke-width: 1; pointer-events: none; }
     #rgraph circle { cursor: pointer; }
     #rgraph circle.mistake { fill: #ffd740; } #rgraph circle.blunder { fill: #ff5252; }
-    .rmoves { columns: 14em; font-size: 0.9em; }
-    .rmoves li { cursor: pointer; } .rmoves li.here { outline: 2px solid #ffd740; }
-    .rmoves .mark.mistake { color: #ffd740; } .rmoves .mark.blunder { color: #ff8a80; }
-    .rmoves .loss { color: #ffab91; } .alternatives tr.best td:first-child { font-weight: bold; }
+    .amoves { columns: 14em; font-size: 0.9em; }
+    .amoves li { cursor: pointer; } .amoves li.here { outline: 2px solid #ffd740; }
+    .amoves .mark.mistake { color: #ffd740; } .amoves .mark.blunder { color: #ff8a80; }
+    .amoves .loss { color: #ffab91; } .alternatives tr.best td:first-child { font-weight: bold; }
     .alternatives tr.taken { outline: 2px solid #ffd740; }`;
   document.head.appendChild(style);
 
