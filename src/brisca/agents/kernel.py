@@ -1066,13 +1066,18 @@ _KERNELS: dict[tuple[Rules, int], Kernel] = {}
 
 
 def warm() -> None:
-    """Load (or compile) the kernel now, once a process, so that no move's time budget pays for it."""
+    """Load (or compile) the kernel now, once a process, so that no move's time budget pays for it.
+
+    Both of its entry points from Python (the batch of worlds and the debug playout) are compiled together: numba's
+    cache keeps ``_exact``, which calls itself, as a symbol that only the process that compiled it can resolve, so
+    a process that loads the batch from the cache and then compiles the playout alone fails to link it."""
     if not enabled() or _KERNELS:
         return
     game = Game("spanish", 2, seed=0)
     k = kernel_for(find_variant("spanish"), 2)
     if k is not None:
         k.evaluate([game], game.legal_actions(), [0], 0.01, (1,))
+        k.playout(game, 0)
 
 
 def kernel_for(rules: Rules, players: int) -> Kernel | None:
