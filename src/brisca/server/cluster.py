@@ -926,7 +926,7 @@ class ClusterManager(Manager):
     async def _read_without_database(self, table_id: str) -> Message | None:
         """A table as the process running it shows it (this one, or whichever answers over the bus)."""
         actor = self.actors.get(table_id)
-        if actor is not None and table_id in self.epochs:
+        if actor is not None:  # (stopped while its write found no database, or its lease unconfirmed: as it stood)
             return actor.table_json()
         nodes = sorted((await self.bus.nodes() or set()) - {self.node})
         answers = await asyncio.gather(*(self._request(n, {"kind": "describe", "ids": [table_id]}, timeout=2.0)
@@ -1370,8 +1370,10 @@ class ClusterManager(Manager):
             kind = op.get("kind")
             # An actor stopped by the database (loaded again when next asked for) still shows what was committed.
             if kind == "describe":
+                # A table stopped here by a write the database did not take is described as it stood: a read
+                # during an outage gets the table, not an error.
                 reply["tables"] = {t: a.table_json() for t in op.get("ids", [])
-                                   if (a := self.actors.get(t)) is not None and t in self.epochs}
+                                   if (a := self.actors.get(t)) is not None and (t in self.epochs or a.stopped)}
             else:
                 actor = self.actors.get(str(op.get("t")))
                 if actor is None or actor.id not in self.epochs or (actor.stopped and kind != "table"):
