@@ -41,6 +41,7 @@ import os
 import secrets
 import socket
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -716,6 +717,10 @@ class RemoteTable(TableActor):
 # ------------------------------------------------------------------------------------------------ the manager
 
 
+#: Tables whose last read each process keeps, to answer reads during an outage.
+READS_KEPT = 1024
+
+
 class ClusterManager(Manager):
     """This process's tables in a cluster: those whose lease it holds run here (their actors); the others are
     reached through their owner (:class:`RemoteTable`). Made from the process's :class:`Manager`, whose settings
@@ -755,6 +760,9 @@ class ClusterManager(Manager):
         self.local: dict[int, tuple[Connection, RemoteTable]] = {}
         #: Processes judged dead (their channel unread for DEAD_GRACE seconds).
         self.dead: set[str] = set()
+        #: The last answer to a read of each table (a bounded LRU): what a read gets when neither the table's process
+        #: nor the database answers (an outage), rather than an error.
+        self._read_last: OrderedDict[str, Message] = OrderedDict()
         #: Processes whose channel was found unread: since when (``loop.time()``).
         self._missing: dict[str, float] = {}
         #: Whether the database answered the last renewal of the leases (its state is logged when it changes).
@@ -894,6 +902,14 @@ class ClusterManager(Manager):
     async def read_table(self, table_id: str, find: Callable[[str], Awaitable[TableActor]]) -> Message:
         """The table from its owner; as the database holds it when the owner cannot be asked (Redis down); from
         whichever process runs it when neither the database nor the owner known here answers."""
+        found = await self._read(table_id, find)
+        self._read_last[table_id] = found
+        self._read_last.move_to_end(table_id)
+        while len(self._read_last) > READS_KEPT:
+            self._read_last.popitem(last=False)
+        return found
+
+    async def _read(self, table_id: str, find: Callable[[str], Awaitable[TableActor]]) -> Message:
         try:
             actor = await find(table_id)
         except HTTPException as exc:
@@ -901,6 +917,8 @@ class ClusterManager(Manager):
                 raise
             found = await self._read_without_database(table_id)
             if found is None:
+                if table_id in self._read_last:
+                    return self._read_last[table_id]
                 raise
             return found
         if not isinstance(actor, RemoteTable):
@@ -919,6 +937,8 @@ class ClusterManager(Manager):
                 raise
         found = await self._read_without_database(table_id)
         if found is None:
+            if table_id in self._read_last:
+                return self._read_last[table_id]
             raise TableError("unavailable", "neither the server running this table nor the database answers; "
                                             "try again")
         return found
