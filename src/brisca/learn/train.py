@@ -745,28 +745,34 @@ class Run:
             self.learner.load(self.out / "checkpoint_learner")
         self.rng = random.Random(args.seed * 1_000_003 + self.state["update"])
 
-    def imitate(self, pool: ProcessPoolExecutor | None) -> None:
-        """The imitation that starts a fresh run (``--imitate``), logged to the curve as update 0."""
-        args = self.args
-        workers = max(1, args.workers)
-        share = -(-args.imitate_hands // workers)
+    def _learn_from(self, pool: ProcessPoolExecutor | None, agent: str, hands: int, epochs: int
+                    ) -> tuple[int, int, dict[str, float], float, float]:
+        """``agent`` plays about ``hands`` hands at every seat (in the local processes: Ray maps only the self-play)
+        and the learner imitates its choices for ``epochs`` passes: the hands, the decisions, the learner's
+        statistics, and the seconds of play and of learning."""
+        workers = max(1, self.args.workers)
+        share = -(-hands // workers)
         arrays = self.learner.arrays()
-        tasks = [{"weights": arrays, "agent": args.imitate, "presets": self.presets, "players": self.players,
+        tasks = [{"weights": arrays, "agent": agent, "presets": self.presets, "players": self.players,
                   "advisor": self.advisor, "games": share, "seed": self.rng.getrandbits(48) + w}
                  for w in range(workers)]
         t0 = time.perf_counter()
-        # (Ray maps only the self-play; the imitation's hands run in the local processes.)
         parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
         t1 = time.perf_counter()
         batch = merge(parts, ("obs", "mask", "act", "ret"))
-        stats = self.learner.imitate(batch, args.imitate_epochs, args.minibatch)
-        t2 = time.perf_counter()
-        st = self.state
-        st["imitated"] = {"agent": args.imitate, "hands": share * workers, "samples": len(batch["act"])}
-        self.log({"update": 0, "imitate": args.imitate, "hands": share * workers, "samples": len(batch["act"]),
-                  "play_s": round(t1 - t0, 2), "learn_s": round(t2 - t1, 2),
+        stats = self.learner.imitate(batch, epochs, self.args.minibatch)
+        return share * workers, len(batch["act"]), stats, t1 - t0, time.perf_counter() - t1
+
+    def imitate(self, pool: ProcessPoolExecutor | None) -> None:
+        """The imitation that starts a fresh run (``--imitate``), logged to the curve as update 0."""
+        args = self.args
+        hands, samples, stats, play_s, learn_s = self._learn_from(pool, args.imitate, args.imitate_hands,
+                                                                  args.imitate_epochs)
+        self.state["imitated"] = {"agent": args.imitate, "hands": hands, "samples": samples}
+        self.log({"update": 0, "imitate": args.imitate, "hands": hands, "samples": samples,
+                  "play_s": round(play_s, 2), "learn_s": round(learn_s, 2),
                   **{k: round(v, 5) for k, v in stats.items()}})
-        print(f"imitated {args.imitate}: {share * workers} hands, {len(batch['act'])} decisions, "
+        print(f"imitated {args.imitate}: {hands} hands, {samples} decisions, "
               f"accuracy {stats['accuracy']:.3f}, cross-entropy {stats['cross_entropy']:.3f}", flush=True)
 
     def search(self, pool: ProcessPoolExecutor | None) -> None:
@@ -776,22 +782,12 @@ class Run:
         args = self.args
         path = self.out / "search_net.npz"
         self.export(path)
-        agent = f"expert[net={path},sims={args.search_sims}]"
-        workers = max(1, args.workers)
-        share = -(-args.search_hands // workers)
-        arrays = self.learner.arrays()
-        tasks = [{"weights": arrays, "agent": agent, "presets": self.presets, "players": self.players,
-                  "advisor": self.advisor, "games": share, "seed": self.rng.getrandbits(48) + w}
-                 for w in range(workers)]
-        t0 = time.perf_counter()
-        parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
-        t1 = time.perf_counter()
-        batch = merge(parts, ("obs", "mask", "act", "ret"))
-        stats = self.learner.imitate(batch, args.search_epochs, args.minibatch)
-        self.state["search_hands"] = self.state.get("search_hands", 0) + share * workers
-        self.log({"update": self.state["update"], "search": f"expert[sims={args.search_sims}]",
-                  "hands": share * workers, "samples": len(batch["act"]), "play_s": round(t1 - t0, 2),
-                  "learn_s": round(time.perf_counter() - t1, 2), **{k: round(v, 5) for k, v in stats.items()}})
+        hands, samples, stats, play_s, learn_s = self._learn_from(
+            pool, f"expert[net={path},sims={args.search_sims}]", args.search_hands, args.search_epochs)
+        self.state["search_hands"] = self.state.get("search_hands", 0) + hands
+        self.log({"update": self.state["update"], "search": f"expert[sims={args.search_sims}]", "hands": hands,
+                  "samples": samples, "play_s": round(play_s, 2), "learn_s": round(learn_s, 2),
+                  **{k: round(v, 5) for k, v in stats.items()}})
 
     def meta(self) -> dict[str, Any]:
         return {"presets": self.presets, "players": self.players, "hidden": self.state["hidden"],
