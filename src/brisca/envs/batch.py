@@ -176,6 +176,21 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
 
 
 @_njit
+def _take(row: Any, base: int, hl: int, card: int) -> bool:
+    """Take ``card`` out of the hand of ``hl`` cards at ``row[base:]``, the others keeping their order (the last
+    slot is left for the caller); false when the hand does not hold it."""
+    at = -1
+    for i in range(hl):
+        if row[base + i] == card:
+            at = i
+    if at < 0:
+        return False
+    for i in range(at, hl - 1):
+        row[base + i] = row[base + i + 1]
+    return True
+
+
+@_njit
 def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any, aid: int) -> bool:
     """Apply action id ``aid`` for the seat to act, as :meth:`Game.apply <brisca.game.Game.apply>` does; false
     (nothing changed) when it is not legal."""
@@ -193,29 +208,17 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         give = aid - EXCHANGE_ID
         if give != row[lay[_L_GIVE]] or row[lay[_L_MAYX] + seat] == 0:
             return False
-        at = -1
-        for i in range(hl):
-            if row[base + i] == give:
-                at = i
-        if at < 0:
+        if not _take(row, base, hl, give):  # the trump given leaves the hand; the face-up card goes last
             return False
         face = row[lay[_L_STOCK]]
-        for i in range(at, hl - 1):  # remove the trump given, keeping the order; the face-up card goes last
-            row[base + i] = row[base + i + 1]
         row[base + hl - 1] = face
         row[lay[_L_STOCK]] = give
         row[lay[_L_KNOWN] + face] = 1
         row[lay[_L_KNOWN] + give] = 0
         _set_give(row, lay, c, True, xtable[p, give])
         return True
-    at = -1
-    for i in range(hl):
-        if row[base + i] == aid:
-            at = i
-    if at < 0:
+    if not _take(row, base, hl, aid):
         return False
-    for i in range(at, hl - 1):
-        row[base + i] = row[base + i + 1]
     row[base + hl - 1] = -1
     row[lay[_L_HLEN] + seat] = hl - 1
     row[lay[_L_KNOWN] + aid] = 0
