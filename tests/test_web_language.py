@@ -77,12 +77,40 @@ CLEAR = """() => {
 }"""
 
 
+def _seed_where_every_other_seat_plays_before_ana(turns: int) -> tuple[int, list[str]]:
+    """A practice seed of 4-player spanish whose first hand, Ana playing her first legal card and the greedy bots
+    their own, puts a card of each other seat on the felt at one of Ana's first ``turns`` turns; and Ana's cards."""
+    from brisca.actions import Play
+    from brisca.agents import GreedyAgent
+    from brisca.commitment import practice_deck
+    from brisca.game.match import Match
+
+    rules = find_variant("spanish")
+    bot = GreedyAgent()
+    for seed in range(500):
+        game = Match(rules, 4, deck=practice_deck(rules.deck_cards(4), seed, 0)).game
+        seen: set[int] = set()
+        mine: list[str] = []
+        while len(mine) < turns:
+            if game.turn == 0:
+                seen |= {(4 - i) % 4 for i in range(1, len(game.trick) + 1)}  # who played before seat 0
+                action = next(a for a in game.legal_actions() if isinstance(a, Play))
+                mine.append(str(action.card))
+            else:
+                action = bot.act(game.view(game.turn))
+            game.apply(action)
+        if {1, 2, 3} <= seen:
+            return seed, mine
+    raise AssertionError("no seed puts every other seat's card on the felt at Ana's turn")
+
+
 def test_four_seats_on_a_phone_show_names_tags_and_clear_tricks(browser: Any, server: str) -> None:  # noqa: F811
+    seed, mine = _seed_where_every_other_seat_plays_before_ana(6)
     context, page, errors = _open_page(browser, viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
-    _sit(page, server, "spanish", 4, {})
+    _sit(page, server, "spanish", 4, {}, seed=seed)
     page.wait_for_function("document.body.dataset.status === 'playing'")
     seen: set[int] = set()
-    for _ in range(6):
+    for card in mine:
         page.locator("#hand .cardbtn.legal").first.wait_for()
         page.evaluate("motion.finish()")
         got = page.evaluate(CLEAR)
@@ -90,7 +118,7 @@ def test_four_seats_on_a_phone_show_names_tags_and_clear_tricks(browser: Any, se
         assert got["tags"] == 3, got  # the three bots say so, on a phone too
         seen |= set(got["cards"])
         v = int(page.evaluate("document.body.dataset.v"))
-        page.locator("#hand .cardbtn.legal").first.tap()
+        page.locator(f'#hand .cardbtn.legal[data-card="{card}"]').tap()
         page.wait_for_function(f"Number(document.body.dataset.v) > {v}")
     assert {1, 2, 3} <= seen, seen  # the cards of the seats left, opposite and right were all checked
     assert not errors, errors

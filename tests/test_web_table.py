@@ -64,11 +64,15 @@ class Clock:
         return min(15_000.0, left * 1000)
 
 
-def _sit(page: Any, base: str, preset: str, players: int, options: dict[str, Any]) -> str:
-    """A table with Ana at seat 0 and normal bots playing at once in every other seat; the page opens it."""
+def _sit(page: Any, base: str, preset: str, players: int, options: dict[str, Any], seed: int | None = None) -> str:
+    """A table with Ana at seat 0 and normal bots playing at once in every other seat; the page opens it. With
+    ``seed``, a practice table whose decks the seed gives."""
     bots = {str(s): "normal" for s in range(1, players)}
-    made = _post(f"{base}/api/tables", {"preset": preset, "players": players, "bots": bots, "bot_delay": 0,
-                                          "name": "Ana", "options": options})
+    body: dict[str, Any] = {"preset": preset, "players": players, "bots": bots, "bot_delay": 0, "name": "Ana",
+                            "options": options}
+    if seed is not None:
+        body["seed"] = seed
+    made = _post(f"{base}/api/tables", body)
     assert made["seat"] == 0
     page.goto(f"{base}/games")
     page.evaluate(f"localStorage.setItem('brisca:seat:{made['table_id']}', JSON.stringify({json.dumps(made)}))")
