@@ -269,6 +269,32 @@ def test_leave_resign_and_cancel_through_another_process(servers: list[loadtest.
     assert _closed(one, resigned["table_id"]) and _closed(three, resigned["table_id"])
 
 
+def test_a_hint_is_searched_by_the_owner_wherever_it_is_asked(servers: list[loadtest.Server]) -> None:
+    """A practice table's hint asked of a process that does not run the table: its owner searches the seat's view
+    and the answer comes back; a wrong token is refused there too, and a rated table gives none."""
+    one, two, _three = (s.base for s in servers)
+    made = _post(one, "/api/tables", {"players": 2, "name": "Ana", "bots": {"1": "normal"}, "bot_delay": 0,
+                                      "seed": 7})
+    path = f"/api/tables/{made['table_id']}/hint"
+    ends = time.monotonic() + 20
+    while True:  # until the deal is made and it is Ana's turn (she never plays: it stays hers)
+        try:
+            hint = _post(two, path, {"token": made["token"]})["hint"]
+            break
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 409 and time.monotonic() < ends, exc.read()
+            time.sleep(0.2)
+    state = _get(one, f"/api/tables/{made['table_id']}")
+    assert state["status"] == "playing" and hint["text"] and 0 <= hint["win"] <= 1 and hint["worlds"] >= 1
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        _post(two, path, {"token": "not-a-token"})
+    assert refused.value.code == 403
+    rated = _post(one, "/api/tables", {"players": 2, "name": "Bea", "bots": {"1": "normal"}, "bot_delay": 0})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        _post(two, f"/api/tables/{rated['table_id']}/hint", {"token": rated["token"]})
+    assert refused.value.code == 403
+
+
 def test_kill_9_of_the_owner_loses_and_doubles_nothing(redis_url: str, pg_url: str, tmp_path: Path) -> None:
     tables = 12
     # About 35 s on a quiet 2-core machine; the deadlines leave room for a busy one.

@@ -10,18 +10,17 @@ asked for again. The result is stored (``brisca_analyses``) and served from ther
 
 The figures per account (:func:`player_stats`) come from the stored analyses of its games. At a practice table
 (never a rated one) a seated person may ask for a hint on their turn: the best move for their own view, searched
-by the same reading (:func:`brisca.analysis.read_view`) in a thread, one at a time a table.
+by the same reading (:func:`brisca.analysis.read_view`) in a thread, one at a time a table
+(:meth:`brisca.server.table.TableActor.hint`), by the process that runs the table wherever it is asked.
 """
 
 from __future__ import annotations
 
-import asyncio
-import hmac
 import json
 import logging
 import multiprocessing
 import threading
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any, cast
@@ -30,11 +29,12 @@ import sqlalchemy as sa
 from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel, Field
 
-from brisca.analysis import analyse, read_view
+from brisca.analysis import analyse
 from brisca.record import loads
 from brisca.server.db import AnalysisRow, GameRow, SeatRow
 from brisca.server.manager import TABLE_ID
-from brisca.server.store import Store, hash_token
+from brisca.server.store import Store
+from brisca.server.table import TableActor, TableError
 
 log = logging.getLogger("brisca.server")
 
@@ -45,9 +45,6 @@ STALE = timedelta(minutes=30)
 #: Worlds searched a decision, and seconds at most (:func:`brisca.analysis.analyse`).
 WORLDS = 100
 THINK = 0.5
-#: The hint at a practice table: worlds, and seconds at most.
-HINT_WORLDS = 200
-HINT_THINK = 1.0
 
 _ANALYSES = cast(sa.Table, AnalysisRow.__table__)
 _GAMES = cast(sa.Table, GameRow.__table__)
@@ -189,10 +186,9 @@ class HintRequest(BaseModel):
 
 
 def add_routes(app: FastAPI, store: Callable[[], Store], find_user: Callable[[str], Any],
-               route: Callable[[str], Any]) -> None:
+               route: Callable[[str], Awaitable[TableActor]]) -> None:
     """The analysis endpoints: a finished game's (asked for, then read), an account's figures, and the hint at a
-    practice table (``route``: the actor of a table this process runs)."""
-    hinting: set[str] = set()  # tables with a hint being searched: one at a time a table
+    practice table (``route``: the actor of a table, here or standing for its owner; an HTTP error where none)."""
 
     def analyst() -> Analyst:
         found: Analyst | None = getattr(app.state, "analyst", None)
@@ -224,34 +220,18 @@ def add_routes(app: FastAPI, store: Callable[[], Store], find_user: Callable[[st
     @app.post("/api/tables/{table_id}/hint")
     async def table_hint(table_id: str, body: HintRequest) -> dict[str, Any]:
         """The best move for the asking seat, from its own view, at a practice table, on its turn (a rated table
-        gives none: 403); ``{"hint": null}`` where the expert does not search the choice."""
-        actor = route(table_id) if TABLE_ID.match(table_id) else None
-        match = getattr(actor, "match", None)
-        if actor is None or match is None:
-            raise HTTPException(404, "no table with this id is being played here")
-        if not actor.seeded:
-            raise HTTPException(403, "hints are given at practice tables only, never at a rated table")
-        wanted = hash_token(body.token)
-        seat = next((s.seat for s in actor.seats if s.token_hash is not None
-                     and hmac.compare_digest(s.token_hash, wanted)), None)
-        if seat is None:
-            raise HTTPException(403, "this token holds no seat at this table")
-        game = match.game
-        if actor.status != "playing" or game.is_over() or game.turn != seat:
-            raise HTTPException(409, "a hint is for your own turn")
-        if table_id in hinting:
-            raise HTTPException(429, "a hint is being searched at this table already", headers={"Retry-After": "1"})
-        view = game.view(seat)  # taken here, on the table's loop: the search reads this view and nothing else
-        hinting.add(table_id)
+        gives none: 403); ``{"hint": null}`` where the expert does not search the choice. Asked of the process
+        that runs the table, wherever the request arrives."""
+        if not TABLE_ID.match(table_id):
+            raise HTTPException(404, "no such table")
+        actor = await route(table_id)
         try:
-            found = await asyncio.to_thread(read_view, view, len(view.history), HINT_WORLDS, HINT_THINK)
-        finally:
-            hinting.discard(table_id)
-        if found is None:
-            return {"hint": None}
-        best = found[0].best
-        return {"hint": {"action": best.action.to_json(), "text": str(best.action), "win": round(best.win, 4),
-                         "margin": round(best.margin, 2), "worlds": found[0].worlds}}
+            return await actor.hint(body.token)
+        except TableError as exc:
+            status = {"not_found": 404, "forbidden": 403, "bad_token": 403, "not_your_turn": 409, "busy": 429,
+                      "unavailable": 503, "moved": 503}.get(exc.code, 409)
+            retry = {"Retry-After": "1"} if status in (429, 503) else None
+            raise HTTPException(status, exc.message, headers=retry) from None
 
     @app.get("/api/players/{username}/analysis")
     def player_analysis(username: str) -> list[dict[str, Any]]:

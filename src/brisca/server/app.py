@@ -549,8 +549,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 replays.popitem(last=False)
         return cached
 
-    add_analysis_routes(app, lambda: manager().store, lambda name: accounts().find(name),
-                        lambda table_id: manager().route(table_id))
+    add_analysis_routes(app, lambda: manager().store, lambda name: accounts().find(name), actor_or_404)
 
     @app.get("/api/ratings")
     def rated() -> list[dict[str, Any]]:

@@ -56,6 +56,7 @@ from brisca.server.manager import TABLE_ID, Manager
 from brisca.server.store import TableState
 from brisca.server.table import (
     CLOSE,
+    HINT_THINK,
     OPEN,
     SEAT_COMMANDS,
     Act,
@@ -703,6 +704,14 @@ class RemoteTable(TableActor):
             return {}
 
         await self.cluster.ask(self, {"kind": "cancel", "owner": owner}, here)
+
+    async def hint(self, token: str) -> dict[str, Any]:
+        """The hint, searched by the table's owner (it holds the seat's view)."""
+        async def here(actor: TableActor) -> Message:
+            return await actor.hint(token)
+
+        return await self.cluster.ask(self, {"kind": "hint", "token": token}, here,
+                                      timeout=HINT_THINK + REQUEST_TIMEOUT)
 
     async def info(self) -> Message:
         """The table as everyone sees it (:meth:`TableActor.table_json`), from its owner."""
@@ -1406,6 +1415,8 @@ class ClusterManager(Manager):
                     reply["table"] = actor.table_json()
                 elif kind == "cancel":
                     await actor.cancel(str(op.get("owner")))
+                elif kind == "hint":
+                    reply |= await actor.hint(str(op.get("token")))
                 else:
                     reply |= {"error": "malformed", "message": f"unknown request {kind!r}"}
         except TableError as exc:
@@ -1430,10 +1441,10 @@ class ClusterManager(Manager):
             self._requests.pop(rid, None)
 
     async def ask(self, route: RemoteTable, body: Message,
-                  here: Callable[[TableActor], Any]) -> Message:
+                  here: Callable[[TableActor], Any], timeout: float = REQUEST_TIMEOUT) -> Message:
         """A request about a table of another process; if the table moved here meanwhile, ``here(actor)``."""
         for _ in range(3):
-            answer = await self._request(route.node, {**body, "t": route.id})
+            answer = await self._request(route.node, {**body, "t": route.id}, timeout)
             error = answer.get("error")
             if error is None:
                 return answer

@@ -60,6 +60,10 @@ class TableError(Exception):
         self.message = message
 
 
+#: The hint at a practice table: worlds searched, and seconds at most.
+HINT_WORLDS = 200
+HINT_THINK = 1.0
+
 #: Messages waiting for one connection beyond which it is too slow and is closed.
 OUTBOX_LIMIT = 5000
 #: Put in an outbox to close the connection.
@@ -298,6 +302,8 @@ class TableActor:
         self.commitments = list(state.commitments)
         self._task: asyncio.Task[None] | None = None
         self._stopped = False
+        #: A hint is being searched (one at a time a table).
+        self.hinting = False
         #: The seats whose people resigned: a bot plays them to the end of the match (their token holds nothing).
         self.resigned: set[int] = set()
         #: Bumped whenever a person's seat changes hands: a pending :class:`Abandoned` with an older one is stale.
@@ -372,6 +378,38 @@ class TableActor:
         reply: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.submit(Cancel(owner, reply))
         await reply
+
+    async def hint(self, token: str) -> dict[str, Any]:
+        """The best move for the seat of ``token`` on its turn at a practice table, from that seat's view alone
+        (``{"hint": None}`` where the expert values nothing); ``TableError`` where no hint may be given."""
+        from brisca.analysis import read_view
+
+        if not self.seeded:
+            raise TableError("forbidden", "hints are given at practice tables only, never at a rated table")
+        match = self.match
+        if match is None or self._stopped:
+            raise TableError("not_your_turn", "a hint is for your own turn, once the cards are dealt")
+        wanted = hash_token(token)
+        seat = next((s.seat for s in self.seats if s.token_hash is not None
+                     and hmac.compare_digest(s.token_hash, wanted)), None)
+        if seat is None:
+            raise TableError("bad_token", "this token holds no seat at this table")
+        game = match.game
+        if self.status != "playing" or game.is_over() or game.turn != seat:
+            raise TableError("not_your_turn", "a hint is for your own turn")
+        if self.hinting:
+            raise TableError("busy", "a hint is being searched at this table already")
+        view = game.view(seat)  # taken here, on the table's loop: the search reads this view and nothing else
+        self.hinting = True
+        try:
+            found = await asyncio.to_thread(read_view, view, len(view.history), HINT_WORLDS, HINT_THINK)
+        finally:
+            self.hinting = False
+        if found is None:
+            return {"hint": None}
+        best = found[0].best
+        return {"hint": {"action": best.action.to_json(), "text": str(best.action), "win": round(best.win, 4),
+                         "margin": round(best.margin, 2), "worlds": found[0].worlds}}
 
     async def join(self, name: str, seat: int | None, user_id: int | None = None,
                    account: str | None = None, address: str | None = None) -> tuple[int, str]:
