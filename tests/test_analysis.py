@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from brisca import Game, Match
-from brisca.actions import PASS, Bid, Play, Signal
+from brisca.actions import PASS, Bid, Call, Play, Signal
 from brisca.agents import make_agent
+from brisca.agents.auction import SHORTLIST, auction_action
 from brisca.analysis import (
     BID_WORLDS,
     BLUNDER,
@@ -27,6 +28,7 @@ from brisca.analysis import (
     read_face_up,
     read_view,
 )
+from brisca.cards import Suit
 from brisca.cli import main
 from brisca.envs.encode import shuffle_hidden
 from brisca.record import Record
@@ -333,3 +335,47 @@ def test_a_bid_is_weighed_against_passing_from_the_bidders_view() -> None:
             assert read_view(other.view(seat), seed=1, worlds=200, think=60.0, taken=taken) == found
             return
     raise AssertionError("no auction with a choice of bids found")
+
+
+@pytest.mark.parametrize(("variant", "players", "choice"), [
+    ("chilean", 4, "cut"), ("chilean", 4, "mark"), ("rematada", 3, "discard"), ("rematada", 3, "trump"),
+    ("chiamata", 5, "call"), ("chiamata-buia", 5, "a blind call's first trick"),
+])
+def test_the_auctions_other_choices_are_weighed_from_the_seats_view(variant: str, players: int, choice: str) -> None:
+    """The cut, a vale, the discard, the trump, the call and a blind call's first trick: each choice weighed over
+    deals the heuristic plays out (every one where they are few; else the rules' choice in every suit and the one
+    taken), from the seat's view alone, and the record's analysis of the decision is that reading."""
+    rng = random.Random(4)
+    for seed in range(40):
+        game = played(variant, players, seed)
+        for position in positions(game):
+            seat = position.turn
+            assert seat is not None
+            view = position.view(seat)
+            legal = [a for a in view.legal_actions if not isinstance(a, Signal)]
+            if ("a blind call's first trick" if view.call_pending else view.phase) != choice or len(legal) < 2:
+                continue
+            taken = legal[-1]
+            at = decision_seed(7, 0, len(position.history))
+            found = read_view(view, seed=at, worlds=200, think=60.0, taken=taken)
+            assert found is not None
+            reading, cut = found
+            assert not cut and reading.method == "weighed" and reading.worlds == BID_WORLDS
+            weighed = [o.action for o in reading.options]
+            if len(legal) <= SHORTLIST:
+                assert weighed == legal
+            else:
+                assert taken in weighed and auction_action(view) in weighed and len(weighed) <= len(Suit) + 2
+                if choice == "call":  # the rules' call in each suit: every suit can be made trump
+                    assert {a.card.suit for a in weighed if isinstance(a, Call)} == set(Suit)
+            for o in reading.options:
+                assert 0 <= o.win <= 1 and o.win_se >= 0
+            # From the seat's view only: the others' hands (and the stock or talon) shuffled, the same reading.
+            other = shuffle_hidden(position, seat, rng)
+            assert other.view(seat) == view
+            assert read_view(other.view(seat), seed=at, worlds=200, think=60.0, taken=taken) == found
+            seat_reading, face_up, _cut = analyse_task((Record.from_game(game), 0, len(position.history), 7, 200, 60.0))
+            assert seat_reading is not None and face_up is None  # the auction face up is not searched
+            assert seat_reading.option(game.history[len(position.history)][1]) is not None  # the one played
+            return
+    raise AssertionError(f"no {choice} with a choice found in {variant}")

@@ -25,9 +25,9 @@ The search draws :data:`WORLDS` worlds a decision, seeded from ``seed``, the han
 is the same for the same seed wherever it runs, unless ``think`` seconds (a ceiling per decision) run out
 first, which the decision then says (:attr:`Move.cut`). A bid of a point auction is weighed against passing and
 the lowest bid over :data:`BID_WORLDS` deals played out by the heuristic player (as ``expert[bid=sim]`` weighs
-its bids), with no face-up reading. The auction's other choices (calls, discards, trump), a forced move, a claim
-and a blind call's first trick are not searched by the expert (its rules decide them) and are listed without
-values.
+its bids), and so are the auction's other choices (the cut, a vale, the discard, the trump, the call: each one
+where they are few, else a shortlist of the rules' own choice in every suit and the one taken) and a blind
+call's first trick; these have no face-up reading. A forced move and a claim are listed without values.
 
     >>> from brisca import Game
     >>> from brisca.record import Record
@@ -72,6 +72,8 @@ BLUNDER = 0.25
 NOISE = 2.0
 #: The face-up reading is exact (solved) when at most this many cards are left in the hands and the stock.
 FACE_UP_CARDS = 10
+#: The readings made over sampled worlds (each value has a standard error); the others are exact.
+SAMPLED = ("sampled", "bidding", "weighed")
 #: The point weight the search values with: a power of two, so that a value splits exactly into its result
 #: (1, 1/2 or 0) and its margin (any margin below 256 points).
 _WEIGHT = 2.0 ** -10
@@ -127,7 +129,7 @@ class Reading:
         best = self.options.index(self.best)
         taken = next(i for i, o in enumerate(self.options) if o.action == action)
         mean, se = _mean_se([row[best] - row[taken] for row in self.scores])
-        return mean, se if self.method in ("sampled", "bidding") else 0.0
+        return mean, se if self.method in SAMPLED else 0.0
 
     def to_json(self) -> dict[str, Any]:
         """The reading as JSON-ready data: how it was found, the best move, every option."""
@@ -241,7 +243,7 @@ def _split(value: float, weight: float) -> tuple[float, float]:
 def _reading(candidates: Sequence[Action], rows: Sequence[Sequence[float]], weight: float, method: str) -> Reading:
     """The options of ``candidates`` from per-world values (rows of :func:`margin` values, ``weight`` a point)."""
     split = [[_split(v, weight) for v in row] for row in rows]
-    sampled = method in ("sampled", "bidding")  # else the mean over every world (or the one) is the exact value
+    sampled = method in SAMPLED  # else the mean over every world (or the one) is the exact value
     options = []
     for i, action in enumerate(candidates):
         win, win_se = _mean_se([row[i][0] for row in split])
@@ -254,15 +256,16 @@ def _reading(candidates: Sequence[Action], rows: Sequence[Sequence[float]], weig
 def read_view(view: View, seed: int = 0, worlds: int = WORLDS, think: float = THINK,
               taken: Action | None = None) -> tuple[Reading, bool] | None:
     """The values of the legal moves for the seat of ``view`` (to act), from that view alone, by the expert's
-    search; and whether ``think`` ran out first. ``None`` where the expert searches nothing (forced moves, the
-    auction's choices other than a bid). A bid is weighed against passing and the lowest bid, over
-    :data:`BID_WORLDS` deals; ``taken``: the bid played, weighed too."""
-    wanted = min(worlds, BID_WORLDS) if view.phase == "bid" else worlds
+    search; and whether ``think`` ran out first. ``None`` where the expert weighs nothing (a forced move, a
+    claim). A bid is weighed against passing and the lowest bid, the auction's other choices and a blind call's
+    first trick each (or on a shortlist), over :data:`BID_WORLDS` deals; ``taken``: the choice played, weighed
+    too."""
+    wanted = min(worlds, BID_WORLDS) if view.phase != "play" or view.call_pending else worlds
     agent = ExpertAgent(seed=seed, sims=wanted, weight=_WEIGHT, net="off")
     appraisal: Appraisal | None = agent.appraise(view, time.perf_counter() + think, taken)
     if appraisal is None or not appraisal.values:
         return None
-    cut = appraisal.method in ("sampled", "bidding") and len(appraisal.values) < wanted
+    cut = appraisal.method in SAMPLED and len(appraisal.values) < wanted
     return _reading(appraisal.candidates, appraisal.values, appraisal.weight, appraisal.method), cut
 
 
@@ -299,7 +302,7 @@ def analyse_task(task: Task) -> tuple[Reading | None, Reading | None, bool]:
     if found is None or found[0].option(action) is None:
         return None, None, False
     reading, cut = found
-    if reading.method == "bidding":  # the rest of the auction face up is not searched: no second reading
+    if reading.method in ("bidding", "weighed"):  # the auction face up is not searched: no second reading
         return reading, None, cut
     return reading, read_face_up(game, [o.action for o in reading.options]), cut
 

@@ -450,7 +450,7 @@ class _DealtPlan:
                 raise WorldError(f"two cards seen at deck position {pos}: {pins[pos]} and {card}")
             pins[pos] = card
 
-        if viewer is not None:
+        if viewer is not None and not self.uncut:  # before the cut the viewer holds nothing yet
             mine = self.positions[viewer]
             for pos, card in zip(mine, view.received[:len(mine)], strict=True):
                 pin(pos, card)
@@ -520,7 +520,9 @@ class _DealtPlan:
                 self.lacked[s].append(fallback)
         self.known = known
         self.unseen = sorted(unseen)
-        self.hidden = [0 if s == viewer else len(self.positions[s]) - len(known[s]) for s in range(n)]
+        # Before the cut nothing is dealt, the viewer's cards included: every position is hidden.
+        self.hidden = [0 if s == viewer and not self.uncut else len(self.positions[s]) - len(known[s])
+                       for s in range(n)]
         self.talon_hidden = 0 if self.talon_shown else len(self.talon_positions)
         if any(h < 0 for h in self.hidden) or sum(self.hidden) + self.talon_hidden != len(self.unseen):
             raise WorldError(f"{len(self.unseen)} hidden cards do not fit the hands {self.hidden}")

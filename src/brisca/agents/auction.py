@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from brisca.actions import PASS, Action, Bid, Call, Cut, Declare, Discard, Play, RankBid, TrumpChoice
+from brisca.actions import PASS, Action, Bid, Call, Cut, Declare, Discard, Play, RankBid, Signal, TrumpChoice
 from brisca.cards import Card, Rank, Suit
 from brisca.game import View, winning_index
 from brisca.rules import Rules
@@ -178,10 +178,14 @@ def choose_discard(view: View) -> Action:
     among the rest, the cards with points that would not win a trick of their own (a three
     without its ace, kings and knights) go first, then the lowest cards of the shortest suits.
     """
+    return _discard_for(view, best_suit(view.rules, list(view.hand)))
+
+
+def _discard_for(view: View, trump: Suit) -> Action:
+    """:func:`choose_discard`'s cards, for a hand that means to name ``trump``."""
     rules = view.rules
     hand = list(view.hand)
     k = len(view.talon) or 2
-    trump = best_suit(rules, hand)
     strength, points = rules.strength_table, rules.point_table
     pairs = set(_pair_suits(hand)) if rules.declarations != "off" else set()
     count = {s: sum(1 for c in hand if c.suit is s) for s in Suit}
@@ -263,6 +267,28 @@ def mark_choice(view: View) -> Action:
     return max(declares, key=lambda d: d.suit is trump)
 
 
+#: An auction choice with more options than this is weighed on a shortlist (:func:`shortlist`).
+SHORTLIST = 12
+
+
+def shortlist(view: View, taken: Action | None = None) -> list[Action]:
+    """The choices of the auction (or a blind call's first trick) worth weighing against each other: every legal
+    one where there are at most :data:`SHORTLIST`; else the rules' own choice, ``taken`` (the one played, for an
+    analysis), and the rules' choice for each other trump the hand could mean to make (a call in every suit, a
+    discard that keeps each suit for trump)."""
+    legal = [a for a in view.legal_actions if not isinstance(a, Signal)]
+    if len(legal) <= SHORTLIST:
+        return legal
+    rule = auction_action(view)
+    picks = [a for a in (rule, taken) if a is not None and a in legal]
+    if view.phase == "call":
+        hand, gone = list(view.hand), set(view.played_cards())
+        picks += [Call(called_card(view.rules, hand, suit, gone)) for suit in Suit]
+    elif view.phase == "discard":
+        picks += [_discard_for(view, suit) for suit in Suit]
+    return list(dict.fromkeys(a for a in picks if a in legal))
+
+
 def auction_action(view: View) -> Action | None:
     """The action for a phase outside the card play (the cut, bid, discard, trump, call, marking a vale), or
     ``None`` in the play."""
@@ -284,5 +310,6 @@ def auction_action(view: View) -> Action | None:
 
 __all__ = [
     "WEIGHTS", "auction_action", "best_estimate", "best_suit", "called_card", "choose_bid", "choose_call",
-    "choose_discard", "choose_trump", "cut_choice", "declare_choice", "estimate", "mark_choice", "suit_strength",
+    "choose_discard", "choose_trump", "cut_choice", "declare_choice", "estimate", "mark_choice", "shortlist",
+    "suit_strength",
 ]

@@ -33,7 +33,7 @@ from typing import Any
 
 from brisca.actions import PASS, Action, Bid, Claim, Play, Signal
 from brisca.agents import ismcts
-from brisca.agents.auction import auction_action
+from brisca.agents.auction import auction_action, shortlist
 from brisca.agents.bidding import bid_values, simulated_bid
 
 # The exact endgame and the rollout policy are modules of their own (the heuristic, the tree search and the
@@ -174,8 +174,9 @@ class Appraisal:
     #: The value of a point of margin in ``values``.
     weight: float
     #: How the values were found: ``exact`` (every hand known: solved), ``every world`` (every world the view
-    #: allows, each solved to the end), ``sampled`` (sampled worlds, played out by the rollout policy) or ``bidding``
-    #: (a bid: sampled deals played out by the heuristic player).
+    #: allows, each solved to the end), ``sampled`` (sampled worlds, played out by the rollout policy), ``bidding``
+    #: (a bid: sampled deals played out by the heuristic player) or ``weighed`` (the auction's other choices and a
+    #: blind call's first trick: likewise).
     method: str
 
 
@@ -377,8 +378,7 @@ class ExpertAgent:
     def appraise(self, view: View, limit: float = math.inf, include: Action | None = None) -> Appraisal | None:
         """The values the search gives each move it weighs for ``view`` (the seat to act), world by world: what
         :meth:`act` chooses from, for a reader of the choice (:mod:`brisca.analysis`). ``None`` where the
-        expert searches nothing: a forced move, a claim, the auction's choices and a blind call's first trick
-        (its rules and the heuristic decide those).
+        expert weighs nothing: a forced move, a claim.
 
         The same dispatch as :meth:`act`, with the sampled-world search (never the tree search): every hand known
         (:func:`exact_world`): each move solved exactly; one hidden card left in the stock: every world the view
@@ -388,7 +388,10 @@ class ExpertAgent:
 
         A bid in a point auction is weighed as ``bid=sim`` weighs it (:func:`brisca.agents.bidding.bid_values`):
         passing, the lowest bid and ``include`` (another bid, the one played in an analysis), over ``sims``
-        sampled deals (at most 48) played out by the heuristic player.
+        sampled deals (at most 48) played out by the heuristic player. The auction's other choices (the cut, a
+        vale, the discard, the trump, the call: :func:`~brisca.agents.auction.shortlist` where they are many) and a
+        blind call's first trick, which :meth:`act` leaves to the rules and the heuristic, are weighed the same
+        way (``weighed``): a reader sees what each was worth, by the same player the bids are weighed by.
         """
         legal = _require_turn(view)
         bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda b: b.points)
@@ -399,7 +402,14 @@ class ExpertAgent:
             dealt = bid_values(view, wanted, self.rng, worlds, deadline, self.weight)
             return Appraisal(tuple(wanted), tuple(map(tuple, dealt)), self.weight, "bidding") if dealt else None
         if auction_action(view) is not None or view.call_pending:
-            return None
+            # The auction's other choices (the cut, a vale, the discard, the trump, the call) and a blind call's
+            # first trick, weighed as a bid is: the heuristic plays each sampled deal out.
+            choices = shortlist(view, include)
+            if len(choices) < 2:
+                return None
+            worlds = min(48, self.sims or 48)
+            dealt = bid_values(view, choices, self.rng, worlds, None if limit == math.inf else limit, self.weight)
+            return Appraisal(tuple(choices), tuple(map(tuple, dealt)), self.weight, "weighed") if dealt else None
         candidates = [a for a in legal if not isinstance(a, Signal)]
         if len(candidates) < 2 or any(isinstance(a, Claim) for a in candidates):
             return None
