@@ -486,6 +486,22 @@ def test_capote_is_told_in_the_hand_summary(monkeypatch: pytest.MonkeyPatch) -> 
     assert outcome is Outcome.FINISHED
     assert "Capote: Other side (seats 1, 3) took every trick and wins the hand outright." in out
     assert re.search(r"^Other side \(seats 1, 3\) wins the hand\.$", out, re.MULTILINE)
+    assert "Taking every trick (capote) wins the hand outright." in _game._dealt_out_rules()
+
+
+def test_capote_under_capote_match_is_told_as_winning_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = RuledGame.result
+
+    def capote(self: RuledGame) -> HandResult | None:
+        out = real(self)
+        return out if out is None else dataclasses.replace(out, winner=1, reason="capote")
+
+    monkeypatch.setattr(RuledGame, "result", capote)
+    outcome, out, game = session("chilean", 4, 2, {"capote": "match"})
+    assert outcome is Outcome.FINISHED
+    assert "Capote: Other side (seats 1, 3) took every trick and wins the match outright." in out
+    assert "wins the hand outright" not in out
+    assert "Taking every trick (capote) wins the match outright." in game._dealt_out_rules()
 
 
 @pytest.mark.parametrize(("variant", "players"), [("rematada", 3), ("chilean", 4)])

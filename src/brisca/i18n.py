@@ -401,6 +401,7 @@ _EN: dict[str, str] = {
     "hand_scores": "Match points for this hand: {scores}.",
     "hand_game_points": "Game points won in this hand: {scores}.",
     "capote": "Capote: {who} took every trick and wins the hand outright.",
+    "capote_match": "Capote: {who} took every trick and wins the match outright.",
     "bonus_declared": "declaring {king} and {knight}",
     "rule_trump_dealer": "Every card is dealt; the last one is the dealer's trump card, seen by all until he plays it.",
     "rule_pelada": "Pelada: the cutter must lead a trump to the first trick.",
@@ -450,6 +451,7 @@ _EN: dict[str, str] = {
         " {suit_key}) as you lead one of them: 40 in trumps, 20 otherwise."
     ),
     "rule_capote": "Taking every trick (capote) wins the hand outright.",
+    "rule_capote_match": "Taking every trick (capote) wins the match outright.",
     "next_trick_draw": "The trick's winner draws first and leads the next trick.",
     "next_trick_lead": "The trick's winner leads the next trick.",
     "hand_goal_contract": "the declarer's side must reach the bid",

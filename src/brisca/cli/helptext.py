@@ -150,5 +150,5 @@ class HelpScreen(Screen):
         if rules.declarations in ("vales", "on_lead"):
             lines.append(msg(f"rule_declarations_{rules.declarations}", suit_key=suit_key))
         if rules.capote != "off":
-            lines.append(msg("rule_capote"))
+            lines.append(msg("rule_capote" if rules.capote == "hand" else "rule_capote_match"))
         return lines

@@ -321,7 +321,8 @@ class Narrator(Screen):
         if view.rules.hand_winner == "least":
             self.say("goal_least")
         if result.reason == "capote" and result.winner is not None:
-            self.say("capote", style="bold", who=self.side_label(result.winner))
+            self.say("capote" if view.rules.capote == "hand" else "capote_match", style="bold",
+                     who=self.side_label(result.winner))
         if result.shared:
             self.say("hand_shared", style="bold", who=", ".join(self.side_label(s) for s in result.shared))
         elif result.winner is None:
