@@ -378,3 +378,27 @@ def test_a_person_who_left_has_resigned(tmp_path: Path) -> None:
         if info["match_winner"] is not None:
             winner, loser = ("Bea", "Carla") if info["match_winner"] == 0 else ("Carla", "Bea")
             assert board[winner]["mu"] > 25 > board[loser]["mu"]
+
+
+def test_the_page_can_translate_what_the_accounts_say(tmp_path: Path) -> None:
+    """Every refusal of a signup, a login, a new password, a guest's name and a player page is one of the
+    server's English texts the page recognises (and shows in Spanish or Italian: ``srv_*`` in its catalogs)."""
+    from test_server_leave import _known
+
+    said: list[str] = []
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        for username, password in [("ab", PASSWORD), ("a b", PASSWORD), ("abcд", PASSWORD), ("Admin", PASSWORD),
+                                   ("Cris", "short")]:
+            said.append(_post(client, "/api/signup", {"username": username, "password": password}).json()["detail"])
+        _signup(client, "Ana")
+        said.append(_post(client, "/api/password", {"old": "not it at all", "new": PASSWORD + "2"}).json()["detail"])
+        _as(client, None)
+        said.append(_post(client, "/api/signup", {"username": "ana", "password": PASSWORD}).json()["detail"])
+        said.append(_post(client, "/api/login", {"username": "ana", "password": "not it at all"}).json()["detail"])
+        for name in ["Ana\u3164Bo", "\u200b", "Admin"]:
+            said.append(_post(client, "/api/tables", {"players": 2, "name": name}).json()["detail"])
+        said.append(client.get("/api/players/nobody").json()["detail"])
+        said.append(client.get("/api/games/nosuchgame/record").json()["detail"])
+    assert len(said) == 13 and all(isinstance(m, str) for m in said), said
+    unknown = [m for m in said if not _known(m)]
+    assert not unknown, unknown
