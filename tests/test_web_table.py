@@ -225,6 +225,16 @@ def _play(page: Any, base: str, table_id: str, preset: str, players: int, option
     teams = rules.sides(players) < players
     page.wait_for_function("document.body.dataset.status === 'playing'", timeout=clock.ms())
     _check_seats(page, players)
+    # Every text the next deal's countdown shows, in order ('' when it is hidden again).
+    page.evaluate("""() => {
+        window.countdowns = [''];
+        const box = document.querySelector('#nexthand');
+        new MutationObserver(() => {
+            if (window.countdowns[window.countdowns.length - 1] !== box.textContent) {
+                window.countdowns.push(box.textContent);
+            }
+        }).observe(box, {childList: true, characterData: true, subtree: true});
+    }""")
     panels: dict[int, dict[str, Any]] = {}
     seen = {"turns": 0, "bids": 0, "calls": 0, "skipped": 0}
     while True:
@@ -234,16 +244,30 @@ def _play(page: Any, base: str, table_id: str, preset: str, players: int, option
             " document.querySelector('#actions button:not([disabled])')", timeout=clock.ms())
         if not page.locator("#results").is_hidden():
             hand = int(page.evaluate("document.body.dataset.hand"))
-            if hand not in panels:
+            finished = page.evaluate("document.body.dataset.status") == "finished"
+            # The last hand's panel is read again once the match is over (it then names the winners).
+            if hand not in panels or finished:
                 panels[hand] = _panel(page)
-            if page.evaluate("document.body.dataset.status") == "finished":
+            if finished:
                 break
             # Between hands: the countdown (at a table that pauses between hands; without a pause the next deal
             # may come before the panel is read), then the next deal closes the panel.
+            # The match may be over: its last state comes a moment after the last hand's result.
+            over = "document.body.dataset.status === 'finished'"
             if page.evaluate("table.state.table.hand_pause") or panels[hand]["next"]:
+                # The countdown comes with the table's next state once the pause is set (on a loaded machine a
+                # moment after the hand's result): its first text, whenever it showed.
+                page.wait_for_function(f"window.countdowns[window.countdowns.length - 1] !== '' || {over} ||"
+                                       f" document.body.dataset.hand !== '{hand}'", timeout=clock.ms())
+                if page.evaluate(over):
+                    continue
+                panels[hand]["next"] = next(t for t in page.evaluate("window.countdowns") if t)
                 assert re.fullmatch(r"Next hand in \d s", panels[hand]["next"]), panels[hand]["next"]
                 assert int(panels[hand]["next"].split()[3]) <= PAUSE + 1
-            page.wait_for_function(f"document.body.dataset.hand !== '{hand}'", timeout=clock.ms())
+            page.wait_for_function(f"document.body.dataset.hand !== '{hand}' || {over}", timeout=clock.ms())
+            if page.evaluate(over):
+                continue
+            page.evaluate("window.countdowns = ['']")
             assert page.locator("#results").is_hidden()
             continue
         if page.evaluate("document.body.dataset.status") == "finished":
