@@ -18,6 +18,7 @@ from brisca.agents import HeuristicAgent, NetAgent, make_agent  # noqa: E402
 from brisca.agents.net import SHIPPED, Net, Shelf, load_net, sha256, shipped_path  # noqa: E402
 from brisca.agents.search import ExpertAgent, net_leaves  # noqa: E402
 from brisca.arena import run_arena  # noqa: E402
+from brisca.cli import main  # noqa: E402
 from brisca.envs.encode import shuffle_hidden  # noqa: E402
 from brisca.game import Game  # noqa: E402
 from brisca.learn.train import (  # noqa: E402
@@ -163,6 +164,8 @@ def test_a_small_run_logs_its_curve_checkpoints_and_resumes(tmp_path: Path) -> N
     state = json.loads((out / "state.json").read_text())
     assert state["update"] == 4 and state["commands"] == ["brisca train (test)", "resumed"]
     assert state["league"] == ["u000000.npz", "u000002.npz", "u000004.npz"]
+    # Each snapshot of the league is a network a player loads, with the run's metadata as of then.
+    assert Net.load(out / "league" / "u000002.npz").meta["updates"] == 2
     net = Net.load(out / "net.npz")
     assert net.meta["updates"] == 4 and net.presets == ("spanish", "briscola")
     game = Game("briscola", 2, seed=3)
@@ -399,3 +402,14 @@ def test_an_unknown_agent_is_one_line_and_starts_nothing(tmp_path: Path, capsys:
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "unknown agent 'bogus'" in err and "Traceback" not in err
         assert not out.exists()
+
+
+def test_a_file_that_is_not_a_network_is_one_clear_error(tmp_path: Path) -> None:
+    arrays = tmp_path / "arrays.npz"
+    np.savez(arrays, w1=np.zeros((2, 2)))
+    text = tmp_path / "text.npz"
+    text.write_text("not a network")
+    for path, said in [(arrays, "it lacks meta, b1"), (text, "is not a brisca network")]:
+        with pytest.raises(ValueError, match=said):
+            Net.load(path)
+        assert main(["arena", f"net[weights={path}]", "random", "--games", "1"]) == 2

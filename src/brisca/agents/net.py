@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zipfile
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
@@ -90,10 +91,21 @@ class Net:
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
-        """The network saved at ``path`` (an ``.npz`` with the :data:`LAYERS` arrays and a ``meta`` JSON text)."""
-        with np.load(path) as data:
-            arrays = {k: data[k] for k in LAYERS}
-            meta = json.loads(str(data["meta"]))
+        """The network saved at ``path`` (an ``.npz`` with the :data:`LAYERS` arrays and a ``meta`` JSON text);
+        ``ValueError`` with one line where the file is not one."""
+        try:
+            with np.load(path) as data:
+                missing = [k for k in ("meta", *LAYERS) if k not in data.files]
+                if missing:
+                    raise ValueError(f"{path} is not a brisca network: it lacks {', '.join(missing)}")
+                arrays = {k: data[k] for k in LAYERS}
+                meta = json.loads(str(data["meta"]))
+        except (OSError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
+            raise ValueError(f"{path} is not a brisca network (an .npz the trainer writes): {exc}") from None
+        except ValueError as exc:
+            if str(exc).startswith(f"{path} is not"):
+                raise
+            raise ValueError(f"{path} is not a brisca network (an .npz the trainer writes)") from None
         return cls(arrays, meta)
 
     def save(self, path: str | Path) -> None:

@@ -733,7 +733,7 @@ class Run:
                       init_arrays(inputs, actions, args.hidden, args.seed))
         self.state["commands"].append(command)
         if not self.state["league"]:  # the league starts with the first self: a near-uniform player
-            np.savez(self.out / "league" / "u000000.npz", **arrays)
+            Net(arrays, self.meta()).save(self.out / "league" / "u000000.npz")
             self.state["league"] = ["u000000.npz"]
         backend = args.backend
         if backend == "auto" and args.resume:
@@ -816,11 +816,19 @@ class Run:
 
     def reset_league(self) -> None:
         """The league starts again with the network as it is now (after the imitation)."""
-        np.savez(self.out / "league" / "u000000.npz", **self.learner.arrays())
+        self.snapshot("u000000.npz")
         self.state["league"] = ["u000000.npz"]
 
+    def snapshot(self, name: str) -> None:
+        """The network as it is now, into the league: a network file any player loads (``net[weights=FILE]``)."""
+        self.export(self.out / "league" / name)
+
     def league(self) -> list[Arrays]:
-        return [dict(np.load(self.out / "league" / name)) for name in self.state["league"]]
+        out = []
+        for name in self.state["league"]:
+            with np.load(self.out / "league" / name) as data:
+                out.append({k: data[k] for k in data.files if k != "meta"})
+        return out
 
 
 def batch_lanes(lanes: int | None, games: int, presets: Sequence[str], players: int, advisor: str | None) -> int:
@@ -902,7 +910,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                 run.search(pool)
             if st["update"] % args.snapshot == 0:
                 name = f"u{st['update']:06d}.npz"
-                np.savez(run.out / "league" / name, **run.learner.arrays())
+                run.snapshot(name)
                 st["league"] = [*st["league"], name][-args.league_size:]
                 league_arrays = run.league()
             if st["update"] % args.checkpoint_every == 0:
