@@ -8,7 +8,8 @@ memory grows with every connection opened (docs/security.md, "Memory", has the m
 
 - :class:`Collector` makes a full collection once ``after`` connections have closed since the last one
   (``Limits.full_collection_after``), or ``every`` seconds (``Limits.full_collection_every``): what
-  connections leave is freed within that many connections or seconds, at the cost of one pause each time.
+  connections leave is freed within that many connections or seconds, at the cost of one pause each time;
+  then :func:`release_memory` hands what the C allocator holds free back to the system.
 - Python 3.11's asyncio leaves each closed TCP connection's transport in a cycle (the transport holds its
   own bound method, ``_read_ready_cb``; CPython gh-100348, fixed in 3.12): :func:`break_transport_cycles`
   applies the same fix, so a closed connection's transport is freed at once, by reference counting.
@@ -24,6 +25,29 @@ from typing import Any
 
 #: The collector's thresholds while serving (CPython's are 700, 10, 10).
 THRESHOLDS = (20_000, 20, 100)
+
+
+def _malloc_trim() -> Any:
+    """glibc's ``malloc_trim``, or ``None`` where the C library has none (macOS, musl, Windows)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
+def release_memory() -> bool:
+    """Hand the memory the C allocator holds free back to the system (glibc's ``malloc_trim``): what closed
+    connections freed stays in the allocator's heaps otherwise, and the resident memory keeps their high-water
+    mark. Whether it could."""
+    if _TRIM is None:
+        return False
+    _TRIM(0)
+    return True
 
 
 def break_transport_cycles() -> bool:
@@ -78,6 +102,7 @@ class Collector:
         if self.closed_since < self.after and now - self.last < self.every:
             return False
         gc.collect()
+        release_memory()
         self.last, self.closed_since = now, 0
         return True
 
