@@ -473,8 +473,9 @@ def test_the_same_seed_and_input_give_the_same_game() -> None:
     assert session("chiamata", 5, 9)[1] == session("chiamata", 5, 9)[1]
 
 
-def test_capote_is_told_in_the_hand_summary(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Taking all ten tricks is rare between random players: the summary is checked on a result made capote."""
+@pytest.fixture
+def capotes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Taking all ten tricks is rare between random players: every hand's result is made a capote of side 1."""
     real = RuledGame.result
 
     def capote(self: RuledGame) -> HandResult | None:
@@ -482,6 +483,10 @@ def test_capote_is_told_in_the_hand_summary(monkeypatch: pytest.MonkeyPatch) -> 
         return out if out is None else dataclasses.replace(out, winner=1, reason="capote")
 
     monkeypatch.setattr(RuledGame, "result", capote)
+
+
+@pytest.mark.usefixtures("capotes")
+def test_capote_is_told_in_the_hand_summary() -> None:
     outcome, out, _game = session("chilean", 4, 2)
     assert outcome is Outcome.FINISHED
     assert "Capote: Other side (seats 1, 3) took every trick and wins the hand outright." in out
@@ -489,14 +494,8 @@ def test_capote_is_told_in_the_hand_summary(monkeypatch: pytest.MonkeyPatch) -> 
     assert "Taking every trick (capote) wins the hand outright." in _game._dealt_out_rules()
 
 
-def test_capote_under_capote_match_is_told_as_winning_the_match(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = RuledGame.result
-
-    def capote(self: RuledGame) -> HandResult | None:
-        out = real(self)
-        return out if out is None else dataclasses.replace(out, winner=1, reason="capote")
-
-    monkeypatch.setattr(RuledGame, "result", capote)
+@pytest.mark.usefixtures("capotes")
+def test_capote_under_capote_match_is_told_as_winning_the_match() -> None:
     outcome, out, game = session("chilean", 4, 2, {"capote": "match"})
     assert outcome is Outcome.FINISHED
     assert "Capote: Other side (seats 1, 3) took every trick and wins the match outright." in out
