@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import brisca.server.db
 from brisca.agents.registry import LEVELS
 from brisca.server.accounts import AccountError, check_username
 from brisca.server.names import NameRefused, check_name, lookalike, reserved_name, skeleton, visible
@@ -14,7 +15,9 @@ from test_server_common import create, deadline, serve
 
 #: (look-alike, the name it imitates): Cyrillic, Greek, digits for letters, a ratio sign for a colon.
 LOOKALIKES = [("сора", "copa"), ("ΑΝΑ", "ANA"), ("ВОТ", "bot"), ("Ρерe", "Pepe"), ("I1l", "lll"),
-              ("bot∶expert", "bot:expert"), ("ana\u200b", "ana"), ("ａｎａ", "ana")]
+              ("bot∶expert", "bot:expert"), ("ana\u200b", "ana"), ("ａｎａ", "ana"),
+              # small letters drawn as Latin small capitals, which Unicode's confusables leave out
+              ("вот", "bot"), ("аԁміп", "admin"), ("ᴀᴅᴍɪɴ", "admin")]
 #: Names that show nothing: Hangul fillers, the blank Braille pattern, a combining mark alone.
 INVISIBLE = ["\u3164", "\u3164\u3164\u3164", "\u2800\u2800", "\u115f\u1160", "\uffa0", "\u0301", "\u034f"]
 
@@ -33,11 +36,11 @@ def test_reserved_and_invisible_names_are_refused_in_every_spelling() -> None:
     for level in LEVELS:
         assert reserved_name(level) and reserved_name(level.upper())
     for name in ("normal", "Expert", "ЕХРЕRТ", "bot", "BOT_1", "bot:expert", "bot∶expert", "ВОТ∶expert", "ВОТ_1",
-                 "guest", "GUEST", "Admin", "аdmin", "spectator", "bot1"):
+                 "guest", "GUEST", "Admin", "аdmin", "spectator", "bot1", "вот", "вот_1", "аԁміп"):
         assert reserved_name(name), name
         with pytest.raises(NameRefused, match="reserved"):
             check_name(name)
-    for name in ("botella", "Robot", "normalito", "Guest1", "experta", "Ana"):
+    for name in ("botella", "Robot", "normalito", "Guest1", "experta", "Ana", "Иван", "Мария"):
         assert not reserved_name(name) and check_name(name) == name
     for name in INVISIBLE:
         assert not visible(name)
@@ -84,3 +87,33 @@ def test_an_account_is_unique_by_its_look_and_guests_cannot_wear_it(tmp_path: Pa
         assert all(s["name"] is None for s in info["seats"])  # nothing was taken
         r = client.post(f"/api/tables/{table_id}/join", json={"name": "Beatriz"})
         assert r.status_code == 200
+
+
+def test_the_keys_of_existing_accounts_are_made_again_when_the_look_alikes_change(tmp_path: Path) -> None:
+    """Migration 0006: each account's key is computed anew; of two accounts that now look alike, the older keeps
+    the key (the newer still logs in, and no new account may look like either)."""
+    from datetime import datetime
+
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from brisca.server.db import UserRow, make_engine, upgrade
+
+    engine = make_engine(str(tmp_path / "db.sqlite3"))
+    config = Config()
+    config.set_main_option("script_location", str(Path(brisca.server.db.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0005")
+    users = UserRow.__table__
+    with engine.begin() as c:  # keys as 0004 made them: without the small capitals
+        for display in ("nota", "пота", "Иван"):
+            c.execute(users.insert().values(username=display.casefold(), display=display, password_hash="x",
+                                            lookalike=skeleton(skeleton(display).casefold()),
+                                            created_at=datetime(2026, 1, 1)))
+    upgrade(engine)
+    with engine.connect() as c:
+        keys = dict(c.execute(sa.select(users.c.display, users.c.lookalike)).all())
+    assert keys == {"nota": lookalike("nota"), "пота": None, "Иван": lookalike("Иван")}
+    assert lookalike("пота") == lookalike("nota")

@@ -91,10 +91,16 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", mapped)
 
 
+#: Small letters that Unicode's confusables leave out but that are drawn as the small capitals of Latin letters
+#: in most fonts (Cyrillic ``вот`` reads "BOT", ``аԁміп`` reads "admin"): each to the Latin letter it shows.
+SMALL_CAPITALS = str.maketrans({"в": "b", "м": "m", "н": "h", "т": "t", "к": "k", "п": "n", "ʙ": "b", "ᴍ": "m",
+                                "ʜ": "h", "ᴛ": "t", "ᴋ": "k", "ɴ": "n", "ᴏ": "o", "ᴀ": "a", "ᴅ": "d", "ɪ": "i"})
+
+
 def lookalike(name: str) -> str:
     """The key two names share when they look alike (compare keys, never show them)."""
     shown = "".join(c for c in unicodedata.normalize("NFKC", name) if not ignorable(c)).strip()
-    return skeleton(skeleton(shown).casefold())
+    return skeleton(skeleton(shown.translate(SMALL_CAPITALS)).casefold().translate(SMALL_CAPITALS))
 
 
 @functools.cache
