@@ -109,6 +109,17 @@ def test_four_seats_on_a_phone_show_names_tags_and_clear_tricks(browser: Any, se
     context, page, errors = _open_page(browser, viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
     _sit(page, server, "spanish", 4, {}, seed=seed)
     page.wait_for_function("document.body.dataset.status === 'playing'")
+    # Each new lead on the felt: whether the cards of the trick taken before it still slide over it (fast bots
+    # lead while they would).
+    page.evaluate("""() => {
+        window.leads = [];
+        const trick = document.querySelector('#trick');
+        new MutationObserver(() => {
+            if (trick.querySelectorAll('.played').length === 1) {
+                window.leads.push(document.querySelectorAll('#fx .trickghost').length);
+            }
+        }).observe(trick, {childList: true, subtree: true});
+    }""")
     seen: set[int] = set()
     for card in mine:
         page.locator("#hand .cardbtn.legal").first.wait_for()
@@ -121,5 +132,7 @@ def test_four_seats_on_a_phone_show_names_tags_and_clear_tricks(browser: Any, se
         page.locator(f'#hand .cardbtn.legal[data-card="{card}"]').tap()
         page.wait_for_function(f"Number(document.body.dataset.v) > {v}")
     assert {1, 2, 3} <= seen, seen  # the cards of the seats left, opposite and right were all checked
+    leads = page.evaluate("window.leads")
+    assert len(leads) >= 4 and not any(leads), leads  # no lead drawn under the last trick's sliding cards
     assert not errors, errors
     context.close()
