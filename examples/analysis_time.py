@@ -2,9 +2,12 @@
 
 Plays ``--hands`` hands of a preset between heuristic players (seeded), analyses each record as
 ``brisca replay --analyse`` does, one process, and prints the seconds per hand and per searched decision
-(median and mean), and how many decisions the clock cut short.
+(median and mean), and how many decisions the clock cut short. With ``--solve 10,12,14``, instead: how long
+the face-up reading's exact solve of every legal move takes once that many cards are left in the hands and the
+stock (at most and on average over the hands), which is what sets ``FACE_UP_CARDS``.
 
     python examples/analysis_time.py --variant spanish --players 2 --hands 10
+    python examples/analysis_time.py --variant spanish --players 2 --hands 6 --solve 10,12,14
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import time
 
 from brisca import Game
 from brisca.agents import make_agent
+from brisca.actions import Signal
+from brisca.agents.exact import solve, team_of
 from brisca.analysis import THINK, WORLDS, analyse
 from brisca.record import Record
 
@@ -27,7 +32,14 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=WORLDS)
     parser.add_argument("--think", type=float, default=THINK)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--solve", default="", help="card counts (comma-separated): time the face-up solve instead")
     args = parser.parse_args()
+    if args.solve:
+        for cards in (int(c) for c in args.solve.split(",")):
+            times = [_solve_time(_played(args.variant, args.players, args.seed + k, cards)) for k in range(args.hands)]
+            print(f"{args.variant}, {args.players} players, {cards} cards left: every legal move solved in at most"
+                  f" {max(times):.3f} s (mean {statistics.mean(times):.3f} s) over {args.hands} hands")
+        return
     analyse(Record.from_game(_played(args.variant, args.players, 0)), worlds=4)  # the compiled kernel, warmed
     per_hand, per_decision, cut = [], [], 0
     for k in range(args.hands):
@@ -45,12 +57,26 @@ def main() -> None:
           f" {1000 * statistics.median(per_decision):.0f} ms a decision (median), {cut} decisions cut by the clock")
 
 
-def _played(variant: str, players: int, seed: int) -> Game:
+def _played(variant: str, players: int, seed: int, left: int = 0) -> Game:
+    """A hand played by heuristic players to its end, or until ``left`` cards are left in the hands and stock."""
     game = Game(variant, players, seed=seed)
     agents = [make_agent("heuristic", seed=seed * 10 + s) for s in range(players)]
-    while not game.is_over():
+    while not game.is_over() and sum(len(game.hand(s)) for s in range(players)) + game.stock_count > left:
         game.apply(agents[game.turn].act(game.view(game.turn)))  # type: ignore[index]
     return game
+
+
+def _solve_time(game: Game) -> float:
+    """Seconds to solve every legal move of the seat to act with every card known (the face-up reading)."""
+    seat = game.turn
+    assert seat is not None
+    start = time.perf_counter()
+    for action in game.legal_actions():
+        if not isinstance(action, Signal):
+            child = game.clone()
+            child.apply(action)
+            solve(child, team_of(child, seat))
+    return time.perf_counter() - start
 
 
 if __name__ == "__main__":

@@ -379,3 +379,13 @@ def test_the_auctions_other_choices_are_weighed_from_the_seats_view(variant: str
             assert seat_reading.option(game.history[len(position.history)][1]) is not None  # the one played
             return
     raise AssertionError(f"no {choice} with a choice found in {variant}")
+
+
+def test_the_benchmark_script_times_the_face_up_solve() -> None:
+    script = Path(__file__).resolve().parent.parent / "examples" / "analysis_time.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "2", "--solve", "6,8"], capture_output=True,
+                         text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    for cards in (6, 8):
+        assert re.search(rf"^spanish, 2 players, {cards} cards left: every legal move solved in at most [\d.]+ s"
+                         r" \(mean [\d.]+ s\) over 2 hands$", out.stdout, re.M), out.stdout

@@ -71,7 +71,7 @@ BLUNDER = 0.25
 #: A loss marks a move only when it is more than this many standard errors.
 NOISE = 2.0
 #: The face-up reading is exact (solved) when at most this many cards are left in the hands and the stock.
-FACE_UP_CARDS = 10
+FACE_UP_CARDS = 12
 #: The readings made over sampled worlds (each value has a standard error); the others are exact.
 SAMPLED = ("sampled", "bidding", "weighed")
 #: The point weight the search values with: a power of two, so that a value splits exactly into its result
