@@ -17,8 +17,8 @@ import statistics
 import time
 
 from brisca import Game
-from brisca.agents import make_agent
 from brisca.actions import Signal
+from brisca.agents import make_agent
 from brisca.agents.exact import solve, team_of
 from brisca.analysis import THINK, WORLDS, analyse
 from brisca.record import Record
