@@ -168,6 +168,13 @@ def test_a_small_run_logs_its_curve_checkpoints_and_resumes(tmp_path: Path) -> N
     assert Net.load(out / "league" / "u000002.npz").meta["updates"] == 2
     net = Net.load(out / "net.npz")
     assert net.meta["updates"] == 4 and net.presets == ("spanish", "briscola")
+    # A run started from that network keeps its training in the metadata of its own.
+    more = tmp_path / "more"
+    train(parser().parse_args(["--out", str(more), *args[2:-6], "--updates", "1", "--init", str(out / "net.npz")]),
+          "brisca train --init (test)")
+    lineage = Net.load(more / "net.npz").meta
+    assert lineage["updates"] == 1 and lineage["init"]["updates"] == 4
+    assert lineage["init"]["commands"] == ["brisca train (test)", "resumed"]
     game = Game("briscola", 2, seed=3)
     agent = NetAgent(weights=str(out / "net.npz"))
     while not game.is_over():

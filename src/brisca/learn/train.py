@@ -729,8 +729,14 @@ class Run:
                           "hidden": args.hidden,
                           "seed": args.seed, "commands": []}
             inputs, actions = shape(self.presets, self.players, self.advisor is not None)
-            arrays = (dict(Net.load(args.init).arrays) if args.init else
-                      init_arrays(inputs, actions, args.hidden, args.seed))
+            if args.init:
+                started = Net.load(args.init)
+                arrays = dict(started.arrays)
+                # Where the network came from, kept in its metadata: the training before this run's.
+                self.state["init"] = {k: started.meta[k] for k in ("updates", "games", "samples", "commands", "init")
+                                      if k in started.meta}
+            else:
+                arrays = init_arrays(inputs, actions, args.hidden, args.seed)
         self.state["commands"].append(command)
         if not self.state["league"]:  # the league starts with the first self: a near-uniform player
             Net(arrays, self.meta()).save(self.out / "league" / "u000000.npz")
@@ -796,7 +802,8 @@ class Run:
                 "commands": self.state["commands"],
                 "method": "PPO self-play with a league of past selves (brisca.learn.train)"} | (
             {"imitated": self.state["imitated"]} if "imitated" in self.state else {}) | (
-            {"search_hands": self.state["search_hands"]} if "search_hands" in self.state else {})
+            {"search_hands": self.state["search_hands"]} if "search_hands" in self.state else {}) | (
+            {"init": self.state["init"]} if "init" in self.state else {})
 
     def export(self, path: Path) -> None:
         Net(self.learner.arrays(), self.meta()).save(path)
