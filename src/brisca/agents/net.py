@@ -95,17 +95,18 @@ class Net:
         ``ValueError`` with one line where the file is not one."""
         try:
             with np.load(path) as data:
-                missing = [k for k in ("meta", *LAYERS) if k not in data.files]
-                if missing:
-                    raise ValueError(f"{path} is not a brisca network: it lacks {', '.join(missing)}")
-                arrays = {k: data[k] for k in LAYERS}
-                meta = json.loads(str(data["meta"]))
-        except (OSError, EOFError, zipfile.BadZipFile, json.JSONDecodeError) as exc:
+                files = set(data.files)
+                arrays = {k: data[k] for k in LAYERS if k in files}
+                text = str(data["meta"]) if "meta" in files else None
+        except (OSError, EOFError, ValueError, zipfile.BadZipFile) as exc:
             raise ValueError(f"{path} is not a brisca network (an .npz the trainer writes): {exc}") from None
-        except ValueError as exc:
-            if str(exc).startswith(f"{path} is not"):
-                raise
-            raise ValueError(f"{path} is not a brisca network (an .npz the trainer writes)") from None
+        missing = [k for k in ("meta", *LAYERS) if k not in files]
+        if missing or text is None:
+            raise ValueError(f"{path} is not a brisca network: it lacks {', '.join(missing)}")
+        try:
+            meta = json.loads(text)
+        except ValueError:
+            raise ValueError(f"{path} is not a brisca network: its meta is not JSON") from None
         return cls(arrays, meta)
 
     def save(self, path: str | Path) -> None:

@@ -395,21 +395,19 @@ class ExpertAgent:
         """
         legal = _require_turn(view)
         bids = sorted((a for a in legal if isinstance(a, Bid)), key=lambda b: b.points)
+        weighed: list[Action] | None = None
         if view.phase == "bid" and bids and PASS in legal:
-            wanted = [PASS, bids[0]] + ([include] if include in bids and include != bids[0] else [])
-            worlds = min(48, self.sims or 48)
-            deadline = None if limit == math.inf else limit
-            dealt = bid_values(view, wanted, self.rng, worlds, deadline, self.weight)
-            return Appraisal(tuple(wanted), tuple(map(tuple, dealt)), self.weight, "bidding") if dealt else None
-        if auction_action(view) is not None or view.call_pending:
+            weighed, method = [PASS, bids[0]] + ([include] if include in bids and include != bids[0] else []), "bidding"
+        elif auction_action(view) is not None or view.call_pending:
             # The auction's other choices (the cut, a vale, the discard, the trump, the call) and a blind call's
             # first trick, weighed as a bid is: the heuristic plays each sampled deal out.
-            choices = shortlist(view, include)
-            if len(choices) < 2:
+            weighed, method = shortlist(view, include), "weighed"
+            if len(weighed) < 2:
                 return None
-            worlds = min(48, self.sims or 48)
-            dealt = bid_values(view, choices, self.rng, worlds, None if limit == math.inf else limit, self.weight)
-            return Appraisal(tuple(choices), tuple(map(tuple, dealt)), self.weight, "weighed") if dealt else None
+        if weighed is not None:
+            deadline = None if limit == math.inf else limit
+            dealt = bid_values(view, weighed, self.rng, min(48, self.sims or 48), deadline, self.weight)
+            return Appraisal(tuple(weighed), tuple(map(tuple, dealt)), self.weight, method) if dealt else None
         candidates = [a for a in legal if not isinstance(a, Signal)]
         if len(candidates) < 2 or any(isinstance(a, Claim) for a in candidates):
             return None

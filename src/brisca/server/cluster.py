@@ -710,8 +710,9 @@ class RemoteTable(TableActor):
         async def here(actor: TableActor) -> Message:
             return await actor.hint(token)
 
-        return await self.cluster.ask(self, {"kind": "hint", "token": token}, here,
-                                      timeout=HINT_THINK + REQUEST_TIMEOUT)
+        answer = await self.cluster.ask(self, {"kind": "hint", "token": token}, here,
+                                        timeout=HINT_THINK + REQUEST_TIMEOUT)
+        return {"hint": answer.get("hint")}  # without the bus's own fields
 
     async def info(self) -> Message:
         """The table as everyone sees it (:meth:`TableActor.table_json`), from its owner."""

@@ -389,11 +389,7 @@ class TableActor:
         match = self.match
         if match is None or self._stopped:
             raise TableError("not_your_turn", "a hint is for your own turn, once the cards are dealt")
-        wanted = hash_token(token)
-        seat = next((s.seat for s in self.seats if s.token_hash is not None
-                     and hmac.compare_digest(s.token_hash, wanted)), None)
-        if seat is None:
-            raise TableError("bad_token", "this token holds no seat at this table")
+        seat = self.seat_of(token)
         game = match.game
         if self.status != "playing" or game.is_over() or game.turn != seat:
             raise TableError("not_your_turn", "a hint is for your own turn")
@@ -708,16 +704,19 @@ class TableActor:
         if self.status == "waiting" and all(s.bot is not None or s.token_hash is not None for s in self.seats):
             await self._deal()
 
+    def seat_of(self, token: str) -> int:
+        """The seat ``token`` holds here (``TableError`` where it holds none)."""
+        wanted = hash_token(token)
+        for info in self.seats:
+            if info.token_hash is not None and hmac.compare_digest(info.token_hash, wanted):
+                return info.seat
+        raise TableError("bad_token", "this token holds no seat at this table")
+
     def _hello(self, command: Hello) -> None:
         conn = command.conn
         seat: int | None = None
         if command.token is not None:
-            wanted = hash_token(command.token)
-            for info in self.seats:
-                if info.token_hash is not None and hmac.compare_digest(info.token_hash, wanted):
-                    seat = info.seat
-            if seat is None:
-                raise TableError("bad_token", "this token holds no seat at this table")
+            seat = self.seat_of(command.token)
             self._seen(self.seats[seat].account, command.address)
         conn.seat, conn.subscribed = seat, True
         self.conns.add(conn)
