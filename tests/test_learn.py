@@ -14,7 +14,8 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from brisca.agents import HeuristicAgent, NetAgent, make_agent  # noqa: E402
+from brisca.agents import AgentError, HeuristicAgent, NetAgent, make_agent  # noqa: E402
+from brisca.agents.exact import exact_choice  # noqa: E402
 from brisca.agents.net import SHIPPED, Net, Shelf, load_net, sha256, shipped_path  # noqa: E402
 from brisca.agents.search import ExpertAgent, net_leaves  # noqa: E402
 from brisca.arena import run_arena  # noqa: E402
@@ -33,7 +34,9 @@ from brisca.learn.train import (  # noqa: E402
     parser,
     shape,
     train,
+    widen,
 )
+from brisca.learn.train import main as train_main  # noqa: E402
 from brisca.worlds import sample_world  # noqa: E402
 
 
@@ -181,6 +184,35 @@ def test_a_small_run_logs_its_curve_checkpoints_and_resumes(tmp_path: Path) -> N
         game.apply(agent.act(game.view(game.turn)))
 
 
+def test_a_wider_network_computes_what_the_narrower_one_did() -> None:
+    inputs, actions = shape(["spanish", "briscola"])
+    narrow = init_arrays(inputs, actions, 16, 3)
+    narrow["b1"] += 0.1  # (biases too, not only the zeros a fresh network starts with)
+    narrow["b2"] -= 0.05
+    wide = widen(narrow, 24, 4)
+    assert wide["w1"].shape == (inputs, 24) and wide["w2"].shape == (24, 24) and wide["wp"].shape == (24, actions)
+    x = np.random.default_rng(5).random((50, inputs)).astype(np.float32)
+    meta = {"presets": ["spanish", "briscola"], "players": 2}
+    (l0, v0), (l1, v1) = Net(narrow, meta).forward(x), Net(wide, meta).forward(x)
+    assert np.allclose(l0, l1, atol=1e-6) and np.allclose(v0, v1, atol=1e-6)
+    assert np.abs(wide["w1"][:, 16:]).max() > 0  # the new units read the input: they can learn
+
+
+def test_a_run_widens_the_network_it_starts_from(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    base = ["--presets", "spanish", "--workers", "1", "--games", "4", "--updates", "1", "--minibatch", "256",
+            "--epochs", "1", "--eval-every", "0", "--expert-deals", "0", "--backend", "numpy"]
+    train(parser().parse_args(["--out", str(tmp_path / "a"), *base, "--hidden", "16"]), "narrow")
+    start = str(tmp_path / "a" / "net.npz")
+    train(parser().parse_args(["--out", str(tmp_path / "b"), *base, "--init", start, "--hidden", "24"]), "wide")
+    wide = Net.load(tmp_path / "b" / "net.npz")
+    assert wide.arrays["w2"].shape == (24, 24) and wide.meta["hidden"] == 24
+    train(parser().parse_args(["--out", str(tmp_path / "c"), *base, "--init", start]), "same")
+    assert Net.load(tmp_path / "c" / "net.npz").meta["hidden"] == 16  # --init's width unless told wider
+    assert train_main(["--out", str(tmp_path / "d"), *base, "--init", start, "--hidden", "8"]) == 2
+    assert capsys.readouterr().err.strip() == ("brisca train: error: --hidden 8 is narrower than --init's network "
+                                               "(16 units)")
+
+
 def _shipped() -> Shelf:
     shelf = load_net()
     assert isinstance(shelf, Shelf)
@@ -230,6 +262,40 @@ def test_the_network_reads_only_the_seat_s_view(players: int, advisor: str | Non
     for k in range(5):
         other = shuffle_hidden(game, seat, random.Random(k))
         assert np.array_equal(net.features(other.view(seat), 0), x)
+
+
+@pytest.mark.parametrize("preset", ["spanish", "briscola"])
+def test_hard_plays_the_exact_endgame_once_the_stock_is_gone(preset: str) -> None:
+    """Once the stock is gone nothing is hidden in a 2-player hand: ``hard`` plays the solved best move there, the
+    network's choice before; the network alone keeps its own choice to the end."""
+    hard, alone = make_agent("hard", seed=1), make_agent("net", seed=1)
+    assert isinstance(hard, NetAgent) and hard.endgame == "exact" and isinstance(alone, NetAgent)
+    solved = differ = 0
+    for deal in range(12):
+        game = Game(preset, 2, seed=deal)
+        while not game.is_over():
+            seat = game.turn
+            assert seat is not None
+            view = game.view(seat)
+            best = exact_choice(view)
+            if best is None:
+                assert view.stock_count or len(view.legal_actions) == 1 or hard.act(view) == alone.act(view)
+            else:
+                assert view.stock_count == 0
+                if len(view.legal_actions) > 1:
+                    assert hard.act(view) == best
+                    solved += 1
+                    differ += alone.act(view) != best
+            game.apply(hard.act(view))
+    assert solved >= 12 * 2
+    assert 0 < differ < solved  # (equally good moves included: the solver takes the first)
+
+
+def test_the_endgame_option_is_net_or_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(AgentError, match="endgame is net or exact, not 'solve'"):
+        make_agent("net[endgame=solve]")
+    assert main(["arena", "net[endgame=solve]", "random", "--games", "1"]) == 2
+    assert "endgame is net or exact" in capsys.readouterr().err
 
 
 def test_other_games_fall_back_to_hard_v1() -> None:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brisca.actions import Action
+from brisca.agents.exact import exact_choice
 from brisca.agents.registry import make_agent
 from brisca.game import Game, View
 from brisca.rules import Rules, make_rules
@@ -237,11 +238,21 @@ def load_net(weights: str | None = None) -> Net | Shelf | None:
 
 
 class NetAgent:
-    """The network alone (under a millisecond a move); ``fallback`` plays where it does not cover the game."""
+    """The network (under a millisecond a move); ``fallback`` plays where it does not cover the game.
 
-    def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1") -> None:
+    ``endgame``: ``net`` plays the network's choice to the last card; ``exact`` plays the exact best move
+    (:func:`~brisca.agents.exact.exact_choice`) once the stock is gone and nothing that matters is hidden, as
+    the ``hard`` level does: measured, 0.514 and 0.513 against the network alone over 10,000 games of 2-player
+    ``spanish`` and ``briscola`` (docs/strength.md).
+    """
+
+    def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1",
+                 endgame: str = "net") -> None:
+        if endgame not in ("net", "exact"):
+            raise ValueError(f"endgame is net or exact, not {endgame!r}")
         self.net = load_net(weights)
         self.fallback = make_agent(fallback, seed=seed)
+        self.endgame = endgame
 
     def covers(self, rules: Rules, players: int) -> bool:
         return self.net is not None and self.net.covers(rules, players)
@@ -252,6 +263,10 @@ class NetAgent:
             return self.fallback.act(view)
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
+        if self.endgame == "exact":
+            best = exact_choice(view)
+            if best is not None:
+                return best
         return net.choose(view)
 
 

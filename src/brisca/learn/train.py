@@ -87,6 +87,29 @@ def init_arrays(inputs: int, actions: int, hidden: int, seed: int) -> Arrays:
     return {"w1": w1, "b1": b1, "w2": w2, "b2": b2, "wp": wp, "bp": bp, "wv": wv, "bv": bv}
 
 
+def widen(arrays: Arrays, hidden: int, seed: int) -> Arrays:
+    """``arrays`` with ``hidden`` units in each hidden layer, computing the very same function: the new units'
+    incoming weights small and random, their outgoing weights zero (and no old unit reads a new one), so that
+    training goes on from the network as it was with room to learn more."""
+    rng = np.random.default_rng(seed)
+    n_in, width = arrays["w1"].shape
+    extra = hidden - width
+
+    def small(rows: int, cols: int) -> Any:
+        bound = 0.5 / math.sqrt(rows)
+        return rng.uniform(-bound, bound, (rows, cols)).astype(np.float32)
+
+    w2 = np.zeros((hidden, hidden), np.float32)
+    w2[:width, :width] = arrays["w2"]
+    w2[:, width:] = small(hidden, extra)
+    zeros = np.zeros(extra, np.float32)
+    return {"w1": np.concatenate([arrays["w1"], small(n_in, extra)], 1), "b1": np.concatenate([arrays["b1"], zeros]),
+            "w2": w2, "b2": np.concatenate([arrays["b2"], zeros]),
+            "wp": np.concatenate([arrays["wp"], np.zeros((extra, arrays["wp"].shape[1]), np.float32)]),
+            "bp": arrays["bp"].copy(), "wv": np.concatenate([arrays["wv"], np.zeros((extra, 1), np.float32)]),
+            "bv": arrays["bv"].copy()}
+
+
 def shape(presets: Sequence[str], players: int = 2, advisor: bool = False) -> tuple[int, int]:
     """The network's inputs and action ids for ``presets`` (they must share the encoder's layout), with an
     advisor's choice among the inputs or not."""
@@ -671,7 +694,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--lanes", type=int, default=None,
                     help="hands a worker plays at once, in lockstep (brisca.envs.batch); 0: one at a time. "
                          "Default: up to 1,024 where the batch covers the presets and numba is installed")
-    ap.add_argument("--hidden", type=int, default=256)
+    ap.add_argument("--hidden", type=int, default=None,
+                    help="units in each hidden layer (default 256, or --init's; more than --init's widens it)")
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--entropy", type=float, default=0.01,
@@ -726,17 +750,23 @@ class Run:
         else:
             self.state = {"update": 0, "games": 0, "samples": 0, "seconds": 0.0, "league": [],
                           "presets": self.presets, "players": self.players, "advisor": self.advisor,
-                          "hidden": args.hidden,
+                          "hidden": args.hidden or 256,
                           "seed": args.seed, "commands": []}
             inputs, actions = shape(self.presets, self.players, self.advisor is not None)
             if args.init:
                 started = Net.load(args.init)
                 arrays = dict(started.arrays)
+                width = int(arrays["b1"].shape[0])
+                if args.hidden and args.hidden < width:
+                    raise BriscaError(f"--hidden {args.hidden} is narrower than --init's network ({width} units)")
+                if args.hidden and args.hidden > width:
+                    arrays = widen(arrays, args.hidden, args.seed)
+                self.state["hidden"] = args.hidden or width
                 # Where the network came from, kept in its metadata: the training before this run's.
                 self.state["init"] = {k: started.meta[k] for k in ("updates", "games", "samples", "commands", "init")
                                       if k in started.meta}
             else:
-                arrays = init_arrays(inputs, actions, args.hidden, args.seed)
+                arrays = init_arrays(inputs, actions, args.hidden or 256, args.seed)
         self.state["commands"].append(command)
         if not self.state["league"]:  # the league starts with the first self: a near-uniform player
             Net(arrays, self.meta()).save(self.out / "league" / "u000000.npz")
