@@ -564,3 +564,48 @@ def test_the_bus_drops_a_message_read_twice_and_reports_one_missed() -> None:
     # Numbered per sending process: another one's first message is no gap.
     bus._read(json.dumps({"from": "third", "seq": 7, "ops": []}).encode())
     assert gaps == ["other"] and handled[-1][0] == "third"
+
+
+def test_a_forwarded_connection_left_unanswered_starts_over() -> None:
+    """A connection forwarded to another process's table: while the owner answers, it stays; once a command has had
+    no word back for FORWARD_TIMEOUT seconds (the owner gone or stuck without that being noticed), it is closed, so
+    that its client reconnects and catches up, and the owner is told to forget it."""
+    from brisca.server import cluster
+    from brisca.server.table import CLOSE, Act, Connection, Hello
+
+    class FakeBus:
+        up = True
+
+        def __init__(self) -> None:
+            self.sent: list[tuple[str, dict[str, Any]]] = []
+
+        def send(self, node: str, op: dict[str, Any]) -> None:
+            self.sent.append((node, op))
+
+    class FakeCluster:
+        def __init__(self) -> None:
+            self.bus, self.local, self.keys = FakeBus(), {}, 0
+
+        def new_key(self) -> int:
+            self.keys += 1
+            return self.keys
+
+    async def run() -> None:
+        site = FakeCluster()
+        route = cluster.RemoteTable(site, "t1", "owner")  # type: ignore[arg-type]
+        quiet, answered = Connection(), Connection()
+        route.submit(Hello(quiet, "token-a", None))
+        route.submit(Hello(answered, "token-b", None))
+        start = asyncio.get_running_loop().time()
+        (key_quiet, _), (key_answered, _) = [(k, c) for k, (c, _) in site.local.items()]
+        route.asked.pop(key_answered)  # what the owner's answer does (ClusterManager._receive)
+        route.unanswered(start + cluster.FORWARD_TIMEOUT / 2)
+        assert route.keys.keys() == {quiet, answered} and quiet.outbox.empty()
+        route.unanswered(start + cluster.FORWARD_TIMEOUT + 1)
+        assert quiet.outbox.get_nowait() is CLOSE and quiet not in route.keys and key_quiet not in site.local
+        assert answered in route.keys and answered.outbox.empty()  # nothing of it waits for an answer
+        assert site.bus.sent[-1] == ("owner", {"op": "leave", "t": "t1", "c": key_quiet})
+        route.submit(Act(answered, "1O", 7))  # a command waits again: its clock starts now
+        assert site.bus.sent[-1][1]["op"] == "act" and route.asked[key_answered] >= start
+
+    asyncio.run(run())

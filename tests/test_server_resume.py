@@ -168,3 +168,32 @@ def test_a_crash_between_the_last_move_and_the_next_deal_is_recovered(tmp_path: 
         assert watcher.state["table"]["hand_number"] == 1
         match = match_of(client, "crashed1")
         assert len(match.games) == 2 and match.games[0].history == game.history and not match.game.is_over()
+
+
+def test_an_actor_that_fails_outside_a_command_closes_its_connections(tmp_path: Path) -> None:
+    """A table's actor stopped by a bug between commands does not go silent: its connections are closed (their
+    clients reconnect), what reaches it later is turned away, and a new connection finds the table loaded again,
+    where it stood."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = create(client, players=2)
+        tokens = join_all(client, table_id, 2)
+        players = [Conn(client, table_id, token=t) for t in tokens]
+        _play(players, client, table_id, 3)
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        actor = manager.actors[table_id]
+        before = actor.version
+
+        def broken() -> None:
+            raise RuntimeError("a bug outside any one command")
+
+        actor._schedule_bot = broken
+        players[0].send({"type": "ping", "id": "p"})
+        with pytest.raises(WebSocketDisconnect):
+            while True:  # the pong, then the close
+                players[0].recv()
+        assert actor.stopped
+        back = Conn(client, table_id, token=tokens[0])
+        assert back.v == before and manager.actors[table_id] is not actor
+        _play([back, Conn(client, table_id, token=tokens[1])], client, table_id, 2)

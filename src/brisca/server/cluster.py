@@ -87,6 +87,10 @@ WATCH_EVERY = 0.5
 SLOW_LOOK_EVERY = 4
 #: Seconds an HTTP request forwarded to a table's owner (a join, the table's state) waits for its answer.
 REQUEST_TIMEOUT = 5.0
+#: Seconds a connection forwarded to a table's owner waits for any word from it after a command (a hello, a move, a
+#: ping) before it starts over (closed: its client reconnects and catches up). The owner answers each command at
+#: once unless a lost process or message got in the way that nothing else noticed.
+FORWARD_TIMEOUT = 20.0
 #: Seconds a Redis command (a publish, a look at the channels) may take before Redis is taken to be down.
 REDIS_TIMEOUT = 5.0
 #: Pauses before each try of a publish: a stale connection fails once, a fresh one then goes through.
@@ -642,6 +646,8 @@ class RemoteTable(TableActor):
         self.status = "remote"
         #: This process's connections to the table and their keys on the bus.
         self.keys: dict[Connection, int] = {}
+        #: The keys with a command sent since the owner last sent them anything: since when (``loop.time()``).
+        self.asked: dict[int, float] = {}
 
     def submit(self, command: Command) -> None:
         cluster = self.cluster
@@ -651,6 +657,7 @@ class RemoteTable(TableActor):
         if isinstance(command, Leave):
             key = self.keys.pop(conn, None)
             if key is not None:
+                self.asked.pop(key, None)
                 cluster.local.pop(key, None)
                 cluster.bus.send(self.node, {"op": "leave", "t": self.id, "c": key})
             return
@@ -676,6 +683,7 @@ class RemoteTable(TableActor):
         else:
             op |= {"op": "ping", "id": command.id}
         cluster.bus.send(self.node, op)
+        self.asked.setdefault(key, asyncio.get_running_loop().time())
 
     async def stop(self) -> None:
         self._stopped = True
@@ -687,6 +695,24 @@ class RemoteTable(TableActor):
             self.cluster.local.pop(key, None)
             conn.send(CLOSE)
         self.keys.clear()
+        self.asked.clear()
+
+    def unanswered(self, now: float) -> None:
+        """Close this process's connections whose commands the owner has not answered for :data:`FORWARD_TIMEOUT`
+        seconds (the owner gone or stuck without its being noticed): their clients reconnect, to whichever process
+        runs the table now, and catch up."""
+        late = {key for key, since in self.asked.items() if now - since > FORWARD_TIMEOUT}
+        if not late:
+            return
+        log.warning("table %s: %d connections had no answer from %s for %g s: they start over", self.id, len(late),
+                    self.node, FORWARD_TIMEOUT)
+        for conn, key in [(c, k) for c, k in self.keys.items() if k in late]:
+            del self.keys[conn]
+            self.cluster.local.pop(key, None)
+            conn.send(CLOSE)
+            self.cluster.bus.send(self.node, {"op": "leave", "t": self.id, "c": key})
+        for key in late:
+            self.asked.pop(key, None)
 
     async def join(self, name: str, seat: int | None, user_id: int | None = None,
                    account: str | None = None, address: str | None = None) -> tuple[int, str]:
@@ -1162,6 +1188,9 @@ class ClusterManager(Manager):
                 await asyncio.wait_for(self._wake.wait(), WATCH_EVERY)
             self._wake.clear()
             tick += 1
+            now = asyncio.get_running_loop().time()
+            for route in self._forwarding():
+                route.unanswered(now)
             slow = tick % SLOW_LOOK_EVERY == 0
             looks: list[tuple[str, Awaitable[None]]] = [("the look at the other processes",
                                                          self._check_processes(slow))]
@@ -1331,6 +1360,7 @@ class ClusterManager(Manager):
                     if entry is None:
                         continue
                     conn, route = entry
+                    route.asked.pop(key, None)
                     if index < 0:  # closed by the table (closed for good, or the client too slow): forgotten
                         self.local.pop(key, None)
                         route.keys.pop(conn, None)
@@ -1344,6 +1374,7 @@ class ClusterManager(Manager):
                 entry = self.local.pop(int(op["c"]), None)
                 if entry is not None:
                     entry[1].keys.pop(entry[0], None)
+                    entry[1].asked.pop(int(op["c"]), None)
                     entry[0].send(CLOSE)
                     if entry[1].node == sender:  # the route's other connections start over too
                         self._let_go(entry[1])

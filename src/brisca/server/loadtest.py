@@ -722,7 +722,8 @@ async def durability(tables: int, *, db: str | None = None, players: int = 2, pa
             await asyncio.wait_for(asyncio.gather(*(t.done.wait() for t in all_tables)), left)
         except TimeoutError:
             raise RuntimeError(f"not every match ended within {deadline:g} s: "
-                               + "; ".join(_unfinished(all_tables)[:10])) from None
+                               + "; ".join(_unfinished(all_tables)[:10])
+                               + await _where_they_run(url, servers, all_tables)) from None
         live = next(server for server in servers if server.proc is not None and server.proc.poll() is None)
         for t in all_tables:
             t.record = await http(f"{live.base}/api/games/{t.id}/record", raw=True)
@@ -759,6 +760,37 @@ def _unfinished(tables: Sequence[TableClient]) -> list[str]:
                          f"finished {seat.finished}")
         out.append(f"table {t.id}: " + ", ".join(seats))
     return out
+
+
+async def _where_they_run(url: str, servers: Sequence[Server], tables: Sequence[TableClient]) -> str:
+    """For the report of a run that timed out: each process's name and what it logged last, and which process
+    holds each unfinished table's lease."""
+    parts = []
+    for i, server in enumerate(servers):
+        try:
+            node = str((await asyncio.wait_for(server.health(), 5))["node"])
+        except Exception as exc:
+            node = f"({type(exc).__name__})"
+        parts.append(f"\n--- process {i}: {node}; its log ends:\n{server.log_tail(1500)}")
+    if url.startswith("postgres"):
+        def holders() -> dict[str, str]:
+            import sqlalchemy as sa
+
+            from brisca.server.db import make_engine
+
+            engine = make_engine(url)
+            try:
+                with engine.connect() as c:
+                    return {str(t): f"{o} (epoch {e})" for t, o, e in
+                            c.execute(sa.text("SELECT table_id, owner, epoch FROM brisca_leases"))}
+            finally:
+                engine.dispose()
+
+        with contextlib.suppress(Exception):
+            found = await asyncio.to_thread(holders)
+            parts.append("\n--- leases of the unfinished tables: " + ", ".join(
+                f"{t.id}: {found.get(t.id, 'none')}" for t in tables if not t.done.is_set()))
+    return "".join(parts)
 
 
 async def _taken_over(url: str, node: str, since: float, timeout: float = 30.0) -> float:

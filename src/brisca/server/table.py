@@ -485,6 +485,20 @@ class TableActor:
             self._check_presence_later()
         except Exception:
             log.exception("table %s: could not recover", self.id)
+        # Whatever else ends the loop (a cancellation, a bug outside any one command) must not leave the table
+        # silent: it stops, its connections are closed and its commands turned away, so that its clients reconnect
+        # and find it loaded again.
+        try:
+            await self._read_commands()
+        except asyncio.CancelledError:
+            if not self._stopped:
+                self._stop_here("this table stopped here")
+            raise
+        except Exception:
+            log.exception("table %s: its actor stopped", self.id)
+            self._stop_here("this table stopped here")
+
+    async def _read_commands(self) -> None:
         self._schedule_bot()
         while True:
             command = await self.commands.get()
@@ -511,11 +525,15 @@ class TableActor:
         from what the database holds)."""
         log.warning("table %s: the database did not answer; the table is loaded again when next asked for", self.id)
         self._refuse(command, TableError("unavailable", "the database did not answer: reconnecting"))
+        self._stop_here("the database did not answer")
+
+    def _stop_here(self, why: str) -> None:
+        """Stop reading commands: the connections are closed, what waits is turned away (``why``)."""
         self._stopped = True
         for conn in list(self.conns):
             conn.send(CLOSE)
         self.conns.clear()
-        self._turn_away_queued("the database did not answer")
+        self._turn_away_queued(why)
 
     def _turn_away_queued(self, why: str) -> None:
         while not self.commands.empty():
