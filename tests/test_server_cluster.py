@@ -356,6 +356,18 @@ def test_a_lost_lease_refuses_the_write(redis_url: str, pg_url: str) -> None:
             assert store.load("fence1").version == 1  # type: ignore[union-attr]
             assert first.leases.acquire("fence1") is None
             assert first.leases.acquire("fence1", dead=["other-process"]) == 3
+            # Each write is fenced by its writer's epoch: an actor of an earlier lease of this very process (being
+            # stopped while a newer one loads the table) cannot write, and the newer one keeps the table.
+            first.epochs["fence1"] = 3
+            await store.write(store.set_version, "fence1", 3, lease=3)
+            assert first.leases.acquire("fence1") == 4
+            first.epochs["fence1"] = 4
+            with pytest.raises(LeaseLost):
+                await store.write(store.set_version, "fence1", 4, lease=3)
+            await asyncio.sleep(0.1)
+            assert store.load("fence1").version == 3 and first.epochs["fence1"] == 4  # type: ignore[union-attr]
+            await store.write(store.set_version, "fence1", 4, lease=4)
+            assert store.load("fence1").version == 4  # type: ignore[union-attr]
         finally:
             store.dispose()
 

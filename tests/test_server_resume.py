@@ -197,3 +197,75 @@ def test_an_actor_that_fails_outside_a_command_closes_its_connections(tmp_path: 
         back = Conn(client, table_id, token=tokens[0])
         assert back.v == before and manager.actors[table_id] is not actor
         _play([back, Conn(client, table_id, token=tokens[1])], client, table_id, 2)
+
+
+def test_a_table_behind_the_database_is_loaded_again(tmp_path: Path) -> None:
+    """A move the database holds that the table's actor never made (another process ran the table meanwhile): the
+    actor's next write is refused, the table stops and closes its connections rather than refuse every move from
+    then on, and a reconnection finds it loaded from the database, that move included."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = create(client, players=2)
+        tokens = join_all(client, table_id, 2)
+        players = [Conn(client, table_id, token=t) for t in tokens]
+        _play(players, client, table_id, 3)
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        actor = manager.actors[table_id]
+        game = actor.match.game
+        turn = game.turn
+        elsewhere = game.legal_actions()[-1]
+        actor.store.write_action(table_id, actor.action_count, 0, turn, elsewhere.to_json(), actor.version + 1)
+        mover = players[turn]
+        refused = mover.request({"type": "play", "action": str(game.legal_actions()[0])})
+        assert refused["type"] == "error" and refused["code"] == "unavailable"
+        with pytest.raises(WebSocketDisconnect):
+            while True:
+                mover.recv()
+        assert actor.stopped
+        back = Conn(client, table_id, token=tokens[turn])
+        assert back.state is not None and back.state["view"]["history"][-1]["text"] == str(elsewhere)
+        assert manager.actors[table_id].action_count == actor.action_count + 1
+
+
+def test_an_actor_whose_write_is_fenced_off_stops(tmp_path: Path) -> None:
+    """A write refused by the fence (the table's lease is no longer the actor's: another process, or a newer actor,
+    runs the table) is answered `moved`, and the actor stops and closes its connections, rather than refuse every
+    move after it; the table is loaded again for whoever reconnects."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from brisca.server.store import Fenced
+    from brisca.server.table import TableError
+
+    class Moved(TableError, Fenced):
+        def __init__(self) -> None:
+            super().__init__("moved", "this table moved to another server: reconnect")
+
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = create(client, players=2)
+        tokens = join_all(client, table_id, 2)
+        players = [Conn(client, table_id, token=t) for t in tokens]
+        _play(players, client, table_id, 2)
+        manager = client.app.state.manager  # type: ignore[attr-defined]
+        actor = manager.actors[table_id]
+        actor.lease = 1
+
+        def fence(c: object, batch: list[tuple[object, tuple[object, ...], int | None]]) -> None:
+            if any(lease == 1 for _, _, lease in batch):
+                raise Moved()
+
+        actor.store.fence = fence
+        count = actor.action_count
+        mover = players[actor.match.game.turn]
+        mover.sync()
+        assert mover.state is not None
+        refused = mover.request({"type": "play", "action": mover.state["view"]["legal"][0]["text"]})
+        assert refused["type"] == "error" and refused["code"] == "moved"
+        with pytest.raises(WebSocketDisconnect):
+            while True:
+                mover.recv()
+        assert actor.stopped and actor.action_count == count
+        back = [Conn(client, table_id, token=t) for t in tokens]
+        assert manager.actors[table_id] is not actor and manager.actors[table_id].lease is None
+        _play(back, client, table_id, 2)
+        assert manager.actors[table_id].action_count == count + 2

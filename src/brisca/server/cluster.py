@@ -53,7 +53,7 @@ from sqlalchemy.dialects import postgresql
 
 from brisca.server.db import LeaseRow, make_engine, unreachable
 from brisca.server.manager import TABLE_ID, Manager
-from brisca.server.store import TableState
+from brisca.server.store import Fenced, TableState, Write
 from brisca.server.table import (
     CLOSE,
     HINT_THINK,
@@ -90,7 +90,7 @@ REQUEST_TIMEOUT = 5.0
 #: Seconds a connection forwarded to a table's owner waits for any word from it after a command (a hello, a move, a
 #: ping) before it starts over (closed: its client reconnects and catches up). The owner answers each command at
 #: once unless a lost process or message got in the way that nothing else noticed.
-FORWARD_TIMEOUT = 20.0
+FORWARD_TIMEOUT = 30.0
 #: Seconds a Redis command (a publish, a look at the channels) may take before Redis is taken to be down.
 REDIS_TIMEOUT = 5.0
 #: Pauses before each try of a publish: a stale connection fails once, a fresh one then goes through.
@@ -115,8 +115,8 @@ _SEATS = sa.table("brisca_seats", sa.column("table_id"), sa.column("bot"))
 _DEAD = sa.bindparam("dead", type_=postgresql.ARRAY(sa.String), value=[])
 
 
-class LeaseLost(TableError):
-    """This process no longer holds the table's lease: another runs it now."""
+class LeaseLost(TableError, Fenced):
+    """The writer no longer holds the table's lease: another process runs it now, or another actor of this one."""
 
     def __init__(self, table_ids: Sequence[str]) -> None:
         super().__init__("moved", "this table moved to another server: reconnect")
@@ -267,15 +267,13 @@ class Leases:
         with self.engine.begin() as c:
             return c.execute(query, self._params(t=table_id, e=epoch, to=to)).first() is not None
 
-    def fence(self, c: sa.Connection, epochs: dict[str, int]) -> list[str]:
-        """In a write's transaction: lock the leases of these tables (``table -> epoch`` this process holds) for
-        share, so that no other process takes one over before the commit; the tables whose lease is no longer
-        this process's at that epoch."""
+    def fence(self, c: sa.Connection, tables: Sequence[str]) -> dict[str, int]:
+        """In a write's transaction: lock the leases of these tables for share, so that no other process takes one
+        over before the commit; ``table -> epoch`` of those this process holds."""
         query = (sa.select(LEASES.c.table_id, LEASES.c.epoch)
-                 .where(LEASES.c.owner == self.node, LEASES.c.table_id.in_(sorted(epochs)))
+                 .where(LEASES.c.owner == self.node, LEASES.c.table_id.in_(sorted(tables)))
                  .order_by(LEASES.c.table_id).with_for_update(read=True))
-        held = {str(t): int(e) for t, e in c.execute(query)}
-        return [t for t, epoch in epochs.items() if held.get(t) != epoch]
+        return {str(t): int(e) for t, e in c.execute(query)}
 
     def open_tables(self, owner: str) -> tuple[int, int, int]:
         """The site's open tables of ``owner``, those of bots only among them, and every open table of bots only."""
@@ -890,6 +888,10 @@ class ClusterManager(Manager):
             self.epochs[table_id] = max(epoch, self.epochs.get(table_id, 0))
             state = await self._db(self.store.load, table_id)
             actor = self._loaded(table_id, state)
+            if actor is not None and actor.lease == epoch - 1:
+                # Started meanwhile (another connection's locate) under the epoch just before this one: nobody else
+                # held the table in between, so its picture is whole; it writes under the new epoch.
+                actor.lease = epoch
             if actor is None:
                 self.epochs.pop(table_id, None)
                 await self._db(self.leases.release, [table_id])
@@ -915,7 +917,9 @@ class ClusterManager(Manager):
     def _actor(self, state: TableState) -> TableActor:
         if state.id not in self.epochs:
             self.claim(state.id)
-        return super()._actor(state)
+        actor = super()._actor(state)
+        actor.lease = self.epochs[state.id]
+        return actor
 
     async def release(self, actor: TableActor) -> None:
         await super().release(actor)
@@ -1052,16 +1056,21 @@ class ClusterManager(Manager):
 
     # -------------------------------------------------------------- leases
 
-    def _fence(self, c: sa.Connection, batch: Sequence[tuple[Callable[..., None], tuple[Any, ...]]]) -> None:
-        """The store's check before a batch commits: every table it writes is still this process's."""
-        tables = {args[0] for fn, args in batch if getattr(fn, "__name__", "") in TABLE_WRITES and args}
-        if not tables:
+    def _fence(self, c: sa.Connection, batch: Sequence[Write]) -> None:
+        """The store's check before a batch commits: every table it writes is still its writer's, at the epoch the
+        writer runs under (an actor being stopped here while a newer one loads the table must not write)."""
+        wanted = {(args[0], self.epochs.get(args[0], -1) if lease is None else lease)
+                  for fn, args, lease in batch if getattr(fn, "__name__", "") in TABLE_WRITES and args}
+        if not wanted:
             return
-        lost = self.leases.fence(c, {t: self.epochs.get(t, -1) for t in tables})
-        if lost:
-            if self.loop is not None:
+        held = self.leases.fence(c, sorted({t for t, _ in wanted}))
+        refused = sorted({t for t, epoch in wanted if held.get(t) != epoch})
+        if refused:
+            # The process lost what it believes it holds: let those tables go (a stale writer only stops itself).
+            lost = [t for t, epoch in wanted if held.get(t) != epoch and self.epochs.get(t) == epoch]
+            if lost and self.loop is not None:
                 self.loop.call_soon_threadsafe(self._spawn, self._lose(lost))
-            raise LeaseLost(lost)
+            raise LeaseLost(refused)
 
     async def _lose(self, table_ids: Sequence[str]) -> None:
         """Another process took these tables over: stop their actors here, close their connections (the clients

@@ -253,6 +253,12 @@ def unreachable(exc: BaseException) -> bool:
         isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated)
 
 
+def conflicting(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database already holds what a write would add (another process wrote it): the
+    writer's picture of the table is behind the database's."""
+    return isinstance(exc, sa.exc.IntegrityError)
+
+
 def upgrade(engine: sa.Engine) -> None:
     """Bring the database to the newest schema with Alembic (the migrations ship in the package)."""
     from alembic import command

@@ -103,6 +103,16 @@ class TableState:
     actions: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
 
 
+#: A write waiting in a batch: the ``write_*`` method and its arguments (the table's id first), and the lease
+#: epoch the writer holds the table under (``None``: one process, or whatever epoch this process holds).
+Write = tuple[Callable[..., None], tuple[Any, ...], int | None]
+
+
+class Fenced(Exception):
+    """A write refused because the table's lease is not the writer's: another process runs the table, or a newer
+    actor of this process does (its picture of the table may lack this write). The writer stops."""
+
+
 class Store:
     def __init__(self, url: str | None) -> None:
         self.engine = make_engine(url)
@@ -114,15 +124,15 @@ class Store:
         #: waits on the network and on its disk: that is done in a writer thread.
         self.inline = self.engine.dialect.name == "sqlite"
         self._writer: ThreadPoolExecutor | None = None
-        self._queue: list[tuple[Callable[..., None], tuple[Any, ...], asyncio.Future[None]]] = []
+        self._queue: list[tuple[Write, asyncio.Future[None]]] = []
         self._draining = False
         self._drainer: asyncio.Task[None] | None = None
         self._stop = threading.Event()
         self._checkpointer: threading.Thread | None = None
         #: Checked in each batch's transaction before it commits (a cluster's table leases: every table it writes
-        #: is still this process's, :mod:`brisca.server.cluster`); it raises to refuse the batch. ``None``: one
-        #: process, nothing to check.
-        self.fence: Callable[[sa.Connection, list[tuple[Callable[..., None], tuple[Any, ...]]]], None] | None = None
+        #: is still its writer's, at the writer's epoch, :mod:`brisca.server.cluster`); it raises to refuse the
+        #: batch. ``None``: one process, nothing to check.
+        self.fence: Callable[[sa.Connection, Sequence[Write]], None] | None = None
         if self.inline:
             self._checkpointer = threading.Thread(target=self._checkpoints, name="brisca-checkpoint", daemon=True)
             self._checkpointer.start()
@@ -154,15 +164,16 @@ class Store:
 
     # ------------------------------------------------------------------ group commit
 
-    async def write(self, fn: Callable[..., None], *args: Any) -> None:
+    async def write(self, fn: Callable[..., None], *args: Any, lease: int | None = None) -> None:
         """Run ``fn(*args)`` (one of the ``write_*`` methods) in a batch; return once the batch is committed.
+        ``lease``: the epoch the writer holds the table under, for the fence.
 
         Writes that arrive while a batch commits (or in the same turn of the event loop) go together in the
         next batch, in one transaction.
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.append((fn, args, future))
+        self._queue.append(((fn, args, lease), future))
         if not self._draining:
             self._draining = True
             self._drainer = loop.create_task(self._drain())
@@ -173,7 +184,7 @@ class Store:
         try:
             while self._queue:
                 batch, self._queue = self._queue, []
-                work = [(fn, args) for fn, args, _ in batch]
+                work = [write for write, _ in batch]
                 try:
                     if self.inline:
                         errors = self._commit_batch(work)
@@ -182,11 +193,11 @@ class Store:
                             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brisca-writer")
                         errors = await loop.run_in_executor(self._writer, self._commit_batch, work)
                 except BaseException as exc:  # the loop is going away: fail what waits
-                    for _, _, future in batch:
+                    for _, future in batch:
                         if not future.done():
                             future.set_exception(exc if isinstance(exc, Exception) else RuntimeError("stopped"))
                     raise
-                for (_, _, future), err in zip(batch, errors, strict=True):
+                for (_, future), err in zip(batch, errors, strict=True):
                     if not future.done():
                         if err is None:
                             future.set_result(None)
@@ -197,7 +208,7 @@ class Store:
         finally:
             self._draining = False
 
-    def _commit_batch(self, batch: list[tuple[Callable[..., None], tuple[Any, ...]]]) -> list[Exception | None]:
+    def _commit_batch(self, batch: list[Write]) -> list[Exception | None]:
         """The whole batch in one transaction, or, if that fails, each write alone."""
         if len(batch) > 1 or self.fence is not None:
             try:
@@ -207,25 +218,25 @@ class Store:
                 if len(batch) == 1:
                     return [exc]
         errors: list[Exception | None] = []
-        for fn, args in batch:
+        for write in batch:
             try:
                 if self.fence is None:
-                    fn(*args)
+                    write[0](*write[1])
                 else:
-                    self._together([(fn, args)])
+                    self._together([write])
                 errors.append(None)
             except Exception as exc:
                 errors.append(exc)
         return errors
 
-    def _together(self, batch: list[tuple[Callable[..., None], tuple[Any, ...]]]) -> None:
+    def _together(self, batch: list[Write]) -> None:
         """Writes in one transaction, their rows sent with one ``executemany`` a statement, behind the fence."""
         with self.engine.begin() as c:
             self._batch.connection, self._batch.rows, self._batch.versions = c, {}, {}
             try:
                 if self.fence is not None:
                     self.fence(c, batch)
-                for fn, args in batch:
+                for fn, args, _ in batch:
                     fn(*args)
                 for statement, rows in self._batch.rows.items():
                     c.execute(statement, rows)

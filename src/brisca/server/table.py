@@ -34,9 +34,9 @@ from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
 from brisca.game import Game, Match, PartnerDraw, draw_for_partners
 from brisca.record import MatchRecord
 from brisca.rules import Rules, make_rules
-from brisca.server.db import GameRow, _now, unreachable
+from brisca.server.db import GameRow, _now, conflicting, unreachable
 from brisca.server.serialize import action_json, view_json
-from brisca.server.store import SeatInfo, Store, TableState, hash_token
+from brisca.server.store import Fenced, SeatInfo, Store, TableState, hash_token
 
 log = logging.getLogger("brisca.server")
 
@@ -283,6 +283,9 @@ class TableActor:
         self.seats = state.seats
         self.commands: asyncio.Queue[Command] = asyncio.Queue()
         self.conns: set[Connection] = set()
+        #: The epoch of the table's lease this actor runs under, where several processes serve one site (set by
+        #: the cluster's manager): its writes are fenced by it, not by whatever lease the process holds later.
+        self.lease: int | None = None
         #: ``(v, JSON text for each audience)``; audience ``None`` is the spectators' (absent when none watched).
         self.events: list[tuple[int, dict[int | None, str]]] = []
         self.agents: dict[int, Agent] = {
@@ -476,7 +479,7 @@ class TableActor:
     async def _write(self, fn: Callable[..., None], *args: Any) -> None:
         """One database write, off the event loop (group-committed with other tables' writes); the actor
         waits for it to be committed (its commands stay in order)."""
-        await self.store.write(fn, *args)
+        await self.store.write(fn, *args, lease=self.lease)
 
     async def run(self) -> None:
         try:
@@ -509,9 +512,15 @@ class TableActor:
                 await self._handle(command)
             except TableError as exc:
                 self._refuse(command, exc)
+                if isinstance(exc, Fenced):  # the table runs elsewhere now, or under a newer actor here
+                    self._stop_here("this table moved")
+                    return
             except Exception as exc:  # the actor must outlive any one command
                 if unreachable(exc) and not self.store.inline:
                     self._lost_database(command)
+                    return
+                if conflicting(exc):
+                    self._behind_the_database(command)
                     return
                 log.exception("table %s: command %r failed", self.id, command)
                 self._refuse(command, TableError("internal", f"internal error: {type(exc).__name__}"))
@@ -526,6 +535,15 @@ class TableActor:
         log.warning("table %s: the database did not answer; the table is loaded again when next asked for", self.id)
         self._refuse(command, TableError("unavailable", "the database did not answer: reconnecting"))
         self._stop_here("the database did not answer")
+
+    def _behind_the_database(self, command: Command) -> None:
+        """A write the database refused because it holds that row already: another process ran this table after
+        this actor's picture of it was read. The table stops (its connections are closed: the clients reconnect,
+        and find it loaded again from what the database holds)."""
+        log.warning("table %s: the database holds moves this server did not know; the table is loaded again",
+                    self.id)
+        self._refuse(command, TableError("unavailable", "this table is being loaded again: reconnecting"))
+        self._stop_here("the table is being loaded again")
 
     def _stop_here(self, why: str) -> None:
         """Stop reading commands: the connections are closed, what waits is turned away (``why``)."""
