@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -170,19 +172,32 @@ def test_a_crash_between_the_last_move_and_the_next_deal_is_recovered(tmp_path: 
         assert len(match.games) == 2 and match.games[0].history == game.history and not match.game.is_over()
 
 
-def test_an_actor_that_fails_outside_a_command_closes_its_connections(tmp_path: Path) -> None:
-    """A table's actor stopped by a bug between commands does not go silent: its connections are closed (their
-    clients reconnect), what reaches it later is turned away, and a new connection finds the table loaded again,
-    where it stood."""
-    from starlette.websockets import WebSocketDisconnect
-
+@contextlib.contextmanager
+def _in_play(tmp_path: Path, moves: int) -> Iterator[tuple[Any, str, list[str], list[Conn], Any]]:
+    """A two-person table on SQLite, ``moves`` actions into its first hand: the client, the table's id, the seat
+    tokens, their connections and the table's actor."""
     with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
         table_id = create(client, players=2)
         tokens = join_all(client, table_id, 2)
         players = [Conn(client, table_id, token=t) for t in tokens]
-        _play(players, client, table_id, 3)
-        manager = client.app.state.manager  # type: ignore[attr-defined]
-        actor = manager.actors[table_id]
+        _play(players, client, table_id, moves)
+        yield client, table_id, tokens, players, client.app.state.manager.actors[table_id]  # type: ignore[attr-defined]
+
+
+def _closed(conn: Conn) -> None:
+    """What the server still sends ``conn``, until it closes the connection."""
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect):
+        while True:
+            conn.recv()
+
+
+def test_an_actor_that_fails_outside_a_command_closes_its_connections(tmp_path: Path) -> None:
+    """A table's actor stopped by a bug between commands does not go silent: its connections are closed (their
+    clients reconnect), what reaches it later is turned away, and a new connection finds the table loaded again,
+    where it stood."""
+    with _in_play(tmp_path, 3) as (client, table_id, tokens, players, actor):
         before = actor.version
 
         def broken() -> None:
@@ -190,12 +205,10 @@ def test_an_actor_that_fails_outside_a_command_closes_its_connections(tmp_path: 
 
         actor._schedule_bot = broken
         players[0].send({"type": "ping", "id": "p"})
-        with pytest.raises(WebSocketDisconnect):
-            while True:  # the pong, then the close
-                players[0].recv()
+        _closed(players[0])  # the pong, then the close
         assert actor.stopped
         back = Conn(client, table_id, token=tokens[0])
-        assert back.v == before and manager.actors[table_id] is not actor
+        assert back.v == before and client.app.state.manager.actors[table_id] is not actor
         _play([back, Conn(client, table_id, token=tokens[1])], client, table_id, 2)
 
 
@@ -203,15 +216,7 @@ def test_a_table_behind_the_database_is_loaded_again(tmp_path: Path) -> None:
     """A move the database holds that the table's actor never made (another process ran the table meanwhile): the
     actor's next write is refused, the table stops and closes its connections rather than refuse every move from
     then on, and a reconnection finds it loaded from the database, that move included."""
-    from starlette.websockets import WebSocketDisconnect
-
-    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
-        table_id = create(client, players=2)
-        tokens = join_all(client, table_id, 2)
-        players = [Conn(client, table_id, token=t) for t in tokens]
-        _play(players, client, table_id, 3)
-        manager = client.app.state.manager  # type: ignore[attr-defined]
-        actor = manager.actors[table_id]
+    with _in_play(tmp_path, 3) as (client, table_id, tokens, players, actor):
         game = actor.match.game
         turn = game.turn
         elsewhere = game.legal_actions()[-1]
@@ -219,21 +224,17 @@ def test_a_table_behind_the_database_is_loaded_again(tmp_path: Path) -> None:
         mover = players[turn]
         refused = mover.request({"type": "play", "action": str(game.legal_actions()[0])})
         assert refused["type"] == "error" and refused["code"] == "unavailable"
-        with pytest.raises(WebSocketDisconnect):
-            while True:
-                mover.recv()
+        _closed(mover)
         assert actor.stopped
         back = Conn(client, table_id, token=tokens[turn])
         assert back.state is not None and back.state["view"]["history"][-1]["text"] == str(elsewhere)
-        assert manager.actors[table_id].action_count == actor.action_count + 1
+        assert client.app.state.manager.actors[table_id].action_count == actor.action_count + 1
 
 
 def test_an_actor_whose_write_is_fenced_off_stops(tmp_path: Path) -> None:
     """A write refused by the fence (the table's lease is no longer the actor's: another process, or a newer actor,
     runs the table) is answered `moved`, and the actor stops and closes its connections, rather than refuse every
     move after it; the table is loaded again for whoever reconnects."""
-    from starlette.websockets import WebSocketDisconnect
-
     from brisca.server.store import Fenced
     from brisca.server.table import TableError
 
@@ -241,19 +242,12 @@ def test_an_actor_whose_write_is_fenced_off_stops(tmp_path: Path) -> None:
         def __init__(self) -> None:
             super().__init__("moved", "this table moved to another server: reconnect")
 
-    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
-        table_id = create(client, players=2)
-        tokens = join_all(client, table_id, 2)
-        players = [Conn(client, table_id, token=t) for t in tokens]
-        _play(players, client, table_id, 2)
-        manager = client.app.state.manager  # type: ignore[attr-defined]
-        actor = manager.actors[table_id]
+    def fence(c: object, batch: list[tuple[object, tuple[object, ...], int | None]]) -> None:
+        if any(lease == 1 for _, _, lease in batch):
+            raise Moved()
+
+    with _in_play(tmp_path, 2) as (client, table_id, tokens, players, actor):
         actor.lease = 1
-
-        def fence(c: object, batch: list[tuple[object, tuple[object, ...], int | None]]) -> None:
-            if any(lease == 1 for _, _, lease in batch):
-                raise Moved()
-
         actor.store.fence = fence
         count = actor.action_count
         mover = players[actor.match.game.turn]
@@ -261,11 +255,10 @@ def test_an_actor_whose_write_is_fenced_off_stops(tmp_path: Path) -> None:
         assert mover.state is not None
         refused = mover.request({"type": "play", "action": mover.state["view"]["legal"][0]["text"]})
         assert refused["type"] == "error" and refused["code"] == "moved"
-        with pytest.raises(WebSocketDisconnect):
-            while True:
-                mover.recv()
+        _closed(mover)
         assert actor.stopped and actor.action_count == count
         back = [Conn(client, table_id, token=t) for t in tokens]
-        assert manager.actors[table_id] is not actor and manager.actors[table_id].lease is None
+        now = client.app.state.manager.actors[table_id]
+        assert now is not actor and now.lease is None
         _play(back, client, table_id, 2)
-        assert manager.actors[table_id].action_count == count + 2
+        assert now.action_count == count + 2
