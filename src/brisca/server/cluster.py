@@ -653,10 +653,9 @@ class RemoteTable(TableActor):
             return
         conn = command.conn
         if isinstance(command, Leave):
-            key = self.keys.pop(conn, None)
+            key = self.keys.get(conn)
             if key is not None:
-                self.asked.pop(key, None)
-                cluster.local.pop(key, None)
+                self.drop(conn, key)
                 cluster.bus.send(self.node, {"op": "leave", "t": self.id, "c": key})
             return
         if self._stopped:  # the owner is gone: the connection is being closed, the client comes back
@@ -686,6 +685,12 @@ class RemoteTable(TableActor):
     async def stop(self) -> None:
         self._stopped = True
 
+    def drop(self, conn: Connection, key: int) -> None:
+        """Forget one of this process's connections to the table (closed, or told to start over)."""
+        self.keys.pop(conn, None)
+        self.asked.pop(key, None)
+        self.cluster.local.pop(key, None)
+
     def let_go(self) -> None:
         """The owner is gone or gave the table up: close this process's connections to it (they reconnect)."""
         self._stopped = True
@@ -705,8 +710,7 @@ class RemoteTable(TableActor):
         log.warning("table %s: %d connections had no answer from %s for %g s: they start over", self.id, len(late),
                     self.node, FORWARD_TIMEOUT)
         for conn, key in [(c, k) for c, k in self.keys.items() if k in late]:
-            del self.keys[conn]
-            self.cluster.local.pop(key, None)
+            self.drop(conn, key)
             conn.send(CLOSE)
             self.cluster.bus.send(self.node, {"op": "leave", "t": self.id, "c": key})
         for key in late:
@@ -1064,13 +1068,13 @@ class ClusterManager(Manager):
         if not wanted:
             return
         held = self.leases.fence(c, sorted({t for t, _ in wanted}))
-        refused = sorted({t for t, epoch in wanted if held.get(t) != epoch})
+        refused = [(t, epoch) for t, epoch in wanted if held.get(t) != epoch]
         if refused:
             # The process lost what it believes it holds: let those tables go (a stale writer only stops itself).
-            lost = [t for t, epoch in wanted if held.get(t) != epoch and self.epochs.get(t) == epoch]
+            lost = [t for t, epoch in refused if self.epochs.get(t) == epoch]
             if lost and self.loop is not None:
                 self.loop.call_soon_threadsafe(self._spawn, self._lose(lost))
-            raise LeaseLost(refused)
+            raise LeaseLost(sorted({t for t, _ in refused}))
 
     async def _lose(self, table_ids: Sequence[str]) -> None:
         """Another process took these tables over: stop their actors here, close their connections (the clients
@@ -1371,8 +1375,7 @@ class ClusterManager(Manager):
                     conn, route = entry
                     route.asked.pop(key, None)
                     if index < 0:  # closed by the table (closed for good, or the client too slow): forgotten
-                        self.local.pop(key, None)
-                        route.keys.pop(conn, None)
+                        route.drop(conn, key)
                         conn.send(CLOSE)
                         self.bus.send(sender, {"op": "leave", "t": route.id, "c": key})
                     else:
@@ -1380,10 +1383,9 @@ class ClusterManager(Manager):
             elif kind in ("hello", "act", "chat", "ping", "leave", "seat"):
                 self._table_op(sender, op)
             elif kind == "moved":
-                entry = self.local.pop(int(op["c"]), None)
+                entry = self.local.get(int(op["c"]))
                 if entry is not None:
-                    entry[1].keys.pop(entry[0], None)
-                    entry[1].asked.pop(int(op["c"]), None)
+                    entry[1].drop(entry[0], int(op["c"]))
                     entry[0].send(CLOSE)
                     if entry[1].node == sender:  # the route's other connections start over too
                         self._let_go(entry[1])

@@ -221,7 +221,8 @@ class Store:
         for write in batch:
             try:
                 if self.fence is None:
-                    write[0](*write[1])
+                    fn, args, _ = write
+                    fn(*args)
                 else:
                     self._together([write])
                 errors.append(None)
