@@ -13,7 +13,7 @@ np = pytest.importorskip("numpy")
 
 from brisca.agents.net import Net, reward  # noqa: E402
 from brisca.envs.batch import COMPILED, Batch, covers, policy, quantize  # noqa: E402
-from brisca.envs.encode import ObservationEncoder  # noqa: E402
+from brisca.envs.encode import ObservationEncoder, cues  # noqa: E402
 from brisca.game import Game  # noqa: E402
 from brisca.rules import make_rules  # noqa: E402
 
@@ -21,12 +21,12 @@ if os.environ.get("BRISCA_REQUIRE_KERNEL") and not COMPILED:
     pytest.fail("BRISCA_REQUIRE_KERNEL is set but numba is not installed")
 
 
-def play_along(presets: list[str], players: int, hands: int, seed: int, options: dict[str, object] | None = None
-               ) -> int:
-    """Random hands played in a one-lane batch and in the engine side by side; every position compared. The
-    number of positions."""
+def play_along(presets: list[str], players: int, hands: int, seed: int, options: dict[str, object] | None = None,
+               with_cues: bool = False) -> int:
+    """Random hands played in a one-lane batch and in the engine side by side; every position compared (with the
+    cues where asked). The number of positions."""
     rules = [make_rules(p, options) for p in presets]
-    batch = Batch(rules, players, size=1)
+    batch = Batch(rules, players, size=1, cues=with_cues)
     encoders = [ObservationEncoder(r, players) for r in rules]
     rng = random.Random(seed)
     positions = 0
@@ -42,7 +42,12 @@ def play_along(presets: list[str], players: int, hands: int, seed: int, options:
                 got = batch.features(0, seat)
                 assert got.dtype == np.float32
                 assert got[:enc.size].tobytes() == want.tobytes(), (game, seat, np.nonzero(got[:enc.size] != want))
-                assert got[enc.size:].tolist() == [1.0 if i == p else 0.0 for i in range(len(rules))]
+                rest = got[enc.size:]
+                assert rest[:len(rules)].tolist() == [1.0 if i == p else 0.0 for i in range(len(rules))]
+                if with_cues:
+                    assert rest[len(rules):].tobytes() == cues(game.view(seat)).tobytes(), (game, seat)
+                else:
+                    assert len(rest) == len(rules)
             if game.is_over():
                 assert batch.is_over(0) and batch.turn(0) is None and batch.legal_ids(0) == []
                 break
@@ -65,6 +70,13 @@ def play_along(presets: list[str], players: int, hands: int, seed: int, options:
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_networks_presets_match_the_engine(players: int) -> None:
     assert play_along(["spanish", "briscola"], players, hands=40, seed=players) > 1000
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_cues_match_the_engine(players: int) -> None:
+    assert play_along(["spanish", "briscola"], players, hands=30, seed=10 + players, with_cues=True) > 700
+    assert play_along(["spanish"], players, hands=6, seed=3, options={"trump_exchange": "any_time"},
+                      with_cues=True) > 100
 
 
 @pytest.mark.parametrize(("preset", "players"), [

@@ -20,7 +20,7 @@ from brisca.envs.actions import CORE_BLOCKS, CORE_SIZE, ActionCodec, register_bl
 
 np = pytest.importorskip("numpy")
 
-from brisca.envs.encode import ObservationEncoder, hidden_cards, shuffle_hidden  # noqa: E402
+from brisca.envs.encode import CUES, ObservationEncoder, cues, hidden_cards, shuffle_hidden  # noqa: E402
 
 #: Every preset at its smallest and largest player count, and option mixtures beyond the presets.
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
@@ -228,6 +228,7 @@ def test_encodings_never_depend_on_hidden_cards(preset: str, players: int, optio
             assert np.array_equal(plain.encode(a, seat=ref), plain.encode(b, seat=ref))
             assert np.array_equal(recall.encode(a, seat=ref), recall.encode(b, seat=ref))
             assert np.array_equal(plain.mask(a), plain.mask(b))
+            assert np.array_equal(cues(a), cues(b))
     assert moved  # the permutations did move hidden cards
 
 
@@ -309,3 +310,44 @@ def test_shuffle_hidden_moves_the_talon_and_the_discards() -> None:
             assert other.view(declarer) != game.view(declarer)
         assert shuffle_hidden(game, declarer, rng).discards == game.discards  # type: ignore[attr-defined]
     assert talon_moved >= 15 and discards_moved >= 15
+
+
+# ------------------------------------------------------------------ the cues
+
+
+def test_cues_read_the_trick_and_the_cards_out() -> None:
+    """Beats the trick now, highest of its suit still out, and nothing out can take it (no trump out or a trump),
+    checked against a count done by hand over the cards out."""
+    checked = {"wins": 0, "top": 0, "safe": 0}
+    for game in random_states("spanish", 2, {}, seed=11, hands=6):
+        if game.is_over():
+            continue
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        got = cues(view)
+        assert got.shape == (CUES,) and set(np.unique(got).tolist()) <= {0.0, 1.0}
+        wins, top, safe = got[:48], got[48:96], got[96:]
+        rules, trump = view.rules, view.trump
+        order = rules.strength_table
+        seen = {c for t in view.tricks for c in t.cards} | set(view.trick) | set(view.hand)
+        out = [c for c in rules.deck_cards(2) if c not in seen]
+        held = {c.index for c in view.hand}
+        assert all(k in held for k in np.flatnonzero(got.reshape(3, 48).max(0)))  # only the seat's own cards
+        for c in view.hand:
+            k = c.index
+            above = [o for o in out if o.suit == c.suit and order[o.index] > order[k]]
+            assert top[k] == (not above)
+            trumps_out = [o for o in out if o.suit == trump]
+            assert safe[k] == (not above and (c.suit == trump or not trumps_out))
+            if view.trick:
+                lead = view.trick[0]
+                best = max((x for x in view.trick if x.suit == trump), key=lambda x: order[x.index], default=None) \
+                    or max((x for x in view.trick if x.suit == lead.suit), key=lambda x: order[x.index])
+                beats = (c.suit == best.suit and order[k] > order[best.index]) or (c.suit == trump != best.suit)
+                assert wins[k] == beats
+            else:
+                assert wins[k] == 0
+            for name, plane in (("wins", wins), ("top", top), ("safe", safe)):
+                checked[name] += int(plane[k])
+    assert min(checked.values()) > 10  # every plane was set somewhere

@@ -20,7 +20,7 @@ from brisca.agents.net import SHIPPED, Net, Shelf, load_net, sha256, shipped_pat
 from brisca.agents.search import ExpertAgent, net_leaves  # noqa: E402
 from brisca.arena import run_arena  # noqa: E402
 from brisca.cli import main  # noqa: E402
-from brisca.envs.encode import shuffle_hidden  # noqa: E402
+from brisca.envs.encode import cues, shuffle_hidden  # noqa: E402
 from brisca.game import Game  # noqa: E402
 from brisca.learn.train import (  # noqa: E402
     NumpyLearner,
@@ -35,6 +35,7 @@ from brisca.learn.train import (  # noqa: E402
     shape,
     train,
     widen,
+    with_cues,
 )
 from brisca.learn.train import main as train_main  # noqa: E402
 from brisca.worlds import sample_world  # noqa: E402
@@ -196,6 +197,37 @@ def test_a_wider_network_computes_what_the_narrower_one_did() -> None:
     (l0, v0), (l1, v1) = Net(narrow, meta).forward(x), Net(wide, meta).forward(x)
     assert np.allclose(l0, l1, atol=1e-6) and np.allclose(v0, v1, atol=1e-6)
     assert np.abs(wide["w1"][:, 16:]).max() > 0  # the new units read the input: they can learn
+
+
+def test_a_run_with_cues_starts_from_the_network_as_it_was(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--cues from a network without them: the same choices and values at first (zero weights on the cues), the
+    cues in the metadata, the lockstep and one-at-a-time self-play reading the same inputs; a network with cues
+    refuses to be trained on without them."""
+    base = ["--presets", "spanish", "--workers", "1", "--games", "4", "--updates", "1", "--minibatch", "256",
+            "--epochs", "1", "--eval-every", "0", "--expert-deals", "0", "--backend", "numpy", "--hidden", "16"]
+    train(parser().parse_args(["--out", str(tmp_path / "a"), *base]), "plain")
+    start = Net.load(tmp_path / "a" / "net.npz")
+    cued = Net(with_cues(dict(start.arrays)), {**start.meta, "cues": True})
+    assert cued.cues and not start.cues and cued.inputs == start.inputs + 144
+    game = Game("spanish", 2, seed=12)
+    rng = random.Random(2)
+    while not game.is_over():
+        view = game.view(game.turn)
+        (l0, v0), (l1, v1) = start.evaluate(view), cued.evaluate(view)
+        assert np.allclose(l0, l1, atol=1e-6) and abs(v0 - v1) < 1e-6
+        assert cued.features(view, 0)[start.inputs:].tobytes() == cues(view).tobytes()
+        game.apply(rng.choice(game.legal_actions()))
+    train(parser().parse_args(["--out", str(tmp_path / "b"), *base, "--init", str(tmp_path / "a" / "net.npz"),
+                               "--cues"]), "cued")
+    b = Net.load(tmp_path / "b" / "net.npz")
+    assert b.cues and b.meta["cues"] is True and b.inputs == start.inputs + 144
+    task = {"weights": b.arrays, "league": [], "presets": ["spanish"], "games": 8, "seed": 3, "gae": 0.95,
+            "league_share": 0.0, "cues": True}
+    one, many = collect(task), collect_batch({**task, "lanes": 4})
+    assert one["obs"].shape[1] == many["obs"].shape[1] == b.inputs
+    assert many["obs"][:, start.inputs:].any()
+    assert train_main(["--out", str(tmp_path / "c"), *base, "--init", str(tmp_path / "b" / "net.npz")]) == 2
+    assert "reads the cues: train it on with --cues" in capsys.readouterr().err
 
 
 def test_a_run_widens_the_network_it_starts_from(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

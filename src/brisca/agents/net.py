@@ -89,6 +89,8 @@ class Net:
         #: ``None``. It reads the same view: the network learns when to follow it and when not.
         self.advisor: str | None = meta.get("advisor")
         self._advisor = make_agent(self.advisor) if self.advisor else None
+        #: Whether the input ends with the :func:`~brisca.envs.encode.cues` (``meta["cues"]``).
+        self.cues: bool = bool(meta.get("cues"))
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
@@ -137,8 +139,9 @@ class Net:
         return enc
 
     def features(self, view: View, preset: int, out: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
-        """The network's input for ``view``: the encoder's vector, one input a preset, and with an advisor one input
-        an action id, set for the action the advisor chooses (none where the seat has no choice to make)."""
+        """The network's input for ``view``: the encoder's vector, one input a preset, with an advisor one input
+        an action id, set for the action the advisor chooses (none where the seat has no choice to make), and with
+        ``cues`` the :func:`~brisca.envs.encode.cues`."""
         enc = self.encoder(preset)
         if out is None:
             out = np.zeros(self.inputs, np.float32)
@@ -147,6 +150,10 @@ class Net:
         out[enc.size + preset] = 1.0
         if self._advisor is not None and view.legal_actions:
             out[enc.size + len(self.presets) + enc.codec.ids[self._advisor.act(view)]] = 1.0
+        if self.cues:
+            from brisca.envs.encode import CUES, cues
+
+            cues(view, out[self.inputs - CUES:])
         return out
 
     def forward(self, x: NDArray[np.float32]) -> tuple[NDArray[Any], NDArray[Any]]:

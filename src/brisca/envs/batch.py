@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from brisca.envs import deck_points
-from brisca.envs.encode import ObservationEncoder
+from brisca.envs.encode import CUES, ObservationEncoder
 from brisca.game import Game
 from brisca.rules import Rules, make_rules
 
@@ -282,9 +282,10 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
 
 @_njit
 def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales: Any, out: Any,
-            npresets: int) -> None:
+            npresets: int, strength: Any, cues: bool) -> None:
     """Write ``seat``'s encoded view (:meth:`ObservationEncoder.encode`) and, after it, one input a preset
-    (:meth:`Net.features <brisca.agents.net.Net.features>`) into ``out``."""
+    (:meth:`Net.features <brisca.agents.net.Net.features>`) into ``out``; with ``cues``, then the
+    :func:`~brisca.envs.encode.cues`."""
     row = st[lane]
     p = row[lay[_L_PRESET]]
     c = cfg[p]
@@ -338,7 +339,41 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
         if size:
             out[enc[14] + r] = size * scales[p, 2]
     out[enc[15] + p] = 1.0
-    _ = npresets
+    if cues:
+        _cues(row, lay, c, me, strength[p], out, enc[15] + npresets)
+
+
+@_njit
+def _cues(row: Any, lay: Any, c: Any, me: int, strength: Any, out: Any, at: int) -> None:
+    """:func:`brisca.envs.encode.cues` of ``me`` at ``out[at:]``: the cards out are those of the other hands and
+    the stock."""
+    n = c[_N]
+    h = c[_H]
+    trump = row[lay[_L_TRUMP]]
+    high = np.zeros(4, np.int64)
+    for s in range(n):
+        if s != me:
+            hb = lay[_L_HANDS] + s * h
+            for i in range(row[lay[_L_HLEN] + s]):
+                k = row[hb + i]
+                if strength[k] > high[k // 12]:
+                    high[k // 12] = strength[k]
+    for i in range(row[lay[_L_SLEN]]):
+        k = row[lay[_L_STOCK] + i]
+        if strength[k] > high[k // 12]:
+            high[k // 12] = strength[k]
+    tlen = row[lay[_L_TLEN]]
+    best = row[lay[_L_BEST]]
+    base = lay[_L_HANDS] + me * h
+    for i in range(row[lay[_L_HLEN] + me]):
+        k = row[base + i]
+        if tlen > 0 and ((k // 12 == best // 12 and strength[k] > strength[best])
+                         or (k // 12 != best // 12 and k // 12 == trump)):
+            out[at + k] = 1.0
+        if strength[k] > high[k // 12]:
+            out[at + 48 + k] = 1.0
+            if k // 12 == trump or high[trump] == 0:
+                out[at + 96 + k] = 1.0
 
 
 @_njit
@@ -412,7 +447,8 @@ def _reward(st: Any, lane: int, seat: int, lay: Any, cfg: Any, totals: Any) -> f
 
 @_njit
 def _observe(st: Any, live: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any, enc: Any,
-             scales: Any, npresets: int, obs: Any, mask: Any, lanes: Any, seats: Any, buf: Any, forced: Any) -> int:
+             scales: Any, npresets: int, cues: bool, obs: Any, mask: Any, lanes: Any, seats: Any, buf: Any,
+             forced: Any) -> int:
     """Advance every live lane to its next decision (a single legal action is applied at once, and counted in
     ``forced[0]``) and write the deciding seat's input and legal mask; lanes whose hand ends are marked not live.
     The number of rows."""
@@ -429,7 +465,7 @@ def _observe(st: Any, live: Any, lay: Any, cfg: Any, strength: Any, points: Any,
             live[lane] = 0
             continue
         seat = st[lane, lay[_L_TURN]]
-        _encode(st, lane, seat, lay, cfg, enc, scales, obs[k], npresets)
+        _encode(st, lane, seat, lay, cfg, enc, scales, obs[k], npresets, strength, cues)
         for i in range(mask.shape[1]):
             mask[k, i] = False
         for i in range(m):
@@ -507,7 +543,8 @@ class Batch:
     is dealt again; :meth:`reward` and :meth:`result` read it then.
     """
 
-    def __init__(self, presets: Sequence[str | Rules], players: int = 2, size: int = 256, seed: int = 0) -> None:
+    def __init__(self, presets: Sequence[str | Rules], players: int = 2, size: int = 256, seed: int = 0,
+                 cues: bool = False) -> None:
         if np is None:
             raise ImportError("brisca.envs.batch needs numpy: pip install 'brisca[fast]'")
         if not presets:
@@ -522,8 +559,10 @@ class Batch:
             raise ValueError("these presets do not share one encoding; batch them apart")
         self.encoder = enc = encoders[0]
         self.codec = enc.codec
-        #: The network's input: the encoding and one input a preset.
-        self.inputs = enc.size + len(self.rules)
+        #: Whether the inputs end with the :func:`~brisca.envs.encode.cues` (a network trained with them).
+        self.cues = cues
+        #: The network's input: the encoding, one input a preset, and the cues where asked.
+        self.inputs = enc.size + len(self.rules) + (CUES if cues else 0)
         h = self.rules[0].hand_size
         decks = [r.deck_cards(n) for r in self.rules]
         if len({(r.hand_size, len(d)) for r, d in zip(self.rules, decks, strict=True)}) != 1:
@@ -609,8 +648,8 @@ class Batch:
         seats to decide, and which lane and seat each row is. Views of the batch's buffers: the next call
         overwrites them."""
         k = _observe(self.st, self.live, self._lay, self._cfg, self._strength, self._points, self._xtable, self._enc,
-                     self._scales, len(self.rules), self._obs, self._mask, self._lanes, self._seats, self._buf,
-                     self._forced)
+                     self._scales, len(self.rules), self.cues, self._obs, self._mask, self._lanes, self._seats,
+                     self._buf, self._forced)
         return self._obs[:k], self._mask[:k], self._lanes[:k], self._seats[:k]
 
     @property
@@ -668,7 +707,8 @@ class Batch:
         """``seat``'s input in ``lane`` (any seat, to act or not)."""
         if out is None:
             out = np.zeros(self.inputs, np.float32)
-        _encode(self.st, lane, seat, self._lay, self._cfg, self._enc, self._scales, out, len(self.rules))
+        _encode(self.st, lane, seat, self._lay, self._cfg, self._enc, self._scales, out, len(self.rules),
+                self._strength, self.cues)
         return out
 
     def result(self, lane: int) -> tuple[tuple[int, ...], int | None]:

@@ -75,6 +75,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from brisca.actions import PLAYS, SIGNALS, Arrastro, Bid, Discard, Play, RankBid, Signal
@@ -93,7 +94,7 @@ else:
     except ImportError:  # the 'rl' or 'openspiel' extra is not installed; encoding needs it
         np = None
 
-__all__ = ["Field", "ObservationEncoder", "hidden_cards", "shuffle_hidden"]
+__all__ = ["CUES", "Field", "ObservationEncoder", "cues", "hidden_cards", "shuffle_hidden"]
 
 _SIGNAL_INDEX = {name: i for i, name in enumerate(SIGNALS)}
 # Briscola guide's high card: the same slot as the Spanish briscas.
@@ -332,6 +333,66 @@ class ObservationEncoder:
             ids = self.codec.ids
             out[[ids[a] for a in view.legal_actions]] = 1
         return out
+
+
+#: The size of :func:`cues`' three planes.
+CUES = 144
+
+
+def cues(view: View, out: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
+    """Three planes over the observer's own cards (48 each, by card index) that a player reads off the table at a
+    glance, and that a small network would have to learn as conjunctions of many inputs:
+
+    - ``wins``: the card beats the best card of the trick as it stands (nothing while the trick is empty);
+    - ``top``: no card still out (in another hand or the stock, face-up card included) of its suit ranks higher;
+    - ``safe``: ``top``, and a trump or no trump is still out: led, nothing can take it.
+
+    Computed from the View alone (the cards out are the deck less the observer's hand, the finished tricks and the
+    trick), as the plain rules rank cards: in suit by :attr:`~brisca.rules.Rules.strength_table`, any trump over
+    any other suit. A network trained with them takes them after its other inputs (``Net.meta["cues"]``).
+    """
+    _require_numpy()
+    if out is None:
+        out = np.zeros(CUES, np.float32)
+    else:
+        out.fill(0.0)
+    rules = view.rules
+    strength = rules.strength_table
+    trump = -1 if view.trump is None else int(view.trump)
+    gone = {c.index for t in view.tricks for c in t.cards}
+    gone.update(c.index for c in view.trick)
+    hand = [c.index for c in view.hand]
+    gone.update(hand)
+    high = [0, 0, 0, 0]  # the strongest card out in each suit (0: none)
+    for k in _deck(rules, view.players):
+        if k not in gone and strength[k] > high[k // 12]:
+            high[k // 12] = strength[k]
+    best = -1
+    for c in view.trick:
+        k = c.index
+        if best < 0 or _beats(k, best, trump, strength):
+            best = k
+    for k in hand:
+        if best >= 0 and _beats(k, best, trump, strength):
+            out[k] = 1.0
+        if strength[k] > high[k // 12]:
+            out[48 + k] = 1.0
+            if k // 12 == trump or trump < 0 or high[trump] == 0:
+                out[96 + k] = 1.0
+    return out
+
+
+@lru_cache(maxsize=64)
+def _deck(rules: Rules, players: int) -> tuple[int, ...]:
+    return tuple(c.index for c in rules.deck_cards(players))
+
+
+def _beats(card: int, best: int, trump: int, strength: tuple[int, ...]) -> bool:
+    """Whether ``card`` played now takes the trick from ``best`` (indices): higher in its suit, or a trump on
+    another suit."""
+    if card // 12 == best // 12:
+        return strength[card] > strength[best]
+    return card // 12 == trump
 
 
 def hidden_cards(game: Game, seat: int | None) -> list[tuple[list[Play], int]]:

@@ -110,16 +110,26 @@ def widen(arrays: Arrays, hidden: int, seed: int) -> Arrays:
             "bv": arrays["bv"].copy()}
 
 
-def shape(presets: Sequence[str], players: int = 2, advisor: bool = False) -> tuple[int, int]:
+def shape(presets: Sequence[str], players: int = 2, advisor: bool = False, cues: bool = False) -> tuple[int, int]:
     """The network's inputs and action ids for ``presets`` (they must share the encoder's layout), with an
-    advisor's choice among the inputs or not."""
-    from brisca.envs.encode import ObservationEncoder
+    advisor's choice among the inputs or not, and the :func:`~brisca.envs.encode.cues` or not."""
+    from brisca.envs.encode import CUES, ObservationEncoder
 
     encs = [ObservationEncoder(p, players) for p in presets]
     if len({(e.size, e.codec.size) for e in encs}) != 1:
         raise ValueError(f"{', '.join(presets)} do not share one encoding; train them apart")
     actions = encs[0].codec.size
-    return encs[0].size + len(presets) + (actions if advisor else 0), actions
+    return encs[0].size + len(presets) + (actions if advisor else 0) + (CUES if cues else 0), actions
+
+
+def with_cues(arrays: Arrays) -> Arrays:
+    """``arrays`` reading the :func:`~brisca.envs.encode.cues` after its other inputs, computing the very same
+    function: their weights start at zero, so that training goes on from the network as it was and learns what
+    the cues are worth."""
+    from brisca.envs.encode import CUES
+
+    w1 = arrays["w1"]
+    return {**arrays, "w1": np.concatenate([w1, np.zeros((CUES, w1.shape[1]), np.float32)])}
 
 
 # --- self-play (worker processes) -----------------------------------------------------------------------------------
@@ -146,7 +156,7 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
     if task.get("lanes"):
         return collect_batch(task)
     n = task.get("players", 2)
-    meta = {"presets": task["presets"], "players": n, "advisor": task.get("advisor")}
+    meta = {"presets": task["presets"], "players": n, "advisor": task.get("advisor"), "cues": task.get("cues")}
     net = Net(task["weights"], meta)
     league = [Net(w, meta) for w in task["league"]]
     rng = random.Random(task["seed"])
@@ -254,12 +264,13 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
     from brisca.envs.batch import Batch, policy, quantize
 
     n = task.get("players", 2)
-    meta = {"presets": task["presets"], "players": n, "advisor": None}
+    cues = bool(task.get("cues"))
+    meta = {"presets": task["presets"], "players": n, "advisor": None, "cues": cues}
     nets = [Net(task["weights"], meta)] + [Net(w, meta) for w in task["league"]]
     games = task["games"]
     lanes = max(1, min(task.get("lanes", 512), games))
     rng = np.random.default_rng(task["seed"])
-    batch = Batch(task["presets"], n, size=lanes, seed=int(rng.integers(1 << 62)))
+    batch = Batch(task["presets"], n, size=lanes, seed=int(rng.integers(1 << 62)), cues=cues)
     sides = batch.sides
     #: Which network plays each seat of each lane (0: the learner), and the lane's hand number.
     plays = np.zeros((lanes, n), np.int64)
@@ -332,7 +343,8 @@ def demonstrate(task: dict[str, Any]) -> dict[str, Any]:
     from brisca.agents.registry import make_agent
 
     n = task["players"]
-    net = Net(task["weights"], {"presets": task["presets"], "players": n, "advisor": task.get("advisor")})
+    net = Net(task["weights"], {"presets": task["presets"], "players": n, "advisor": task.get("advisor"),
+                                "cues": task.get("cues")})
     rng = random.Random(task["seed"])
     rules = [make_rules(p) for p in task["presets"]]
     obs: list[Any] = []
@@ -716,6 +728,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--init", help="start from this network (.npz) instead of a fresh one")
     ap.add_argument("--advisor", metavar="AGENT",
                     help="the network reads this player's choice as an input (say heuristic)")
+    ap.add_argument("--cues", action="store_true",
+                    help="the network reads the cues after its other inputs (brisca.envs.encode.cues); with --init "
+                         "from a network without them, they start at zero weight")
     ap.add_argument("--imitate", metavar="AGENT", help="a fresh run first imitates this player (say heuristic)")
     ap.add_argument("--imitate-hands", type=int, default=4000, help="hands of AGENT to imitate")
     ap.add_argument("--imitate-epochs", type=int, default=8, help="passes over them")
@@ -738,6 +753,7 @@ class Run:
         self.presets = [p.strip() for p in args.presets.split(",") if p.strip()]
         self.players: int = args.players
         self.advisor: str | None = args.advisor
+        self.cues: bool = args.cues
         self.command = command
         state_path = self.out / "state.json"
         self.resumed = args.resume and state_path.exists()
@@ -746,16 +762,21 @@ class Run:
             self.presets = self.state["presets"]
             self.players = self.state.get("players", 2)
             self.advisor = self.state.get("advisor")
+            self.cues = bool(self.state.get("cues"))
             arrays = dict(np.load(self.out / "checkpoint_net.npz"))
         else:
             self.state = {"update": 0, "games": 0, "samples": 0, "seconds": 0.0, "league": [],
                           "presets": self.presets, "players": self.players, "advisor": self.advisor,
-                          "hidden": args.hidden or 256,
+                          "cues": self.cues, "hidden": args.hidden or 256,
                           "seed": args.seed, "commands": []}
-            inputs, actions = shape(self.presets, self.players, self.advisor is not None)
+            inputs, actions = shape(self.presets, self.players, self.advisor is not None, self.cues)
             if args.init:
                 started = Net.load(args.init)
                 arrays = dict(started.arrays)
+                if self.cues and not started.cues:
+                    arrays = with_cues(arrays)
+                elif started.cues and not self.cues:
+                    raise BriscaError(f"{args.init} reads the cues: train it on with --cues")
                 width = int(arrays["b1"].shape[0])
                 if args.hidden and args.hidden < width:
                     raise BriscaError(f"--hidden {args.hidden} is narrower than --init's network ({width} units)")
@@ -790,7 +811,7 @@ class Run:
         share = -(-hands // workers)
         arrays = self.learner.arrays()
         tasks = [{"weights": arrays, "agent": agent, "presets": self.presets, "players": self.players,
-                  "advisor": self.advisor, "games": share, "seed": self.rng.getrandbits(48) + w}
+                  "advisor": self.advisor, "cues": self.cues, "games": share, "seed": self.rng.getrandbits(48) + w}
                  for w in range(workers)]
         t0 = time.perf_counter()
         parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
@@ -827,7 +848,7 @@ class Run:
 
     def meta(self) -> dict[str, Any]:
         return {"presets": self.presets, "players": self.players, "hidden": self.state["hidden"],
-                "advisor": self.advisor,
+                "advisor": self.advisor, "cues": self.cues,
                 "updates": self.state["update"], "games": self.state["games"], "samples": self.state["samples"],
                 "commands": self.state["commands"],
                 "method": "PPO self-play with a league of past selves (brisca.learn.train)"} | (
@@ -926,7 +947,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
             for w in range(max(1, args.workers)):
                 pick = [run.rng.choice(league_arrays) for _ in range(2)] if league_arrays else []
                 tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "players": run.players,
-                              "advisor": run.advisor, "games": args.games, "lanes": lanes,
+                              "advisor": run.advisor, "cues": run.cues, "games": args.games, "lanes": lanes,
                               "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league})
             t0 = time.perf_counter()
             parts = list(players.map(collect, tasks)) if players is not None else [collect(t) for t in tasks]
