@@ -20,7 +20,7 @@ from brisca.envs.actions import CORE_BLOCKS, CORE_SIZE, ActionCodec, register_bl
 
 np = pytest.importorskip("numpy")
 
-from brisca.envs.encode import CUES, ObservationEncoder, cues, hidden_cards, shuffle_hidden  # noqa: E402
+from brisca.envs.encode import ObservationEncoder, cue_size, cues, hidden_cards, shuffle_hidden  # noqa: E402
 
 #: Every preset at its smallest and largest player count, and option mixtures beyond the presets.
 CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
@@ -326,14 +326,14 @@ def test_cues_read_the_trick_and_the_cards_out() -> None:
         assert seat is not None
         view = game.view(seat)
         got = cues(view)
-        assert got.shape == (CUES,) and set(np.unique(got).tolist()) <= {0.0, 1.0}
-        wins, top, safe = got[:48], got[48:96], got[96:]
+        assert got.shape == (cue_size(2),) and set(np.unique(got).tolist()) <= {0.0, 1.0}
+        wins, top, safe, taking = got[:48], got[48:96], got[96:144], got[144:]
         rules, trump = view.rules, view.trump
         order = rules.strength_table
         seen = {c for t in view.tricks for c in t.cards} | set(view.trick) | set(view.hand)
         out = [c for c in rules.deck_cards(2) if c not in seen]
         held = {c.index for c in view.hand}
-        assert all(k in held for k in np.flatnonzero(got.reshape(3, 48).max(0)))  # only the seat's own cards
+        assert all(k in held for k in np.flatnonzero(got[:144].reshape(3, 48).max(0)))  # only the seat's own cards
         for c in view.hand:
             k = c.index
             above = [o for o in out if o.suit == c.suit and order[o.index] > order[k]]
@@ -346,8 +346,10 @@ def test_cues_read_the_trick_and_the_cards_out() -> None:
                     or max((x for x in view.trick if x.suit == lead.suit), key=lambda x: order[x.index])
                 beats = (c.suit == best.suit and order[k] > order[best.index]) or (c.suit == trump != best.suit)
                 assert wins[k] == beats
+                taker = (view.leader + view.trick.index(best)) % 2
+                assert taking.tolist() == [float(taker == seat), float(taker != seat)]
             else:
-                assert wins[k] == 0
+                assert wins[k] == 0 and not taking.any()
             for name, plane in (("wins", wins), ("top", top), ("safe", safe)):
                 checked[name] += int(plane[k])
     assert min(checked.values()) > 10  # every plane was set somewhere

@@ -207,8 +207,8 @@ def test_a_run_with_cues_starts_from_the_network_as_it_was(tmp_path: Path, capsy
             "--epochs", "1", "--eval-every", "0", "--expert-deals", "0", "--backend", "numpy", "--hidden", "16"]
     train(parser().parse_args(["--out", str(tmp_path / "a"), *base]), "plain")
     start = Net.load(tmp_path / "a" / "net.npz")
-    cued = Net(with_cues(dict(start.arrays)), {**start.meta, "cues": True})
-    assert cued.cues and not start.cues and cued.inputs == start.inputs + 144
+    cued = Net(with_cues(dict(start.arrays), 2), {**start.meta, "cues": True})
+    assert cued.cues and not start.cues and cued.inputs == start.inputs + 146
     game = Game("spanish", 2, seed=12)
     rng = random.Random(2)
     while not game.is_over():
@@ -220,7 +220,7 @@ def test_a_run_with_cues_starts_from_the_network_as_it_was(tmp_path: Path, capsy
     train(parser().parse_args(["--out", str(tmp_path / "b"), *base, "--init", str(tmp_path / "a" / "net.npz"),
                                "--cues"]), "cued")
     b = Net.load(tmp_path / "b" / "net.npz")
-    assert b.cues and b.meta["cues"] is True and b.inputs == start.inputs + 144
+    assert b.cues and b.meta["cues"] is True and b.inputs == start.inputs + 146
     task = {"weights": b.arrays, "league": [], "presets": ["spanish"], "games": 8, "seed": 3, "gae": 0.95,
             "league_share": 0.0, "cues": True}
     one, many = collect(task), collect_batch({**task, "lanes": 4})

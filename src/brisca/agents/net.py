@@ -151,9 +151,9 @@ class Net:
         if self._advisor is not None and view.legal_actions:
             out[enc.size + len(self.presets) + enc.codec.ids[self._advisor.act(view)]] = 1.0
         if self.cues:
-            from brisca.envs.encode import CUES, cues
+            from brisca.envs.encode import cue_size, cues
 
-            cues(view, out[self.inputs - CUES:])
+            cues(view, out[self.inputs - cue_size(self.players):])
         return out
 
     def forward(self, x: NDArray[np.float32]) -> tuple[NDArray[Any], NDArray[Any]]:

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from brisca.envs import deck_points
-from brisca.envs.encode import CUES, ObservationEncoder
+from brisca.envs.encode import ObservationEncoder, cue_size
 from brisca.game import Game
 from brisca.rules import Rules, make_rules
 
@@ -374,6 +374,8 @@ def _cues(row: Any, lay: Any, c: Any, me: int, strength: Any, out: Any, at: int)
             out[at + 48 + k] = 1.0
             if k // 12 == trump or high[trump] == 0:
                 out[at + 96 + k] = 1.0
+    if tlen > 0:
+        out[at + 144 + (row[lay[_L_BSEAT]] - me) % n] = 1.0
 
 
 @_njit
@@ -562,7 +564,7 @@ class Batch:
         #: Whether the inputs end with the :func:`~brisca.envs.encode.cues` (a network trained with them).
         self.cues = cues
         #: The network's input: the encoding, one input a preset, and the cues where asked.
-        self.inputs = enc.size + len(self.rules) + (CUES if cues else 0)
+        self.inputs = enc.size + len(self.rules) + (cue_size(n) if cues else 0)
         h = self.rules[0].hand_size
         decks = [r.deck_cards(n) for r in self.rules]
         if len({(r.hand_size, len(d)) for r, d in zip(self.rules, decks, strict=True)}) != 1:

@@ -94,7 +94,7 @@ else:
     except ImportError:  # the 'rl' or 'openspiel' extra is not installed; encoding needs it
         np = None
 
-__all__ = ["CUES", "Field", "ObservationEncoder", "cues", "hidden_cards", "shuffle_hidden"]
+__all__ = ["Field", "ObservationEncoder", "cue_size", "cues", "hidden_cards", "shuffle_hidden"]
 
 _SIGNAL_INDEX = {name: i for i, name in enumerate(SIGNALS)}
 # Briscola guide's high card: the same slot as the Spanish briscas.
@@ -335,17 +335,20 @@ class ObservationEncoder:
         return out
 
 
-#: The size of :func:`cues`' three planes.
-CUES = 144
+def cue_size(players: int) -> int:
+    """The size of :func:`cues` at ``players`` seats: three planes of 48 and a seat each."""
+    return 144 + players
 
 
 def cues(view: View, out: NDArray[np.float32] | None = None) -> NDArray[np.float32]:
-    """Three planes over the observer's own cards (48 each, by card index) that a player reads off the table at a
-    glance, and that a small network would have to learn as conjunctions of many inputs:
+    """What a player reads off the table at a glance, and a small network would have to learn as conjunctions of
+    many inputs: three planes over the observer's own cards (48 each, by card index) and the seat taking the trick:
 
     - ``wins``: the card beats the best card of the trick as it stands (nothing while the trick is empty);
     - ``top``: no card still out (in another hand or the stock, face-up card included) of its suit ranks higher;
-    - ``safe``: ``top``, and a trump or no trump is still out: led, nothing can take it.
+    - ``safe``: ``top``, and a trump or no trump is still out: led, nothing can take it;
+    - ``taking`` (a seat each, relative: 0 the observer, 1 the next to play): whose card takes the trick as it
+      stands (nothing while the trick is empty): a partner's, or an opponent's.
 
     Computed from the View alone (the cards out are the deck less the observer's hand, the finished tricks and the
     trick), as the plain rules rank cards: in suit by :attr:`~brisca.rules.Rules.strength_table`, any trump over
@@ -353,7 +356,7 @@ def cues(view: View, out: NDArray[np.float32] | None = None) -> NDArray[np.float
     """
     _require_numpy()
     if out is None:
-        out = np.zeros(CUES, np.float32)
+        out = np.zeros(cue_size(view.players), np.float32)
     else:
         out.fill(0.0)
     rules = view.rules
@@ -367,11 +370,16 @@ def cues(view: View, out: NDArray[np.float32] | None = None) -> NDArray[np.float
     for k in _deck(rules, view.players):
         if k not in gone and strength[k] > high[k // 12]:
             high[k // 12] = strength[k]
-    best = -1
-    for c in view.trick:
+    best = taker = -1
+    n = view.players
+    for i, c in enumerate(view.trick):
         k = c.index
         if best < 0 or _beats(k, best, trump, strength):
             best = k
+            taker = view.leader + i
+    if best >= 0:
+        me = view.seat if view.seat is not None else 0
+        out[144 + (taker - me) % n] = 1.0
     for k in hand:
         if best >= 0 and _beats(k, best, trump, strength):
             out[k] = 1.0

@@ -113,23 +113,23 @@ def widen(arrays: Arrays, hidden: int, seed: int) -> Arrays:
 def shape(presets: Sequence[str], players: int = 2, advisor: bool = False, cues: bool = False) -> tuple[int, int]:
     """The network's inputs and action ids for ``presets`` (they must share the encoder's layout), with an
     advisor's choice among the inputs or not, and the :func:`~brisca.envs.encode.cues` or not."""
-    from brisca.envs.encode import CUES, ObservationEncoder
+    from brisca.envs.encode import ObservationEncoder, cue_size
 
     encs = [ObservationEncoder(p, players) for p in presets]
     if len({(e.size, e.codec.size) for e in encs}) != 1:
         raise ValueError(f"{', '.join(presets)} do not share one encoding; train them apart")
     actions = encs[0].codec.size
-    return encs[0].size + len(presets) + (actions if advisor else 0) + (CUES if cues else 0), actions
+    return encs[0].size + len(presets) + (actions if advisor else 0) + (cue_size(players) if cues else 0), actions
 
 
-def with_cues(arrays: Arrays) -> Arrays:
+def with_cues(arrays: Arrays, players: int) -> Arrays:
     """``arrays`` reading the :func:`~brisca.envs.encode.cues` after its other inputs, computing the very same
     function: their weights start at zero, so that training goes on from the network as it was and learns what
     the cues are worth."""
-    from brisca.envs.encode import CUES
+    from brisca.envs.encode import cue_size
 
     w1 = arrays["w1"]
-    return {**arrays, "w1": np.concatenate([w1, np.zeros((CUES, w1.shape[1]), np.float32)])}
+    return {**arrays, "w1": np.concatenate([w1, np.zeros((cue_size(players), w1.shape[1]), np.float32)])}
 
 
 # --- self-play (worker processes) -----------------------------------------------------------------------------------
@@ -774,7 +774,7 @@ class Run:
                 started = Net.load(args.init)
                 arrays = dict(started.arrays)
                 if self.cues and not started.cues:
-                    arrays = with_cues(arrays)
+                    arrays = with_cues(arrays, self.players)
                 elif started.cues and not self.cues:
                     raise BriscaError(f"{args.init} reads the cues: train it on with --cues")
                 width = int(arrays["b1"].shape[0])
