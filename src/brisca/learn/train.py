@@ -734,6 +734,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--imitate", metavar="AGENT", help="a fresh run first imitates this player (say heuristic)")
     ap.add_argument("--imitate-hands", type=int, default=4000, help="hands of AGENT to imitate")
     ap.add_argument("--imitate-epochs", type=int, default=8, help="passes over them")
+    ap.add_argument("--imitate-minibatch", type=int, default=1024,
+                    help="the minibatch of the imitation and of the search's choices (a classification: many small "
+                         "steps learn it better than PPO's few large ones)")
     ap.add_argument("--search-every", type=int, default=0, metavar="K",
                     help="every K updates, learn the search's choices too (expert iteration; 0: never)")
     ap.add_argument("--search-hands", type=int, default=64, help="hands the search plays at every seat each time")
@@ -817,7 +820,7 @@ class Run:
         parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
         t1 = time.perf_counter()
         batch = merge(parts, ("obs", "mask", "act", "ret"))
-        stats = self.learner.imitate(batch, epochs, self.args.minibatch)
+        stats = self.learner.imitate(batch, epochs, self.args.imitate_minibatch)
         return share * workers, len(batch["act"]), stats, t1 - t0, time.perf_counter() - t1
 
     def imitate(self, pool: ProcessPoolExecutor | None) -> None:
