@@ -437,13 +437,14 @@ def test_a_four_player_run_imitates_then_plays_itself(tmp_path: Path) -> None:
     args = ["--out", str(out), "--presets", "spanish", "--players", "4", "--workers", "1", "--games", "3",
             "--updates", "2", "--hidden", "16", "--minibatch", "512", "--epochs", "1", "--eval-every", "0",
             "--backend", "numpy", "--imitate", "heuristic", "--imitate-hands", "3", "--imitate-epochs", "2",
-            "--league", "0.5"]
+            "--league", "0.5", "--cues"]
     train(parser().parse_args(args), "brisca train (test)")
     rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
     assert rows[0]["update"] == 0 and rows[0]["imitate"] == "heuristic" and rows[0]["hands"] == 3
     assert [r["update"] for r in rows[1:]] == [1, 2]
     net = Net.load(out / "net.npz")
     assert net.players == 4 and net.meta["imitated"]["agent"] == "heuristic"
+    assert net.cues and net.inputs == shape(["spanish"], 4, cues=True)[0]
     game = Game("spanish", 4, seed=5)
     assert not net.covers(Game("spanish", 2).rules, 2) and net.covers(game.rules, 4)
     agent = NetAgent(weights=str(out / "net.npz"))
