@@ -448,11 +448,14 @@ def test_a_four_player_run_imitates_then_plays_itself(tmp_path: Path) -> None:
     game = Game("spanish", 4, seed=5)
     assert not net.covers(Game("spanish", 2).rules, 2) and net.covers(game.rules, 4)
     agent = NetAgent(weights=str(out / "net.npz"))
+    expert = ExpertAgent(seed=1, sims=4, net=str(out / "net.npz"))  # the network (with its cues) at the leaves
     while not game.is_over():
         seat = game.turn
         assert seat is not None
         action = agent.act(game.view(seat))
         assert action in game.legal_actions()
+        if len(game.history) < 6:
+            assert expert.act(game.view(seat)) in game.legal_actions()
         game.apply(action)
 
 
