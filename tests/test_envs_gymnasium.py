@@ -159,6 +159,28 @@ def test_the_vector_env_plays_many_hands_against_a_built_in_player() -> None:
     assert np.mean(lost) < -0.6  # the shipped network beats random play
 
 
+def test_the_vector_env_s_network_opponent_reads_its_cues() -> None:
+    """The shipped four-player network reads the cues: the vector env's opponent gives it them, and chooses as the
+    network does on the batch's own inputs (the encoding, its preset's input, the cues)."""
+    env = bg.BriscaVectorEnv(32, "spanish", 4, opponent="net", seed=7)
+    net = env._net
+    assert net is not None and net.cues and env.batch.cues and env.batch.inputs == net.inputs
+    batch = env.batch
+    batch.deal_all()
+    rows = 0
+    while rows < 300:
+        obs, mask, lanes, _seats = batch.observe()
+        if not len(lanes):
+            break
+        logits, _values = net.forward(obs.copy())
+        want = np.where(mask, logits, -np.inf).argmax(axis=1)
+        got = env._choose(obs, mask)
+        assert got.tolist() == want.tolist()
+        rows += len(lanes)
+        batch.act(lanes, got)
+    assert rows >= 300
+
+
 def test_the_vector_env_observes_the_learner_s_view() -> None:
     env = bg.BriscaVectorEnv(16, "spanish", 4, opponent="random", seed=5, reward="points")
     obs, info = env.reset(seed=5)
@@ -185,7 +207,7 @@ def test_the_vector_env_ends_a_hand_on_an_illegal_action_and_refuses_what_it_can
     assert term[2] and term[3] and reward[2] == reward[3] == -1.0
     assert info["illegal"].tolist() == [False, False, True, True]
     with pytest.raises(ValueError, match="no network plays"):
-        bg.BriscaVectorEnv(4, "spanish", 4, opponent="net")
+        bg.BriscaVectorEnv(4, "briscola", 4, opponent="net")
     with pytest.raises(ValueError, match="does not play chilean"):
         bg.BriscaVectorEnv(4, "chilean")
     with pytest.raises(ValueError, match="dense"):

@@ -38,7 +38,7 @@ from brisca.actions import Action
 from brisca.agents import Agent, make_agent
 from brisca.envs import check_reward, deck_points, hand_returns, render_table, step_rewards, unavailable
 from brisca.envs.actions import ActionCodec
-from brisca.envs.encode import ObservationEncoder
+from brisca.envs.encode import ObservationEncoder, cue_size
 from brisca.errors import IllegalActionError
 from brisca.game import Game
 from brisca.rules import Rules, make_rules, variant_names
@@ -300,10 +300,12 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
         self.reward = reward
         self.illegal_reward = float(illegal_reward)
         self.fixed_seat = seat
-        self.batch = Batch([rules], n, size=num_envs, seed=0 if seed is None else seed)
+        self._net, self._net_preset = self._opponent(opponent)
+        # A network that reads the cues gets them from the batch, after the encoding and the preset's input.
+        self.batch = Batch([rules], n, size=num_envs, seed=0 if seed is None else seed,
+                           cues=self._net is not None and self._net.cues)
         self.encoder = self.batch.encoder
         self.codec = self.batch.codec
-        self._net, self._net_preset = self._opponent(opponent)
         self.opponent = opponent
         self.num_envs = num_envs
         self.single_observation_space = spaces.Box(0.0, 1.0, (self.encoder.size,), np.float32)
@@ -407,6 +409,9 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
         size = self.encoder.size
         x[:, :size] = obs[:, :size]
         x[:, size + self._net_preset] = 1.0
+        if self._net.cues:
+            k = cue_size(self.players)
+            x[:, -k:] = obs[:, -k:]
         logits, _values = self._net.forward(x)
         return np.where(mask, logits, -np.inf).argmax(axis=1)
 
