@@ -38,7 +38,7 @@ from brisca.actions import Action
 from brisca.agents import Agent, make_agent
 from brisca.envs import check_reward, deck_points, hand_returns, render_table, step_rewards, unavailable
 from brisca.envs.actions import ActionCodec
-from brisca.envs.encode import ObservationEncoder, cue_size
+from brisca.envs.encode import ObservationEncoder
 from brisca.errors import IllegalActionError
 from brisca.game import Game
 from brisca.rules import Rules, make_rules, variant_names
@@ -409,9 +409,7 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
         size = self.encoder.size
         x[:, :size] = obs[:, :size]
         x[:, size + self._net_preset] = 1.0
-        if self._net.cues:
-            k = cue_size(self.players)
-            x[:, -k:] = obs[:, -k:]
+        x[:, size + len(self._net.presets):] = obs[:, size + 1:]  # what follows the preset's input: the cues
         logits, _values = self._net.forward(x)
         return np.where(mask, logits, -np.inf).argmax(axis=1)
 

@@ -135,6 +135,12 @@ def with_cues(arrays: Arrays, players: int) -> Arrays:
 # --- self-play (worker processes) -----------------------------------------------------------------------------------
 
 
+def _meta(task: dict[str, Any]) -> dict[str, Any]:
+    """The network metadata a worker needs from its task: what the network reads."""
+    return {"presets": task["presets"], "players": task.get("players", 2), "advisor": task.get("advisor"),
+            "cues": bool(task.get("cues"))}
+
+
 def _pick(rng: random.Random, logits: Any, ids: Sequence[int]) -> tuple[int, float]:
     """An index into ``ids`` drawn from the softmax of ``logits[ids]``, and its log-probability."""
     row = [float(logits[i]) for i in ids]
@@ -156,7 +162,7 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
     if task.get("lanes"):
         return collect_batch(task)
     n = task.get("players", 2)
-    meta = {"presets": task["presets"], "players": n, "advisor": task.get("advisor"), "cues": task.get("cues")}
+    meta = _meta(task)
     net = Net(task["weights"], meta)
     league = [Net(w, meta) for w in task["league"]]
     rng = random.Random(task["seed"])
@@ -265,7 +271,7 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
 
     n = task.get("players", 2)
     cues = bool(task.get("cues"))
-    meta = {"presets": task["presets"], "players": n, "advisor": None, "cues": cues}
+    meta = _meta({**task, "advisor": None})
     nets = [Net(task["weights"], meta)] + [Net(w, meta) for w in task["league"]]
     games = task["games"]
     lanes = max(1, min(task.get("lanes", 512), games))
@@ -343,8 +349,7 @@ def demonstrate(task: dict[str, Any]) -> dict[str, Any]:
     from brisca.agents.registry import make_agent
 
     n = task["players"]
-    net = Net(task["weights"], {"presets": task["presets"], "players": n, "advisor": task.get("advisor"),
-                                "cues": task.get("cues")})
+    net = Net(task["weights"], _meta(task))
     rng = random.Random(task["seed"])
     rules = [make_rules(p) for p in task["presets"]]
     obs: list[Any] = []
