@@ -226,3 +226,66 @@ def test_the_research_page_examples_run() -> None:
     exec(compile(blocks[0], "research.md", "exec"), {})
     pytest.importorskip("gymnasium")
     exec(compile(blocks[1], "research.md", "exec"), {})
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hands_in_progress_replay_as_the_engine_plays_them(players: int) -> None:
+    """``replay`` sets many lanes to hands part played (deck, dealer, history) in one call: every seat's input, the
+    turn and the legal ids then match the engine's; played on, the margins match :func:`margin`'s."""
+    from brisca.agents.exact import margin
+
+    rules = [make_rules("spanish"), make_rules("briscola")]
+    batch = Batch(rules, players, size=24, cues=True)
+    enc = ObservationEncoder(rules[0], players)
+    rng = random.Random(players)
+    games, presets, histories = [], [], []
+    for lane in range(batch.size):
+        p = lane % 2
+        game = Game(rules[p], players, dealer=rng.randrange(players), seed=rng.getrandbits(32))
+        for _ in range(rng.randrange(0, 40 // players * players)):
+            if game.is_over():
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        games.append(game)
+        presets.append(p)
+        histories.append([enc.codec.ids[a] for _s, a in game.history])
+    width = max(len(h) for h in histories) + 1
+    ids = np.zeros((batch.size, width), np.int64)
+    for lane, h in enumerate(histories):
+        ids[lane, :len(h)] = h
+    decks = [[c.index for c in g.deck] for g in games]
+    batch.replay(np.arange(batch.size), decks, [g.dealer for g in games], ids, [len(h) for h in histories], presets)
+    for lane, game in enumerate(games):
+        assert batch.is_over(lane) == game.is_over() and batch.turn(lane) == game.turn
+        for seat in range(players):
+            got = batch.features(lane, seat)
+            assert got[:enc.size].tobytes() == ObservationEncoder(rules[presets[lane]], players).encode(
+                game.view(seat)).tobytes()
+            assert got[enc.size + len(rules):].tobytes() == cues(game.view(seat)).tobytes()
+        while not game.is_over():
+            action = rng.choice(game.legal_actions())
+            game.apply(action)
+            batch.apply(lane, enc.codec.ids[action])
+    lanes = np.arange(batch.size)
+    for side in range(2):
+        got = batch.margins(lanes, side, 0.01)
+        assert got.tolist() == pytest.approx([margin(g, side, 0.01) for g in games], abs=1e-12)
+    # an illegal history is refused with the row that broke
+    ids[3, 0] = 200  # no action has this id
+    with pytest.raises(ValueError, match="row 3"):
+        batch.replay(lanes[:4], decks[:4], [g.dealer for g in games[:4]], ids[:4], [1] * 4, presets[:4])
+    assert not batch.live[:4].any()
+
+
+def test_greedy_takes_the_highest_legal_logit() -> None:
+    batch = Batch(["spanish", "briscola"], 2, size=64, seed=5)
+    batch.deal_all()
+    obs, mask, _lanes, _seats = batch.observe()
+    net = Net(_fresh(batch.inputs, batch.codec.size), {"presets": ["spanish", "briscola"], "players": 2})
+    from brisca.envs.batch import greedy
+
+    logits, _values = net.forward(obs)
+    got = greedy(net.arrays, obs, mask)
+    for row, aid in enumerate(got):
+        legal = np.flatnonzero(mask[row])
+        assert aid == legal[int(np.argmax(logits[row, legal]))]

@@ -15,7 +15,7 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from brisca.agents import AgentError, HeuristicAgent, NetAgent, make_agent  # noqa: E402
-from brisca.agents.exact import exact_choice  # noqa: E402
+from brisca.agents.exact import exact_choice, last_draw_choice  # noqa: E402
 from brisca.agents.net import SHIPPED, Net, Shelf, load_net, sha256, shipped_path  # noqa: E402
 from brisca.agents.search import ExpertAgent, net_leaves  # noqa: E402
 from brisca.arena import run_arena  # noqa: E402
@@ -298,11 +298,12 @@ def test_the_network_reads_only_the_seat_s_view(players: int, advisor: str | Non
 
 @pytest.mark.parametrize("preset", ["spanish", "briscola"])
 def test_hard_plays_the_exact_endgame_once_the_stock_is_gone(preset: str) -> None:
-    """Once the stock is gone nothing is hidden in a 2-player hand: ``hard`` plays the solved best move there, the
-    network's choice before; the network alone keeps its own choice to the end."""
+    """Once the stock is gone nothing is hidden in a 2-player hand: ``hard`` plays the solved best move there, and
+    at the stock's last trick the move best over every world (:func:`last_draw_choice`), the network's choice
+    before; the network alone keeps its own choice to the end."""
     hard, alone = make_agent("hard", seed=1), make_agent("net", seed=1)
-    assert isinstance(hard, NetAgent) and hard.endgame == "exact" and isinstance(alone, NetAgent)
-    solved = differ = 0
+    assert isinstance(hard, NetAgent) and hard.endgame == "draw" and isinstance(alone, NetAgent)
+    solved = differ = drawn = 0
     for deal in range(12):
         game = Game(preset, 2, seed=deal)
         while not game.is_over():
@@ -310,7 +311,11 @@ def test_hard_plays_the_exact_endgame_once_the_stock_is_gone(preset: str) -> Non
             assert seat is not None
             view = game.view(seat)
             best = exact_choice(view)
-            if best is None:
+            last = last_draw_choice(view)
+            if last is not None:
+                assert view.stock_count == 2 and hard.act(view) == last
+                drawn += 1
+            elif best is None:
                 assert view.stock_count or len(view.legal_actions) == 1 or hard.act(view) == alone.act(view)
             else:
                 assert view.stock_count == 0
@@ -319,7 +324,7 @@ def test_hard_plays_the_exact_endgame_once_the_stock_is_gone(preset: str) -> Non
                     solved += 1
                     differ += alone.act(view) != best
             game.apply(hard.act(view))
-    assert solved >= 12 * 2
+    assert solved >= 12 * 2 and drawn >= 12
     assert 0 < differ < solved  # (equally good moves included: the solver takes the first)
 
 
@@ -370,6 +375,44 @@ def test_the_expert_values_leaves_with_the_network() -> None:
     for blend in (0.5, 1.0):
         agent = ExpertAgent(seed=1, sims=16, net="on", blend=blend)
         assert agent.act(view) in view.legal_actions
+
+
+@pytest.mark.parametrize(("preset", "players"), [("briscola", 2), ("spanish", 4)])
+def test_the_network_s_rollouts_play_as_the_network_plays(preset: str, players: int) -> None:
+    """``rollout=net``: each candidate in each world played out in the lockstep batch gives the margin of the same
+    hand played out in the engine by the network's choices, seat by seat from its own view."""
+    from brisca.agents.exact import margin, team_of
+    from brisca.agents.search import NetRollouts
+    from brisca.envs.batch import COMPILED
+
+    if not COMPILED:
+        pytest.skip("the batch plays the rollouts compiled (numba)")
+    game = Game(preset, players, seed=8)
+    net = _shipped().pick(game.rules, players)
+    assert net is not None
+    rollouts = NetRollouts.make(net, game.rules, players, 5 * 6)
+    assert rollouts is not None
+    rng = random.Random(8)
+    for _ in range(7):
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    worlds = [sample_world(view, seed=s) for s in range(5)]
+    sides = [team_of(w, seat) for w in worlds]
+    got = rollouts.values(worlds, view.legal_actions, sides, 0.01)
+    for world, side, row in zip(worlds, sides, got, strict=True):
+        for action, value in zip(view.legal_actions, row, strict=True):
+            g = world.clone()
+            g.apply(action)
+            while not g.is_over():
+                legal = g.legal_actions()
+                g.apply(legal[0] if len(legal) == 1 else net.choose(g.view(g.turn)))
+            assert value == pytest.approx(margin(g, side, 0.01), abs=1e-12)
+    agent = ExpertAgent(seed=1, sims=64, rollout="net")
+    assert agent.act(view) in view.legal_actions and agent.last_worlds == 64
+    with pytest.raises(ValueError, match="do not fit"):
+        rollouts.values(worlds * 3, view.legal_actions, sides * 3, 0.01)
 
 
 def test_the_torch_learner_computes_the_numpy_learner_s_update() -> None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from brisca import Game
+from brisca import Card, Game, View
 from brisca.actions import Signal
 from brisca.agents import LEVELS, ExpertAgent, GreedyAgent, HeuristicAgent, NetAgent, make_agent
 from brisca.agents.search import best_exact, exact_choice, expect, margin, outcome, solve
@@ -148,27 +148,42 @@ def test_the_endgame_against_models_of_play() -> None:
     assert checked >= 15
 
 
+def _at_the_last_draw(preset: str, seed: int, before: Callable[[View], object] | None = None
+                      ) -> tuple[Game, View, dict[frozenset[Card], Game]]:
+    """A random 2-player hand played to the stock's last trick (one hidden card left in it; with an odd seed the
+    opponent has led), the view of the seat to act, and every world that view allows (sampled until none is new),
+    keyed by the opponent's hand. ``before``, if given, must answer ``None`` two tricks earlier."""
+    from brisca.worlds import sample_world
+
+    game = Game(preset, 2, seed=seed)
+    rng = random.Random(seed)
+    while game.stock_count > 4:
+        game.apply(rng.choice(game.legal_actions()))
+    if before is not None:
+        assert before(game.view(game.turn)) is None
+    while game.stock_count > 2:
+        game.apply(rng.choice(game.legal_actions()))
+    if seed % 2:
+        game.apply(rng.choice(game.legal_actions()))
+    seat = game.turn
+    assert seat is not None
+    view = game.view(seat)
+    worlds = {}
+    for _ in range(120):
+        world = sample_world(view, rng)
+        worlds[frozenset(world.hand(1 - seat))] = world
+    return game, view, worlds
+
+
 def test_the_last_draw_is_searched_over_every_world() -> None:
     """One hidden card left in the stock: the expert's move is the best on average over every world its view
     allows (found here by sampling worlds until no new one turns up), each played to the end against a random
     opponent by an independent expectimax."""
-    from brisca.worlds import sample_world
-
     checked = 0
     for seed in range(40):
-        game = Game("spanish", 2, seed=seed)
-        rng = random.Random(seed)
-        while game.stock_count > 2:
-            game.apply(rng.choice(game.legal_actions()))
-        if seed % 2:  # half the positions with the opponent's lead on the table
-            game.apply(rng.choice(game.legal_actions()))
-        seat = game.turn
+        game, view, worlds = _at_the_last_draw("spanish", seed)
+        seat = view.seat
         assert seat is not None
-        view = game.view(seat)
-        worlds = {}
-        for _ in range(120):
-            world = sample_world(view, rng)
-            worlds[frozenset(world.hand(1 - seat))] = world
         assert len(worlds) == len(view.unseen_cards())  # one card of them in the stock, the rest in the hand
         side = game.side_of(seat)
         values = {}
@@ -185,6 +200,47 @@ def test_the_last_draw_is_searched_over_every_world() -> None:
         assert math.isclose(values[choice], max(values.values())), (seed, choice, values)
         checked += len(set(values.values())) > 1
     assert checked >= 20
+
+
+def test_hard_solves_the_last_draw_over_every_world() -> None:
+    """``last_draw_choice`` (``net[endgame=draw]``): one hidden card left in the stock, the move best on average
+    over every world the view allows, each solved against the best defence by an independent brute force; no
+    choice before that (two hidden cards in the stock) or with four players."""
+    from brisca.agents.exact import last_draw_choice
+
+    checked = 0
+    for seed in range(30):
+        game, view, worlds = _at_the_last_draw("briscola" if seed % 3 else "spanish", seed, last_draw_choice)
+        seat = view.seat
+        assert seat is not None
+        values = {}
+        for action in game.legal_actions():
+            values[action] = 0.0
+            for world in worlds.values():
+                child = world.clone()
+                child.apply(action)
+                values[action] += _minimax(child, game.side_of(seat))
+        choice = last_draw_choice(view)
+        assert choice is not None and math.isclose(values[choice], max(values.values())), (seed, choice, values)
+        checked += len(set(values.values())) > 1
+    assert checked >= 10
+    four = Game("spanish", 4, seed=1)
+    while four.stock_count > 4:
+        four.apply(four.legal_actions()[0])
+    assert last_draw_choice(four.view(four.turn)) is None
+    assert isinstance(make_agent("net[endgame=draw]"), NetAgent)
+
+
+def _minimax(game: Game, side: int) -> float:
+    """A complete game's :func:`margin` for ``side`` under best play by both sides, by brute force."""
+    if game.is_over():
+        return margin(game, side)
+    values = []
+    for action in game.legal_actions():
+        child = game.clone()
+        child.apply(action)
+        values.append(_minimax(child, side))
+    return max(values) if game.side_of(game.turn) == side else min(values)
 
 
 def _timed(move: Callable[[], object], tries: int = 3) -> float:

@@ -10,6 +10,7 @@ plays :func:`exact_choice` at the end of a hand; the rollouts and the searches v
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Collection, Mapping
 
 from brisca.actions import PLAYS, Action, Announce, Exchange, Play, Signal
@@ -163,6 +164,41 @@ def exact_choice(view: View) -> Action | None:
     return None if world is None or view.seat is None else best_exact(world, view.seat)[0]
 
 
+def last_draw_choice(view: View) -> Action | None:
+    """Two players, one hidden card left in the stock (and the face-up trump): the move worth most on average over
+    every world the view allows (a handful: which unseen card is the stock's, the opponent holding the others),
+    each solved to the end against the best defence; ``None`` elsewhere. After this trick both draw and nothing
+    is hidden, so the average is the move's exact value, but for the opponent answering this trick as if it knew
+    the world (solving is pessimistic there)."""
+    seat = view.seat
+    if (view.players != 2 or seat is None or not view.stock_count or view.rules.dealt_out or view.phase != "play"
+            or len(view.legal_actions) < 2 or sum(view.hand_sizes) + view.stock_count > MODEL_CARDS):
+        return None
+    other = 1 - seat
+    unseen = list(view.unseen_cards())
+    if len(unseen) != view.hand_sizes[other] - sum(1 for s, _c in view.known if s == other) + 1:
+        return None  # more than one hidden card in the stock: their order would matter too
+    from brisca.worlds import WorldSampler
+
+    try:
+        sampler = WorldSampler(view)
+    except WorldError:
+        return None
+    rng = random.Random(0)  # each world is given whole: nothing is left to chance
+    totals = [0.0] * len(view.legal_actions)
+    for stock in unseen:
+        try:
+            world = sampler.draw(rng, 2, {other: [c for c in unseen if c is not stock]})
+        except WorldError:
+            continue  # the view rules this hand out
+        side = team_of(world, seat)
+        for i, action in enumerate(view.legal_actions):
+            child = world.clone()
+            child.apply(action)
+            totals[i] += solve(child, side)
+    return view.legal_actions[max(range(len(totals)), key=totals.__getitem__)]
+
+
 def exact_world(view: View) -> Game | None:
     """The one world the view allows, when it hides nothing that matters (the stock gone and at most one hand
     unknown) and the rest is small enough to solve; else ``None``."""
@@ -197,4 +233,4 @@ def greedy_action(game: Game) -> Action | None:
 
 
 __all__ = ["EXACT_CARDS", "MODEL_CARDS", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action",
-           "margin", "outcome", "solve", "team_of"]
+           "last_draw_choice", "margin", "outcome", "solve", "team_of"]

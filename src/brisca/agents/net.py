@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brisca.actions import Action
-from brisca.agents.exact import exact_choice
+from brisca.agents.exact import exact_choice, last_draw_choice
 from brisca.agents.registry import make_agent
 from brisca.game import Game, View
 from brisca.rules import Rules, make_rules
@@ -252,15 +252,17 @@ class NetAgent:
     """The network (under a millisecond a move); ``fallback`` plays where it does not cover the game.
 
     ``endgame``: ``net`` plays the network's choice to the last card; ``exact`` plays the exact best move
-    (:func:`~brisca.agents.exact.exact_choice`) once the stock is gone and nothing that matters is hidden, as
-    the ``hard`` level does: measured, 0.514 and 0.513 against the network alone over 10,000 games of 2-player
-    ``spanish`` and ``briscola`` (docs/strength.md).
+    (:func:`~brisca.agents.exact.exact_choice`) once the stock is gone and nothing that matters is hidden:
+    measured, 0.514 and 0.513 against the network alone over 10,000 games of 2-player ``spanish`` and
+    ``briscola`` (docs/strength.md); ``draw`` also plays the last trick of the stock (two players, one hidden card
+    left in it) by the average over every world of their exact values
+    (:func:`~brisca.agents.exact.last_draw_choice`).
     """
 
     def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1",
                  endgame: str = "net") -> None:
-        if endgame not in ("net", "exact"):
-            raise ValueError(f"endgame is net or exact, not {endgame!r}")
+        if endgame not in ("net", "exact", "draw"):
+            raise ValueError(f"endgame is net, exact or draw, not {endgame!r}")
         self.net = load_net(weights)
         self.fallback = make_agent(fallback, seed=seed)
         self.endgame = endgame
@@ -274,8 +276,10 @@ class NetAgent:
             return self.fallback.act(view)
         if len(view.legal_actions) == 1:
             return view.legal_actions[0]
-        if self.endgame == "exact":
+        if self.endgame != "net":
             best = exact_choice(view)
+            if best is None and self.endgame == "draw":
+                best = last_draw_choice(view)
             if best is not None:
                 return best
         return net.choose(view)

@@ -70,6 +70,8 @@ from brisca.worlds import Constraint, WorldError, WorldSampler
 
 #: Worlds the compiled kernel plays in one call (the Python-to-numba crossing is paid once for them).
 _BATCH = 8
+#: Worlds the network's rollouts (:class:`NetRollouts`) play in one round: a forward pass moves all of them.
+_NET_WORLDS = 64
 #: With a time budget, how often (in worlds) the search asks whether its choice is settled.
 _CHECK_EVERY = 256
 
@@ -159,6 +161,60 @@ def net_leaves(net: Any, worlds: Sequence[Game], candidates: Sequence[Action], s
     return [values[w * k:(w + 1) * k] for w in range(len(worlds))]
 
 
+class NetRollouts:
+    """Each candidate in each world played to the end of the hand by a network's choices (every seat's, from its own
+    view of the world), all of them in lockstep in one :class:`~brisca.envs.batch.Batch`: one compiled call loads
+    the worlds, one forward pass a round of decisions moves every unfinished hand. Built by :meth:`make` for the
+    games the network and the batch both play."""
+
+    def __init__(self, net: Any, rules: Any, players: int, lanes: int) -> None:
+        from brisca.envs.batch import Batch
+
+        self.net = net
+        self.batch = Batch(net.presets, players, size=lanes, cues=net.cues)
+        self.preset = net.preset(rules, players)
+        self.ids = self.batch.codec.ids
+
+    @classmethod
+    def make(cls, net: Any, rules: Any, players: int, lanes: int) -> NetRollouts | None:
+        """The rollouts of ``net`` for these rules, or ``None`` where it or the batch does not play them."""
+        from brisca.envs.batch import COMPILED, covers
+
+        if net is None or not COMPILED or net.advisor is not None or not covers(rules, players):
+            return None
+        rollouts = cls(net, rules, players, lanes)
+        return rollouts if rollouts.batch.inputs == net.inputs and rollouts.preset is not None else None
+
+    def values(self, worlds: Sequence[Game], candidates: Sequence[Action], sides: Sequence[int],
+               weight: float) -> list[list[float]]:
+        """For each world and candidate, :func:`margin` (``weight`` a point) of the hand played out for side
+        ``sides[w]``."""
+        import numpy as np
+
+        from brisca.envs.batch import greedy
+
+        batch, ids, k = self.batch, self.ids, len(candidates)
+        m = len(worlds) * k
+        if m > batch.size:
+            raise ValueError(f"{m} rollouts do not fit a batch of {batch.size}")
+        history = [ids[a] for _s, a in worlds[0].history]
+        moves = np.zeros((m, len(history) + 1), np.int64)
+        moves[:, :len(history)] = history
+        moves[:, len(history)] = np.tile([ids[a] for a in candidates], len(worlds))
+        decks = np.array([[c.index for c in w.deck] for w in worlds], np.int64).repeat(k, axis=0)
+        dealers = np.array([w.dealer for w in worlds], np.int64).repeat(k)
+        lanes = np.arange(m)
+        batch.replay(lanes, decks, dealers, moves, np.full(m, len(history) + 1), np.full(m, self.preset))
+        arrays = self.net.arrays
+        while True:
+            obs, mask, rows, _seats = batch.observe()
+            if not len(rows):
+                break
+            batch.act(rows, greedy(arrays, obs, mask))
+        values = batch.margins(lanes, np.repeat(sides, k), weight)
+        return [values[w * k:(w + 1) * k].tolist() for w in range(len(worlds))]
+
+
 #: The point weight of :func:`solve`'s values (:func:`margin`'s default).
 SOLVE_WEIGHT = 1 / 600
 
@@ -220,7 +276,8 @@ class ExpertAgent:
         #: Value of a point of margin against a whole win (see :func:`margin`). Measured: 0.01 beat 1/600
         #: (0.719 against 0.697 versus ``heuristic``, 80 worlds, 80 duplicate deals each).
         self.weight = weight
-        #: Keep the heuristic's move unless another beats it by this many standard errors.
+        #: Keep a move unless another beats it by this many standard errors, world by world: the network's choice
+        #: where ``net`` covers the game (``hard``'s move), else the heuristic's.
         self.anchor = anchor
         #: Inference: weigh each world by how well the other seats' past plays fit a heuristic player holding
         #: that world's cards; a play the model would not make counts ``infer`` (0: every world counts the same).
@@ -291,11 +348,15 @@ class ExpertAgent:
         #: exactly against the models of the opponent (:func:`expect`), as the expert will play them, instead of by
         #: the rollout policy (the tree search's leaves always finish by the policy). Off: it measured no gain.
         self.endgame = _flag("endgame", endgame)
-        #: The rollout policy's card choice: the ``heuristic``'s rules, or the ``learned`` score fitted to this
-        #: search's own values (:mod:`brisca.agents.learned`). Learned measured no gain (docs/strength.md).
-        if rollout not in ("heuristic", "learned"):
-            raise ValueError(f"rollout is heuristic or learned, not {rollout!r}")
+        #: The rollout policy's card choice: the ``heuristic``'s rules, the ``learned`` score fitted to this
+        #: search's own values (:mod:`brisca.agents.learned`; measured no gain, docs/strength.md), or the ``net``
+        #: (:class:`NetRollouts`): every seat plays the self-play network's choice to the end of the hand, where it
+        #: covers the game (``net=off`` then means the shipped one; its values replace ``blend``'s leaves), the
+        #: worlds still shaped by the reading; else the heuristic.
+        if rollout not in ("heuristic", "learned", "net"):
+            raise ValueError(f"rollout is heuristic, learned or net, not {rollout!r}")
         self.learned = rollout == "learned"
+        self.net_rollout = rollout == "net"
         #: An experiment of the compiled kernel (:func:`brisca.agents.kernel._nested`): with two players, the rules
         #: it covers and an opponent not read as greedy, each rollout's (of the sampled-world search; the tree
         #: search leaves its rollouts as they are) next choice for this seat is searched over
@@ -322,6 +383,9 @@ class ExpertAgent:
         self.net: Any = None
         if str(net).lower() not in ("off", "0", "false", "no"):
             self.net = load_net(None if str(net).lower() in ("on", "1", "true", "yes") else str(net))
+        elif self.net_rollout:
+            self.net = load_net(None)
+        self._rollouts: dict[tuple[object, int], NetRollouts | None] = {}
         #: How it bids in a point auction: ``rules``, the shared rule-based bidder; ``sim``, each choice weighed
         #: over sampled deals played out (:mod:`brisca.agents.bidding`), within ``think`` (48 deals under
         #: ``sims``). Measured: docs/strength.md ("Bidding by simulation").
@@ -541,7 +605,7 @@ class ExpertAgent:
             return candidates[0]
         best = max(range(k), key=lambda i: totals[i])
         if self.anchor > 0 and worlds > 1:
-            home = self._heuristic_index(view, candidates)
+            home = self._home_index(view, candidates)
             if home is not None and home != best:
                 # Compare world by world: the luck of a world is the same for both moves and cancels.
                 diffs = [v[best] - v[home] for v in per_world]
@@ -571,6 +635,9 @@ class ExpertAgent:
         blend = self.blend if net is not None else 0.0
         if net is not None:
             size = _BATCH  # the network values a batch of worlds in one pass
+        rollouts = self._net_rollouts(net, view) if self.net_rollout else None
+        if rollouts is not None:
+            size, blend, net = _NET_WORLDS, 0.0, None
         reading = self._reading(view, sampler.believed, read)
         doubts = self._doubts(view, sampler.believed, reading)
         samplers = {sampler.believed: sampler}
@@ -602,6 +669,8 @@ class ExpertAgent:
                 batch.append((world, side, w, self.rng.getrandbits(31) if mix else 0))
             if blend >= 1:
                 results = [[0.0] * k for _b in batch]
+            elif rollouts is not None and batch:
+                results = rollouts.values([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight)
             elif fast is not None and batch:
                 rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
                                      greedy, mix, [b[3] for b in batch], self.endgame, self.learned,
@@ -634,6 +703,14 @@ class ExpertAgent:
                 check += _CHECK_EVERY
         self.last_worlds = worlds
         return totals, per_world
+
+    def _net_rollouts(self, net: Any, view: View) -> NetRollouts | None:
+        """The network's rollouts for this game (made once a game and kept), or ``None`` where they do not apply."""
+        key = (view.rules, view.players)
+        if key not in self._rollouts:
+            size = _NET_WORLDS * (view.rules.hand_size + 2)  # worlds a round times the most candidates a move
+            self._rollouts[key] = NetRollouts.make(net, view.rules, view.players, size)
+        return self._rollouts[key]
 
     def _draw(self, source: WorldSampler, reading: Reading | None, tracked: Sequence[int]) -> Game:
         """A world from ``source``, the ``tracked`` seats' hidden cards dealt by ``reading`` (by the sampler alone
@@ -716,13 +793,15 @@ class ExpertAgent:
                 return False
         return True
 
-    @staticmethod
-    def _heuristic_index(view: View, candidates: Sequence[Action]) -> int | None:
-        choice = HeuristicAgent().act(view)
+    def _home_index(self, view: View, candidates: Sequence[Action]) -> int | None:
+        """The index of the move ``anchor`` keeps: the network's choice where it covers the game, else the
+        heuristic's (``None`` if that move is not a candidate)."""
+        net = self.net.pick(view.rules, view.players) if self.net is not None else None
+        choice = net.choose(view) if net is not None else HeuristicAgent().act(view)
         return candidates.index(choice) if choice in candidates else None
 
 
-__all__ = ["EXACT_CARDS", "MIX_ONE", "MODEL_CARDS", "SOLVE_WEIGHT", "Appraisal", "ExpertAgent", "RolloutPolicy",
-           "apply_tracked", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action", "lcg", "margin",
-           "net_leaves", "outcome", "playout", "policy_move", "rollout_action", "solve", "team_of",
+__all__ = ["EXACT_CARDS", "MIX_ONE", "MODEL_CARDS", "SOLVE_WEIGHT", "Appraisal", "ExpertAgent", "NetRollouts",
+           "RolloutPolicy", "apply_tracked", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action",
+           "lcg", "margin", "net_leaves", "outcome", "playout", "policy_move", "rollout_action", "solve", "team_of",
            "world_likelihood"]

@@ -65,7 +65,7 @@ def _njit(fn: Callable[..., Any]) -> Callable[..., Any]:
     return compiled
 
 
-__all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "policy", "quantize", "warm"]
+__all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "forward", "greedy", "policy", "quantize", "warm"]
 
 #: The action id of the exchange that gives card ``c``: ``EXCHANGE_ID + c`` (the codec's exchange block).
 EXCHANGE_ID = 48
@@ -489,6 +489,41 @@ def _apply_rows(st: Any, lanes: Any, ids: Any, k: int, lay: Any, cfg: Any, stren
     return bad
 
 
+@_njit
+def _replay(st: Any, lanes: Any, presets: Any, decks: Any, dealers: Any, ids: Any, counts: Any, lay: Any, cfg: Any,
+            strength: Any, points: Any, xtable: Any) -> int:
+    """Deal lane ``lanes[i]`` the deck ``decks[i]`` (preset ``presets[i]``, dealer ``dealers[i]``), then apply its
+    first ``counts[i]`` action ids ``ids[i]``; 0, or 1 + the first row whose actions were not legal."""
+    for i in range(lanes.shape[0]):
+        lane = lanes[i]
+        _deal(st, lane, lay, cfg, xtable, presets[i], decks[i], dealers[i])
+        for j in range(counts[i]):
+            if not _apply(st, lane, lay, cfg, strength, points, xtable, ids[i, j]):
+                return i + 1
+    return 0
+
+
+@_njit
+def _margins(st: Any, lanes: Any, sides_of: Any, weight: float, lay: Any, cfg: Any, totals: Any, out: Any) -> None:
+    """:func:`brisca.agents.exact.margin` of each finished lane for side ``sides_of[i]``: 1 a win, 1/2 a draw, 0 a
+    loss, plus ``weight`` a point of lead over the best other side (below it, where the fewest points win)."""
+    for i in range(lanes.shape[0]):
+        lane = lanes[i]
+        win = _totals(st, lane, lay, cfg, totals)
+        c = cfg[st[lane, lay[_L_PRESET]]]
+        side = sides_of[i]
+        least = c[_LEAST] != 0
+        other = 0
+        first = True
+        for sd in range(c[_SIDES]):
+            if sd != side and (first or (least and totals[sd] < other) or (not least and totals[sd] > other)):
+                other = totals[sd]
+                first = False
+        lead = other - totals[side] if least else totals[side] - other
+        won = 0.5 if win < 0 else (1.0 if win == side else 0.0)
+        out[i] = won + lead * weight
+
+
 def _splitmix_compiled(state: Any) -> int:
     """The next 64-bit output of SplitMix64 (``state[0]`` advances): the lanes' shuffles and dealers."""
     state[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -643,6 +678,24 @@ class Batch:
         self.dealers[lane] = game.dealer
         self.live[lane] = 1
 
+    def replay(self, lanes: Any, decks: Any, dealers: Any, ids: Any, counts: Any, presets: Any | None = None) -> None:
+        """Set many lanes to hands in progress at once: lane ``lanes[i]`` is dealt ``decks[i]`` (card indices, top
+        first, as :attr:`Game.deck <brisca.game.Game.deck>`) with dealer ``dealers[i]``, then plays its first
+        ``counts[i]`` action ids ``ids[i]`` (a game's history, forced moves included). A search's sampled worlds
+        are loaded so, one compiled call for all of them. ``ValueError`` if a row's actions are not legal."""
+        lanes = np.ascontiguousarray(lanes, np.int64)
+        if presets is None:
+            presets = np.zeros(len(lanes), np.int64)
+        bad = _replay(self.st, lanes, np.ascontiguousarray(presets, np.int64), np.ascontiguousarray(decks, np.int64),
+                      np.ascontiguousarray(dealers, np.int64), np.ascontiguousarray(ids, np.int64),
+                      np.ascontiguousarray(counts, np.int64), self._lay, self._cfg, self._strength, self._points,
+                      self._xtable)
+        self.dealers[lanes] = dealers
+        if bad:
+            self.live[lanes] = 0
+            raise ValueError(f"row {bad - 1}: its actions are not legal in the hand its deck deals")
+        self.live[lanes] = 1 - self.st[lanes, self._lay[_L_OVER]]
+
     # -- playing
 
     def observe(self) -> tuple[Any, Any, Any, Any]:
@@ -730,6 +783,15 @@ class Batch:
                 out[i, s] = _reward(self.st, int(lane), s, self._lay, self._cfg, self._totals)
         return out
 
+    def margins(self, lanes: Any, sides: Any, weight: float) -> Any:
+        """:func:`brisca.agents.exact.margin` of each finished lane in ``lanes`` for side ``sides[i]`` (or one side
+        for all): the result (1, 1/2, 0) plus ``weight`` a point of margin."""
+        lanes = np.ascontiguousarray(lanes, np.int64)
+        sides_of = np.broadcast_to(np.asarray(sides, np.int64), lanes.shape).copy()
+        out = np.empty(len(lanes), np.float64)
+        _margins(self.st, lanes, sides_of, float(weight), self._lay, self._cfg, self._totals, out)
+        return out
+
 
 def _splitmix_py(state: Any) -> int:
     """:func:`_splitmix` from Python (the compiled one where numba is installed)."""
@@ -787,22 +849,34 @@ def _sample(logits: Any, mask: Any, u: Any, ids: Any, logp: Any) -> None:
         logp[r] = np.float64(logits[r, pick]) - top - np.log(total)
 
 
-def policy(net_arrays: dict[str, Any], obs: Any, mask: Any, u: Any) -> tuple[Any, Any, Any]:
-    """A network's sampled action ids, their log-probabilities and the values for a batch of sparse inputs (as
-    :meth:`Net.forward <brisca.agents.net.Net.forward>` and a softmax over the legal ids, with the first layer
-    summed over the nonzero inputs only); ``u``: one uniform number a row."""
+def forward(net_arrays: dict[str, Any], obs: Any) -> tuple[Any, Any]:
+    """A network's logits and values for a batch of sparse inputs: :meth:`Net.forward
+    <brisca.agents.net.Net.forward>`, with the first layer summed over the nonzero inputs only."""
     a = net_arrays
     h = np.empty((len(obs), a["b1"].shape[0]), np.float32)
     _first_layer(obs, a["w1"], a["b1"], h)
     h2 = h @ a["w2"]
     h2 += a["b2"]
     np.maximum(h2, 0.0, out=h2)
-    logits = h2 @ a["wp"] + a["bp"]
-    values = (h2 @ a["wv"] + a["bv"])[:, 0]
+    return h2 @ a["wp"] + a["bp"], (h2 @ a["wv"] + a["bv"])[:, 0]
+
+
+def policy(net_arrays: dict[str, Any], obs: Any, mask: Any, u: Any) -> tuple[Any, Any, Any]:
+    """A network's sampled action ids, their log-probabilities and the values for a batch of sparse inputs (as
+    :func:`forward` and a softmax over the legal ids); ``u``: one uniform number a row."""
+    logits, values = forward(net_arrays, obs)
     ids = np.empty(len(obs), np.int64)
     logp = np.empty(len(obs), np.float64)
     _sample(logits, mask, u, ids, logp)
     return ids, logp, values
+
+
+def greedy(net_arrays: dict[str, Any], obs: Any, mask: Any) -> Any:
+    """A network's highest-scored legal action id for each row of sparse inputs (the first of equals), as
+    :meth:`Net.choose <brisca.agents.net.Net.choose>` picks it."""
+    logits = forward(net_arrays, obs)[0]
+    logits[~mask] = -np.inf
+    return logits.argmax(axis=1)
 
 
 @_njit
