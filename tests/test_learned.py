@@ -96,5 +96,5 @@ def test_the_learned_choice_plays_only_the_games_it_was_fitted_to() -> None:
 def test_bad_policy_names_get_one_clear_message() -> None:
     with pytest.raises(AgentError, match="policy is rules or learned"):
         make_agent("heuristic[policy=clever]")
-    with pytest.raises(AgentError, match="rollout is heuristic or learned"):
+    with pytest.raises(AgentError, match="rollout is heuristic, learned or net"):
         make_agent("expert[rollout=clever]")
