@@ -113,17 +113,19 @@ def test_two_player_endgames_are_played_exactly() -> None:
     assert checked >= 10
 
 
-def _expectimax(game: Game, side: int) -> float:
-    """The value when every other side plays uniformly random card plays, with no pruning: the oracle for
-    :func:`expect` with a wild opponent."""
+def _expectimax(game: Game, side: int, best: bool = False) -> float:
+    """The value when every other side plays uniformly random card plays (``best``: the best defence), with no
+    pruning: the oracle for :func:`expect` with a wild opponent (and for the solver)."""
     if game.is_over():
         return margin(game, side)
     values = []
     for action in game.legal_actions():
         child = game.clone()
         child.apply(action)
-        values.append(_expectimax(child, side))
-    return max(values) if game.side_of(game.turn) == side else sum(values) / len(values)  # type: ignore[arg-type]
+        values.append(_expectimax(child, side, best))
+    if game.side_of(game.turn) == side:  # type: ignore[arg-type]
+        return max(values)
+    return min(values) if best else sum(values) / len(values)
 
 
 def test_the_endgame_against_models_of_play() -> None:
@@ -219,7 +221,7 @@ def test_hard_solves_the_last_draw_over_every_world() -> None:
             for world in worlds.values():
                 child = world.clone()
                 child.apply(action)
-                values[action] += _minimax(child, game.side_of(seat))
+                values[action] += _expectimax(child, game.side_of(seat), best=True)
         choice = last_draw_choice(view)
         assert choice is not None and math.isclose(values[choice], max(values.values())), (seed, choice, values)
         checked += len(set(values.values())) > 1
@@ -229,18 +231,6 @@ def test_hard_solves_the_last_draw_over_every_world() -> None:
         four.apply(four.legal_actions()[0])
     assert last_draw_choice(four.view(four.turn)) is None
     assert isinstance(make_agent("net[endgame=draw]"), NetAgent)
-
-
-def _minimax(game: Game, side: int) -> float:
-    """A complete game's :func:`margin` for ``side`` under best play by both sides, by brute force."""
-    if game.is_over():
-        return margin(game, side)
-    values = []
-    for action in game.legal_actions():
-        child = game.clone()
-        child.apply(action)
-        values.append(_minimax(child, side))
-    return max(values) if game.side_of(game.turn) == side else min(values)
 
 
 def _timed(move: Callable[[], object], tries: int = 3) -> float:
