@@ -49,13 +49,13 @@ else:
 #: The networks that ship with the package, by file, with their sha256 (checked by the tests). Each file's metadata
 #: holds the commands that trained it (:attr:`Net.meta`); docs/strength.md gives them with the curves.
 #:
-#: - ``two_player.npz``: 2-player ``spanish`` and ``briscola``; 3,122,912 self-play hands in 1,768 updates, about 15
+#: - ``two_player.npz``: 2-player ``spanish`` and ``briscola``; 6,706,912 self-play hands in 2,018 updates, about 25
 #:   minutes on a 16-core machine with a GPU and 85 on a 2-core one (curve: docs/curves/net-two-player.jsonl).
 #: - ``four_player.npz``: 4-player ``spanish``, reading the cues (:func:`brisca.envs.encode.cues`); the imitation of
 #:   ``heuristic`` over 20,000 hands, then 1,310,720 self-play hands in 640 updates, an hour on a 2-core machine
 #:   (curve: docs/curves/net-four-player.jsonl).
 SHIPPED: dict[str, str] = {
-    "two_player.npz": "7091196673498bff281ebd14c82234ee402269b8bea29e0a1970c06f4babf2bb",
+    "two_player.npz": "ab1bb975bba7662aa53995b7e575d2e4a16655af226ce286c942d03cb06d9073",
     "four_player.npz": "c9c0ccf9207c46f9e43b01fc0d033896eb18e47f59d388a3d0d572837c59275c",
 }
 
