@@ -5,6 +5,8 @@ Skips without numba (the ``fast`` extra) unless BRISCA_REQUIRE_KERNEL=1, which m
 
 from __future__ import annotations
 
+import itertools
+import math
 import os
 import random
 from collections.abc import Iterator
@@ -348,3 +350,127 @@ def test_the_expert_searches_its_rollouts_next_choice_with_nest() -> None:
         ExpertAgent(nest=8, kernel=False)
     with pytest.raises(ValueError, match="nest"):
         ExpertAgent(nest=-1)
+
+
+TWO_PLAYER = [(label, rules) for label, rules, n in CASES if n == 2]
+
+
+@pytest.mark.parametrize(("label", "rules"), TWO_PLAYER, ids=[c[0] for c in TWO_PLAYER])
+def test_the_compiled_search_solves_as_python_does(label: str, rules: Rules) -> None:
+    """``Kernel.solve``: with the stock's order known, every candidate's exact value as
+    :func:`brisca.agents.exact.solve` gives it after the candidate, both sides at their best (the exchange, the
+    draws, the prisoner ace and the kill, the bonuses and the ties), from a few cards left in the stock to the
+    end."""
+    from brisca.agents.exact import solve, team_of
+
+    rng = random.Random(f"solve-{label}")
+    k = kernel.Kernel(rules, 2)
+    checked = 0
+    for _ in range(40):
+        game = Game(rules, 2, seed=rng.randrange(1 << 30))
+        stop = rng.choice([0, 2, 4])
+        while not game.is_over() and (game.stock_count > stop or rng.random() < 0.3):
+            legal = game.legal_actions()
+            exchanges = [a for a in legal if a.__class__.__name__ == "Exchange"]
+            game.apply(exchanges[0] if exchanges and rng.random() < 0.5 else rng.choice(legal))
+        if game.is_over():
+            continue
+        seat = game.turn
+        assert seat is not None
+        side = team_of(game, seat)
+        candidates = [a for a in game.legal_actions() if not isinstance(a, Signal)]
+        values, _nodes = k.solve([k.encode(game)], candidates, [side], game)
+        for j, action in enumerate(candidates):
+            child = game.clone()
+            child.apply(action)
+            assert values[0, j] == pytest.approx(solve(child, side), abs=1e-12), (label, action)
+        checked += 1
+    assert checked >= 25
+
+
+def test_the_stock_is_searched_over_every_world_three_cards_from_its_end() -> None:
+    """``stock_choice`` (``net[endgame=draw,hidden=3]``): three hidden cards left in the stock, the move best on
+    average over every world the view allows (the opponent's hand and the stock's order: 120 worlds), each solved
+    against the best defence by the Python solver, independently of the compiled one; none with more hidden
+    cards, or with four players."""
+    from brisca.agents.exact import solve, stock_choice
+    from brisca.worlds import WorldSampler
+
+    checked = 0
+    for seed in range(6):
+        game = Game("briscola" if seed % 2 else "spanish", 2, seed=seed)
+        rng = random.Random(seed)
+        while game.stock_count > 6:
+            game.apply(rng.choice(game.legal_actions()))
+        assert stock_choice(game.view(game.turn), hidden=3) is None  # five hidden cards: not with hidden=3
+        while game.stock_count > 4:
+            game.apply(rng.choice(game.legal_actions()))
+        if seed % 4 > 1:  # the opponent has led
+            game.apply(rng.choice(game.legal_actions()))
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        unseen = list(view.unseen_cards())
+        slots = view.hand_sizes[1 - seat] - sum(1 for s, _c in view.known if s == 1 - seat)
+        sampler = WorldSampler(view)
+        values = dict.fromkeys(game.legal_actions(), 0.0)
+        worlds = 0
+        for held in itertools.combinations(unseen, slots):
+            base = sampler.draw(rng, 2, {1 - seat: list(held)})
+            places = [i for i, a in enumerate(base._stock) if a.card not in held and a.card in unseen]
+            assert len(places) == 3
+            for order in itertools.permutations([base._stock[i] for i in places]):
+                world = base.clone()
+                for i, a in zip(places, order, strict=True):
+                    world._stock[i] = a
+                worlds += 1
+                for action in values:
+                    child = world.clone()
+                    child.apply(action)
+                    values[action] += solve(child, game.side_of(seat))
+        assert worlds == math.comb(len(unseen), slots) * 6
+        choice = stock_choice(view, hidden=3, worlds=worlds)
+        assert choice is not None and math.isclose(values[choice], max(values.values())), (seed, choice, values)
+        checked += len(set(values.values())) > 1
+    assert checked >= 3
+    four = Game("spanish", 4, seed=1)
+    while four.stock_count > 4:
+        four.apply(four.legal_actions()[0])
+    assert stock_choice(four.view(four.turn)) is None
+
+
+def test_the_expert_plays_the_network_then_solves_the_stock() -> None:
+    """``expert[early=net,hidden=3]`` with two players: the network's move while more than three cards of the stock
+    are hidden, from three on the move best over every world (``stock_choice``: 120 worlds, all of them, the
+    network's move among equals); the options refuse what they cannot mean."""
+    from brisca.agents import AgentError, make_agent
+    from brisca.agents.exact import stock_choice, stock_hidden
+    from brisca.agents.net import load_net
+
+    for seed, preset in ((3, "spanish"), (4, "briscola")):
+        agent = make_agent("expert[net=on,early=net,hidden=3,sims=5]", seed=seed)
+        shelf = load_net()
+        assert shelf is not None
+        net = shelf.pick(find_variant(preset), 2)
+        assert net is not None
+        game = Game(preset, 2, seed=seed)
+        rng = random.Random(seed)
+        solved = 0
+        while game.stock_count > 2:
+            seat = game.turn
+            assert seat is not None
+            view = game.view(seat)
+            left = stock_hidden(view)
+            assert left is not None
+            if len(view.legal_actions) > 1:
+                choice = agent.act(view)
+                if left > 3:
+                    assert choice == net.choose(view)
+                else:
+                    assert choice == stock_choice(view, 3, 200, prefer=net.choose(view))
+                    solved += 1
+            game.apply(rng.choice(game.legal_actions()))
+        assert solved >= 1
+    for bad in ("expert[early=tree]", "expert[hidden=0]", "expert[worlds=0]", "net[hidden=0]"):
+        with pytest.raises(AgentError):
+            make_agent(bad)

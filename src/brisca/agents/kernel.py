@@ -916,6 +916,342 @@ def _batch(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, cands: 
                                             seat_points[w, k], moves, greedy, mix, seeds[w], lw, 0, work, opts)
 
 
+# ------------------------------------------------------------------------------------- exact search with a stock
+
+
+@_njit
+def _row_apply(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, code: int) -> int:
+    """Apply a card play or an exchange (``code``) to the position encoded in ``row`` (the layout of
+    :meth:`Kernel.encode`), in place, as :func:`_playout_one` plays it: the trick, its points, the draws from the
+    stock, the exchange's rights and the end of the hand. Returns the seat that killed the three (``kill_three``:
+    the hand ends there) or -1."""
+    n = cfg[_N]
+    hmax = cfg[_H]
+    smax = cfg[_S]
+    hl0 = n * hmax
+    st = hl0 + n
+    sl = st + smax
+    tr = sl + 1
+    tl = tr + n
+    pt = tl + 8
+    mx = pt + n
+    cp = mx + n
+    seat = row[tl + 2]
+    hl = row[hl0 + seat]
+    base = seat * hmax
+    if code >= 100:  # the trump exchange: the given trump goes under the stock, the face-up card to the hand
+        g = code - 100
+        j = 0
+        for i in range(hl):
+            if row[base + i] != g:
+                row[base + j] = row[base + i]
+                j += 1
+        row[base + hl - 1] = row[st]
+        row[st] = g
+        give = -1
+        slen = row[sl]
+        if slen > 0 and cfg[_TURNED] != 0 and slen > cfg[_GIVE_UNTIL] and cfg[_CHAIN] != 0:
+            give = xtable[g]
+        row[tl + 5] = give
+        return -1
+    c = code
+    j = 0
+    for i in range(hl):
+        if row[base + i] != c:
+            row[base + j] = row[base + i]
+            j += 1
+    row[base + hl - 1] = -1
+    row[hl0 + seat] = hl - 1
+    tlen = row[tl]
+    best = row[tl + 3]
+    bseat = row[tl + 4]
+    if tlen == 0 or _beats(c, best, cfg[_TRUMP], strength):
+        best = c
+        bseat = seat
+    row[tr + tlen] = c
+    tlen += 1
+    row[tl + 3] = best
+    row[tl + 4] = bseat
+    if tlen < n:
+        row[tl] = tlen
+        row[tl + 2] = (seat + 1) % n
+        return -1
+    sides = cfg[_SIDES]
+    winner = bseat
+    tp = 0
+    for i in range(n):
+        tp += points[row[tr + i]]
+        row[cp + row[tr + i]] = winner % sides
+    row[pt + winner] += tp
+    row[tl] = 0
+    row[tl + 1] = winner
+    row[tl + 2] = winner
+    row[tl + 7] = winner
+    killer = _killer(cfg, row[tr:tr + n], seat)
+    if killer >= 0:
+        return int(killer)
+    row[mx + winner] = 1
+    slen = row[sl]
+    if slen > 0:
+        for i in range(n):
+            s = (winner + i) % n
+            slen -= 1
+            row[s * hmax + row[hl0 + s]] = row[st + slen]
+            row[st + slen] = -1
+            row[hl0 + s] += 1
+        row[sl] = slen
+        if slen <= cfg[_GIVE_UNTIL]:
+            row[tl + 5] = -1
+    elif row[hl0 + winner] == 0:
+        row[tl + 6] = 1
+    return -1
+
+
+@_njit
+def _row_score(cfg: Any, row: Any, side: int, weight: float, killer: int) -> float:
+    n = cfg[_N]
+    pt = n * cfg[_H] + n + cfg[_S] + 1 + n + 8
+    return float(_score(cfg, row[pt:pt + n], row[pt + 2 * n:pt + 2 * n + 48], row[pt - 1], side, weight, killer))
+
+
+@_njit
+def _row_moves(cfg: Any, strength: Any, points: Any, row: Any, three_out: bool, out: Any) -> int:
+    """The legal moves of the seat to act, the likeliest best first (alpha-beta cuts sooner): the exchange; to
+    lead, the strongest card first; to answer, the cards that take the trick, cheapest first, then the others,
+    fewest points first (trumps last in each). Their count."""
+    n = cfg[_N]
+    hmax = cfg[_H]
+    hl0 = n * hmax
+    tl = hl0 + n + cfg[_S] + 1 + n
+    seat = row[tl + 2]
+    hl = row[hl0 + seat]
+    base = seat * hmax
+    count = 0
+    give = row[tl + 5]
+    if give >= 0 and row[tl + 8 + n + seat] != 0:
+        for i in range(hl):
+            if row[base + i] == give:
+                out[0] = 100 + give
+                count = 1
+                break
+    ace = cfg[_TRUMP] * 12
+    prisoner = cfg[_KILL] != 0 and not three_out and hl > 1
+    first = count
+    tlen = row[tl]
+    best = row[tl + 3]
+    trump = cfg[_TRUMP]
+    keys = np.empty(hmax + 1, np.int64)
+    for i in range(hl):
+        c = row[base + i]
+        if prisoner and c == ace:
+            continue
+        if tlen == 0:
+            key = -strength[c]
+        else:
+            key = strength[c] + (100 if c // 12 == trump else 0)
+            if not _beats(c, best, trump, strength):
+                key += 1000 + 50 * points[c]
+        k = count
+        while k > first and keys[k - 1] > key:
+            out[k] = out[k - 1]
+            keys[k] = keys[k - 1]
+            k -= 1
+        out[k] = c
+        keys[k] = key
+        count += 1
+    return count
+
+
+#: Entries of the exact search's transposition table (a power of two; 4.5 MB), kept across a call's worlds.
+TABLE_SIZE = 1 << 18
+# the offsets of the Zobrist keys in one table of random 64-bit numbers (:func:`_zobrist`)
+_ZH, _ZS, _ZT, _ZP, _ZX = 0, 2 * 48, 2 * 48 + 48 * 48, 2 * 48 + 48 * 48 + 4 * 48, 2 * 48 + 48 * 48 + 8 * 48
+_ZSIZE = _ZX + 2 * 256 + 49 + 2 * 48 + 16
+
+
+@_njit
+def _zobrist() -> Any:
+    """The random numbers of the position keys (splitmix64 from a fixed seed: the same in every process)."""
+    z = np.empty(_ZSIZE, np.uint64)
+    x = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(_ZSIZE):
+        x = x + np.uint64(0x9E3779B97F4A7C15)
+        y = x
+        y = (y ^ (y >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        y = (y ^ (y >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z[i] = y ^ (y >> np.uint64(31))
+    return z
+
+
+@_njit
+def _row_key(cfg: Any, z: Any, row: Any, side: int) -> Any:
+    """A 64-bit key of everything the rest of the hand depends on, two players: the hands (as sets), the stock
+    in order, the trick, the turn, the points, the exchange's card and rights, and the captured cards where the
+    score reads them."""
+    n = cfg[_N]
+    hmax = cfg[_H]
+    smax = cfg[_S]
+    hl0 = n * hmax
+    st = hl0 + n
+    sl = st + smax
+    tr = sl + 1
+    tl = tr + n
+    pt = tl + 8
+    h = z[_ZX + 2 * 256 + 49 + 2 * 48 + side]
+    for s in range(2):
+        for i in range(row[hl0 + s]):
+            h ^= z[_ZH + s * 48 + row[s * hmax + i]]
+    for i in range(row[sl]):
+        h ^= z[_ZS + (i % 48) * 48 + row[st + i]]
+    for i in range(row[tl]):
+        h ^= z[_ZT + i * 48 + row[tr + i]]
+    h ^= z[_ZX + 2 * 256 + 49 + 2 * 48 + 2 + row[tl + 2]]
+    for s in range(2):
+        h ^= z[_ZX + s * 256 + (row[pt + s] & 255)]
+        if row[pt + n + s] != 0:
+            h ^= z[_ZX + 2 * 256 + 49 + 2 * 48 + 4 + s]
+    h ^= z[_ZX + 2 * 256 + 1 + row[tl + 5]]
+    if cfg[_PAIR] != 0 or cfg[_MOST_CARDS] != 0:
+        cp = pt + 2 * n
+        for c in range(48):
+            if row[cp + c] >= 0:
+                h ^= z[_ZX + 2 * 256 + 49 + row[cp + c] * 48 + c]
+    return h
+
+
+@_njit
+def _row_search(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, moves: Any, side: int, weight: float,
+                three_out: bool, nodes: Any, z: Any, tkeys: Any, tvals: Any, tflags: Any) -> float:
+    """:func:`brisca.agents.exact.solve` on the position ``rows[0]`` with its stock in a known order: alpha-beta,
+    ``side`` to maximise, over the cards and the exchange, with a row and the moves a ply in ``rows`` and
+    ``moves`` (scratch), and with two players a transposition table (``tkeys``, ``tvals``, ``tflags``: 1 exact,
+    2 at least, 3 at most; keys by :func:`_row_key`). Iterative: numba's cache cannot link a function that calls
+    itself."""
+    n = cfg[_N]
+    tl = n * cfg[_H] + n + cfg[_S] + 1 + n
+    sides = cfg[_SIDES]
+    three = cfg[_TRUMP] * 12 + 2
+    plies = rows.shape[0]
+    count = np.zeros(plies, np.int64)
+    nxt = np.zeros(plies, np.int64)
+    best = np.zeros(plies, np.float64)
+    alpha = np.zeros(plies, np.float64)
+    beta = np.zeros(plies, np.float64)
+    alpha0 = np.zeros(plies, np.float64)
+    beta0 = np.zeros(plies, np.float64)
+    keys = np.zeros(plies, np.uint64)
+    mine = np.zeros(plies, np.bool_)
+    out = np.zeros(plies, np.bool_)
+    table = n == 2 and tkeys.shape[0] > 0
+    mask = np.uint64(tkeys.shape[0] - 1) if table else np.uint64(0)
+    if rows[0, tl + 6] != 0:
+        return float(_row_score(cfg, rows[0], side, weight, -1))
+    d = 0
+    alpha[0] = -np.inf
+    beta[0] = np.inf
+    alpha0[0] = -np.inf
+    beta0[0] = np.inf
+    out[0] = three_out
+    mine[0] = rows[0, tl + 2] % sides == side
+    best[0] = -np.inf if mine[0] else np.inf
+    count[0] = _row_moves(cfg, strength, points, rows[0], three_out, moves[0])
+    if table:
+        keys[0] = _row_key(cfg, z, rows[0], side)
+    nodes[0] += 1
+    while True:
+        if nxt[d] < count[d] and alpha[d] < beta[d]:
+            code = moves[d, nxt[d]]
+            nxt[d] += 1
+            child = rows[d + 1]
+            for i in range(child.shape[0]):
+                child[i] = rows[d, i]
+            killer = _row_apply(cfg, strength, points, xtable, child, code)
+            hit = False
+            if killer >= 0 or child[tl + 6] != 0:
+                v = _row_score(cfg, child, side, weight, killer)
+                hit = True
+            elif table:
+                key = _row_key(cfg, z, child, side)
+                slot = int(key & mask)
+                if tkeys[slot] == key:
+                    f = tflags[slot]
+                    tv = tvals[slot]
+                    if f == 1 or (f == 2 and tv >= beta[d]) or (f == 3 and tv <= alpha[d]):
+                        v = tv
+                        hit = True
+                keys[d + 1] = key
+            if not hit:  # one ply down
+                d += 1
+                nodes[0] += 1
+                alpha[d] = alpha[d - 1]
+                beta[d] = beta[d - 1]
+                alpha0[d] = alpha[d]
+                beta0[d] = beta[d]
+                out[d] = out[d - 1] or code == three
+                mine[d] = child[tl + 2] % sides == side
+                best[d] = -np.inf if mine[d] else np.inf
+                nxt[d] = 0
+                count[d] = _row_moves(cfg, strength, points, child, out[d], moves[d])
+                continue
+        else:  # this position is done: its value goes to its parent (and to the table)
+            v = best[d]
+            if table:
+                slot = int(keys[d] & mask)
+                tkeys[slot] = keys[d]
+                tvals[slot] = v
+                tflags[slot] = 3 if v <= alpha0[d] else (2 if v >= beta0[d] else 1)
+            if d == 0:
+                return float(v)
+            d -= 1
+        if mine[d]:
+            if v > best[d]:
+                best[d] = v
+            if v > alpha[d]:
+                alpha[d] = v
+        else:
+            if v < best[d]:
+                best[d] = v
+            if v < beta[d]:
+                beta[d] = v
+
+
+@_njit
+def _solve_batch(cfg: Any, strength: Any, points: Any, xtable: Any, worlds: Any, cands: Any, sides_of: Any,
+                 weight: float, values: Any, nodes: Any, tkeys: Any, tvals: Any, tflags: Any) -> None:
+    """``values[w, k]``: the exact value for ``sides_of[w]`` of candidate ``k`` in world ``w`` (its stock in the
+    order the row gives), both sides playing their best to the end of the hand; with two players, through the
+    transposition table ``tkeys``, ``tvals``, ``tflags`` (empty: none), which may carry over from an earlier call
+    on the same rules, trump and side."""
+    n = cfg[_N]
+    hmax = cfg[_H]
+    width = worlds.shape[1]
+    depth = n * hmax + cfg[_S] + 8
+    rows = np.empty((depth + 2, width), np.int64)
+    moves = np.empty((depth + 2, hmax + 1), np.int64)
+    z = _zobrist()
+    three = cfg[_TRUMP] * 12 + 2
+    hl0 = n * hmax
+    st = hl0 + n
+    for w in range(worlds.shape[0]):
+        three_out = True  # the three of trumps is out once it is in no hand and not in the stock
+        for s in range(n):
+            for i in range(worlds[w, hl0 + s]):
+                if worlds[w, s * hmax + i] == three:
+                    three_out = False
+        for i in range(worlds[w, st + cfg[_S]]):
+            if worlds[w, st + i] == three:
+                three_out = False
+        for k in range(cands.shape[0]):
+            for i in range(width):
+                rows[0, i] = worlds[w, i]
+            killer = _row_apply(cfg, strength, points, xtable, rows[0], cands[k])
+            if killer >= 0:
+                values[w, k] = _row_score(cfg, rows[0], sides_of[w], weight, killer)
+            else:
+                values[w, k] = _row_search(cfg, strength, points, xtable, rows, moves, sides_of[w], weight,
+                                           three_out or cands[k] == three, nodes, z, tkeys, tvals, tflags)
+
+
 # ---------------------------------------------------------------------------------------------- Python side
 
 
@@ -1035,6 +1371,39 @@ class Kernel:
                np.array(list(seeds) or [0] * len(games), np.int64), self.learned_weights, nest)
         return [float(v) for v in values[:, 0]]
 
+    def solve(self, rows: Any, candidates: Sequence[Action], sides: Sequence[int], game: Game,
+              weight: float = 1 / 600, table: bool | tuple[Any, Any, Any] = True) -> tuple[Any, int]:
+        """For each world (a row of :meth:`encode`, its stock in a known order) and candidate: the exact value
+        (:func:`brisca.agents.exact.solve` after the candidate) when both sides play their best to the end; and the
+        positions searched. ``game`` gives the trump (every world shares it). ``table``: with two players, search
+        through a transposition table (the same values, fewer positions): a new one (``True``), none (``False``),
+        or one of :meth:`table` kept across calls for the same game, side and weight."""
+        rows = np.ascontiguousarray(rows, np.int64)
+        cands = np.array([action_code(a) for a in candidates], np.int64)
+        values = np.empty((rows.shape[0], len(candidates)), np.float64)
+        nodes = np.zeros(1, np.int64)
+        if table is True:
+            table = self.table(rows)
+        elif table is False:
+            table = (np.zeros(0, np.uint64), np.zeros(0, np.float64), np.zeros(0, np.int8))
+        _solve_batch(self.cfg(game), self.strength, self.points, self.xtable, rows, cands,
+                     np.array(sides, np.int64), float(weight), values, nodes, *table)
+        return values, int(nodes[0])
+
+    def table(self, rows: Any) -> tuple[Any, Any, Any]:
+        """An empty transposition table for :meth:`solve` sized for these worlds."""
+        size = self._table(np.asarray(rows, np.int64))
+        return np.zeros(size, np.uint64), np.zeros(size, np.float64), np.zeros(size, np.int8)
+
+    def _table(self, rows: Any) -> int:
+        """Entries of the transposition table for these worlds: fewer where few cards are left (its zeroing is
+        then most of the time), :data:`TABLE_SIZE` from 14 cards in hands and stock."""
+        if not len(rows):
+            return 1
+        n, hmax = self.players, self.hmax
+        cards = int(rows[0, n * hmax:n * hmax + n].sum() + rows[0, n * hmax + n + self.smax])
+        return TABLE_SIZE >> max(0, min(8, 2 * (14 - cards)))
+
     def _flags(self, greedy: Sequence[int]) -> Any:
         flags = np.zeros(self.players, np.int64)
         for s in greedy:
@@ -1068,9 +1437,9 @@ _KERNELS: dict[tuple[Rules, int], Kernel] = {}
 def warm() -> None:
     """Load (or compile) the kernel now, once a process, so that no move's time budget pays for it.
 
-    Both of its entry points from Python (the batch of worlds and the debug playout) are compiled together: numba's
-    cache keeps ``_exact``, which calls itself, as a symbol that only the process that compiled it can resolve, so
-    a process that loads the batch from the cache and then compiles the playout alone fails to link it."""
+    Its entry points from Python (the batch of worlds, the debug playout, the exact search) are compiled together:
+    numba's cache keeps ``_exact``, which calls itself, as a symbol that only the process that compiled it can
+    resolve, so a process that loads the batch from the cache and then compiles the playout alone fails to link it."""
     if not enabled() or _KERNELS:
         return
     game = Game("spanish", 2, seed=0)
@@ -1078,6 +1447,9 @@ def warm() -> None:
     if k is not None:
         k.evaluate([game], game.legal_actions(), [0], 0.01, (1,))
         k.playout(game, 0)
+        while len(game._stock) > 2:  # (the exact search from a position near the end)
+            game.apply(game.legal_actions()[0])
+        k.solve(np.array([k.encode(game)], np.int64), game.legal_actions()[:1], [0], game)
 
 
 def kernel_for(rules: Rules, players: int) -> Kernel | None:

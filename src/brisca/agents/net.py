@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brisca.actions import Action
-from brisca.agents.exact import exact_choice, last_draw_choice
+from brisca.agents.exact import exact_choice, last_draw_choice, stock_choice
 from brisca.agents.registry import make_agent
 from brisca.game import Game, View
 from brisca.rules import Rules, make_rules
@@ -256,16 +256,26 @@ class NetAgent:
     measured, 0.514 and 0.513 against the network alone over 10,000 games of 2-player ``spanish`` and
     ``briscola`` (docs/strength.md); ``draw`` also plays the last trick of the stock (two players, one hidden card
     left in it) by the average over every world of their exact values
-    (:func:`~brisca.agents.exact.last_draw_choice`).
+    (:func:`~brisca.agents.exact.last_draw_choice`). ``hidden``: with ``draw``, play so from the trick with at most
+    this many hidden cards in the stock (1: its last trick), over every world when there are at most ``worlds``,
+    else over that many drawn (:func:`~brisca.agents.exact.stock_choice`, compiled; the network's move among
+    equals).
     """
 
     def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1",
-                 endgame: str = "net") -> None:
+                 endgame: str = "net", hidden: int = 1, worlds: int = 200) -> None:
         if endgame not in ("net", "exact", "draw"):
             raise ValueError(f"endgame is net, exact or draw, not {endgame!r}")
+        if not isinstance(hidden, int) or hidden < 1:
+            raise ValueError(f"hidden is a number of cards, 1 or more, not {hidden!r}")
+        if not isinstance(worlds, int) or worlds < 1:
+            raise ValueError(f"worlds is a number of worlds, 1 or more, not {worlds!r}")
         self.net = load_net(weights)
         self.fallback = make_agent(fallback, seed=seed)
         self.endgame = endgame
+        self.hidden = hidden
+        self.worlds = worlds
+        self.seed = seed or 0
 
     def covers(self, rules: Rules, players: int) -> bool:
         return self.net is not None and self.net.covers(rules, players)
@@ -279,7 +289,11 @@ class NetAgent:
         if self.endgame != "net":
             best = exact_choice(view)
             if best is None and self.endgame == "draw":
-                best = last_draw_choice(view)
+                if self.hidden > 1:
+                    best = stock_choice(view, self.hidden, self.worlds, self.seed + len(view.history),
+                                        prefer=net.choose(view))
+                if best is None:
+                    best = last_draw_choice(view)
             if best is not None:
                 return best
         return net.choose(view)

@@ -49,6 +49,8 @@ from brisca.agents.exact import (
     margin,
     outcome,
     solve,
+    stock_choice,
+    stock_hidden,
     team_of,
 )
 from brisca.agents.heuristic import HeuristicAgent, allies, signal_to_make
@@ -269,6 +271,9 @@ class ExpertAgent:
         net: str = "off",
         blend: float | str = 0.5,
         bid: str = "rules",
+        early: str = "search",
+        hidden: int | str = 1,
+        worlds: int | str = 200,
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -386,6 +391,21 @@ class ExpertAgent:
         elif self.net_rollout:
             self.net = load_net(None)
         self._rollouts: dict[tuple[object, int], NetRollouts | None] = {}
+        #: Two players, where the network covers the game: ``hidden`` (more than 1) solves every world exactly from
+        #: that many hidden cards left in the stock on (:func:`~brisca.agents.exact.stock_choice`: every world when
+        #: they are at most ``worlds``, else that many drawn; the network's move among equals), down to the
+        #: stock's last trick, which the search's own every-world solving plays; ``early=net`` plays the
+        #: network's move before that instead of searching (the search with the network measured no stronger than
+        #: the network alone: docs/strength.md). Elsewhere neither applies.
+        if early not in ("search", "net"):
+            raise ValueError(f"early is search or net, not {early!r}")
+        self.early = early
+        self.hidden = _number("hidden", hidden, int)
+        self.stock_worlds = _number("worlds", worlds, int)
+        if self.hidden < 1 or self.stock_worlds < 1:
+            raise ValueError(f"hidden and worlds are 1 or more, not {hidden!r} and {worlds!r}")
+        if (self.hidden > 1 or early == "net") and self.net is None:
+            self.net = load_net(None)
         #: How it bids in a point auction: ``rules``, the shared rule-based bidder; ``sim``, each choice weighed
         #: over sampled deals played out (:mod:`brisca.agents.bidding`), within ``think`` (48 deals under
         #: ``sims``). Measured: docs/strength.md ("Bidding by simulation").
@@ -430,6 +450,9 @@ class ExpertAgent:
             assert view.seat is not None
             greedy, mix = self._roles(view, read, sampler.believed) if sampler is not None else ((), ())
             return best_exact(world, view.seat, greedy, _shares(mix))[0]
+        early = self._early(view, None if self.sims else deadline)
+        if early is not None:
+            return early
         if sampler is None:
             return candidates[0]
         last = self._last_draw(view, candidates, read, sampler, deadline)
@@ -438,6 +461,23 @@ class ExpertAgent:
         if self.search == "ismcts":
             return self._tree(view, candidates, read, sampler, deadline)
         return self._search(view, candidates, read, sampler, deadline)
+
+    def _early(self, view: View, deadline: float | None) -> Action | None:
+        """Two players, the network covering the game, the stock's last trick still to come: with ``hidden``, the
+        move best over every world solved exactly; with ``early=net``, before that, the network's move."""
+        if (self.hidden == 1 and self.early != "net") or view.players != 2 or self.net is None:
+            return None
+        left = stock_hidden(view)
+        net = self.net.pick(view.rules, 2)
+        if left is None or left < 2 or net is None:
+            return None
+        mine: Action = net.choose(view)
+        if left <= self.hidden:
+            best = stock_choice(view, self.hidden, self.stock_worlds, self.rng.getrandbits(32), prefer=mine,
+                                deadline=deadline)
+            if best is not None:
+                return best
+        return mine if self.early == "net" else None
 
     def appraise(self, view: View, limit: float = math.inf, include: Action | None = None) -> Appraisal | None:
         """The values the search gives each move it weighs for ``view`` (the seat to act), world by world: what
