@@ -262,3 +262,57 @@ def test_an_actor_whose_write_is_fenced_off_stops(tmp_path: Path) -> None:
         assert now is not actor and now.lease is None
         _play(back, client, table_id, 2)
         assert now.action_count == count + 2
+
+
+def test_an_actor_whose_recovery_is_fenced_off_stops(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table loaded with its hand over and the next one not dealt (a crash between the two): when the recovery's
+    deal is refused as fenced off (another process, or a newer actor, runs the table now), the actor stops and
+    closes its connections rather than hold its players at a hand that is never dealt; once the write goes
+    through, a reconnection finds the table loaded again and the next hand dealt."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from brisca.game import Game
+    from brisca.server.store import Fenced, SeatInfo, Store, TableState
+    from brisca.server.table import TableError
+
+    db = str(tmp_path / "db.sqlite3")
+    store = Store(db)
+    state = TableState("fenced1", "spanish", {}, 2, 1, 0.0, "playing", 0,
+                       [SeatInfo(0, "a", None, "h0"), SeatInfo(1, "b", None, "h1")])
+    store.create_table(state)
+    game = Game("spanish", 2, deck=None, seed=9)
+    store.write_hand("fenced1", 0, [str(c) for c in game.deck], 1)
+    number = 0
+    while not game.is_over():
+        seat, action = game.turn, game.legal_actions()[0]
+        assert seat is not None
+        game.apply(action)
+        store.write_action("fenced1", number, 0, seat, action.to_json(), 2 + number)
+        number += 1
+    store.dispose()
+
+    class Moved(TableError, Fenced):
+        def __init__(self) -> None:
+            super().__init__("moved", "this table moved to another server: reconnect")
+
+    def refused(self: Store, *args: object) -> None:
+        raise Moved()
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Store, "write_hand", refused)
+        with deadline(30), serve(db) as client:
+            manager = client.app.state.manager
+            with client.websocket_connect("/ws/fenced1") as ws:  # turned away, or welcomed and then closed
+                ws.send_json({"type": "hello"})
+                answers = []
+                with pytest.raises(WebSocketDisconnect):
+                    while True:
+                        answers.append(ws.receive_json())
+                assert answers and answers[0]["type"] in ("welcome", "error"), answers
+            actor = manager.actors.get("fenced1")
+            assert actor is None or actor.stopped
+            patch.undo()
+            back = Conn(client, "fenced1")
+            assert back.state is not None and back.state["table"]["hand_number"] == 1
+            match = match_of(client, "fenced1")
+            assert len(match.games) == 2 and not match.game.is_over()

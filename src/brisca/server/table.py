@@ -486,7 +486,18 @@ class TableActor:
             await self._load_ratings()
             await self._recover()
             self._check_presence_later()
-        except Exception:
+        except Fenced:
+            # The recovery's write (the next hand's deal, say) was refused: the table runs elsewhere now, or under a
+            # newer actor here. This actor stops, as after a command's write refused so; played on, it would hold
+            # its players at a table whose hand is over and never dealt.
+            self._stop_here("this table moved")
+            return
+        except Exception as exc:
+            if unreachable(exc) and not self.store.inline:
+                log.warning("table %s: the database did not answer its recovery; loaded again when next asked for",
+                            self.id)
+                self._stop_here("the database did not answer")
+                return
             log.exception("table %s: could not recover", self.id)
         # Whatever else ends the loop (a cancellation, a bug outside any one command) must not leave the table
         # silent: it stops, its connections are closed and its commands turned away, so that its clients reconnect
