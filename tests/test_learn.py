@@ -356,6 +356,7 @@ def test_the_levels_and_their_fixed_versions() -> None:
     old, new = make_agent("expert-v1"), make_agent("expert")
     assert isinstance(old, ExpertAgent) and isinstance(new, ExpertAgent)
     assert old.net is None and new.net is load_net()
+    assert (old.early, old.hidden, new.early, new.hidden) == ("search", 1, "net", 5)
 
 
 def test_the_expert_values_leaves_with_the_network() -> None:

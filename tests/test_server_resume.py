@@ -144,25 +144,32 @@ def test_a_restart_resumes_every_table_where_it_was(db_url: str) -> None:
             assert late.request({"type": "play", "action": "1O"})["code"] == "not_your_turn"
 
 
-def test_a_crash_between_the_last_move_and_the_next_deal_is_recovered(tmp_path: Path) -> None:
+def _crashed_after_a_hand(db: str, table_id: str, seed: int) -> Any:
+    """A two-seat table in the database ``db`` whose first hand is played to its end and the next one never
+    dealt, as a server that stopped after writing the hand's last move leaves it; that hand's game."""
     from brisca.game import Game
     from brisca.server.store import SeatInfo, Store, TableState
 
-    db = str(tmp_path / "db.sqlite3")
     store = Store(db)
-    state = TableState("crashed1", "spanish", {}, 2, 1, 0.0, "playing", 0,
+    state = TableState(table_id, "spanish", {}, 2, 1, 0.0, "playing", 0,
                        [SeatInfo(0, "a", None, "h0"), SeatInfo(1, "b", None, "h1")])
     store.create_table(state)
-    game = Game("spanish", 2, deck=None, seed=8)
-    store.write_hand("crashed1", 0, [str(c) for c in game.deck], 1)
+    game = Game("spanish", 2, deck=None, seed=seed)
+    store.write_hand(table_id, 0, [str(c) for c in game.deck], 1)
     number = 0
     while not game.is_over():
         seat, action = game.turn, game.legal_actions()[0]
         assert seat is not None
         game.apply(action)
-        store.write_action("crashed1", number, 0, seat, action.to_json(), 2 + number)
+        store.write_action(table_id, number, 0, seat, action.to_json(), 2 + number)
         number += 1
     store.dispose()
+    return game
+
+
+def test_a_crash_between_the_last_move_and_the_next_deal_is_recovered(tmp_path: Path) -> None:
+    db = str(tmp_path / "db.sqlite3")
+    game = _crashed_after_a_hand(db, "crashed1", 8)
     # The server stopped after writing the last move of the hand: the next hand was never dealt.
     with deadline(20), serve(db) as client:
         watcher = Conn(client, "crashed1")
@@ -271,25 +278,11 @@ def test_an_actor_whose_recovery_is_fenced_off_stops(tmp_path: Path, monkeypatch
     through, a reconnection finds the table loaded again and the next hand dealt."""
     from starlette.websockets import WebSocketDisconnect
 
-    from brisca.game import Game
-    from brisca.server.store import Fenced, SeatInfo, Store, TableState
+    from brisca.server.store import Fenced, Store
     from brisca.server.table import TableError
 
     db = str(tmp_path / "db.sqlite3")
-    store = Store(db)
-    state = TableState("fenced1", "spanish", {}, 2, 1, 0.0, "playing", 0,
-                       [SeatInfo(0, "a", None, "h0"), SeatInfo(1, "b", None, "h1")])
-    store.create_table(state)
-    game = Game("spanish", 2, deck=None, seed=9)
-    store.write_hand("fenced1", 0, [str(c) for c in game.deck], 1)
-    number = 0
-    while not game.is_over():
-        seat, action = game.turn, game.legal_actions()[0]
-        assert seat is not None
-        game.apply(action)
-        store.write_action("fenced1", number, 0, seat, action.to_json(), 2 + number)
-        number += 1
-    store.dispose()
+    _crashed_after_a_hand(db, "fenced1", 9)
 
     class Moved(TableError, Fenced):
         def __init__(self) -> None:

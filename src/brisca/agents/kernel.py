@@ -920,6 +920,21 @@ def _batch(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, cands: 
 
 
 @_njit
+def _offsets(cfg: Any) -> tuple[int, int, int, int, int, int, int, int]:
+    """Where the parts of a row of :meth:`Kernel.encode` start: the hand sizes, the stock, its size, the trick,
+    its size (then the leader, turn, best card and seat, exchangeable trump, over, last winner), the seat
+    points, the may-exchange flags and the captured cards."""
+    n = cfg[_N]
+    hl0 = n * cfg[_H]
+    st = hl0 + n
+    sl = st + cfg[_S]
+    tr = sl + 1
+    tl = tr + n
+    pt = tl + 8
+    return hl0, st, sl, tr, tl, pt, pt + n, pt + 2 * n
+
+
+@_njit
 def _row_apply(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, code: int) -> int:
     """Apply a card play or an exchange (``code``) to the position encoded in ``row`` (the layout of
     :meth:`Kernel.encode`), in place, as :func:`_playout_one` plays it: the trick, its points, the draws from the
@@ -927,15 +942,7 @@ def _row_apply(cfg: Any, strength: Any, points: Any, xtable: Any, row: Any, code
     the hand ends there) or -1."""
     n = cfg[_N]
     hmax = cfg[_H]
-    smax = cfg[_S]
-    hl0 = n * hmax
-    st = hl0 + n
-    sl = st + smax
-    tr = sl + 1
-    tl = tr + n
-    pt = tl + 8
-    mx = pt + n
-    cp = mx + n
+    hl0, st, sl, tr, tl, pt, mx, cp = _offsets(cfg)
     seat = row[tl + 2]
     hl = row[hl0 + seat]
     base = seat * hmax
@@ -1090,13 +1097,7 @@ def _row_key(cfg: Any, z: Any, row: Any, side: int) -> Any:
     score reads them."""
     n = cfg[_N]
     hmax = cfg[_H]
-    smax = cfg[_S]
-    hl0 = n * hmax
-    st = hl0 + n
-    sl = st + smax
-    tr = sl + 1
-    tl = tr + n
-    pt = tl + 8
+    hl0, st, sl, tr, tl, pt, _mx, _cp = _offsets(cfg)
     h = z[_ZX + 2 * 256 + 49 + 2 * 48 + side]
     for s in range(2):
         for i in range(row[hl0 + s]):

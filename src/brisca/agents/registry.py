@@ -17,11 +17,13 @@ AGENTS: dict[str, Callable[..., Agent]] = {}
 #: Levels for people: a beginner can beat ``easy``. ``hard`` is the self-play network (:mod:`brisca.agents.net`),
 #: with two players exact from the stock's last trick on, where one is trained for the game (2-player ``spanish``
 #: and ``briscola``, 4-player ``spanish``), else ``hard-v1``: the heuristic with the learned linear card choice.
-#: ``expert`` searches sampled worlds with the network's values at the leaves where it covers the game, else plays
-#: as ``expert-v1``, the search with the heuristic's rollouts alone. The ``-v1`` levels stay fixed, so that every
-#: change is measured against the same opponents (docs/strength.md).
+#: ``expert``, with two players where the network covers the game: the network's move, then from five hidden cards
+#: left in the stock the move best over the worlds the view allows, each solved exactly, and the search's own
+#: exact play after that; with four, the search of sampled worlds with the network's values at its leaves;
+#: elsewhere ``expert-v1``, the search with the heuristic's rollouts alone. The ``-v1`` levels stay fixed, so that
+#: every change is measured against the same opponents (docs/strength.md).
 LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "net[endgame=draw]",
-                          "expert": "expert[net=on]", "hard-v1": "heuristic[policy=learned]",
+                          "expert": "expert[net=on,early=net,hidden=5]", "hard-v1": "heuristic[policy=learned]",
                           "expert-v1": "expert[net=off]"}
 
 
