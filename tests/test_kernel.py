@@ -393,7 +393,8 @@ def test_the_stock_is_searched_over_every_world_three_cards_from_its_end() -> No
     average over every world the view allows (the opponent's hand and the stock's order: 120 worlds), each solved
     against the best defence by the Python solver, independently of the compiled one; none with more hidden
     cards, or with four players."""
-    from brisca.agents.exact import solve, stock_choice
+    from brisca.agents.exact import solve
+    from brisca.agents.kernel import stock_choice
     from brisca.worlds import WorldSampler
 
     checked = 0
@@ -444,7 +445,8 @@ def test_the_expert_plays_the_network_then_solves_the_stock() -> None:
     are hidden, from three on the move best over every world (``stock_choice``: 120 worlds, all of them, the
     network's move among equals); the options refuse what they cannot mean."""
     from brisca.agents import AgentError, make_agent
-    from brisca.agents.exact import stock_choice, stock_hidden
+    from brisca.agents.exact import stock_hidden
+    from brisca.agents.kernel import stock_choice
     from brisca.agents.net import load_net
 
     for seed, preset in ((3, "spanish"), (4, "briscola")):

@@ -9,15 +9,12 @@ plays :func:`exact_choice` at the end of a hand; the rollouts and the searches v
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
-import time
 from collections.abc import Collection, Mapping
 
 from brisca.actions import PLAYS, Action, Announce, Exchange, Play, Signal
 from brisca.agents.simple import greedy_card
-from brisca.cards import Card
 from brisca.game import Game, View
 from brisca.worlds import WorldError, sample_world
 
@@ -214,89 +211,6 @@ def stock_hidden(view: View) -> int | None:
     return left if left >= 1 and slots >= 0 else None
 
 
-def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
-                 prefer: Action | None = None, deadline: float | None = None) -> Action | None:
-    """Two players, at most ``hidden`` hidden cards left in the stock: the move worth most on average over the
-    worlds the view allows (which unseen cards the opponent holds, the order of the rest in the stock), each
-    solved exactly to the end by the compiled search (:meth:`brisca.agents.kernel.Kernel.solve`); every world
-    when they are at most ``worlds``, else that many drawn uniformly (from ``seed``). Among moves worth the same
-    it keeps ``prefer``. Past ``deadline`` (a ``time.perf_counter()`` value) it stops at the next 16 worlds solved
-    and weighs those. ``None`` elsewhere, and where the kernel does not cover the game.
-
-    Each world is solved as if both sides knew it (the stock's order included): near the end of the stock that
-    costs little, and the average over worlds is what :func:`last_draw_choice` computes with one hidden card."""
-    seat = view.seat
-    left = stock_hidden(view)
-    if seat is None or left is None or left > hidden or len(view.legal_actions) < 2:
-        return None
-    from brisca.agents.kernel import action_code, kernel_for
-
-    kernel = kernel_for(view.rules, 2)
-    if kernel is None:
-        return None
-    other = 1 - seat
-    unseen = list(view.unseen_cards())
-    slots = len(unseen) - left
-    try:
-        codes = [action_code(a) for a in view.legal_actions]
-    except ValueError:
-        return None
-    from brisca.worlds import WorldSampler
-
-    try:
-        sampler = WorldSampler(view)
-    except WorldError:
-        return None
-    rng = random.Random(seed)
-    orders = math.factorial(left)
-    hands = list(itertools.combinations(unseen, slots))
-    if len(hands) * orders <= worlds:
-        plan = [(h, list(itertools.permutations(range(left)))) for h in hands]
-    else:  # uniform over (hand, order): a hand drawn as a subset, the order as a shuffle
-        picks: dict[tuple[Card, ...], list[tuple[int, ...]]] = {}
-        for _ in range(worlds):
-            h = tuple(sorted(rng.sample(unseen, slots), key=unseen.index))
-            order = list(range(left))
-            rng.shuffle(order)
-            picks.setdefault(h, []).append(tuple(order))
-        plan = list(picks.items())
-    rows = []
-    first: Game | None = None
-    base = kernel.players * kernel.hmax + kernel.players  # the stock's first place in a row
-    for held, perms in plan:
-        try:
-            world = sampler.draw(rng, 2, {other: list(held)})
-        except WorldError:
-            continue  # the view rules this hand out
-        first = first or world
-        row = kernel.encode(world)
-        rest = {c.index for c in unseen if c not in held}
-        places = [i for i in range(base, base + len(world._stock)) if row[i] in rest]
-        if len(places) != left:
-            return None  # the stock's hidden cards are not where the kernel's encoding puts them
-        cards = [row[i] for i in places]
-        for perm in perms:
-            for i, j in zip(places, perm, strict=True):
-                row[i] = cards[j]
-            rows.append(list(row))
-    if first is None:
-        return None
-    rng.shuffle(rows)  # (so that the worlds weighed by a deadline are a fair draw of them)
-    sides = [team_of(first, seat)] * len(rows)
-    table = kernel.table(rows)
-    totals = None
-    for start in range(0, len(rows), 16):  # a deadline is checked every 16 worlds
-        values, _nodes = kernel.solve(rows[start:start + 16], view.legal_actions, sides[:16], first, table=table)
-        totals = values.sum(axis=0) if totals is None else totals + values.sum(axis=0)
-        if deadline is not None and time.perf_counter() > deadline:
-            break
-    assert totals is not None
-    top = float(totals.max())
-    if prefer is not None and action_code(prefer) in codes and totals[codes.index(action_code(prefer))] >= top - 1e-9:
-        return prefer
-    return view.legal_actions[int(totals.argmax())]
-
-
 def exact_world(view: View) -> Game | None:
     """The one world the view allows, when it hides nothing that matters (the stock gone and at most one hand
     unknown) and the rest is small enough to solve; else ``None``."""
@@ -331,4 +245,4 @@ def greedy_action(game: Game) -> Action | None:
 
 
 __all__ = ["EXACT_CARDS", "MODEL_CARDS", "best_exact", "exact_choice", "exact_world", "expect", "greedy_action",
-           "last_draw_choice", "margin", "outcome", "solve", "stock_choice", "stock_hidden", "team_of"]
+           "last_draw_choice", "margin", "outcome", "solve", "stock_hidden", "team_of"]

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from brisca.actions import Action
-from brisca.agents.exact import exact_choice, last_draw_choice, stock_choice
+from brisca.agents.exact import exact_choice, last_draw_choice
 from brisca.agents.registry import make_agent
 from brisca.game import Game, View
 from brisca.rules import Rules, make_rules
@@ -258,7 +258,7 @@ class NetAgent:
     left in it) by the average over every world of their exact values
     (:func:`~brisca.agents.exact.last_draw_choice`). ``hidden``: with ``draw``, play so from the trick with at most
     this many hidden cards in the stock (1: its last trick), over every world when there are at most ``worlds``,
-    else over that many drawn (:func:`~brisca.agents.exact.stock_choice`, compiled; the network's move among
+    else over that many drawn (:func:`~brisca.agents.kernel.stock_choice`, compiled; the network's move among
     equals).
     """
 
@@ -290,6 +290,8 @@ class NetAgent:
             best = exact_choice(view)
             if best is None and self.endgame == "draw":
                 if self.hidden > 1:
+                    from brisca.agents.kernel import stock_choice  # (numba loads only where it solves)
+
                     best = stock_choice(view, self.hidden, self.worlds, self.seed + len(view.history),
                                         prefer=net.choose(view))
                 if best is None:

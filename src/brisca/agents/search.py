@@ -49,7 +49,6 @@ from brisca.agents.exact import (
     margin,
     outcome,
     solve,
-    stock_choice,
     stock_hidden,
     team_of,
 )
@@ -392,7 +391,7 @@ class ExpertAgent:
             self.net = load_net(None)
         self._rollouts: dict[tuple[object, int], NetRollouts | None] = {}
         #: Two players, where the network covers the game: ``hidden`` (more than 1) solves every world exactly from
-        #: that many hidden cards left in the stock on (:func:`~brisca.agents.exact.stock_choice`: every world when
+        #: that many hidden cards left in the stock on (:func:`~brisca.agents.kernel.stock_choice`: every world when
         #: they are at most ``worlds``, else that many drawn; the network's move among equals), down to the
         #: stock's last trick, which the search's own every-world solving plays; ``early=net`` plays the
         #: network's move before that instead of searching (the search with the network measured no stronger than
@@ -473,6 +472,8 @@ class ExpertAgent:
             return None
         mine: Action = net.choose(view)
         if left <= self.hidden:
+            from brisca.agents.kernel import stock_choice
+
             best = stock_choice(view, self.hidden, self.stock_worlds, self.rng.getrandbits(32), prefer=mine,
                                 deadline=deadline)
             if best is not None:
