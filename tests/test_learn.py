@@ -21,7 +21,7 @@ from brisca.agents.search import ExpertAgent, net_leaves  # noqa: E402
 from brisca.arena import run_arena  # noqa: E402
 from brisca.cli import main  # noqa: E402
 from brisca.envs.encode import cues, shuffle_hidden  # noqa: E402
-from brisca.game import Game  # noqa: E402
+from brisca.game import Game, View  # noqa: E402
 from brisca.learn.train import (  # noqa: E402
     NumpyLearner,
     _advantages,
@@ -359,17 +359,24 @@ def test_the_levels_and_their_fixed_versions() -> None:
     assert (old.early, old.hidden, new.early, new.hidden) == ("search", 1, "net", 5)
 
 
-def test_the_expert_values_leaves_with_the_network() -> None:
-    game = Game("briscola", 2, seed=6)
-    net = _shipped().pick(game.rules, 2)
+def _a_view_and_its_worlds(preset: str, players: int, seed: int, moves: int, worlds: int
+                           ) -> tuple[Net, View, int, list[Game]]:
+    """A hand of ``preset`` played ``moves`` random moves in, the shipped network for it, the view of the seat to
+    act, that seat, and ``worlds`` worlds sampled from the view."""
+    game = Game(preset, players, seed=seed)
+    net = _shipped().pick(game.rules, players)
     assert net is not None
-    rng = random.Random(6)
-    for _ in range(6):
+    rng = random.Random(seed)
+    for _ in range(moves):
         game.apply(rng.choice(game.legal_actions()))
     seat = game.turn
     assert seat is not None
     view = game.view(seat)
-    worlds = [sample_world(view, seed=s) for s in range(3)]
+    return net, view, seat, [sample_world(view, seed=s) for s in range(worlds)]
+
+
+def test_the_expert_values_leaves_with_the_network() -> None:
+    net, view, seat, worlds = _a_view_and_its_worlds("briscola", 2, 6, 6, 3)
     leaves = net_leaves(net, worlds, view.legal_actions, seat)
     assert len(leaves) == 3 and all(len(row) == len(view.legal_actions) for row in leaves)
     assert all(-2 < v < 2 for row in leaves for v in row)
@@ -388,18 +395,9 @@ def test_the_network_s_rollouts_play_as_the_network_plays(preset: str, players: 
 
     if not COMPILED:
         pytest.skip("the batch plays the rollouts compiled (numba)")
-    game = Game(preset, players, seed=8)
-    net = _shipped().pick(game.rules, players)
-    assert net is not None
-    rollouts = NetRollouts.make(net, game.rules, players, 5 * 6)
+    net, view, seat, worlds = _a_view_and_its_worlds(preset, players, 8, 7, 5)
+    rollouts = NetRollouts.make(net, view.rules, players, 5 * 6)
     assert rollouts is not None
-    rng = random.Random(8)
-    for _ in range(7):
-        game.apply(rng.choice(game.legal_actions()))
-    seat = game.turn
-    assert seat is not None
-    view = game.view(seat)
-    worlds = [sample_world(view, seed=s) for s in range(5)]
     sides = [team_of(w, seat) for w in worlds]
     got = rollouts.values(worlds, view.legal_actions, sides, 0.01)
     for world, side, row in zip(worlds, sides, got, strict=True):

@@ -171,13 +171,11 @@ def last_draw_choice(view: View) -> Action | None:
     is hidden, so the average is the move's exact value, but for the opponent answering this trick as if it knew
     the world (solving is pessimistic there)."""
     seat = view.seat
-    if (view.players != 2 or seat is None or not view.stock_count or view.rules.dealt_out or view.phase != "play"
-            or len(view.legal_actions) < 2 or sum(view.hand_sizes) + view.stock_count > MODEL_CARDS):
-        return None
+    if (seat is None or len(view.legal_actions) < 2 or sum(view.hand_sizes) + view.stock_count > MODEL_CARDS
+            or stock_hidden(view) != 1):
+        return None  # (more than one hidden card in the stock: their order would matter too)
     other = 1 - seat
     unseen = list(view.unseen_cards())
-    if len(unseen) != view.hand_sizes[other] - sum(1 for s, _c in view.known if s == other) + 1:
-        return None  # more than one hidden card in the stock: their order would matter too
     from brisca.worlds import WorldSampler
 
     try:

@@ -1029,7 +1029,7 @@ def _row_score(cfg: Any, row: Any, side: int, weight: float, killer: int) -> flo
 
 
 @_njit
-def _row_moves(cfg: Any, strength: Any, points: Any, row: Any, three_out: bool, out: Any) -> int:
+def _row_moves(cfg: Any, strength: Any, points: Any, row: Any, three_out: bool, out: Any, keys: Any) -> int:
     """The legal moves of the seat to act, the likeliest best first (alpha-beta cuts sooner): the exchange; to
     lead, the strongest card first; to answer, the cards that take the trick, cheapest first, then the others,
     fewest points first (trumps last in each). Their count."""
@@ -1054,7 +1054,6 @@ def _row_moves(cfg: Any, strength: Any, points: Any, row: Any, three_out: bool, 
     tlen = row[tl]
     best = row[tl + 3]
     trump = cfg[_TRUMP]
-    keys = np.empty(hmax + 1, np.int64)
     for i in range(hl):
         c = row[base + i]
         if prisoner and c == ace:
@@ -1150,6 +1149,7 @@ def _row_search(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, mo
     keys = np.zeros(plies, np.uint64)
     mine = np.zeros(plies, np.bool_)
     out = np.zeros(plies, np.bool_)
+    order = np.empty(moves.shape[1], np.int64)  # (the move ordering's keys, scratch)
     table = n == 2 and tkeys.shape[0] > 0
     mask = np.uint64(tkeys.shape[0] - 1) if table else np.uint64(0)
     if rows[0, tl + 6] != 0:
@@ -1162,7 +1162,7 @@ def _row_search(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, mo
     out[0] = three_out
     mine[0] = rows[0, tl + 2] % sides == side
     best[0] = -np.inf if mine[0] else np.inf
-    count[0] = _row_moves(cfg, strength, points, rows[0], three_out, moves[0])
+    count[0] = _row_moves(cfg, strength, points, rows[0], three_out, moves[0], order)
     if table:
         keys[0] = _row_key(cfg, z, rows[0], side)
     nodes[0] += 1
@@ -1199,7 +1199,7 @@ def _row_search(cfg: Any, strength: Any, points: Any, xtable: Any, rows: Any, mo
                 mine[d] = child[tl + 2] % sides == side
                 best[d] = -np.inf if mine[d] else np.inf
                 nxt[d] = 0
-                count[d] = _row_moves(cfg, strength, points, child, out[d], moves[d])
+                count[d] = _row_moves(cfg, strength, points, child, out[d], moves[d], order)
                 continue
         else:  # this position is done: its value goes to its parent (and to the table)
             v = best[d]
@@ -1504,15 +1504,16 @@ def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
     if first is None:
         return None
     rng.shuffle(rows)  # (so that the worlds weighed by a deadline are a fair draw of them)
-    sides = [team_of(first, seat)] * len(rows)
-    table = kernel.table(rows)
-    totals = None
-    for start in range(0, len(rows), 16):  # a deadline is checked every 16 worlds
-        values, _nodes = kernel.solve(rows[start:start + 16], view.legal_actions, sides[:16], first, table=table)
-        totals = values.sum(axis=0) if totals is None else totals + values.sum(axis=0)
+    worlds_rows = np.array(rows, np.int64)
+    side = team_of(first, seat)
+    table = kernel.table(worlds_rows)
+    totals = np.zeros(len(codes), np.float64)
+    for start in range(0, len(worlds_rows), 16):  # a deadline is checked every 16 worlds
+        chunk = worlds_rows[start:start + 16]
+        values, _nodes = kernel.solve(chunk, view.legal_actions, [side] * len(chunk), first, table=table)
+        totals += values.sum(axis=0)
         if deadline is not None and time.perf_counter() > deadline:
             break
-    assert totals is not None
     top = float(totals.max())
     if prefer is not None and action_code(prefer) in codes and totals[codes.index(action_code(prefer))] >= top - 1e-9:
         return prefer
