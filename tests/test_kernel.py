@@ -16,6 +16,7 @@ import pytest
 from brisca.actions import Signal
 from brisca.agents import kernel
 from brisca.agents.search import MIX_ONE, ExpertAgent, playout
+from brisca.cards import Card
 from brisca.game import Game
 from brisca.rules import Rules, find_variant, variant_names
 from brisca.worlds import sample_world
@@ -476,3 +477,91 @@ def test_the_expert_plays_the_network_then_solves_the_stock() -> None:
     for bad in ("expert[early=tree]", "expert[hidden=0]", "expert[worlds=0]", "net[hidden=0]"):
         with pytest.raises(AgentError):
             make_agent(bad)
+
+
+def test_the_stock_choice_weighs_the_opponents_hands_by_a_reader() -> None:
+    """``stock_choice(..., reader=...)``: a reader that counts every world the same chooses as the uniform weighing
+    does (every world solved: 120 at three hidden cards); one that believes only the opponent's true hand chooses
+    the move best over the stock's orders with that hand, each solved by the Python solver."""
+    import numpy as np
+
+    from brisca.agents.exact import solve
+    from brisca.agents.kernel import stock_choice
+    from brisca.worlds import WorldSampler
+
+    checked = 0
+    for seed in range(6):
+        game = Game("briscola" if seed % 2 else "spanish", 2, seed=seed + 20)
+        rng = random.Random(seed)
+        while game.stock_count > 4:
+            game.apply(rng.choice(game.legal_actions()))
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        other = 1 - seat
+        held = sorted(a.card for a in game._hands[other])
+        unseen = list(view.unseen_cards())
+        base = WorldSampler(view).draw(rng, 2, {other: held})
+        places = [i for i, a in enumerate(base._stock) if a.card in unseen and a.card not in held]
+        assert len(places) == 3
+        values = dict.fromkeys(game.legal_actions(), 0.0)
+        for order in itertools.permutations([base._stock[i] for i in places]):
+            world = base.clone()
+            for i, a in zip(places, order, strict=True):
+                world._stock[i] = a
+            for action in values:
+                child = world.clone()
+                child.apply(action)
+                values[action] += solve(child, game.side_of(seat))
+
+        def believer(_view: object, worlds: list[Game], other: int = other, held: list[Card] = held) -> object:
+            return np.array([0.0 if sorted(a.card for a in w._hands[other]) == held else -60.0 for w in worlds])
+
+        choice = stock_choice(view, hidden=3, reader=believer)
+        assert choice is not None and math.isclose(values[choice], max(values.values())), (seed, choice, values)
+        uniform = stock_choice(view, hidden=3, seed=seed)
+        same = stock_choice(view, hidden=3, seed=seed, reader=lambda _v, worlds: np.zeros(len(worlds)))
+        assert uniform == same
+        checked += len(set(values.values())) > 1
+    assert checked >= 3
+
+
+def test_the_network_reads_the_opponents_choices_world_by_world() -> None:
+    """``Net.likelihoods``: in each world the log of the chance, the network's softmax with a share ``floor`` spread
+    evenly, of every choice the opponent was seen to make, as the engine's own views give it; the last ``last``
+    choices only where asked; with ``floor=1`` every world the same (uniform choices tell nothing)."""
+    import numpy as np
+
+    from brisca.agents.net import load_net
+    from brisca.worlds import WorldSampler
+
+    shelf = load_net()
+    assert shelf is not None
+    for seed, preset in ((1, "spanish"), (2, "briscola")):
+        net = shelf.pick(find_variant(preset), 2)
+        assert net is not None
+        game = Game(preset, 2, seed=seed)
+        while game.stock_count > 8:
+            game.apply(net.choose(game.view(game.turn)))
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        rng = random.Random(seed)
+        worlds = [WorldSampler(view).draw(rng, past=True) for _ in range(6)]
+        for last in (None, 2):
+            got = net.likelihoods(view, worlds, 0.25, last)
+            for world, value in zip(worlds, got, strict=True):
+                replay = Game(view.rules, 2, dealer=view.dealer, deck=list(world.deck))
+                logs = []
+                for s, action in view.history:
+                    if s != seat:
+                        theirs = replay.view(s)
+                        logits, _value = net.evaluate(theirs)
+                        p = np.exp(np.array(logits) - max(logits))
+                        p /= p.sum()
+                        logs.append(math.log(0.75 * p[theirs.legal_actions.index(action)] + 0.25 / len(logits)))
+                    replay.apply(action, s)
+                want = sum(logs if last is None else logs[-last:])
+                assert math.isclose(value, want, abs_tol=1e-3), (seed, last, value, want)
+        flat = net.likelihoods(view, worlds, 1.0)
+        assert np.allclose(flat, flat[0]) and flat[0] < 0

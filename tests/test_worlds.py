@@ -313,3 +313,35 @@ def test_a_sampler_draws_the_same_worlds_as_sample_world() -> None:
     sampler = WorldSampler(view)
     for _ in range(20):
         assert sampler.draw(a).deck == sample_world(view, b).deck
+
+
+def test_worlds_with_a_drawn_past_show_the_viewer_what_it_saw_and_vary_the_past() -> None:
+    """``past=True``: the same future as a plain draw would allow (every view field the viewer saw), and when the
+    opponent received its cards varies from world to world, where the plain draw places them the same way."""
+    from brisca.worlds import WorldSampler
+
+    varied = 0
+    for seed in range(8):
+        game = Game("spanish" if seed % 2 else "briscola", 2, seed=seed)
+        rng = random.Random(seed)
+        while game.stock_count > 10:
+            game.apply(rng.choice(game.legal_actions()))
+        seat = game.turn
+        assert seat is not None
+        view = game.view(seat)
+        other = 1 - seat
+        held = [a.card for a in game._hands[other]]
+        sampler = WorldSampler(view)
+        pasts = set()
+        plain = set()
+        for k in range(12):
+            world = sampler.draw(random.Random(k), 2, {other: held}, past=True)
+            again = world.view(seat)
+            for name in FIELDS:
+                assert getattr(again, name) == getattr(view, name), name
+            assert sorted(a.card for a in world._hands[other]) == sorted(held)
+            pasts.add(tuple(world.deck))
+            plain.add(tuple(sampler.draw(random.Random(k), 2, {other: held}).deck[:20]))
+        assert len(plain) == 1  # (the stock's unseen order is drawn; the first 20 cards dealt were received)
+        varied += len(pasts) > 1
+    assert varied >= 6

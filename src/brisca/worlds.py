@@ -115,12 +115,15 @@ class WorldSampler:
         if plan is not None:
             self.plan, self.believed, self._rules_only = plan, tuple(seats), base
 
-    def draw(self, rng: random.Random, tries: int = 100, hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
+    def draw(self, rng: random.Random, tries: int = 100, hands: Mapping[int, Sequence[Card]] | None = None,
+             past: bool = False) -> Game:
         """A random complete game consistent with the view (and the beliefs kept); :class:`WorldError` when
         none is found. ``hands`` gives other seats' hidden cards outright (drawn by a reader that knows their
-        chances better than the rules do); the rest is dealt as usual."""
-        if hands:
-            return _draw_with_retries(self.plan, rng, tries, hands)
+        chances better than the rules do); the rest is dealt as usual. ``past``: when each seat received the cards
+        it holds or played is drawn at random too (by default the earliest times that fit: the future is the same,
+        but a reader of the seats' past choices needs their past hands drawn)."""
+        if hands or past:
+            return _draw_with_retries(self.plan, rng, tries, hands, past)
         if self.believed:
             try:
                 return _draw_with_retries(self.plan, rng, _PROBE_TRIES)
@@ -135,13 +138,13 @@ def _plan(view: View) -> _Plan | _DealtPlan:
 
 
 def _draw_with_retries(plan: _Plan | _DealtPlan, rng: random.Random, tries: int = 100,
-                       hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
+                       hands: Mapping[int, Sequence[Card]] | None = None, past: bool = False) -> Game:
     last: Exception | None = None
     for attempt in range(tries):
         try:
             # After half the tries, stop asking other seats' signals about sets of cards
             # ("briscas", "no-trumps"...) to hold: rare constraints must not stall a search.
-            return plan.draw(rng, strict=attempt < tries // 2, hands=hands)
+            return plan.draw(rng, strict=attempt < tries // 2, hands=hands, past=past)
         except BriscaError as exc:  # the replay broke a rule: draw again
             last = exc
     raise WorldError(f"no consistent world found in {tries} draws: {last}")
@@ -274,7 +277,8 @@ class _Plan:
                 release = t
         return release
 
-    def draw(self, rng: random.Random, strict: bool = True, hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
+    def draw(self, rng: random.Random, strict: bool = True, hands: Mapping[int, Sequence[Card]] | None = None,
+             past: bool = False) -> Game:
         view, n = self.view, self.n
         deck: list[Card | None] = [None] * self.size
         if self.turned is not None:
@@ -349,7 +353,7 @@ class _Plan:
                 continue
             # Where a card that is gone came from changes nothing ahead; only a seat whose signals are
             # checked on replay needs its past shuffled too.
-            placed = _schedule(jobs[s], self.slots[s], rng if strict and s in self.signallers else None)
+            placed = _schedule(jobs[s], self.slots[s], rng if past or (strict and s in self.signallers) else None)
             if placed is None:
                 raise WorldError(f"seat {s}: its cards cannot all have arrived in time")
             for card, pos in placed:
@@ -638,8 +642,10 @@ class _DealtPlan:
         return any(card in p for s, p in enumerate(played_by) if s != seat) or any(
             c is card and s != seat for s, c in (*view.known, *view.shown))
 
-    def draw(self, rng: random.Random, strict: bool = True, hands: Mapping[int, Sequence[Card]] | None = None) -> Game:
-        """A world (``hands`` is not used: the matching of hidden cards to seats needs no help here)."""
+    def draw(self, rng: random.Random, strict: bool = True, hands: Mapping[int, Sequence[Card]] | None = None,
+             past: bool = False) -> Game:
+        """A world (``hands`` and ``past`` are not used: the matching of hidden cards to seats needs no help here,
+        and every card is dealt at once)."""
         view, n, viewer = self.view, self.n, self.view.seat
         if self.uncut:
             return Game(view.rules, n, dealer=view.dealer, deck=sorted(self.cards, key=lambda _c: rng.random()),

@@ -1439,14 +1439,25 @@ class Kernel:
         return float(value), tuple(int(x) for x in seat_points), out
 
 
+#: Reads worlds for :func:`stock_choice`'s ``reader``: the log-likelihood of each world (a complete game the view
+#: allows, past included) given the other seats' choices seen (:meth:`brisca.agents.net.Net.likelihoods`).
+Reader = Callable[[View, Sequence[Game]], Any]
+
+
 def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
-                 prefer: Action | None = None, deadline: float | None = None) -> Action | None:
+                 prefer: Action | None = None, deadline: float | None = None, reader: Reader | None = None,
+                 pasts: int = 6) -> Action | None:
     """Two players, at most ``hidden`` hidden cards left in the stock: the move worth most on average over the
     worlds the view allows (which unseen cards the opponent holds, the order of the rest in the stock), each
     solved exactly to the end by the compiled search (:meth:`Kernel.solve`); every world
-    when they are at most ``worlds``, else that many drawn uniformly (from ``seed``). Among moves worth the same
+    when they are at most ``worlds``, else that many drawn (from ``seed``). Among moves worth the same
     it keeps ``prefer``. Past ``deadline`` (a ``time.perf_counter()`` value) it stops at the next 16 worlds solved
     and weighs those. ``None`` elsewhere, and where the kernel does not cover the game.
+
+    Without a ``reader`` every hand the opponent may hold counts the same. With one, each hand counts by how well
+    it explains the opponent's choices: the mean of ``exp(reader(...))`` over ``pasts`` worlds with that hand
+    (when it received each card is drawn too: the choices were made from past hands), the drawn worlds taken
+    from those weights.
 
     Each world is solved as if both sides knew it (the stock's order included): near the end of the stock that
     costs little, and the average over worlds is what :func:`~brisca.agents.exact.last_draw_choice` computes
@@ -1472,24 +1483,42 @@ def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
     rng = random.Random(seed)
     orders = math.factorial(left)
     hands = list(itertools.combinations(unseen, slots))
+    drawn: dict[tuple[Card, ...], Game] = {}  # a world for each hand (its future: the hand and the stock's cards)
+    chances: dict[tuple[Card, ...], float] = {}
+    if reader is not None:
+        drawn, chances = _read_hands(view, sampler, hands, rng, reader, pasts)
+        if not chances:
+            return None
+    plan: list[tuple[tuple[Card, ...], list[tuple[int, ...]], float]]
     if len(hands) * orders <= worlds:
-        plan = [(h, list(itertools.permutations(range(left)))) for h in hands]
-    else:  # uniform over (hand, order): a hand drawn as a subset, the order as a shuffle
+        every = list(itertools.permutations(range(left)))
+        plan = [(h, every, chances.get(h, 1.0)) for h in hands]
+    else:  # (hand, order): the hand drawn by its chance (uniform without a reader), the order as a shuffle
         picks: dict[tuple[Card, ...], list[tuple[int, ...]]] = {}
+        known = list(chances)
+        weights = list(chances.values())
         for _ in range(worlds):
-            h = tuple(sorted(rng.sample(unseen, slots), key=unseen.index))
+            if reader is not None:
+                h = rng.choices(known, weights)[0]
+            else:
+                h = tuple(sorted(rng.sample(unseen, slots), key=unseen.index))
             order = list(range(left))
             rng.shuffle(order)
             picks.setdefault(h, []).append(tuple(order))
-        plan = list(picks.items())
+        plan = [(h, perms, 1.0) for h, perms in picks.items()]
     rows = []
+    row_weights = []
     first: Game | None = None
     base = kernel.players * kernel.hmax + kernel.players  # the stock's first place in a row
-    for held, perms in plan:
-        try:
-            world = sampler.draw(rng, 2, {other: list(held)})
-        except WorldError:
-            continue  # the view rules this hand out
+    for held, perms, chance in plan:
+        if chance <= 0.0:
+            continue
+        world = drawn.get(held)
+        if world is None:
+            try:
+                world = sampler.draw(rng, 2, {other: list(held)})
+            except WorldError:
+                continue  # the view rules this hand out
         first = first or world
         row = kernel.encode(world)
         rest = {c.index for c in unseen if c not in held}
@@ -1501,23 +1530,56 @@ def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
             for i, j in zip(places, perm, strict=True):
                 row[i] = cards[j]
             rows.append(list(row))
+            row_weights.append(chance)
     if first is None:
         return None
-    rng.shuffle(rows)  # (so that the worlds weighed by a deadline are a fair draw of them)
-    worlds_rows = np.array(rows, np.int64)
+    shuffled = list(range(len(rows)))
+    rng.shuffle(shuffled)  # (so that the worlds weighed by a deadline are a fair draw of them)
+    worlds_rows = np.array(rows, np.int64)[shuffled]
+    row_w = np.array(row_weights, np.float64)[shuffled]
     side = team_of(first, seat)
     table = kernel.table(worlds_rows)
     totals = np.zeros(len(codes), np.float64)
     for start in range(0, len(worlds_rows), 16):  # a deadline is checked every 16 worlds
         chunk = worlds_rows[start:start + 16]
         values, _nodes = kernel.solve(chunk, view.legal_actions, [side] * len(chunk), first, table=table)
-        totals += values.sum(axis=0)
+        totals += (values * row_w[start:start + 16, None]).sum(axis=0)
         if deadline is not None and time.perf_counter() > deadline:
             break
     top = float(totals.max())
-    if prefer is not None and action_code(prefer) in codes and totals[codes.index(action_code(prefer))] >= top - 1e-9:
+    tie = 1e-9 * max(1.0, float(row_w.sum()))
+    if prefer is not None and action_code(prefer) in codes and totals[codes.index(action_code(prefer))] >= top - tie:
         return prefer
     return view.legal_actions[int(totals.argmax())]
+
+
+def _read_hands(view: View, sampler: WorldSampler, hands: Sequence[tuple[Card, ...]], rng: random.Random,
+                reader: Reader, pasts: int) -> tuple[dict[tuple[Card, ...], Game], dict[tuple[Card, ...], float]]:
+    """For each hand the opponent may hold: a world with it, and its chance (relative) given the opponent's
+    choices: the mean likelihood over ``pasts`` worlds with that hand, each with its own past (at most 360 worlds
+    in all: fewer pasts a hand where the hands are many)."""
+    assert view.seat is not None
+    other = 1 - view.seat
+    each = max(1, min(pasts, 360 // max(1, len(hands))))
+    pool: list[Game] = []
+    owner: list[tuple[Card, ...]] = []
+    for h in hands:
+        for _ in range(each):
+            try:
+                pool.append(sampler.draw(rng, 2, {other: list(h)}, past=True))
+            except WorldError:
+                break  # the view rules this hand out
+            owner.append(h)
+    if not pool:
+        return {}, {}
+    logs = np.asarray(reader(view, pool), np.float64)
+    likely = np.exp(logs - logs.max())
+    drawn: dict[tuple[Card, ...], Game] = {}
+    sums: dict[tuple[Card, ...], list[float]] = {}
+    for world, h, p in zip(pool, owner, likely, strict=True):
+        drawn.setdefault(h, world)
+        sums.setdefault(h, []).append(float(p))
+    return drawn, {h: sum(ps) / len(ps) for h, ps in sums.items()}
 
 
 _KERNELS: dict[tuple[Rules, int], Kernel] = {}

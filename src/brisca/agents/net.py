@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -95,6 +95,7 @@ class Net:
         self._advisor = make_agent(self.advisor) if self.advisor else None
         #: Whether the input ends with the :func:`~brisca.envs.encode.cues` (``meta["cues"]``).
         self.cues: bool = bool(meta.get("cues"))
+        self._batch: Any = None  # (the lockstep batch that replays worlds for :meth:`likelihoods`)
 
     @classmethod
     def load(cls, path: str | Path) -> Net:
@@ -193,6 +194,70 @@ class Net:
         best = max(range(len(logits)), key=logits.__getitem__)
         return view.legal_actions[best]
 
+    def reader(self, floor: float = 0.25, last: int | None = 3) -> Callable[[View, Sequence[Game]], Any]:
+        """:meth:`likelihoods` with these settings, as :func:`~brisca.agents.kernel.stock_choice` reads worlds.
+        Measured at five hidden cards left in the stock (self-play, 40 positions, six pasts a hand): the opponent's
+        true hand got 1.67 times its uniform chance (geometric mean) from its last three choices, 1.12 from its
+        last six, 1.38 from its last one."""
+        return lambda view, worlds: self.likelihoods(view, worlds, floor, last)
+
+    def likelihoods(self, view: View, worlds: Sequence[Game], floor: float = 0.25,
+                    last: int | None = None) -> NDArray[np.float64]:
+        """For each world (a complete game that ``view`` allows, past hands included: ``WorldSampler.draw(...,
+        past=True)``), the log of the chance that the other seats, each choosing as this network does (its softmax,
+        a share ``floor`` of it spread evenly over the legal moves, for players unlike it), made the choices
+        ``view`` saw them make. Weighing worlds by it reads the other hands from their play, as a strong player
+        does: who kept a trump instead of taking ten points likely has none. Every world is replayed in one
+        compiled batch (:class:`~brisca.envs.batch.Batch`), one forward pass for all the choices; zeros where
+        the batch does not play the game or numba is missing."""
+        out = np.zeros(len(worlds), np.float64)
+        preset = self.preset(view.rules, view.players)
+        if not worlds or preset is None or self.advisor is not None:
+            return out
+        from brisca.actions import Signal
+        from brisca.envs.batch import COMPILED, Batch, covers, forward
+
+        if not COMPILED or not covers(view.rules, view.players):
+            return out
+        steps = [j for j, (s, a) in enumerate(view.history) if s != view.seat and not isinstance(a, Signal)]
+        if last is not None:
+            steps = steps[len(steps) - last:] if last else []
+        if not steps:
+            return out
+        k, m = len(steps), len(worlds) * len(steps)
+        batch = self._batch
+        if batch is None or batch.size < m:
+            batch = self._batch = Batch(self.presets, self.players, size=max(m, 256), cues=self.cues)
+        if batch.inputs != self.inputs:
+            return out
+        ids = batch.codec.ids
+        history = np.array([ids[a] for _s, a in view.history], np.int64)
+        lanes = np.arange(m)
+        decks = np.repeat(np.array([[c.index for c in w.deck] for w in worlds], np.int64), k, axis=0)
+        dealers = np.full(m, view.dealer, np.int64)
+        counts = np.tile(np.array(steps, np.int64), len(worlds))
+        moves = np.broadcast_to(history, (m, len(history)))
+        batch.live[m:] = 0  # (lanes of an earlier, larger call)
+        batch.replay(lanes, decks, dealers, moves, counts, np.full(m, preset, np.int64))
+        forced = batch.forced
+        obs, mask, rows, _seats = batch.observe()
+        if batch.forced != forced:  # a world where a choice seen was forced there: it tells nothing of that world
+            batch.replay(lanes, decks, dealers, moves, counts, np.full(m, preset, np.int64))
+            keep = np.array([len(batch.legal_ids(int(lane))) > 1 for lane in lanes])
+            obs, mask, rows, _seats = batch.observe()
+            chosen = np.flatnonzero(keep[rows])
+            obs, mask, rows = obs[chosen], mask[chosen], rows[chosen]
+        logits = forward(self.arrays, obs)[0].astype(np.float64)
+        logits[~mask] = -np.inf
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        taken = history[counts[rows]]
+        legal = mask.sum(axis=1)
+        chance = (1.0 - floor) * p[np.arange(len(rows)), taken] + floor / legal
+        np.add.at(out, rows // k, np.log(chance))
+        return out
+
 
 class Shelf:
     """Several networks, each trained on its own games (say one for two players, one for four): the one that covers
@@ -259,17 +324,22 @@ class NetAgent:
     (:func:`~brisca.agents.exact.last_draw_choice`). ``hidden``: with ``draw``, play so from the trick with at most
     this many hidden cards in the stock (1: its last trick), over every world when there are at most ``worlds``,
     else over that many drawn (:func:`~brisca.agents.kernel.stock_choice`, compiled; the network's move among
-    equals).
+    equals). ``weigh``: with ``draw``, ``net`` weighs the opponent's possible hands by the network's chance of its
+    last choices (:meth:`Net.likelihoods`), from the stock's last trick on or from ``hidden``; ``uniform`` counts
+    them all the same.
     """
 
     def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1",
-                 endgame: str = "net", hidden: int = 1, worlds: int = 200) -> None:
+                 endgame: str = "net", hidden: int = 1, worlds: int = 200, weigh: str = "uniform") -> None:
         if endgame not in ("net", "exact", "draw"):
             raise ValueError(f"endgame is net, exact or draw, not {endgame!r}")
         if not isinstance(hidden, int) or hidden < 1:
             raise ValueError(f"hidden is a number of cards, 1 or more, not {hidden!r}")
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds is a number of worlds, 1 or more, not {worlds!r}")
+        if weigh not in ("uniform", "net"):
+            raise ValueError(f"weigh is uniform or net, not {weigh!r}")
+        self.weigh = weigh
         self.net = load_net(weights)
         self.fallback = make_agent(fallback, seed=seed)
         self.endgame = endgame
@@ -289,11 +359,11 @@ class NetAgent:
         if self.endgame != "net":
             best = exact_choice(view)
             if best is None and self.endgame == "draw":
-                if self.hidden > 1:
+                if self.hidden > 1 or self.weigh == "net":
                     from brisca.agents.kernel import stock_choice  # (numba loads only where it solves)
 
                     best = stock_choice(view, self.hidden, self.worlds, self.seed + len(view.history),
-                                        prefer=net.choose(view))
+                                        prefer=net.choose(view), reader=net.reader() if self.weigh == "net" else None)
                 if best is None:
                     best = last_draw_choice(view)
             if best is not None:

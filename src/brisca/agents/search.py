@@ -273,6 +273,7 @@ class ExpertAgent:
         early: str = "search",
         hidden: int | str = 1,
         worlds: int | str = 200,
+        weigh: str = "uniform",
     ) -> None:
         self.rng = random.Random(seed)
         self.think = think
@@ -403,6 +404,12 @@ class ExpertAgent:
         self.stock_worlds = _number("worlds", worlds, int)
         if self.hidden < 1 or self.stock_worlds < 1:
             raise ValueError(f"hidden and worlds are 1 or more, not {hidden!r} and {worlds!r}")
+        #: With ``hidden``: ``net`` weighs the opponent's possible hands by the network's chance of its last
+        #: choices (:meth:`~brisca.agents.net.Net.likelihoods`), the stock's last trick included; ``uniform`` counts
+        #: every hand the same there and leaves that trick to the search's own solving, against its reading.
+        if weigh not in ("uniform", "net"):
+            raise ValueError(f"weigh is uniform or net, not {weigh!r}")
+        self.weigh = weigh
         if (self.hidden > 1 or early == "net") and self.net is None:
             self.net = load_net(None)
         #: How it bids in a point auction: ``rules``, the shared rule-based bidder; ``sim``, each choice weighed
@@ -468,14 +475,15 @@ class ExpertAgent:
             return None
         left = stock_hidden(view)
         net = self.net.pick(view.rules, 2)
-        if left is None or left < 2 or net is None:
+        weighed = self.weigh == "net" and self.hidden > 1
+        if left is None or left < (1 if weighed else 2) or net is None:
             return None
         mine: Action = net.choose(view)
         if left <= self.hidden:
             from brisca.agents.kernel import stock_choice
 
             best = stock_choice(view, self.hidden, self.stock_worlds, self.rng.getrandbits(32), prefer=mine,
-                                deadline=deadline)
+                                deadline=deadline, reader=net.reader() if weighed else None)
             if best is not None:
                 return best
         return mine if self.early == "net" else None
