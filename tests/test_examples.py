@@ -155,3 +155,18 @@ def test_the_late_regret_script_runs() -> None:
     lines = out.stdout.splitlines()
     assert lines[0].startswith("stock  0:") and lines[1].startswith("stock  2:")
     assert lines[-1].startswith("all: ") and "over 2 hands" in lines[-1]
+
+
+def test_the_weigh_regret_script_runs() -> None:
+    """``weigh_regret.py`` (it needs the kernel): plays its hands and reports the paired difference."""
+    from brisca.agents import kernel
+
+    if not kernel.AVAILABLE:
+        if os.environ.get("BRISCA_REQUIRE_KERNEL") == "1":
+            pytest.fail(f"BRISCA_REQUIRE_KERNEL=1 but the kernel is unavailable: {kernel.MISSING}", pytrace=False)
+        pytest.skip(f"the script needs numba: {kernel.MISSING}")
+    out = subprocess.run([sys.executable, str(EXAMPLES / "weigh_regret.py"), "--hands", "2", "--hidden", "3",
+                          "--seed", "4"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("spanish, the network against net, 2 hands: ")
+    assert "where the weighed choice differs" in out.stdout
