@@ -474,7 +474,8 @@ def test_the_expert_plays_the_network_then_solves_the_stock() -> None:
                     solved += 1
             game.apply(rng.choice(game.legal_actions()))
         assert solved >= 1
-    for bad in ("expert[early=tree]", "expert[hidden=0]", "expert[worlds=0]", "net[hidden=0]"):
+    for bad in ("expert[early=tree]", "expert[hidden=0]", "expert[worlds=0]", "net[hidden=0]", "net[weigh=greedy]",
+                "expert[weigh=heuristic]"):
         with pytest.raises(AgentError):
             make_agent(bad)
 
@@ -524,6 +525,23 @@ def test_the_stock_choice_weighs_the_opponents_hands_by_a_reader() -> None:
         assert uniform == same
         checked += len(set(values.values())) > 1
     assert checked >= 3
+
+
+def test_the_players_that_weigh_by_the_network_play_legal_moves_to_the_end() -> None:
+    """``net[endgame=draw,weigh=net]`` (the stock's last trick weighed) and ``expert[...,hidden=3,weigh=net]`` play
+    whole hands of both presets against each other."""
+    from brisca.agents import make_agent
+
+    for seed, preset in ((5, "spanish"), (6, "briscola")):
+        agents = [make_agent("net[endgame=draw,weigh=net]", seed=seed),
+                  make_agent("expert[net=on,early=net,hidden=3,weigh=net,sims=5]", seed=seed)]
+        game = Game(preset, 2, seed=seed)
+        while not game.is_over():
+            seat = game.turn
+            assert seat is not None
+            action = agents[seat].act(game.view(seat))
+            assert action in game.legal_actions()
+            game.apply(action)
 
 
 def test_the_network_reads_the_opponents_choices_world_by_world() -> None:

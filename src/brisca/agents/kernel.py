@@ -1492,7 +1492,7 @@ def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
     plan: list[tuple[tuple[Card, ...], list[tuple[int, ...]], float]]
     if len(hands) * orders <= worlds:
         every = list(itertools.permutations(range(left)))
-        plan = [(h, every, chances.get(h, 1.0)) for h in hands]
+        plan = [(h, every, chances.get(h, 0.0) if reader is not None else 1.0) for h in hands]
     else:  # (hand, order): the hand drawn by its chance (uniform without a reader), the order as a shuffle
         picks: dict[tuple[Card, ...], list[tuple[int, ...]]] = {}
         known = list(chances)
