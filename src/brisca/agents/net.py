@@ -240,13 +240,18 @@ class Net:
         batch.live[m:] = 0  # (lanes of an earlier, larger call)
         batch.replay(lanes, decks, dealers, moves, counts, np.full(m, preset, np.int64))
         forced = batch.forced
-        obs, mask, rows, _seats = batch.observe()
+        obs, mask, rows, seats = batch.observe()
+        keep = np.ones(m, np.bool_)
         if batch.forced != forced:  # a world where a choice seen was forced there: it tells nothing of that world
             batch.replay(lanes, decks, dealers, moves, counts, np.full(m, preset, np.int64))
             keep = np.array([len(batch.legal_ids(int(lane))) > 1 for lane in lanes])
-            obs, mask, rows, _seats = batch.observe()
-            chosen = np.flatnonzero(keep[rows])
-            obs, mask, rows = obs[chosen], mask[chosen], rows[chosen]
+            obs, mask, rows, seats = batch.observe()
+        actors = np.array([s for s, _a in view.history], np.int64)
+        # Only the rows of the choice seen, made in turn (an exchange out of turn is not the turn's choice).
+        chosen = np.flatnonzero(keep[rows] & (seats == actors[counts[rows]]))
+        if not len(chosen):
+            return out
+        obs, mask, rows = obs[chosen], mask[chosen], rows[chosen]
         logits = forward(self.arrays, obs)[0].astype(np.float64)
         logits[~mask] = -np.inf
         logits -= logits.max(axis=1, keepdims=True)
