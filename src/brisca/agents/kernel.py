@@ -1495,8 +1495,7 @@ def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
         plan = [(h, every, chances.get(h, 0.0) if reader is not None else 1.0) for h in hands]
     else:  # (hand, order): the hand drawn by its chance (uniform without a reader), the order as a shuffle
         picks: dict[tuple[Card, ...], list[tuple[int, ...]]] = {}
-        known = list(chances)
-        weights = list(chances.values())
+        known, weights = list(chances), list(chances.values())  # (empty without a reader)
         for _ in range(worlds):
             if reader is not None:
                 h = rng.choices(known, weights)[0]

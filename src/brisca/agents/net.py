@@ -221,7 +221,7 @@ class Net:
             return out
         steps = [j for j, (s, a) in enumerate(view.history) if s != view.seat and not isinstance(a, Signal)]
         if last is not None:
-            steps = steps[len(steps) - last:] if last else []
+            steps = steps[-last:] if last else []
         if not steps:
             return out
         k, m = len(steps), len(worlds) * len(steps)
