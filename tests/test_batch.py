@@ -1,6 +1,6 @@
-"""The lockstep hands (brisca.envs.batch) against the engine: every seat's input, the legal ids, the turn, the
-result and the rewards, bit for bit, over random hands of every covered configuration; and the self-play that
-plays them (brisca.learn.train.collect_batch)."""
+"""The lockstep hands (brisca.envs.batch) against the engine: every seat's input, what it cannot see (for the
+critic), the legal ids, the turn, the result and the rewards, bit for bit, over random hands of every covered
+configuration; and the self-play that plays them (brisca.learn.train.collect_batch)."""
 
 from __future__ import annotations
 
@@ -12,13 +12,27 @@ import pytest
 np = pytest.importorskip("numpy")
 
 from brisca.agents.net import Net, reward  # noqa: E402
-from brisca.envs.batch import COMPILED, Batch, covers, policy, quantize  # noqa: E402
+from brisca.envs.batch import COMPILED, Batch, covers, policy, privileged_size, quantize  # noqa: E402
 from brisca.envs.encode import ObservationEncoder, cues  # noqa: E402
 from brisca.game import Game  # noqa: E402
 from brisca.rules import make_rules  # noqa: E402
 
 if os.environ.get("BRISCA_REQUIRE_KERNEL") and not COMPILED:
     pytest.fail("BRISCA_REQUIRE_KERNEL is set but numba is not installed")
+
+
+def hidden(game: Game, seat: int, stock_size: int) -> object:
+    """What ``seat`` cannot see, as :meth:`Batch.privileged` writes it, read from the engine."""
+    n = game.players
+    out = np.zeros(privileged_size(n), np.float32)
+    for k in range(1, n):
+        for card in game.hand((seat + k) % n):
+            out[48 * (k - 1) + card.index] = 1.0
+    for depth, card in enumerate(game.stock()):  # the next card drawn first
+        if depth < n:
+            out[48 * (n - 1) + card.index] = 1.0
+        out[48 * n + card.index] = np.float32(1.0 - depth / stock_size)
+    return out
 
 
 def play_along(presets: list[str], players: int, hands: int, seed: int, options: dict[str, object] | None = None,
@@ -48,6 +62,7 @@ def play_along(presets: list[str], players: int, hands: int, seed: int, options:
                     assert rest[len(rules):].tobytes() == cues(game.view(seat)).tobytes(), (game, seat)
                 else:
                     assert len(rest) == len(rules)
+                assert batch.privileged([0], [seat])[0].tobytes() == hidden(game, seat, batch.stock_size).tobytes()
             if game.is_over():
                 assert batch.is_over(0) and batch.turn(0) is None and batch.legal_ids(0) == []
                 break

@@ -36,6 +36,7 @@ from brisca.learn.train import (  # noqa: E402
     train,
     widen,
     with_cues,
+    with_inputs,
 )
 from brisca.learn.train import main as train_main  # noqa: E402
 from brisca.worlds import sample_world  # noqa: E402
@@ -72,6 +73,78 @@ def test_lockstep_self_play_keeps_what_the_one_at_a_time_self_play_keeps() -> No
     # against a league of past selves, only the learner's side is kept
     half = collect_batch({**task, "league": [task["weights"]], "league_share": 1.0, "lanes": 16})
     assert abs(len(half["act"]) / len(many["act"]) - 0.5) < 0.1
+
+
+def test_a_critic_blind_to_the_hidden_cards_gives_the_network_s_own_advantages() -> None:
+    """The full-information critic starts as the network's own value (its weights on the hidden cards at zero):
+    the same hands, choices and advantages; the values learn the hand's reward; and once it reads the hidden cards
+    the advantages move. What it reads is every other hand and the stock, as bytes."""
+    from brisca.envs.batch import privileged_size
+
+    inputs, actions = shape(["spanish", "briscola"])
+    weights = init_arrays(inputs, actions, 16, 0)
+    task = {"weights": weights, "league": [], "presets": ["spanish", "briscola"], "games": 40, "seed": 4,
+            "gae": 0.9, "league_share": 0.0, "lanes": 16}
+    plain = collect_batch(task)
+    critic = with_inputs(weights, privileged_size(2))
+    blind = collect_batch({**task, "critic": critic})
+    assert (plain["act"] == blind["act"]).all() and (plain["obs"] == blind["obs"]).all()
+    assert np.allclose(plain["adv"], blind["adv"], atol=1e-5)
+    assert "priv" not in plain and blind["priv"].shape == (len(blind["act"]), privileged_size(2))
+    # both values learn the hand's reward: a win or a loss and a quarter of the margin, the same for a seat's rows
+    assert (np.abs(blind["ret"]) <= 1.25).all() and (np.abs(blind["ret"]) >= 0.5).mean() > 0.9
+    assert (blind["cret"] == blind["ret"]).all()
+    priv = blind["priv"].astype(np.int64)
+    assert set(priv[:, :48].sum(axis=1) // 255) <= {1, 2, 3}  # the other hand
+    assert set(priv[:, 48:96].sum(axis=1) // 255) <= {0, 1, 2}  # the next round's draw
+    assert (priv[:, :48] * priv[:, 96:] == 0).all()  # no card both in the other hand and in the stock
+    seeing = dict(critic)
+    seeing["w1"] = critic["w1"].copy()
+    seeing["w1"][inputs:] = np.random.default_rng(1).normal(0, 0.3, (privileged_size(2), 16)).astype(np.float32)
+    moved = collect_batch({**task, "critic": seeing})
+    assert (moved["act"] == plain["act"]).all() and not np.allclose(moved["adv"], plain["adv"], atol=1e-3)
+
+
+def test_the_critic_learns_first_alone_then_beside_the_network(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from brisca.envs.batch import COMPILED, privileged_size
+
+    if not COMPILED:
+        pytest.skip("the lockstep self-play needs numba")
+    out = tmp_path / "run"
+    args = ["--out", str(out), "--presets", "spanish", "--workers", "1", "--games", "8", "--updates", "2",
+            "--hidden", "16", "--minibatch", "256", "--epochs", "1", "--eval-every", "0", "--backend", "numpy",
+            "--critic", "full", "--critic-warmup", "1"]
+    train(parser().parse_args(args), "critic (test)")
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert "loss_c" in rows[0] and "loss_pi" not in rows[0]  # the first update: the critic alone
+    assert "loss_c" in rows[1] and "loss_pi" in rows[1]
+    league0 = Net.load(out / "league" / "u000000.npz")
+    critic = dict(np.load(out / "checkpoint_critic.npz"))
+    assert critic["w1"].shape == (league0.inputs + privileged_size(2), 16)
+    assert np.abs(critic["w1"][league0.inputs:]).max() > 0  # it learnt to read the hidden cards
+    train(parser().parse_args([*args[:-4], "--updates", "3", "--resume", "--critic", "full"]), "resumed")
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 3 and state["critic_from"] == 0
+    resumed = dict(np.load(out / "checkpoint_critic.npz"))
+    assert not np.allclose(resumed["w1"], critic["w1"])
+    assert train_main([*args[:-4], "--critic", "full", "--lanes", "0", "--out", str(tmp_path / "b")]) == 2
+    assert "not with --lanes 0" in capsys.readouterr().err
+
+
+def test_the_torch_critic_fits_as_the_numpy_critic_does() -> None:
+    pytest.importorskip("torch")
+    from brisca.learn.train import TorchLearner
+
+    arrays, batch = _batch()
+    a = NumpyLearner(arrays, lr=1e-3)
+    b = TorchLearner(arrays, lr=1e-3, device="cpu")
+    sa = a.regress(batch["obs"], batch["ret"], 1, 10_000)
+    sb = b.regress(batch["obs"], batch["ret"], 1, 10_000)
+    assert sa["loss_c"] == pytest.approx(sb["loss_c"], rel=1e-4)
+    for name, value in a.arrays().items():
+        assert np.allclose(value, b.arrays()[name], atol=1e-5), name
+    assert a.regress(batch["obs"], batch["ret"], 20, 10_000)["loss_c"] < sa["loss_c"]
 
 
 def test_the_advantages_are_gae_of_each_seat_s_steps() -> None:

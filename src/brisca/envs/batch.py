@@ -65,7 +65,8 @@ def _njit(fn: Callable[..., Any]) -> Callable[..., Any]:
     return compiled
 
 
-__all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "forward", "greedy", "policy", "quantize", "warm"]
+__all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "forward", "greedy", "policy", "privileged_size", "quantize",
+           "warm"]
 
 #: The action id of the exchange that gives card ``c``: ``EXCHANGE_ID + c`` (the codec's exchange block).
 EXCHANGE_ID = 48
@@ -478,6 +479,40 @@ def _observe(st: Any, live: Any, lay: Any, cfg: Any, strength: Any, points: Any,
     return k
 
 
+def privileged_size(players: int) -> int:
+    """The width of :meth:`Batch.privileged`: a 48-card block for each other seat's hand, then two for the stock."""
+    return 48 * (players - 1) + 96
+
+
+@_njit
+def _privileged(st: Any, lanes: Any, seats: Any, lay: Any, cfg: Any, out: Any) -> None:
+    """Write, for row ``i``, what ``seats[i]`` cannot see in lane ``lanes[i]``: each other seat's hand (one-hot,
+    the seats after it in turn order), the cards the next round of drawing takes (one-hot), and where every card
+    of the stock lies (1 for the next drawn, falling by one over the stock's size a card deeper)."""
+    for i in range(lanes.shape[0]):
+        row = st[lanes[i]]
+        c = cfg[row[lay[_L_PRESET]]]
+        n = c[_N]
+        h = c[_H]
+        dst = out[i]
+        for j in range(dst.shape[0]):
+            dst[j] = 0.0
+        for k in range(1, n):
+            other = (seats[i] + k) % n
+            base = lay[_L_HANDS] + other * h
+            for j in range(row[lay[_L_HLEN] + other]):
+                dst[48 * (k - 1) + row[base + j]] = 1.0
+        at = 48 * (n - 1)
+        slen = row[lay[_L_SLEN]]
+        size = c[_S]
+        for j in range(slen):
+            depth = slen - 1 - j  # 0: the top card, drawn next
+            card = row[lay[_L_STOCK] + j]
+            if depth < n:
+                dst[at + card] = 1.0
+            dst[at + 48 + card] = np.float32(1.0 - depth / size)
+
+
 @_njit
 def _apply_rows(st: Any, lanes: Any, ids: Any, k: int, lay: Any, cfg: Any, strength: Any, points: Any,
                 xtable: Any) -> int:
@@ -758,6 +793,15 @@ class Batch:
     def preset(self, lane: int) -> int:
         return int(self.st[lane, self._lay[_L_PRESET]])
 
+    def privileged(self, lanes: Any, seats: Any) -> Any:
+        """What each of ``seats`` cannot see in its lane of ``lanes`` (:func:`privileged_size` ``float32`` a
+        row): the other seats' hands and the stock's order. Engine-level access, for a critic that learns values
+        in training (:mod:`brisca.learn.train`, ``--critic full``); no player reads it."""
+        lanes = np.ascontiguousarray(lanes, np.int64)
+        out = np.empty((len(lanes), privileged_size(self.players)), np.float32)
+        _privileged(self.st, lanes, np.ascontiguousarray(seats, np.int64), self._lay, self._cfg, out)
+        return out
+
     def features(self, lane: int, seat: int, out: Any | None = None) -> Any:
         """``seat``'s input in ``lane`` (any seat, to act or not)."""
         if out is None:
@@ -908,6 +952,7 @@ def warm() -> None:
     batch = Batch(["spanish"], 2, size=2, seed=0)
     batch.deal_all()
     batch.features(0, 0)
+    batch.privileged([0, 1], [0, 1])
     batch.legal_ids(0)
     while True:
         obs, mask, lanes, _seats = batch.observe()

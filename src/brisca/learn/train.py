@@ -132,6 +132,13 @@ def with_cues(arrays: Arrays, players: int) -> Arrays:
     return {**arrays, "w1": np.concatenate([w1, np.zeros((cue_size(players), w1.shape[1]), np.float32)])}
 
 
+def with_inputs(arrays: Arrays, extra: int) -> Arrays:
+    """``arrays`` reading ``extra`` more inputs after its own, computing the very same function (their weights
+    start at zero): how the full-information critic starts from the network's own value."""
+    w1 = arrays["w1"]
+    return {**arrays, "w1": np.concatenate([w1, np.zeros((extra, w1.shape[1]), np.float32)])}
+
+
 # --- self-play (worker processes) -----------------------------------------------------------------------------------
 
 
@@ -267,9 +274,10 @@ def _advantages(key: Any, value: Any, final: Any, lam: float) -> Any:
 def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
     """:func:`collect` with the hands played in lockstep (:class:`brisca.envs.batch.Batch`): ``task["lanes"]``
     hands at a time, one forward pass a network for every seat to decide across them."""
-    from brisca.envs.batch import Batch, policy, quantize
+    from brisca.envs.batch import Batch, forward, policy, quantize
 
     n = task.get("players", 2)
+    critic = task.get("critic")
     cues = bool(task.get("cues"))
     meta = _meta({**task, "advisor": None})
     nets = [Net(task["weights"], meta)] + [Net(w, meta) for w in task["league"]]
@@ -298,7 +306,8 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
 
     deal(np.arange(lanes))
     live_before = batch.live.copy()
-    parts: dict[str, list[Any]] = {"obs": [], "mask": [], "act": [], "logp": [], "value": [], "key": []}
+    parts: dict[str, list[Any]] = {"obs": [], "mask": [], "act": [], "logp": [], "value": [], "key": [],
+                                   "priv": [], "cvalue": []}
     while True:
         obs, mask, at, seats = batch.observe()
         done = np.nonzero((live_before == 1) & (batch.live == 0))[0]
@@ -329,18 +338,28 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
                 parts["logp"].append(logp.astype(np.float32))
                 parts["value"].append(values.astype(np.float32))
                 parts["key"].append(episode[at[sel]] * n + seats[sel])
+                if critic is not None:
+                    priv = batch.privileged(at[sel], seats[sel])
+                    parts["priv"].append(quantize(priv, np.arange(len(sel))))
+                    full = np.concatenate([obs[sel], priv], 1)
+                    parts["cvalue"].append(forward(critic, full)[1].astype(np.float32))
         batch.act(at, ids)
     final = np.array(finals, np.float64).reshape(-1)  # by hand * n + seat
     key = np.concatenate(parts["key"])
     value = np.concatenate(parts["value"])
-    adv = _advantages(key, value, final, task["gae"])
     learned = np.unique(key)
-    return {
-        "obs": np.concatenate(parts["obs"]), "mask": np.concatenate(parts["mask"]),
-        "act": np.concatenate(parts["act"]).astype(np.int64), "logp": np.concatenate(parts["logp"]),
-        "adv": adv.astype(np.float32), "ret": (adv + value).astype(np.float32), "games": games,
-        "reward": float(final[learned].mean()) if len(learned) else 0.0,
-    }
+    out = {"obs": np.concatenate(parts["obs"]), "mask": np.concatenate(parts["mask"]),
+           "act": np.concatenate(parts["act"]).astype(np.int64), "logp": np.concatenate(parts["logp"]),
+           "games": games, "reward": float(final[learned].mean()) if len(learned) else 0.0}
+    if critic is None:
+        adv = _advantages(key, value, final, task["gae"])
+        return {**out, "adv": adv.astype(np.float32), "ret": (adv + value).astype(np.float32)}
+    # The full-information critic: its values (which see every hand and the stock) give the advantages, far less
+    # noisy than those of the seat's own view, since the luck of the deal no longer shows in them; both values
+    # learn the hand's reward itself.
+    adv = _advantages(key, np.concatenate(parts["cvalue"]), final, task["gae"])
+    ret = final[key].astype(np.float32)
+    return {**out, "adv": adv.astype(np.float32), "ret": ret, "priv": np.concatenate(parts["priv"]), "cret": ret}
 
 
 def demonstrate(task: dict[str, Any]) -> dict[str, Any]:
@@ -385,7 +404,9 @@ def demonstrate(task: dict[str, Any]) -> dict[str, Any]:
 def merge(parts: Sequence[dict[str, Any]], keys: Sequence[str] = ("obs", "mask", "act", "logp", "adv", "ret")
           ) -> dict[str, Any]:
     batch = {k: np.concatenate([p[k] for p in parts]) for k in keys}
-    batch["obs"] = batch["obs"].astype(np.float32) / 255.0
+    for k in ("obs", "priv"):
+        if k in batch:
+            batch[k] = batch[k].astype(np.float32) / 255.0
     return batch
 
 
@@ -455,6 +476,18 @@ class NumpyLearner:
         stats = {"cross_entropy": float(-logp_all[rows, act].mean()), "loss_v": float(((value - ret) ** 2).mean()),
                  "accuracy": float((logp_all.argmax(axis=1) == act).mean())}
         return stats, self._backward(x, h1, h2, dz, dv)
+
+    def value_grads(self, x: Any, ret: Any) -> tuple[dict[str, float], Arrays]:
+        """The values' squared error alone (a critic's loss: its policy head is never read)."""
+        n = len(x)
+        h1, h2, _logp, value = self._forward(x, np.ones((n, self.p["bp"].shape[0]), np.bool_))
+        dv = (2.0 / n) * (value - ret)
+        return {"loss_c": float(((value - ret) ** 2).mean())}, self._backward(x, h1, h2, np.zeros((n, len(
+            self.p["bp"])), np.float32), dv)
+
+    def regress(self, x: Any, ret: Any, epochs: int, minibatch: int) -> dict[str, float]:
+        """Fit the values to ``ret`` (a critic's update)."""
+        return self._steps(len(ret), epochs, minibatch, lambda idx: self.value_grads(x[idx], ret[idx]))
 
     def _backward(self, x: Any, h1: Any, h2: Any, dz: Any, dv: Any) -> Arrays:
         """The parameters' gradients from those of the logits (``dz``) and of the values (``dv``)."""
@@ -601,6 +634,20 @@ class TorchLearner:
 
         return self._steps(len(act), epochs, minibatch, loss_of)
 
+    def regress(self, x: Any, ret: Any, epochs: int, minibatch: int) -> dict[str, float]:
+        """Fit the values to ``ret`` (a critic's update)."""
+        torch = self.torch
+        xt, rt = torch.from_numpy(x).to(self.device), torch.from_numpy(ret).to(self.device)
+        p = self.p
+
+        def loss_of(idx: Any) -> tuple[Any, dict[str, float]]:
+            h1 = torch.relu(xt[idx] @ p["w1"] + p["b1"])
+            h2 = torch.relu(h1 @ p["w2"] + p["b2"])
+            loss = (((h2 @ p["wv"] + p["bv"])[:, 0] - rt[idx]) ** 2).mean()
+            return loss, {"loss_c": loss.item()}
+
+        return self._steps(len(ret), epochs, minibatch, loss_of)
+
     def save(self, path: Path) -> None:
         self.torch.save({"p": {k: v.detach().cpu() for k, v in self.p.items()}, "opt": self.opt.state_dict()}, path)
 
@@ -719,6 +766,12 @@ def parser() -> argparse.ArgumentParser:
                     help="the entropy bonus's weight (less after an imitation, which starts from a sure policy)")
     ap.add_argument("--minibatch", type=int, default=4096)
     ap.add_argument("--gae", type=float, default=0.95, help="GAE lambda (the reward comes at the end of the hand)")
+    ap.add_argument("--critic", default="view", choices=("view", "full"),
+                    help="the values that give the advantages: the network's own (view), or a critic's that sees "
+                         "every hand and the stock's order (full; training only, lockstep self-play)")
+    ap.add_argument("--critic-warmup", type=int, default=10,
+                    help="with --critic full: updates at its start in which the critic alone learns")
+    ap.add_argument("--critic-lr", type=float, default=None, help="the critic's learning rate (default: --lr)")
     ap.add_argument("--league", type=float, default=0.3, help="share of hands against a past self")
     ap.add_argument("--snapshot", type=int, default=10, help="updates between league snapshots")
     ap.add_argument("--league-size", type=int, default=20)
@@ -808,7 +861,32 @@ class Run:
         self.state["backend"] = "torch" if isinstance(self.learner, TorchLearner) else "numpy"
         if args.resume and (self.out / "checkpoint_learner").exists():
             self.learner.load(self.out / "checkpoint_learner")
+        self.critic: NumpyLearner | TorchLearner | None = None
+        if args.critic == "full":
+            self._start_critic(arrays, backend)
         self.rng = random.Random(args.seed * 1_000_003 + self.state["update"])
+
+    def _start_critic(self, arrays: Arrays, backend: str) -> None:
+        """The full-information critic: from its checkpoint, or the network's own value reading the hidden cards
+        with weights at zero (it starts where the network's value is, then learns what they are worth)."""
+        from brisca.envs.batch import privileged_size
+
+        args = self.args
+        saved = self.out / "checkpoint_critic.npz"
+        if self.resumed and saved.exists():
+            critic = dict(np.load(saved))
+        else:
+            critic = with_inputs(arrays, privileged_size(self.players))
+            self.state["critic_from"] = self.state["update"]
+        self.critic = make_learner(backend, critic, args.critic_lr or args.lr, args.seed + 7 + self.state["update"],
+                                   args.device, 0.0)
+        if self.resumed and (self.out / "checkpoint_critic_learner").exists() and saved.exists():
+            self.critic.load(self.out / "checkpoint_critic_learner")
+
+    def warming(self) -> bool:
+        """Whether the critic alone learns this update (its first ``--critic-warmup``)."""
+        return self.critic is not None and self.state["update"] < self.state.get("critic_from", 0) + \
+            self.args.critic_warmup
 
     def _learn_from(self, pool: ProcessPoolExecutor | None, agent: str, hands: int, epochs: int
                     ) -> tuple[int, int, dict[str, float], float, float]:
@@ -878,6 +956,11 @@ class Run:
         self.learner.save(tmp)
         saved = tmp if tmp.exists() else tmp.with_suffix(".tmp.npz")
         shutil.move(saved, self.out / "checkpoint_learner")
+        if self.critic is not None:
+            np.savez(self.out / "checkpoint_critic.npz", **self.critic.arrays())
+            self.critic.save(tmp)
+            saved = tmp if tmp.exists() else tmp.with_suffix(".tmp.npz")
+            shutil.move(saved, self.out / "checkpoint_critic_learner")
         (self.out / "state.json").write_text(json.dumps(self.state))
 
     def reset_league(self) -> None:
@@ -940,6 +1023,8 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
     run = Run(args, command or " ".join(sys.argv))
     st = run.state
     lanes = batch_lanes(args.lanes, args.games, run.presets, run.players, run.advisor)
+    if run.critic is not None and not lanes:
+        raise BriscaError("--critic full reads the hidden cards from the lockstep self-play: not with --lanes 0")
     start = time.perf_counter()
     seconds0 = st["seconds"]
     try:
@@ -956,12 +1041,19 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                 pick = [run.rng.choice(league_arrays) for _ in range(2)] if league_arrays else []
                 tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "players": run.players,
                               "advisor": run.advisor, "cues": run.cues, "games": args.games, "lanes": lanes,
-                              "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league})
+                              "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league,
+                              "critic": None if run.critic is None else run.critic.arrays()})
             t0 = time.perf_counter()
             parts = list(players.map(collect, tasks)) if players is not None else [collect(t) for t in tasks]
             t1 = time.perf_counter()
-            batch = merge(parts)
-            stats = run.learner.update(batch, args.epochs, args.minibatch)
+            keys = ("obs", "mask", "act", "logp", "adv", "ret") + (("priv", "cret") if run.critic else ())
+            batch = merge(parts, keys)
+            stats: dict[str, float] = {}
+            if run.critic is not None:
+                stats |= run.critic.regress(np.concatenate([batch["obs"], batch["priv"]], 1), batch["cret"],
+                                            args.epochs, args.minibatch)
+            if not run.warming():
+                stats |= run.learner.update(batch, args.epochs, args.minibatch)
             t2 = time.perf_counter()
             st["update"] += 1
             st["games"] += sum(p["games"] for p in parts)
@@ -997,7 +1089,8 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                               f"over {games}", flush=True)
             if st["update"] % 10 == 0:
                 print(f"update {st['update']}: {st['games']} games, reward {np.mean([p['reward'] for p in parts]):+.3f}"
-                      f", entropy {stats['entropy']:.3f}, play {t1 - t0:.2f}s learn {t2 - t1:.2f}s", flush=True)
+                      f", entropy {stats.get('entropy', float('nan')):.3f}, play {t1 - t0:.2f}s "
+                      f"learn {t2 - t1:.2f}s", flush=True)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
