@@ -170,3 +170,25 @@ def test_the_weigh_regret_script_runs() -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("spanish, the network against net, 2 hands: ")
     assert "where the weighed choice differs" in out.stdout
+
+
+def test_the_critic_fit_script_runs() -> None:
+    """``critic_fit.py`` (it needs the lockstep batch compiled): both values' held-out errors, pass by pass."""
+    from brisca.envs.batch import COMPILED
+
+    if not COMPILED:
+        if os.environ.get("BRISCA_REQUIRE_KERNEL") == "1":
+            pytest.fail("BRISCA_REQUIRE_KERNEL=1 but numba is not installed", pytrace=False)
+        pytest.skip("the script needs numba")
+    out = subprocess.run([sys.executable, str(EXAMPLES / "critic_fit.py"), "--parts", "2", "--games", "24",
+                          "--passes", "2"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "decisions of 48 hands" in lines[0] and "held out" in lines[0]
+    for line, name in zip(lines[1:], ("view", "view and hidden cards"), strict=True):
+        head, errors = line.split(" by pass ")
+        assert head == f"{name}: held-out squared error"
+        values = [float(e) for e in errors.split()]
+        assert len(values) == 3 and all(0 < v < 3 for v in values)
+    # both start from the network's own value: the same error before the first pass
+    assert lines[1].split()[-3] == lines[2].split()[-3]

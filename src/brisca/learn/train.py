@@ -28,6 +28,11 @@ starts one on this machine; otherwise the address given to ``ray.init``), the up
 this process and its local workers: the same seeds give the same hands, so a run on Ray learns what the same run
 on local processes learns.
 
+``--critic full`` gives the advantages by a critic that sees what no seat sees (every hand and the stock's order,
+:meth:`brisca.envs.batch.Batch.privileged`): the luck of the deal then no longer shows in them, only the choices'
+worth. The critic is used in training only; the network still reads the seat's view alone, and its own value still
+learns the hand's reward (the ``net`` player's values, the expert's leaves).
+
 ``--search-every K`` adds expert iteration: every K updates the expert's search, with the current network valuing
 its leaves, plays ``--search-hands`` hands at every seat, and its choices are learnt as the policy's targets (and the
 hands' rewards as the values'), as in the imitation.
@@ -772,6 +777,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--critic-warmup", type=int, default=10,
                     help="with --critic full: updates at its start in which the critic alone learns")
     ap.add_argument("--critic-lr", type=float, default=None, help="the critic's learning rate (default: --lr)")
+    ap.add_argument("--critic-minibatch", type=int, default=1024,
+                    help="the critic's minibatch (smaller than the policy's: more steps for the same work)")
     ap.add_argument("--league", type=float, default=0.3, help="share of hands against a past self")
     ap.add_argument("--snapshot", type=int, default=10, help="updates between league snapshots")
     ap.add_argument("--league-size", type=int, default=20)
@@ -1051,7 +1058,7 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
             stats: dict[str, float] = {}
             if run.critic is not None:
                 stats |= run.critic.regress(np.concatenate([batch["obs"], batch["priv"]], 1), batch["cret"],
-                                            args.epochs, args.minibatch)
+                                            args.epochs, args.critic_minibatch)
             if not run.warming():
                 stats |= run.learner.update(batch, args.epochs, args.minibatch)
             t2 = time.perf_counter()
