@@ -29,9 +29,10 @@ this process and its local workers: the same seeds give the same hands, so a run
 on local processes learns.
 
 ``--critic full`` gives the advantages by a critic that sees what no seat sees (every hand and the stock's order,
-:meth:`brisca.envs.batch.Batch.privileged`): the luck of the deal then no longer shows in them, only the choices'
-worth. The critic is used in training only; the network still reads the seat's view alone, and its own value still
-learns the hand's reward (the ``net`` player's values, the expert's leaves).
+:meth:`brisca.envs.batch.Batch.privileged`), meant to leave the luck of the deal out of them and only the choices'
+worth in (docs/strength.md measures how little of it a critic learns in an hour). The critic is used in training
+only; the network still reads the seat's view alone, and its own value still learns the hand's reward (the ``net``
+player's values, the expert's leaves).
 
 ``--search-every K`` adds expert iteration: every K updates the expert's search, with the current network valuing
 its leaves, plays ``--search-hands`` hands at every seat, and its choices are learnt as the policy's targets (and the
@@ -359,9 +360,8 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
     if critic is None:
         adv = _advantages(key, value, final, task["gae"])
         return {**out, "adv": adv.astype(np.float32), "ret": (adv + value).astype(np.float32)}
-    # The full-information critic: its values (which see every hand and the stock) give the advantages, far less
-    # noisy than those of the seat's own view, since the luck of the deal no longer shows in them; both values
-    # learn the hand's reward itself.
+    # The full-information critic: its values (which see every hand and the stock) give the advantages, meant to
+    # leave the luck of the deal out of them; both values learn the hand's reward itself.
     adv = _advantages(key, np.concatenate(parts["cvalue"]), final, task["gae"])
     ret = final[key].astype(np.float32)
     return {**out, "adv": adv.astype(np.float32), "ret": ret, "priv": np.concatenate(parts["priv"]), "cret": ret}
