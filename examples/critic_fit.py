@@ -21,15 +21,13 @@ import numpy as np
 
 from brisca import Game
 from brisca.agents.net import Net, load_net
-from brisca.envs.batch import privileged_size
+from brisca.envs.batch import forward, privileged_size
 from brisca.learn.train import collect_batch, make_learner, with_inputs
 
 
 def held_error(p: dict[str, Any], x: Any, ret: Any) -> float:
     """The value network ``p``'s mean squared error on inputs ``x`` against rewards ``ret``."""
-    h = np.maximum(x @ p["w1"] + p["b1"], 0.0)
-    h = np.maximum(h @ p["w2"] + p["b2"], 0.0)
-    return float((((h @ p["wv"] + p["bv"])[:, 0] - ret) ** 2).mean())
+    return float(((forward(p, x)[1] - ret) ** 2).mean())
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -134,13 +134,12 @@ def with_cues(arrays: Arrays, players: int) -> Arrays:
     the cues are worth."""
     from brisca.envs.encode import cue_size
 
-    w1 = arrays["w1"]
-    return {**arrays, "w1": np.concatenate([w1, np.zeros((cue_size(players), w1.shape[1]), np.float32)])}
+    return with_inputs(arrays, cue_size(players))
 
 
 def with_inputs(arrays: Arrays, extra: int) -> Arrays:
     """``arrays`` reading ``extra`` more inputs after its own, computing the very same function (their weights
-    start at zero): how the full-information critic starts from the network's own value."""
+    start at zero): the cues, and the full-information critic starting from the network's own value."""
     w1 = arrays["w1"]
     return {**arrays, "w1": np.concatenate([w1, np.zeros((extra, w1.shape[1]), np.float32)])}
 
@@ -485,10 +484,13 @@ class NumpyLearner:
     def value_grads(self, x: Any, ret: Any) -> tuple[dict[str, float], Arrays]:
         """The values' squared error alone (a critic's loss: its policy head is never read)."""
         n = len(x)
-        h1, h2, _logp, value = self._forward(x, np.ones((n, self.p["bp"].shape[0]), np.bool_))
+        p = self.p
+        h1 = np.maximum(x @ p["w1"] + p["b1"], 0.0)
+        h2 = np.maximum(h1 @ p["w2"] + p["b2"], 0.0)
+        value = (h2 @ p["wv"] + p["bv"])[:, 0]
         dv = (2.0 / n) * (value - ret)
-        return {"loss_c": float(((value - ret) ** 2).mean())}, self._backward(x, h1, h2, np.zeros((n, len(
-            self.p["bp"])), np.float32), dv)
+        return {"loss_c": float(((value - ret) ** 2).mean())}, self._backward(x, h1, h2, np.zeros((n, len(p["bp"])),
+                                                                                                 np.float32), dv)
 
     def regress(self, x: Any, ret: Any, epochs: int, minibatch: int) -> dict[str, float]:
         """Fit the values to ``ret`` (a critic's update)."""
@@ -579,10 +581,14 @@ class TorchLearner:
     def _forward(self, x: Any, mask: Any) -> tuple[Any, Any]:
         """The masked policy's log-probabilities and the values."""
         p = self.p
-        h1 = self.torch.relu(x @ p["w1"] + p["b1"])
-        h2 = self.torch.relu(h1 @ p["w2"] + p["b2"])
+        h2 = self._hidden(x)
         z = (h2 @ p["wp"] + p["bp"]).masked_fill(~mask, -1e9)
         return self.torch.log_softmax(z, dim=1), (h2 @ p["wv"] + p["bv"])[:, 0]
+
+    def _hidden(self, x: Any) -> Any:
+        """The second hidden layer's output."""
+        p = self.p
+        return self.torch.relu(self.torch.relu(x @ p["w1"] + p["b1"]) @ p["w2"] + p["b2"])
 
     def _steps(self, n: int, epochs: int, minibatch: int,
                loss_of: Callable[[Any], tuple[Any, dict[str, float]]]) -> dict[str, float]:
@@ -646,9 +652,7 @@ class TorchLearner:
         p = self.p
 
         def loss_of(idx: Any) -> tuple[Any, dict[str, float]]:
-            h1 = torch.relu(xt[idx] @ p["w1"] + p["b1"])
-            h2 = torch.relu(h1 @ p["w2"] + p["b2"])
-            loss = (((h2 @ p["wv"] + p["bv"])[:, 0] - rt[idx]) ** 2).mean()
+            loss = (((self._hidden(xt[idx]) @ p["wv"] + p["bv"])[:, 0] - rt[idx]) ** 2).mean()
             return loss, {"loss_c": loss.item()}
 
         return self._steps(len(ret), epochs, minibatch, loss_of)
@@ -959,16 +963,18 @@ class Run:
     def checkpoint(self) -> None:
         arrays = self.learner.arrays()
         np.savez(self.out / "checkpoint_net.npz", **arrays)
-        tmp = self.out / "checkpoint_learner.tmp"
-        self.learner.save(tmp)
-        saved = tmp if tmp.exists() else tmp.with_suffix(".tmp.npz")
-        shutil.move(saved, self.out / "checkpoint_learner")
+        self._save(self.learner, "checkpoint_learner")
         if self.critic is not None:
             np.savez(self.out / "checkpoint_critic.npz", **self.critic.arrays())
-            self.critic.save(tmp)
-            saved = tmp if tmp.exists() else tmp.with_suffix(".tmp.npz")
-            shutil.move(saved, self.out / "checkpoint_critic_learner")
+            self._save(self.critic, "checkpoint_critic_learner")
         (self.out / "state.json").write_text(json.dumps(self.state))
+
+    def _save(self, learner: NumpyLearner | TorchLearner, name: str) -> None:
+        """A learner's state (weights and optimiser) to ``OUT/name``, written aside first then moved."""
+        tmp = self.out / f"{name}.tmp"
+        learner.save(tmp)
+        saved = tmp if tmp.exists() else tmp.with_suffix(".tmp.npz")
+        shutil.move(saved, self.out / name)
 
     def reset_league(self) -> None:
         """The league starts again with the network as it is now (after the imitation)."""
