@@ -37,8 +37,10 @@ from brisca.learn.train import (  # noqa: E402
     widen,
     with_cues,
     with_inputs,
+    with_presets,
 )
 from brisca.learn.train import main as train_main  # noqa: E402
+from brisca.rules import make_rules  # noqa: E402
 from brisca.worlds import sample_world  # noqa: E402
 
 
@@ -316,6 +318,35 @@ def test_a_run_widens_the_network_it_starts_from(tmp_path: Path, capsys: pytest.
     assert train_main(["--out", str(tmp_path / "d"), *base, "--init", start, "--hidden", "8"]) == 2
     assert capsys.readouterr().err.strip() == ("brisca train: error: --hidden 8 is narrower than --init's network "
                                                "(16 units)")
+
+
+def test_a_run_of_more_presets_starts_each_new_one_as_the_first_it_knew(tmp_path: Path) -> None:
+    """--init from a network of fewer presets: a preset it knew plays as it did, a new one plays as the first it
+    knew (4-player briscola starts from the 4-player spanish network), and the run then trains both."""
+    base = ["--workers", "1", "--games", "4", "--updates", "1", "--minibatch", "256", "--epochs", "1",
+            "--eval-every", "0", "--expert-deals", "0", "--backend", "numpy", "--hidden", "16"]
+    train(parser().parse_args(["--out", str(tmp_path / "a"), "--presets", "spanish", *base]), "one")
+    start = Net.load(tmp_path / "a" / "net.npz")
+    start.arrays["w1"][start.encoder(0).size] += 0.3  # (the preset's own input matters: not zero)
+    both = Net(with_presets(start.arrays, start.encoder(0).size, ["spanish"], ["briscola", "spanish"]),
+               {**start.meta, "presets": ["briscola", "spanish"]})
+    assert both.inputs == start.inputs + 1
+    game = Game("spanish", 2, seed=4)
+    spanish, briscola = make_rules("spanish"), make_rules("briscola")
+    for _ in range(6):
+        view = game.view(game.turn)
+        x0 = start.features(view, 0)
+        assert np.allclose(start.forward(x0[None])[0], both.forward(both.features(view, 1)[None])[0], atol=1e-6)
+        as_briscola = both.features(view, 1).copy()
+        as_briscola[both.encoder(0).size:both.encoder(0).size + 2] = (1.0, 0.0)
+        assert np.allclose(start.forward(x0[None])[0], both.forward(as_briscola[None])[0], atol=1e-6)
+        game.apply(game.legal_actions()[0])
+    assert both.covers(spanish, 2) and both.covers(briscola, 2) and not start.covers(briscola, 2)
+    start.save(tmp_path / "start.npz")
+    train(parser().parse_args(["--out", str(tmp_path / "b"), "--presets", "spanish,briscola", *base,
+                               "--init", str(tmp_path / "start.npz")]), "two")
+    grown = Net.load(tmp_path / "b" / "net.npz")
+    assert grown.presets == ("spanish", "briscola") and grown.inputs == start.inputs + 1
 
 
 def _shipped() -> Shelf:

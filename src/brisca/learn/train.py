@@ -137,6 +137,16 @@ def with_cues(arrays: Arrays, players: int) -> Arrays:
     return with_inputs(arrays, cue_size(players))
 
 
+def with_presets(arrays: Arrays, enc_size: int, old: Sequence[str], new: Sequence[str]) -> Arrays:
+    """``arrays`` (a network of the presets ``old``) reading one input a preset of ``new`` instead: a preset it
+    knew keeps its weights, one new to it starts with the weights of ``old[0]``, so that it plays the new
+    preset at first as it played the first it knew, and training learns where they differ (4-player
+    ``briscola`` from the 4-player ``spanish`` network). ``enc_size``: the inputs before the presets'."""
+    w1 = arrays["w1"]
+    rows = [w1[enc_size + (old.index(p) if p in old else 0)] for p in new]
+    return {**arrays, "w1": np.concatenate([w1[:enc_size], np.stack(rows), w1[enc_size + len(old):]])}
+
+
 def with_inputs(arrays: Arrays, extra: int) -> Arrays:
     """``arrays`` reading ``extra`` more inputs after its own, computing the very same function (their weights
     start at zero): the cues, and the full-information critic starting from the network's own value."""
@@ -845,6 +855,12 @@ class Run:
             if args.init:
                 started = Net.load(args.init)
                 arrays = dict(started.arrays)
+                if list(started.presets) != list(self.presets):
+                    if started.players != self.players or started.advisor:
+                        raise BriscaError(f"{args.init} plays {started.players} players"
+                                          f"{' with an advisor' if started.advisor else ''}: it cannot start a run"
+                                          f" of {self.players} players of {', '.join(self.presets)}")
+                    arrays = with_presets(arrays, started.encoder(0).size, started.presets, self.presets)
                 if self.cues and not started.cues:
                     arrays = with_cues(arrays, self.players)
                 elif started.cues and not self.cues:
