@@ -349,6 +349,25 @@ def test_a_run_of_more_presets_starts_each_new_one_as_the_first_it_knew(tmp_path
     assert grown.presets == ("spanish", "briscola") and grown.inputs == start.inputs + 1
 
 
+@pytest.mark.parametrize("players", [3, 6])
+def test_a_run_of_three_or_six_seats_plays_every_side_and_saves_its_network(tmp_path: Path, players: int) -> None:
+    """Self-play at 3 seats (each alone) and 6 (two partnerships of three): every seat's decisions are learnt,
+    and the network saved plays that many players and no other."""
+    task = {"weights": init_arrays(*shape(["spanish"], players), 16, 0), "league": [], "presets": ["spanish"],
+            "players": players, "games": 6, "seed": 3, "gae": 0.95, "league_share": 0.0}
+    one, many = collect(task), collect_batch({**task, "lanes": 3})
+    cards = len(make_rules("spanish").deck_cards(players)) // players
+    for part in (one, many):  # every seat's decisions, each but its last card's (no choice)
+        assert len(part["act"]) >= 6 * players * (cards - 1) and np.isfinite(part["adv"]).all()
+    train(parser().parse_args(["--out", str(tmp_path / "r"), "--presets", "spanish", "--players", str(players),
+                               "--workers", "1", "--games", "4", "--updates", "1", "--minibatch", "256",
+                               "--epochs", "1", "--eval-every", "0", "--expert-deals", "0", "--backend", "numpy",
+                               "--hidden", "16", "--league", "0.5"]), "seats")
+    net = Net.load(tmp_path / "r" / "net.npz")
+    assert net.players == players and net.covers(make_rules("spanish"), players)
+    assert not net.covers(make_rules("spanish"), 2)
+
+
 def _shipped() -> Shelf:
     shelf = load_net()
     assert isinstance(shelf, Shelf)

@@ -1,5 +1,5 @@
 """Self-play training of the ``net`` player (:mod:`brisca.agents.net`): PPO against itself and a league of its past
-selves, on presets of two sides (2 players, or 4 in two partnerships: ``--players 4``).
+selves, at any number of seats its presets allow (``--players``: 2 or 3 each alone, 4 or 6 in two partnerships).
 
 Each update, worker processes play hands with the current network (numpy, as it plays in the package): in most
 hands it holds every seat, in the rest (``--league``) one side against a past self drawn from the league (a
@@ -204,7 +204,7 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
         players = [net] * n
         learning = [True] * n
         if league and rng.random() < task["league_share"]:
-            other = rng.randrange(2)  # a side: its seats play a past self
+            other = rng.randrange(game.rules.sides(n))  # a side: its seats play a past self
             past = rng.choice(league)
             for s in range(n):
                 if game.side_of(s) == other:
@@ -316,7 +316,7 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
             started += 1
             plays[lane] = 0
             if len(nets) > 1 and rng.random() < task["league_share"]:
-                plays[lane, seat_side == rng.integers(2)] = rng.integers(1, len(nets))
+                plays[lane, seat_side == rng.integers(sides)] = rng.integers(1, len(nets))
         finals.extend([None] * len(which))
 
     deal(np.arange(lanes))
@@ -766,8 +766,9 @@ def evaluate(pool: ProcessPoolExecutor | None, weights: Path, opponent: str, pre
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="brisca train", description="Self-play PPO training of the net player.")
     ap.add_argument("--out", required=True, help="run folder: curve.jsonl, net.npz, checkpoints")
-    ap.add_argument("--presets", default="spanish,briscola", help="presets of two sides, comma-separated")
-    ap.add_argument("--players", type=int, default=2, choices=(2, 4), help="seats (4: two partnerships)")
+    ap.add_argument("--presets", default="spanish,briscola", help="presets, comma-separated")
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 6),
+                    help="seats: 2 or 3 each alone, 4 or 6 in two partnerships (the presets must allow it)")
     ap.add_argument("--minutes", type=float, default=60.0, help="stop after this long (this invocation)")
     ap.add_argument("--updates", type=int, default=1_000_000, help="stop at this many updates (in all)")
     ap.add_argument("--workers", type=int, default=2, help="self-play processes (with --ray: tasks an update)")
