@@ -304,3 +304,21 @@ def test_greedy_takes_the_highest_legal_logit() -> None:
     for row, aid in enumerate(got):
         legal = np.flatnonzero(mask[row])
         assert aid == legal[int(np.argmax(logits[row, legal]))]
+
+
+def test_the_reward_s_margin_counts_the_way_the_hand_is_won() -> None:
+    """Where the fewest points win (``mexican``) the margin the reward adds is the points fewer than the best
+    other side's, not more: the tie-breaker pulls the way the win does (and the batch's reward is the engine's)."""
+    rng = random.Random(5)
+    for preset, sign in (("mexican", -1), ("spanish", 1)):
+        for _ in range(6):
+            game = Game(preset, 2, seed=rng.getrandbits(32))
+            while not game.is_over():
+                game.apply(rng.choice(game.legal_actions()))
+            result = game.result()
+            assert result is not None
+            for seat in range(2):
+                side = game.side_of(seat)
+                won = 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
+                margin = sign * (result.side_points[side] - result.side_points[1 - side])
+                assert reward(game, seat) == pytest.approx(won + 0.25 * margin / 240)

@@ -64,13 +64,15 @@ LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 
 
 def reward(game: Game, seat: int) -> float:
-    """The reward the network learns for ``seat`` at the end of a 2-side hand: +1 a win, -1 a loss, 0 a draw,
-    plus a quarter of the point margin over 240 (a tie-breaker: 30 points are worth 0.03 of a win)."""
+    """The reward the network learns for ``seat`` at the end of a hand: +1 a win, -1 a loss, 0 a draw, plus a
+    quarter of the point margin over 240 (a tie-breaker: 30 points are worth 0.03 of a win), the margin over the
+    best other side, counted the way the hand is won (fewer points are the lead where the fewest win)."""
     result = game.result()
     assert result is not None
     side = game.side_of(seat)
     pts = result.side_points
-    lead = pts[side] - max(p for i, p in enumerate(pts) if i != side)
+    others = [p for i, p in enumerate(pts) if i != side]
+    lead = min(others) - pts[side] if game.rules.hand_winner == "least" else pts[side] - max(others)
     won = 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
     return won + 0.25 * lead / 240
 

@@ -439,11 +439,12 @@ def _reward(st: Any, lane: int, seat: int, lay: Any, cfg: Any, totals: Any) -> f
     sides = c[_SIDES]
     win = _totals(st, lane, lay, cfg, totals)
     side = seat % sides
-    other = -(1 << 40)
+    least = c[_LEAST] != 0
+    other = (1 << 40) if least else -(1 << 40)
     for sd in range(sides):
-        if sd != side and totals[sd] > other:
+        if sd != side and ((least and totals[sd] < other) or (not least and totals[sd] > other)):
             other = totals[sd]
-    lead = totals[side] - other
+    lead = other - totals[side] if least else totals[side] - other
     won = 0.0 if win < 0 else (1.0 if win == side else -1.0)
     return float(won + 0.25 * lead / 240)
 
