@@ -5,7 +5,8 @@ two attacks from other loopback addresses (127.0.0.2, ...: all of 127.0.0.0/8 is
     python examples/transport_attacks.py silent   # 600 silent TCP connections from one address: how long they
                                                   # stay, and how fast the lobby answers another address meanwhile
 
-Flags after ``--`` go to ``brisca serve`` (``-- --max-frame 16777216``). Linux only (it reads /proc).
+Flags after ``--`` go to ``brisca serve`` (``-- --max-frame 16777216``: uvicorn's own bound). Linux only (it
+reads /proc).
 """
 
 from __future__ import annotations
@@ -210,10 +211,11 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=4, help="MiB a frame (frames)")
     parser.add_argument("--addresses", type=int, default=4, help="addresses sending frames (frames)")
     parser.add_argument("--limit", type=float, default=90, help="seconds to wait for the connections (silent)")
-    parser.add_argument("serve", nargs="*", help="flags for brisca serve, after --")
-    args = parser.parse_args()
+    argv = sys.argv[1:]
+    serve = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:len(argv) - len(serve) - (1 if "--" in argv else 0)])
     with tempfile.TemporaryDirectory() as folder:
-        proc, port = start(Path(folder), args.serve)
+        proc, port = start(Path(folder), serve)
         try:
             if args.attack == "frames":
                 frames(port, proc.pid, args.count or 20, args.size, args.addresses)
