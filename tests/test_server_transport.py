@@ -130,7 +130,8 @@ def test_a_frame_over_the_bound_closes_1009_and_counts_against_its_address(tmp_p
     """Frames of 4 MiB from four addresses: each connection is closed without its payload being held (the peak
     memory barely moves); the frame's header alone gets 1009; an address past its rate of such closes is
     refused new connections (4429); a message a little over 4096 bytes is answered and the connection goes on."""
-    with deadline(120), _server(tmp_path, "--log-level", "warning", "--rate-oversize", "6/2") as (port, proc):
+    flags = ("--log-level", "warning", "--rate-oversize", "6/2", "--head-timeout", "1", "--max-open-per-address", "3")
+    with deadline(120), _server(tmp_path, *flags) as (port, proc):
         table_id = _table(port)
         with _upgrade(port, "127.0.0.8", table_id):
             pass  # the first connection's imports and buffers
@@ -166,6 +167,19 @@ def test_a_frame_over_the_bound_closes_1009_and_counts_against_its_address(tmp_p
             hello = json.dumps({"type": "hello"}).encode()
             s.sendall(_header(len(hello)) + hello)
             assert _message(s)["type"] == "welcome"
+            time.sleep(2)  # past the head timeout: a WebSocket sent its head long ago, and stays
+            ping = json.dumps({"type": "ping", "id": 1}).encode()
+            s.sendall(_header(len(ping)) + ping)
+            while (reply := _message(s))["type"] != "pong":
+                pass
+            assert reply["id"] == 1
+        for _ in range(5):  # one after another from one address (its cap: 3): each closed one is let go
+            with _upgrade(port, "127.0.0.9", table_id) as s:
+                s.sendall(_header(len(hello)) + hello)
+                assert _message(s)["type"] == "welcome"
+                s.sendall(_header(2, opcode=8) + struct.pack("!H", 1000))
+                assert _close_code(s) == 1000
+                assert s.recv(1) == b""
 
 
 # ------------------------------------------------------------------ silent connections
