@@ -271,14 +271,11 @@ def connection_cap(limits: Limits, open_files: int | None) -> Limits:
 def listen(host: str, port: int) -> socket.socket:
     """The server's listening socket, bound now (``OSError`` when the port is taken or the host not here), so
     that nothing says "serving" before it is sure to."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    family, _, _, _, address = infos[0]
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn binds: "localhost" is 127.0.0.1
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if family == socket.AF_INET6:
-            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-        sock.bind(address)
+        sock.bind((host.strip("[]"), port))
         sock.set_inheritable(True)
     except OSError:
         sock.close()
