@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from brisca.server.limits import Limits
-from brisca.server.transport import Gate, TrustedProxies, connection_cap
+from brisca.server.transport import Gate, TrustedProxies, address_key, connection_cap
 from test_server_bounds import _server
 from test_server_common import deadline
 
@@ -286,6 +286,15 @@ def test_the_gate_counts_addresses_trusts_proxies_and_logs_once_a_minute(caplog:
     lines = [r.message for r in caplog.records if "connections refused" in r.message]
     assert len(lines) == 2 and "in the last 61 s: 102 over the process's cap of 5 open connections" in lines[1]
     assert "anything" in TrustedProxies("*") and "10.9.9.9" not in TrustedProxies("127.0.0.1,/tmp/s.sock")
+
+
+def test_an_ipv6_address_counts_as_its_64() -> None:
+    gate = Gate(Limits(max_open_per_address=2))
+    assert gate.admit(1, "2001:db8:1:2::1") and gate.admit(2, "2001:db8:1:2:ffff::9")
+    assert not gate.admit(3, "2001:db8:1:2::3")  # the same /64
+    assert gate.admit(4, "2001:db8:1:3::1")  # another one
+    assert gate.admit(5, "::ffff:192.0.2.1") and gate.admit(6, "192.0.2.1") and not gate.admit(7, "192.0.2.1")
+    assert address_key("unknown") == "unknown"
 
 
 def test_the_process_cap_stays_under_the_open_files_limit() -> None:

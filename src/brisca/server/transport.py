@@ -5,10 +5,11 @@ the process has file descriptors (then ``accept`` fails, and is logged, in a loo
 of up to 16 MiB before the application's 4,096-byte rule can refuse them. So the server runs uvicorn's h11
 protocol with a :class:`Gate` in front:
 
-- a connection from an address that already holds ``Limits.max_open_per_address`` open connections, or past
-  ``Limits.max_open_connections`` on the whole process, is closed as soon as it is accepted, before a byte is
-  read; the addresses uvicorn trusts for ``X-Forwarded-For`` (a reverse proxy: ``FORWARDED_ALLOW_IPS``,
-  127.0.0.1 by default) count towards the process's cap only, since every client behind them shares them;
+- a connection from an address that already holds ``Limits.max_open_per_address`` open connections (an IPv6
+  address counts as its /64), or past ``Limits.max_open_connections`` on the whole process, is closed as soon as
+  it is accepted, before a byte is read; the addresses uvicorn trusts for ``X-Forwarded-For`` (a reverse
+  proxy: ``FORWARDED_ALLOW_IPS``, 127.0.0.1 by default) count towards the process's cap only, since every
+  client behind them shares them;
 - a connection that has not sent a whole request head within ``Limits.head_timeout`` seconds of its first
   byte (or of being accepted) is closed, however slowly the head trickles in;
 - a WebSocket frame (a message, reassembled and inflated) over ``Limits.max_frame`` bytes closes its
@@ -79,6 +80,18 @@ class TrustedProxies:
         return any(ip in net for net in self.networks)
 
 
+def address_key(address: str) -> str:
+    """What the cap per address counts ``address`` as: itself, or for IPv6 its /64, the prefix one subscriber
+    gets (an attacker has the whole of it)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip.ipv4_mapped) if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped else address
+
+
 class Gate:
     """The open connections per address and in all, and what was refused since the last log line.
 
@@ -110,10 +123,14 @@ class Gate:
             self.refused_total += 1
             self._report()
             return False
-        if address not in self.trusted and self.counts[address] >= self.per_address:
-            self.refused_address[address] += 1
-            self._report()
-            return False
+        if address in self.trusted:
+            address = f"{address} (trusted)"
+        else:
+            address = address_key(address)
+            if self.counts[address] >= self.per_address:
+                self.refused_address[address] += 1
+                self._report()
+                return False
         self.open[key] = address
         self.counts[address] += 1
         return True
