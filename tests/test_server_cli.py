@@ -219,3 +219,18 @@ def test_serving_on_is_said_once_it_serves_with_its_limits(tmp_path: Path) -> No
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.parametrize(("flags", "said"), [
+    (["--max-frame", "100"], "max_frame is from 4096 (the largest message) to 16777216 bytes, not 100"),
+    (["--max-frame", "lots"], "--max-frame: invalid literal for int()"),
+    (["--head-timeout", "0"], "hash_wait, hello_timeout and head_timeout are more than 0 and at most 600 seconds"),
+    (["--max-open-per-address", "0"], "max_open_per_address is 1 or more, not 0"),
+    (["--max-open-connections", "-5"], "max_open_connections is 1 or more, not -5"),
+    (["--rate-oversize", "0/1"], "--rate-oversize: a rate is more than 0 a minute"),
+])
+def test_a_bad_bound_at_the_socket_is_one_line(flags: list[str], said: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--db", str(tmp_path / "db.sqlite3"), *flags]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith(f"brisca: error: {said}"), err
