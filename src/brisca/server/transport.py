@@ -119,6 +119,7 @@ class Gate:
 
     def admit(self, key: int, address: str) -> bool:
         """Whether a connection just accepted from ``address`` may stay open (it is counted if so)."""
+        self.release(key)  # (a key of a connection whose end went unseen is counted once, not for ever)
         if len(self.open) >= self.total:
             self.refused_total += 1
             self._report()
