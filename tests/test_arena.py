@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import socket
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -196,3 +199,45 @@ def test_an_unreachable_ray_address_is_one_line_at_once() -> None:
     with pytest.raises(BriscaError, match="an address is host:port"):
         check_ray_address("nowhere")
     check_ray_address("auto")  # found by Ray itself, on this machine
+
+
+def _listener(answer: bytes | None) -> tuple[socket.socket, threading.Thread]:
+    """A server on 127.0.0.1 that takes one connection and reads it: then says ``answer`` or nothing."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(10)
+
+    def run() -> None:
+        with contextlib.suppress(OSError):
+            conn, _ = server.accept()
+            with conn:
+                conn.settimeout(5)
+                conn.recv(64)
+                if answer is not None:
+                    conn.sendall(answer)
+                else:
+                    time.sleep(3)  # silent, longer than the check waits
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return server, thread
+
+
+def test_a_silent_ray_address_is_one_line_within_the_timeout() -> None:
+    """An address that accepts connections and never answers (ray.init would wait 32 s): refused in time; one
+    that answers HTTP/2's settings, as Ray's gRPC servers do, passes."""
+    from brisca.arena import check_ray_address
+
+    server, thread = _listener(None)
+    with server:
+        port = server.getsockname()[1]
+        t0 = time.monotonic()
+        with pytest.raises(BriscaError, match=rf"'127.0.0.1:{port}' accepted a connection but did not answer "
+                                              r"within 1 s"):
+            check_ray_address(f"127.0.0.1:{port}", timeout=1)
+        assert time.monotonic() - t0 < 2.5
+    thread.join(5)
+    settings = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+    server, thread = _listener(settings)
+    with server:
+        check_ray_address(f"127.0.0.1:{server.getsockname()[1]}", timeout=5)
+    thread.join(5)

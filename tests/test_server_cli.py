@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import select
 import socket
 import subprocess
 import sys
@@ -147,3 +148,89 @@ def test_loadtest_is_a_command(capsys: pytest.CaptureFixture[str]) -> None:
         main(["loadtest", "--help"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith("usage: brisca loadtest")
+
+
+@pytest.mark.parametrize(("url", "said"), [
+    ("http://127.0.0.1:6379", "--redis: not a Redis URL (redis://host:6379/0): Redis URL must specify"),
+    ("redis://127.0.0.1:notaport/0", "--redis: not a Redis URL (redis://host:6379/0): Port could not be cast"),
+    ("redis://127.0.0.1:99999/0", "--redis: not a Redis URL (redis://host:6379/0): Port out of range"),
+    ("redis://127.0.0.1:6379/zero", "--redis redis://127.0.0.1:6379/zero: the database is a number"),
+])
+def test_a_redis_url_that_cannot_work_is_one_line_before_serving(url: str, said: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("redis")
+    assert main(["serve", "--db", "postgresql://postgres@127.0.0.1:1/test", "--redis", url, "--port", "8799"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith(f"brisca: error: {said}"), err
+
+
+def test_a_redis_that_refuses_is_one_line_before_serving(capsys: pytest.CaptureFixture[str]) -> None:
+    """Redis answers, and says no: a database it does not have, a user it does not know (the password hidden)."""
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url("redis://127.0.0.1:6379/0", socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        pytest.skip(f"no Redis server at 127.0.0.1:6379: {exc}")
+    for url, said in (("redis://127.0.0.1:6379/99", "DB index is out of range"),
+                      ("redis://nobody-brisca:secret@127.0.0.1:6379/0", "invalid username-password pair")):
+        assert main(["serve", "--db", "postgresql://postgres@127.0.0.1:1/test", "--redis", url]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1, err
+        assert err.startswith("brisca: error: --redis redis://127.0.0.1:6379/") and said in err
+        assert "secret" not in err and "nobody-brisca" not in err
+
+
+def test_a_port_in_use_is_one_line_before_serving(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "db.sqlite3")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"brisca: error: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+
+
+def test_serving_on_is_said_once_it_serves_with_its_limits(tmp_path: Path) -> None:
+    """"serving on" comes once the port answers, with the open files limit (raised to the hard limit)."""
+    import resource
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db",
+                             str(tmp_path / "db.sqlite3"), "--log-level", "warning", "--max-open-per-address", "50"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        assert select.select([proc.stdout], [], [], 60)[0], "nothing said within 60 s"
+        line = proc.stdout.readline()
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        files = "no limit" if hard == resource.RLIM_INFINITY else str(hard)
+        cap = min(10_000, hard - 256) if hard != resource.RLIM_INFINITY else 10_000
+        assert line == (f"brisca: serving on http://127.0.0.1:{port}/ (open files: {files}; connections: at most "
+                        f"{cap}, 50 an address)\n")
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/presets", timeout=5) as r:
+            assert r.status == 200
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize(("flags", "said"), [
+    (["--max-frame", "100"], "max_frame is from 4096 (the largest message) to 16777216 bytes, not 100"),
+    (["--max-frame", "lots"], "--max-frame: invalid literal for int()"),
+    (["--head-timeout", "0"], "hash_wait, hello_timeout and head_timeout are more than 0 and at most 600 seconds"),
+    (["--max-open-per-address", "0"], "max_open_per_address is 1 or more, not 0"),
+    (["--max-open-connections", "-5"], "max_open_connections is 1 or more, not -5"),
+    (["--rate-oversize", "0/1"], "--rate-oversize: a rate is more than 0 a minute"),
+])
+def test_a_bad_bound_at_the_socket_is_one_line(flags: list[str], said: str, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--db", str(tmp_path / "db.sqlite3"), *flags]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith(f"brisca: error: {said}"), err

@@ -621,3 +621,34 @@ def test_a_forwarded_connection_left_unanswered_starts_over() -> None:
         assert site.bus.sent[-1][1]["op"] == "act" and route.asked[key_answered] >= start
 
     asyncio.run(run())
+
+
+def test_a_process_started_while_redis_is_down_serves_and_joins_when_it_answers(pg_url: str, redis_url: str,
+                                                                                 tmp_path: Path) -> None:
+    """Redis down at start (its proxy cut): the process says so in one line, serves its own tables (``/healthz``
+    200, ``"redis": false``), and joins the cluster once Redis answers (``"redis": true``), without a restart."""
+    from faultproxy import FaultProxy
+
+    port = int(redis_url.rsplit(":", 1)[1].split("/")[0])
+    with FaultProxy(port) as proxy:
+        proxy.cut()
+        server = loadtest.Server(pg_url, loadtest.free_port(), tmp_path / "server.log",
+                                 redis=f"redis://127.0.0.1:{proxy.port}/0")
+        server.start()
+        try:
+            asyncio.run(asyncio.wait_for(server.ready(), 60))
+            log = server.log_path.read_text()
+            assert log.count(f"brisca: Redis at redis://127.0.0.1:{proxy.port}/0 does not answer") == 1, log
+            assert "Traceback" not in log and "serving on" in log
+            health = _get(server.base, "/healthz")
+            assert health["ok"] is True and health["redis"] is False
+            made = _post(server.base, "/api/tables", {"bots": {"1": "easy"}})
+            assert _get(server.base, f"/api/tables/{made['table_id']}")["status"] in ("waiting", "playing")
+            proxy.restore()
+            end = time.monotonic() + 30
+            while not _get(server.base, "/healthz")["redis"]:
+                assert time.monotonic() < end, "the process did not join when Redis answered"
+                time.sleep(0.2)
+            assert "Redis answers again" in server.log_path.read_text()
+        finally:
+            server.stop()

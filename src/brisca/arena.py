@@ -360,13 +360,16 @@ def run_tasks(job: Callable[[T], R], tasks: Sequence[T], jobs: int = 1, ray: str
     return results
 
 
-#: Seconds a Ray cluster's address may take to accept a connection before it is said to be out of reach.
+#: Seconds a Ray cluster's address may take to accept a connection and answer before it is said to be out of reach.
 RAY_CONNECT_TIMEOUT = 5.0
+#: An HTTP/2 client's preface and its (empty) settings: what a gRPC server answers with its own settings.
+HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
 
 
 def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
     """Before ``ray.init``, which waits minutes for an address that never answers: ``host:port`` (or
-    ``ray://host:port``, with Ray's client installed) accepts a connection within ``timeout`` seconds.
+    ``ray://host:port``, with Ray's client installed) accepts a connection and answers an HTTP/2 preface (as
+    Ray's gRPC servers do) within ``timeout`` seconds in all.
     ``"local"`` and ``"auto"`` are not checked. :class:`BriscaError` with one line otherwise."""
     import importlib.util
     import socket
@@ -378,11 +381,26 @@ def check_ray_address(address: str, timeout: float = RAY_CONNECT_TIMEOUT) -> Non
         raise BriscaError(f"--ray: an address is host:port or ray://host:port (or auto), not {address!r}")
     if address.startswith("ray://") and importlib.util.find_spec("grpc") is None:
         raise BriscaError("a ray:// address needs Ray's client (grpcio): pip install 'brisca[ray]'")
+    deadline = time.monotonic() + timeout
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout).close()
+        conn = socket.create_connection((host.strip("[]"), int(port)), timeout)
     except OSError as exc:
         raise BriscaError(f"cannot reach the Ray cluster at {address!r} within {timeout:g} s: "
                           f"{exc.strerror or exc}") from None
+    # Ray's head (and its client server) speaks gRPC, that is HTTP/2, whose server answers a client's preface
+    # with its settings at once; an address that accepts and says nothing would keep ray.init for half a minute.
+    with conn:
+        try:
+            conn.settimeout(max(0.1, deadline - time.monotonic()))
+            conn.sendall(HTTP2_PREFACE)
+            answer = conn.recv(1)
+        except OSError as exc:
+            answer, why = b"", f"{exc.strerror or exc}"
+        else:
+            why = "it closed the connection"
+        if not answer:
+            raise BriscaError(f"the Ray cluster at {address!r} accepted a connection but did not answer within "
+                              f"{timeout:g} s ({why}): is it a Ray head's address?")
 
 
 def _chunk(job: Callable[[T], R], tasks: bytes) -> bytes:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING, Any
 
 from brisca.errors import BriscaError
@@ -34,12 +35,23 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
     "--rate-chat": ("rate_chat", "PER_MINUTE[/BURST]", "chat messages per client address, all its connections"),
     "--rate-login": ("rate_login", "PER_MINUTE[/BURST]", "login attempts per client address"),
     "--rate-password": ("rate_password", "PER_MINUTE[/BURST]", "password changes per client address"),
+    "--rate-oversize": ("rate_oversize", "PER_MINUTE[/BURST]", "WebSocket connections closed for a message over "
+                        "--max-frame, per client address; past it, the address's new WebSocket connections are "
+                        "refused"),
     "--max-hashing": ("max_hashing", "N", "Argon2 password hashes computed at once (64 MiB each)"),
     "--hash-wait": ("hash_wait", "SECONDS", "a login waits this long for a turn to hash, then gets 503"),
     "--max-body": ("max_body", "BYTES", "bytes of an HTTP request's body (413 beyond)"),
     "--max-connections": ("max_connections", "N", "WebSocket connections open at once per client address"),
     "--hello-timeout": ("hello_timeout", "SECONDS", "a WebSocket connection that has not said hello this long "
                         "is closed"),
+    "--max-frame": ("max_frame", "BYTES", "bytes of a WebSocket message the server reads: a larger one closes its "
+                    "connection (1009)"),
+    "--max-open-per-address": ("max_open_per_address", "N", "TCP connections open at once from one address (a "
+                               "proxy trusted for X-Forwarded-For: not counted); more are closed at accept"),
+    "--max-open-connections": ("max_open_connections", "N", "TCP connections open at once on this process (at most"
+                               " the open files limit less 256); more are closed at accept"),
+    "--head-timeout": ("head_timeout", "SECONDS", "a TCP connection that has not sent a whole request head this "
+                       "long is closed"),
     "--provisional-games": ("provisional_games", "N", "rated matches of a preset during which an account's "
                             "rating moves no established account's"),
     "--max-open-tables": ("max_open_tables", "N", "open (waiting or playing) tables of one guest"),
@@ -109,23 +121,26 @@ def takeover_after(args: argparse.Namespace) -> float | None:
 
 
 def run_serve_cli(args: argparse.Namespace) -> int:
+    """Everything that can be found wrong is one line and status 2 before anything says it serves: the
+    options, ``--redis`` (Redis that does not answer is no error: the process joins when it does), the database,
+    the port. "serving on" is printed once the process listens and its tables are loaded."""
     from brisca.server import missing_web_extra
 
     missing = missing_web_extra()
     if missing:
         raise BriscaError(f"the web table needs the 'web' extra ({', '.join(missing)} missing):"
                           " pip install 'brisca[web]'")
-    import uvicorn
-
     from brisca.server import create_app
+    from brisca.server.transport import connection_cap, listen, raise_open_files, serve
 
     if not 0 < args.port < 65536:
         raise BriscaError(f"--port must be from 1 to 65535, not {args.port}")
     after = takeover_after(args)
     chosen = limits(args)
     redis_url = getattr(args, "redis", None)
+    redis_down: str | None = None
     if redis_url is not None:
-        from brisca.server.cluster import check_database, missing_cluster_extra
+        from brisca.server.cluster import check_database, check_redis, missing_cluster_extra, shown_redis
 
         try:
             check_database(args.db)
@@ -133,6 +148,10 @@ def run_serve_cli(args: argparse.Namespace) -> int:
             raise BriscaError(str(exc)) from None
         if missing_cluster_extra():
             raise BriscaError("--redis needs the 'cluster' extra (redis missing): pip install 'brisca[cluster]'")
+        try:
+            redis_down = check_redis(redis_url)
+        except ValueError as exc:
+            raise BriscaError(str(exc)) from None
     pause = float(getattr(args, "hand_pause", DEFAULT_HAND_PAUSE))
     if not 0 <= pause <= 600:
         raise BriscaError(f"--hand-pause is from 0 to 600 seconds, not {pause:g}")
@@ -142,7 +161,18 @@ def run_serve_cli(args: argparse.Namespace) -> int:
         check_reachable(args.db)
     except ValueError as exc:
         raise BriscaError(str(exc)) from None
-    print(f"brisca: serving on http://{args.host}:{args.port}/")
-    uvicorn.run(create_app(args.db, takeover_after=after, limits=chosen, redis_url=redis_url, hand_pause=pause),
-                host=args.host, port=args.port, log_level=args.log_level)
-    return 0
+    open_files = raise_open_files()
+    chosen = connection_cap(chosen, open_files)
+    try:
+        sock = listen(args.host, args.port)
+    except OSError as exc:
+        raise BriscaError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from None
+    if redis_url is not None and redis_down is not None:
+        print(f"brisca: Redis at {shown_redis(redis_url)} does not answer ({redis_down}): this process serves its "
+              "own tables, and joins the other processes when Redis answers", file=sys.stderr, flush=True)
+    files = "no limit" if open_files is None else f"{open_files}"
+    said = (f"brisca: serving on http://{args.host}:{args.port}/ (open files: {files}; connections: at most "
+            f"{chosen.max_open_connections}, {chosen.max_open_per_address} an address)")
+    app = create_app(args.db, takeover_after=after, limits=chosen, redis_url=redis_url, hand_pause=pause)
+    started = serve(app, sock, chosen, args.log_level, lambda: print(said, flush=True))
+    return 0 if started else 3

@@ -566,10 +566,35 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                  "provisional": row["account"] is not None and row["games"] < limits.provisional_games}
                 for i, row in enumerate(board)]
 
+    #: Client addresses refused WebSocket connections for sending messages over ``limits.max_frame`` too often:
+    #: until when (the event loop's clock), the least recently barred first.
+    barred: OrderedDict[str, float] = OrderedDict()
+    app.state.barred = barred
+
+    def oversized(address: str) -> None:
+        """A connection of ``address`` closed (1009) for a message over ``limits.max_frame``: counted against the
+        address, which is barred from new connections once its rate (``limits.rate_oversize``) is spent."""
+        wait = limiter.retry_after("oversize", address)
+        if wait is None:
+            return
+        barred[address] = asyncio.get_running_loop().time() + wait
+        barred.move_to_end(address)
+        while len(barred) > limits.max_addresses:
+            barred.popitem(last=False)
+
     @app.websocket("/ws/{table_id}")
     async def websocket(ws: WebSocket, table_id: str) -> None:
         await ws.accept()
         address = client_address(ws.client)
+        until = barred.get(address)
+        if until is not None:
+            wait = until - asyncio.get_running_loop().time()
+            if wait > 0:
+                limited = RateLimited("oversize", wait)
+                await ws.send_json(error("rate", limited.message) | {"retry_after": limited.seconds})
+                await ws.close(code=4429)
+                return
+            del barred[address]
         if connections[address] >= limits.max_connections:
             await ws.send_json(error("too_many_connections", f"at most {limits.max_connections} connections at "
                                      "once from one address; close one first"))
@@ -624,6 +649,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                         await ws.close(code=4408)
                         break
                 if raw["type"] == "websocket.disconnect":
+                    if raw.get("code") == 1009:  # the transport read a message over limits.max_frame
+                        oversized(address)
                     break
                 text = raw.get("text")
                 if not bucket.allow():

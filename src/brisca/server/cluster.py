@@ -46,6 +46,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import sqlalchemy as sa
 from fastapi import HTTPException
@@ -139,6 +140,48 @@ def check_database(url: str | None) -> None:
     """The cluster shares one PostgreSQL database (leases need its row locks; SQLite is one machine's file)."""
     if url is None or not url.startswith(("postgresql", "postgres")):
         raise ValueError("--redis needs --db postgresql://...: the processes share one PostgreSQL database")
+
+
+#: Seconds ``brisca serve`` waits for Redis to answer before it starts without it.
+REDIS_CHECK_TIMEOUT = 2.0
+
+
+def shown_redis(url: str) -> str:
+    """A Redis URL without its user name and password, for messages and logs."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    try:
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:
+        port = ""
+    return urlunsplit((parts.scheme, host + port, parts.path, "", ""))
+
+
+def check_redis(url: str, timeout: float = REDIS_CHECK_TIMEOUT) -> str | None:
+    """Before serving: ``ValueError`` (one line) for a ``--redis`` URL that cannot work (not a Redis URL, or
+    refused by the Redis that answers it: a wrong user or password, a database it does not have). Redis that does
+    not answer is no such error, since it may come back: why, in a few words (``None`` when it answers)."""
+    import redis
+
+    shown = shown_redis(url)
+    database = urlsplit(url).path.strip("/")
+    if url.startswith(("redis://", "rediss://")) and database and not database.isdigit():
+        raise ValueError(f"--redis {shown}: the database is a number (redis://host:6379/0), not {database!r}")
+    try:
+        client = redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+    except ValueError as exc:
+        raise ValueError(f"--redis: not a Redis URL (redis://host:6379/0): {exc}") from None
+    try:
+        client.ping()
+    except (redis.AuthenticationError, redis.ResponseError) as exc:  # it answered, and said no
+        raise ValueError(f"--redis {shown}: Redis refuses: {exc}") from None
+    except (redis.RedisError, OSError) as exc:
+        return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    finally:
+        client.close()
+    return None
 
 
 # ------------------------------------------------------------------------------------------------ leases
@@ -381,14 +424,21 @@ class Bus:
         self.changed(up)
 
     async def start(self) -> None:
+        from redis import RedisError
         from redis.asyncio import Redis
 
         self.redis = Redis.from_url(self.url, health_check_interval=0, socket_connect_timeout=5,
                                     socket_timeout=REDIS_TIMEOUT)
-        await self.redis.ping()
-        await self._subscribe()
-        self._reported, self.up_since = True, asyncio.get_running_loop().time()
         loop = asyncio.get_running_loop()
+        try:
+            await self.redis.ping()
+            await self._subscribe()
+        except (RedisError, OSError) as exc:  # down at start: the reader subscribes once Redis answers
+            self._broken.add("reader")
+            log.warning("Redis does not answer (%s: %s): this process serves its own tables, and joins the other "
+                        "processes when Redis answers", type(exc).__name__, str(exc)[:200])
+        else:
+            self._reported, self.up_since = True, loop.time()
         self._tasks = [loop.create_task(self._reader(), name="bus-reader"),
                        loop.create_task(self._writer(), name="bus-writer")]
 

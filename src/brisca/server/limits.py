@@ -45,7 +45,7 @@ class Rate:
 
 #: What each rate limits, in the messages of a refusal.
 WHAT = {"create": "tables opened", "join": "seats taken", "chat": "chat messages", "login": "login attempts",
-        "password": "password changes"}
+        "password": "password changes", "oversize": "oversized WebSocket messages"}
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,9 @@ class Limits:
     rate_chat: Rate = field(default_factory=lambda: Rate(30, 10))
     rate_login: Rate = field(default_factory=lambda: Rate(10, 5))
     rate_password: Rate = field(default_factory=lambda: Rate(10, 5))
+    #: Per client address: WebSocket connections closed (1009) for a message over ``max_frame``; past the rate,
+    #: the address's new WebSocket connections are refused (4429) until a token is back.
+    rate_oversize: Rate = field(default_factory=lambda: Rate(6, 3))
     #: Argon2 hashes computed at once by this process (each takes 64 MiB and a core for a moment); a login,
     #: sign-up or password change waits for a turn at most ``hash_wait`` seconds, then gets 503.
     max_hashing: int = 2
@@ -69,6 +72,18 @@ class Limits:
     max_connections: int = 16
     #: Seconds a WebSocket connection may stay open before its hello (then it is closed, code 4408).
     hello_timeout: float = 10.0
+    #: Bytes of a WebSocket message (a frame, or frames reassembled and inflated) the transport reads: one over
+    #: it closes the connection (1009) before its payload is read. Above the protocol's 4,096 bytes, so that a
+    #: message a little too long is answered ``too_large`` and the connection goes on.
+    max_frame: int = 8192
+    #: TCP connections (HTTP or WebSocket) open at once from one address, and in all on this process: the next
+    #: one is closed as soon as it is accepted (:mod:`brisca.server.transport`; a trusted proxy's address
+    #: counts towards the process's cap only).
+    max_open_per_address: int = 128
+    max_open_connections: int = 10_000
+    #: Seconds a TCP connection may take to send a whole request head, from its first byte (or from being
+    #: accepted): then it is closed.
+    head_timeout: float = 10.0
     #: Rated matches of a preset during which an account's rating is provisional: its matches move its own
     #: rating only, never an established account's (an account made to lose does not feed another).
     provisional_games: int = 5
@@ -108,13 +123,16 @@ class Limits:
             raise ValueError(f"min_bot_delay is from 0 to 10 seconds, not {self.min_bot_delay:g}")
         if not self.idle_after > 0 or not self.idle_check_every > 0:
             raise ValueError("idle_after and idle_check_every are more than 0 seconds")
-        for name in ("max_hashing", "max_body", "max_connections", "full_collection_after"):
+        for name in ("max_hashing", "max_body", "max_connections", "full_collection_after", "max_open_per_address",
+                     "max_open_connections"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} is 1 or more, not {getattr(self, name)}")
         if not self.full_collection_every > 0:
             raise ValueError(f"full_collection_every is more than 0 seconds, not {self.full_collection_every:g}")
-        if not 0 < self.hash_wait <= 600 or not 0 < self.hello_timeout <= 600:
-            raise ValueError("hash_wait and hello_timeout are more than 0 and at most 600 seconds")
+        if not 0 < self.hash_wait <= 600 or not 0 < self.hello_timeout <= 600 or not 0 < self.head_timeout <= 600:
+            raise ValueError("hash_wait, hello_timeout and head_timeout are more than 0 and at most 600 seconds")
+        if not 4096 <= self.max_frame <= 16 * 2**20:
+            raise ValueError(f"max_frame is from 4096 (the largest message) to 16777216 bytes, not {self.max_frame}")
 
     @property
     def idle_text(self) -> str:

@@ -269,6 +269,8 @@ PAGE_EN: dict[str, str] = {
                "is at closes after {idle})",
     "srv_rate": "too many {what} from your address; try again in {n} s",
     "srv_slowDown": "too many messages; slow down",
+    # What ``srv_rate`` counts (``{what}``), for a rate only a client that breaks the protocol reaches.
+    "srv_whatOversize": "oversized WebSocket messages",
     "srv_turn": "it is seat {seat}'s turn, not seat {other}'s",
     "srv_started": "the match has started: resign instead",
     "srv_notStarted": "the match has not started: leave instead",
