@@ -158,9 +158,11 @@ BIXKLA = register_variant(
         points=((1, 11), (3, 10), (12, 4), (10, 3), (11, 2)),
         tie="draw",
         target_hands_alone=0,
+        match="fixed_hands",
+        hands=3,
         partners_look=False,
         signals="partner",
-        sources=("Briscola guide (Bixkla)",),
+        sources=("Briscola guide (Bixkla)", "Encyclopedia (Brisca: 'commonly one, three, or six' hands)"),
         readings=(
             "Rank 1 3 12 10 11 7 6 5 4 2: the jack (10) ranks above the knight (11), and scores 3 to its 2.",
             "4 players in two partnerships (Briscola guide).",
@@ -168,10 +170,14 @@ BIXKLA = register_variant(
             "Partner signals are 'commonplace' (Briscola guide: 'As in Briscola and some of it's other variants, it is"
             " commonplace for players to use special signaling'): `signals: partner`, with Briscola's table"
             " (`signal_set: italian`).",
-            "Briscola guide plays 'a set number of hands' ('After a set number of hands, the team with the highest"
-            " number of"
-            " Game Points (equal to the number of Games won) is declared the winner'); we play to two hands won,"
-            " like Briscola. `match: fixed_hands` with `hands: N` plays the set number.",
+            "The match is a set number of hands (`match: fixed_hands`; Briscola guide: 'After a set number of hands,"
+            " the team with the highest number of Game Points (equal to the number of Games won) is declared the"
+            " winner'): each hand won is a game point, and the side with more of them after the last hand wins. A"
+            " drawn hand is one of the set number, won by nobody. Briscola guide does not give the number: the"
+            " preset plays three (`hands: 3`), the middle of the Encyclopedia's 'commonly one, three, or six' for"
+            " the match of a set number of hands; `hands: N` sets another. Briscola guide says nothing of sides"
+            " level after the last hand: they play one more hand at a time until one leads (Encyclopedia: 'overall"
+            " ties are resolved by additional play').",
             "Partners and seats may be drawn as in Briscola (Briscola guide: 'Determination of partnerships, seating"
             " positions"
             " and first dealer can be performed using the same procedures as in standard Briscola'):"

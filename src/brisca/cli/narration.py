@@ -313,8 +313,9 @@ class Narrator(Screen):
         self.console.rule()
         if result.reason == "three-killed":
             self._tell_three_killed(view)
-        if view.history and isinstance(view.history[-1][1], Claim):
-            self._tell_claimed(view.history[-1][0], view)
+        claim = self.match.game.claim  # (a side's claim under claim_by: side is made for it: no action tells it)
+        if claim is not None:
+            self._tell_claimed(claim[0], view)
         self.say("hand_over", style="bold", hand=len(self.match.games), points=self._points_text(result.side_points))
         for bonus in result.bonuses:
             self.say("bonus_line", who=self.side_label(bonus.side), why=self.bonus_why(bonus.why), points=bonus.points)
