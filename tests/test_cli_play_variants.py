@@ -97,8 +97,9 @@ def test_every_preset_plays_a_whole_match(
 ) -> None:
     record = tmp_path / "match.json"
     extra = [a for r in rules for a in ("-r", r)]
-    if variant != "mariaje":
-        extra += ["-r", "target_hands=1"]
+    length = {"target_hands": "target_hands=1", "fixed_hands": "hands=1"}.get(make_rules(variant).match)
+    if length:
+        extra += ["-r", length]
     out = play("--variant", variant, "-p", str(players), *extra, "--ai", "random", "--seed", "3",
                "--lang", lang, "--save", str(record))
     assert OVER[lang] in out

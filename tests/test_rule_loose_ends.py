@@ -5,6 +5,8 @@ second article), and Briscola Chiamata's target reached by several in one hand (
 
 from __future__ import annotations
 
+import json
+import random
 from typing import Any
 
 import pytest
@@ -13,9 +15,12 @@ from brisca import Game, Match, find_variant
 from brisca.actions import CLAIM, PASS, PLAYS, Claim, Play
 from brisca.cards import Card
 from brisca.game.results import HandResult
+from brisca.record import MatchRecord
 from brisca.rulebook import rules_lines
 from brisca.worlds import stock_draws
 from test_chilean_duties import alce_deck
+from test_rule_readings import options_of
+from variant_referee import replay_record
 
 #: Dealt alce by seat 3 (chilean): seat 0 holds nine trumps (oros) and the ace of copas, the dealer the 4 of oros.
 CAPOTE = [
@@ -67,6 +72,9 @@ def test_a_side_that_won_every_trick_and_claimed_the_rest_makes_capote(capote: s
     result = game.result()
     assert result is not None and result.reason == "capote" and result.winner == 0
     assert match.is_over() is over and match.winner == (0 if over else None)
+    want = replay_record(json.loads(MatchRecord.from_match(match).dumps()),
+                         options_of("chilean", deal="alce", claim=True, capote=capote, target_hands=3))
+    assert want["hands"][0]["reason"] == "capote" and want["match_winner"] == match.winner
 
 
 def test_a_claim_after_a_trick_lost_is_no_capote() -> None:
@@ -256,3 +264,23 @@ def test_the_target_readings_on_the_page() -> None:
     lines = rules_lines(chiamata.with_options(reached_together="more_hands"))
     assert any("if several reach it in the same hand, more hands are played" in s for s in lines)
     assert any("reached_together: more_hands" in r for r in chiamata.readings)
+
+
+@pytest.mark.parametrize("seed", [5, 32])
+def test_the_referee_agrees_on_matches_with_more_hands(seed: int) -> None:
+    """Whole chiamata matches of random play under ``reached_together: more_hands``, replayed by the referee. In
+    seed 32's, seats 1 and 3 reach 4 together in the fourth hand, and the fifth leaves seat 3 at 3, ahead of every
+    other but under the target: the further hand is completed with more points than any other player, and seat 3
+    wins (``higher`` plays a sixth hand)."""
+    rng = random.Random(seed)
+    match = Match("chiamata", 5, seed=seed, options={"reached_together": "more_hands", "target_points": 4})
+    while True:
+        game = match.game
+        while not game.is_over():
+            game.apply(rng.choice(game.legal_actions()))
+        if match.is_over():
+            break
+        match.next_hand()
+    want = replay_record(json.loads(MatchRecord.from_match(match).dumps()),
+                         options_of("chiamata", reached_together="more_hands", target_points=4))
+    assert want["match_over"] and want["match_winner"] == match.winner
