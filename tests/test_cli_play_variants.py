@@ -434,6 +434,23 @@ def test_a_claim_is_offered_made_and_told() -> None:
     assert isinstance(claimed.history[-1][1], Claim)
 
 
+def test_a_sides_claim_is_told_and_nobody_is_offered_one() -> None:
+    """``claim_by: side``: "r" says why nobody claims, and the claim made for a side is told like one made."""
+    for seed in range(100):
+        out, match = _session("spanish", seed, {"claim": True, "claim_by": "side"}, ["r", "1", "2", "3"])
+        claimed = [g for g in match.games if g.claim is not None]
+        if claimed:
+            break
+    else:
+        pytest.fail("no hand ended on a side's claim")
+    assert "Nobody claims in these rules: a side's claim is made for it" in out
+    assert ", r claim," not in out and "[r] claim" not in out
+    assert re.search(r"^(You claim the rest of the hand\.|Seat 1 \(easy\) claims the rest of the hand)", out,
+                     re.MULTILINE)
+    assert re.search(r"^Claimed by (You|Seat 1 \(easy\)): ", out, re.MULTILINE)
+    assert not any(isinstance(a, Claim) for g in claimed for _s, a in g.history)
+
+
 def test_muerte_al_tres_ends_the_hand_when_the_three_is_killed() -> None:
     for seed in range(200):
         out, match = _session("muerte-al-tres", seed, {}, ["1", "2", "3"])

@@ -604,6 +604,7 @@ class Game:
             deal_number=self.deal_number,
             received=self.received(seat) if seat is not None else (),
             seen_dealt=self._seen_dealt(seat),
+            claimed_by=None if self._claim is None else self._claim[0],
             **self._view_extras(seat),
         )
 
