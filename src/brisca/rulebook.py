@@ -637,7 +637,8 @@ def docs_index(lang: Lang = "en") -> str:
               " `{\"seat\": s, \"announce\": \"7B\"}` | `announce 7B` |",
               "| lead the ace of trumps with arrastro |"
               " `{\"seat\": s, \"play\": \"1O\", \"arrastro\": true}` | `1O!` |",
-              "| claim the rest | `{\"seat\": s, \"claim\": true}` | `claim` |",
+              "| claim the rest (`claim_by: seat`; under `claim_by: side` no action is written: the claim follows"
+              " from the cards, and a replay makes it again) | `{\"seat\": s, \"claim\": true}` | `claim` |",
               "| signal | `{\"seat\": s, \"signal\": \"briscas\"}` | `signal briscas` |",
               "| say a signal aloud (`signals: combination`) | `{\"seat\": s, \"signal\": \"briscas\", \"aloud\":"
               " true}` | `say briscas` |",
@@ -665,8 +666,9 @@ def docs_index(lang: Lang = "en") -> str:
               "## Options", "",
               "An option set where the others leave it no effect is refused, with one line naming what would make"
               " it count (`brisca play -r hands=5`: \"option 'hands' has no effect here: it counts only with"
-              " 'match: fixed_hands'\"); so are options that would score one thing twice (`pair_bonus` with"
-              " `declarations`).", "", "| option | meaning |", "|---|---|"]
+              " 'match: fixed_hands'\"); each option states what it needs to have an effect, and the message"
+              " names it. Options that would score one thing twice (`pair_bonus` with `declarations`) are"
+              " refused too.", "", "| option | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {opt.help} |" for name, opt in OPTIONS.items()]
     return "\n".join(lines) + "\n"
 
