@@ -176,7 +176,7 @@ def test_the_claim_readings_on_the_page() -> None:
 
 
 def last_round(face_up_to: str) -> Game:
-    """Two players, 34 cards: after 16 tricks the stock holds one card and the face-up one (the 4 of oros)."""
+    """Two players: the hand played on until the stock holds one card and the face-up one."""
     game = Game("spanish", 2, dealer=1, seed=3, options={"face_up_to": face_up_to})
     while len(game.stock()) > 2:
         game.apply(next(a for a in game.legal_actions() if isinstance(a, Play)))
@@ -194,10 +194,9 @@ def test_who_takes_the_face_up_card(face_up_to: str) -> None:
         game.apply(next(a for a in game.legal_actions() if isinstance(a, Play)))
     winner = game.tricks[-1].winner
     taker = winner if face_up_to == "trick_winner" else 1 - winner
-    assert PLAYS[face_up.index] in game._hands[taker]  # type: ignore[attr-defined]
-    assert PLAYS[top.index] in game._hands[1 - taker]  # type: ignore[attr-defined]
+    assert face_up in game.hand(taker) and top in game.hand(1 - taker)
     assert (taker, face_up) in game.view(1 - taker).known  # everybody saw who took it
-    assert face_up in game.dealt_hand(taker) or face_up not in game.dealt_hand(1 - taker)
+    assert game.received(taker)[-1] == face_up and game.received(1 - taker)[-1] == top
     assert stock_draws(winner, 2, 2, True, face_up_to == "trick_winner")[-1] == (taker, True)
     assert game.rules.plain is (face_up_to == "last_to_draw")
 
