@@ -20,7 +20,7 @@ from brisca.rulebook import rules_lines
 from brisca.worlds import stock_draws
 from test_chilean_duties import alce_deck
 from test_rule_readings import options_of
-from variant_referee import replay_record
+from variant_referee import Hand, replay_record
 
 #: Dealt alce by seat 3 (chilean): seat 0 holds nine trumps (oros) and the ace of copas, the dealer the 4 of oros.
 CAPOTE = [
@@ -159,6 +159,31 @@ def test_a_sides_claim_is_made_for_it() -> None:
     assert result is not None and result.winner == 0
     with pytest.raises(Exception, match="claim_by: side"):
         Game("chilean", 4, dealer=3, deck=alce_deck(SPLIT), options=options).apply(CLAIM)
+
+
+#: Dealt alce by seat 3 (chilean): the dealer's side (seats 1 and 3) holds all ten trumps, the dealer's last card
+#: the 4 of oros, the trump card.
+ALL_TRUMPS = [
+    "1C 2C 3C 4C 5C 6C 7C 10C 11C 12C",
+    "1O 2O 12O 11O 10O 1E 2E 3E 4E 5E",
+    "6E 7E 10E 11E 12E 1B 2B 3B 4B 5B",
+    "7O 6O 5O 3O 6B 7B 10B 11B 12B 4O",
+]
+
+
+def test_a_side_holding_every_trump_takes_the_hand_before_the_first_lead() -> None:
+    """Every card dealt, the dealer's side holds the ten trumps for the ten tricks: under ``claim_by: side`` it
+    takes the hand before anybody leads, claimed by seat 1, its first seat in turn; with ``capote`` that is taking
+    every trick. The referee deals it and agrees."""
+    options = {"deal": "alce", "claim": True, "claim_by": "side", "capote": "match"}
+    game = Game("chilean", 4, dealer=3, deck=alce_deck(ALL_TRUMPS), options=options)
+    assert game.is_over() and game.tricks == () and game.claim is not None and game.claim[0] == 1
+    result = game.result()
+    assert result is not None and result.reason == "capote" and result.winner == 1
+    ref = Hand(options_of("chilean", **options), 4, 3, alce_deck(ALL_TRUMPS))
+    assert ref.claim is not None and ref.claim["seat"] == 1 and ref.outcome()[:2] == (1, "capote")
+    seat_reading = Game("chilean", 4, dealer=3, deck=alce_deck(ALL_TRUMPS), options={**options, "claim_by": "seat"})
+    assert not seat_reading.is_over()  # the leader, seat 0, holds no trump: nobody may claim yet
 
 
 def test_the_claim_readings_on_the_page() -> None:

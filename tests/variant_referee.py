@@ -375,6 +375,8 @@ class Hand:
         self.claim: dict[str, Any] | None = None
         self.killer: int | None = None
         self.history: list[tuple[int, dict[str, Any]]] = []
+        if o["claim"] and o.get("claim_by", "seat") == "side":
+            self.side_claim()
 
     def deal_out(self, deck: list[str]) -> None:
         """Every card dealt: to the hands (the ways of source 003, or one at a time) and the talon."""

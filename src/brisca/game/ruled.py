@@ -112,6 +112,8 @@ class RuledGame(Game, ruled=True):
             self._turn = self.cutter
         elif self._phase == "bid":
             self._turn = (self.dealer + self._bid_way) % n
+        if rules.claim and rules.claim_by == "side":  # (every card dealt: a side may hold them before the first lead)
+            self._claim_for_side()
 
     @property
     def _bid_way(self) -> int:
