@@ -97,8 +97,9 @@ def test_every_preset_plays_a_whole_match(
 ) -> None:
     record = tmp_path / "match.json"
     extra = [a for r in rules for a in ("-r", r)]
-    if variant != "mariaje":
-        extra += ["-r", "target_hands=1"]
+    length = {"target_hands": "target_hands=1", "fixed_hands": "hands=1"}.get(make_rules(variant).match)
+    if length:
+        extra += ["-r", length]
     out = play("--variant", variant, "-p", str(players), *extra, "--ai", "random", "--seed", "3",
                "--lang", lang, "--save", str(record))
     assert OVER[lang] in out
@@ -431,6 +432,23 @@ def test_a_claim_is_offered_made_and_told() -> None:
     assert sorted(re.findall(r"\d+[OCEB]", shown.group(1))) == sorted(str(c) for c in cards)
     assert int(shown.group(2)) == points
     assert isinstance(claimed.history[-1][1], Claim)
+
+
+def test_a_sides_claim_is_told_and_nobody_is_offered_one() -> None:
+    """``claim_by: side``: "r" says why nobody claims, and the claim made for a side is told like one made."""
+    for seed in range(100):
+        out, match = _session("spanish", seed, {"claim": True, "claim_by": "side"}, ["r", "1", "2", "3"])
+        claimed = [g for g in match.games if g.claim is not None]
+        if claimed:
+            break
+    else:
+        pytest.fail("no hand ended on a side's claim")
+    assert "Nobody claims in these rules: a side's claim is made for it" in out
+    assert ", r claim," not in out and "[r] claim" not in out
+    assert re.search(r"^(You claim the rest of the hand\.|Seat 1 \(easy\) claims the rest of the hand)", out,
+                     re.MULTILINE)
+    assert re.search(r"^Claimed by (You|Seat 1 \(easy\)): ", out, re.MULTILINE)
+    assert not any(isinstance(a, Claim) for g in claimed for _s, a in g.history)
 
 
 def test_muerte_al_tres_ends_the_hand_when_the_three_is_killed() -> None:

@@ -363,7 +363,7 @@ def test_the_eleven_in_a_match_and_on_the_page() -> None:
     ("briscola", {"exchange_chain": False}, "a trump exchange"),
     ("spanish", {"signal_set": "italian"}, "'signals'"),
     ("spanish", {"follow_from": "empty_stock"}, "a duty of play"),
-    ("mexican", {"point_limit": 11, "tie": "replay"}, "'point_limit: 0'"),
+    ("mexican", {"point_limit": 11, "tie": "replay"}, "'contract: off' and 'point_limit: 0'"),
 ])
 def test_an_option_with_no_effect_is_refused(variant: str, options: dict[str, Any], needs: str) -> None:
     """An option the others leave without effect is refused, in one line naming the option that would make it

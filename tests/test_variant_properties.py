@@ -14,10 +14,11 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brisca import Card, Game, Match, find_variant, parse_cards, variant_names
+from brisca import Card, Game, Match, RulesError, find_variant, make_rules, parse_cards, variant_names
 from brisca.actions import PASS, PLAYS, Action, Bid, Discard, Pass, RankBid, Signal
 from brisca.record import MatchRecord, loads, match_summary
 from variant_referee import Hand, key, replay_record
@@ -280,6 +281,10 @@ def test_views_never_leak(config: tuple[str, dict[str, Any], int], seed: int, st
 def test_signals_stay_on_their_side(config: tuple[str, dict[str, Any], int], mode: str, seed: int,
                                    steps: int) -> None:
     variant, overrides, players = config
+    if not make_rules(variant, overrides).partnerships:  # nobody to signal to: the option is refused
+        with pytest.raises(RulesError, match="'signals' has no effect here"):
+            make_rules(variant, {**overrides, "signals": mode})
+        return
     game, rng = new_game((variant, {**overrides, "signals": mode}, players), seed)
     for _ in range(steps):
         if game.is_over():

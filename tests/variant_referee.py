@@ -53,7 +53,12 @@ The rules, as this referee reads them:
   are all held by its side, as far as the seat can show: in its own hand, or
   among the partners' cards it knows (below).  A claim that hung on a partner's
   hidden cards would tell the seat where they are.  Every card left in hands goes
-  to its points (and is captured by its side) and the hand ends.
+  to its points (and is captured by its side) and the hand ends.  Under
+  ``claim_by: side`` no seat claims: before a trick is led with the stock gone, a
+  side whose hands together hold those ``k`` trumps takes the rest at once, for
+  its first seat in turn, and no action is recorded.
+* ``face_up_to: trick_winner``: in the last round of draws the trick's winner
+  draws last, so takes the face-up card; the others draw first, in turn.
 * ``signals`` (only when there are fewer sides than seats): on its turn a seat may
   make any truthful signal of ``signal_set`` it has not made this turn (a turn ends
   when it plays): ``spanish``, the top five trumps, small trumps, briscas (an ace or a
@@ -80,7 +85,9 @@ The rules, as this referee reads them:
   under ``big_win``; the margin is the winner's lead over the nearest other side,
   which under ``hand_winner: least`` is how many fewer points it took) or
   ``target_points`` (side totals added over the hands): the first side to reach
-  the target wins; several in one hand: the highest; level: play on.  Under
+  the target wins; several in one hand: the highest; level: play on (under
+  ``reached_together: more_hands``, several in one hand play further hands, and
+  the first side ahead of every other after one of them wins).  Under
   ``trump_rotation`` the match is the four deals (0 to 3; a replayed deal does
   not count twice), won by the most hands (or points); level: no winner.
   ``game_points``: a hand with a contract gives one game point to each side with
@@ -152,7 +159,8 @@ The rules, as this referee reads them:
   (alone: +4, -1 each); set, the opposite.  The winner is the declarer (made) or
   none; the reason ``made``, ``set`` or ``all-passed``.  A match under a contract
   adds these scores.  ``capote`` (``hand`` or ``match``): a side that took every trick
-  wins (``capote``); under ``match`` that hand also wins the match.
+  wins (``capote``); under ``match`` that hand also wins the match.  A claim
+  ends a hand whose tricks all went to the claimer's side: that is capote too.
 * Views: a viewer knows the cards of another hand that were face up (taken in an
   exchange, the face-up card drawn last), its partners' dealt cards under
   ``deal_look``, its partners' hands once the stock is empty under
@@ -367,6 +375,8 @@ class Hand:
         self.claim: dict[str, Any] | None = None
         self.killer: int | None = None
         self.history: list[tuple[int, dict[str, Any]]] = []
+        if o["claim"] and o.get("claim_by", "seat") == "side":
+            self.side_claim()
 
     def deal_out(self, deck: list[str]) -> None:
         """Every card dealt: to the hands (the ways of source 003, or one at a time) and the talon."""
@@ -666,7 +676,8 @@ class Hand:
         announce = self.announce_card(seat)
         if announce is not None:
             out.append({"announce": announce})
-        if o["claim"] and not self.stock and not self.table and self.claim_holds(seat):
+        if (o["claim"] and o.get("claim_by", "seat") == "seat" and not self.stock and not self.table
+                and self.claim_holds(seat)):
             out.append({"claim": True})
         if o["signals"] != "off" and self.sides < self.players:
             names = [s for s in self.truthful(seat) if s not in self.turn_signals]
@@ -755,13 +766,7 @@ class Hand:
             hand.remove(action["announce"])
             self.announced = (seat, action["announce"])
         elif "claim" in action:
-            cards = [c for h in self.hands for c in h]
-            pts = sum(self.points(c) for c in cards)
-            self.seat_points[seat] += pts
-            self.claim = {"seat": seat, "cards": cards, "points": pts}
-            for h in self.hands:
-                h.clear()
-            self.turn = None
+            self.take_rest(seat)
         elif "signal" in action:
             self.turn_signals.add(action["signal"])
             self.signals.append((seat, action["signal"], bool(action.get("aloud"))))
@@ -772,6 +777,38 @@ class Hand:
                 self.pending = s
         else:
             self.auction_act(seat, action)
+        if self.o["claim"] and self.o.get("claim_by", "seat") == "side":
+            self.side_claim()
+
+    def take_rest(self, seat: int) -> None:
+        """A claim: every card left in hands goes to ``seat``, and the hand ends."""
+        cards = [c for h in self.hands for c in h]
+        pts = sum(self.points(c) for c in cards)
+        self.seat_points[seat] += pts
+        self.claim = {"seat": seat, "cards": cards, "points": pts}
+        for h in self.hands:
+            h.clear()
+        self.turn = None
+
+    def side_claim(self) -> None:
+        """``claim_by: side``: before a trick is led with the stock gone, a side holding the ``k`` best trumps left
+        in its hands together (``k`` = cards each holds) takes the rest, claimed by its first seat in turn; no
+        action says so (a replay makes it again)."""
+        if self.turn is None or self.phase != "play" or self.stock or self.table or self.claim is not None:
+            return
+        if self.trump is None:
+            return
+        k = len(self.hands[self.turn])
+        trumps = sorted((c for h in self.hands for c in h if suit(c) == self.trump),
+                        key=lambda c: self.strength[rank(c)], reverse=True)
+        if not 0 < k <= len(trumps):
+            return
+        holders = {self.side(s) for s, h in enumerate(self.hands) for c in h if c in trumps[:k]}
+        if len(holders) != 1:
+            return
+        side = holders.pop()
+        n = self.players
+        self.take_rest(next(s for s in ((self.turn + i) % n for i in range(n)) if self.side(s) == side))
 
     def auction_act(self, seat: int, action: dict[str, Any]) -> None:
         o, n = self.o, self.players
@@ -860,9 +897,12 @@ class Hand:
             self.exchanges.append({"seat": winner, "gave": given, "took": face})
             self.public.append((winner, face))
             self.announced = None
+        # face_up_to: trick_winner: in the last round the winner draws last, taking the face-up card.
+        first = winner + 1 if (self.o.get("face_up_to") == "trick_winner" and self.turned is not None
+                               and len(self.stock) == n) else winner
         for k in range(n):
             if self.stock:
-                s = (winner + k) % n
+                s = (first + k) % n
                 card = self.stock.pop(0)
                 self.hands[s].append(card)
                 if not self.stock and self.turned is not None:
@@ -939,8 +979,10 @@ class Hand:
             return (self.contract["declarer"], "made", False) if self.made() else (None, "set", False)
         team = self.team_points()
         every = len(self.tricks) * self.players == len(self.deck) - len(self.talon)
-        if self.o.get("capote") not in (None, False, "off") and every:
+        if self.o.get("capote") not in (None, False, "off") and (every or self.claim is not None):
             won = {self.side(t["winner"]) for t in self.tricks}
+            if self.claim is not None:  # the tricks a claim took are the claimer's
+                won.add(self.side(self.claim["seat"]))
             if len(won) == 1:
                 return won.pop(), "capote", False
         limit = self.o.get("point_limit", 0)
@@ -1203,11 +1245,22 @@ class MatchScore:
             hands = self.o["target_hands_alone"]
         target = {"target_points": self.o["target_points"], "game_points": self.o["target_game_points"]}.get(
             self.o["match"], hands)
+        together = False
         for upto in range(1, len(self.hands) + 1):
             part = MatchScore(self.o, self.players)
             part.hands = self.hands[:upto]
             score = part._score()
             reached = [s for s, v in enumerate(score) if v >= target]
+            if self.o.get("reached_together") == "more_hands" and self.o["match"] != "target_hands":
+                # Several reaching the target in one hand play more hands, until one ends a hand ahead of all.
+                if together and not self.hands[upto - 1].outcome()[2]:
+                    top = [s for s, v in enumerate(score) if v == max(score)]
+                    if len(top) == 1:
+                        return top[0]
+                elif len(reached) == 1:
+                    return reached[0]
+                together = together or len(reached) > 1
+                continue
             if reached:
                 best = max(score[s] for s in reached)
                 top = [s for s in reached if score[s] == best]

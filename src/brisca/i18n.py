@@ -180,6 +180,10 @@ _EN: dict[str, str] = {
     "err_claim_off": "Claims are not played in these rules.",
     "err_claim_not_now": "A claim is made when leading, once the stock is gone.",
     "err_claim_fails": "You cannot claim: your side does not hold the best trumps for every trick left.",
+    "err_claim_side": (
+        "Nobody claims in these rules: a side's claim is made for it as soon as its hands hold the best trumps for"
+        " every trick left."
+    ),
     "err_signals_off": "Signals are not played in these rules.",
     "err_signal_position": "There is no signal s{n}: signals go from s1 to s{max}.",
     "err_signal_unknown": "There is no signal \"{text}\". Type signal to see the ones you may make now.",
@@ -191,6 +195,10 @@ _EN: dict[str, str] = {
     "rule_arrastro": (
         "Arrastro: leading the ace of trumps you may call arrastro (a, or {ace}!); every other player must then"
         " play their best card: their highest trump, else their highest card."
+    ),
+    "rule_claim_side": (
+        "Claim: once the stock is gone, a side whose hands together hold the best trumps still out, one for every"
+        " trick left, takes the rest of the hand at once."
     ),
     "rule_claim": (
         "Claim (r): once the stock is gone, when you lead and your side holds the best trumps still out, one for"

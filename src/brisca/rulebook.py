@@ -98,6 +98,14 @@ SENTENCES: dict[str, str] = {
         " holds the best trumps still out, one for every trick left (its own cards and partner cards it may see); the"
         " remaining cards are its side's."
     ),
+    "claim_side": (
+        "Claim: once the stock is gone, before a trick is led, a side whose hands together hold the best trumps still"
+        " out, one for every trick left, takes the rest of the hand at once: the remaining cards are its side's."
+    ),
+    "face_up_winner": (
+        "In the last round of draws the winner of the trick takes the face-up card; the others draw the other cards"
+        " in turn."
+    ),
     "signals_partner": (
         "Signals (señas) to partners are allowed and must be truthful; opponents do not see them: {names}."
     ),
@@ -157,6 +165,11 @@ SENTENCES: dict[str, str] = {
         "Before each deal the cutter, the dealer's opponent after him, chooses how the deck is cut and dealt: {ways};"
         " he leads."
     ),
+    "deal_cutter_chooses_left": (
+        "Before each deal the cutter, the dealer's opponent before him, chooses how the deck is cut and dealt:"
+        " {ways}; the seat after the dealer leads."
+    ),
+    "cutter_right": "The seat after the dealer cuts the deck.",
     "deal_talon": "The last {t} cards go face down to the table: the talon.",
     "deal_alce": (
         "Alce: the dealer's opponent cuts; every card is dealt in packets of 5 from the seat after the dealer, {k}"
@@ -235,6 +248,10 @@ SENTENCES: dict[str, str] = {
         " partner 1, each other player -1; otherwise the opposite. Alone: 4, or -4, and each other player -1, or 1."
     ),
     "match_one": "Match: a single hand; the side that wins it wins the match.",
+    "match_more_hands": (
+        "Match: the first to reach {n} {what}; if several reach it in the same hand, more hands are played, and the"
+        " first to end one with more than every other wins. The deal passes to the next seat."
+    ),
     "match_score": (
         "Match: the first to reach {n} match points; if several reach it in the same hand, the higher; level leaders"
         " play on. The deal passes to the next seat."
@@ -375,6 +392,8 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     else:
         out.append(_t("deal", lang, k=rules.hand_size))
         out.append(_t("rotation" if rules.trump_rotation else "turn_up", lang))
+    if rules.cutter == "right" and rules.deal != "cutter_chooses":
+        out.append(_t("cutter_right", lang))
     if rules.dealer_draw == "face_value":
         out.append(_t("dealer_draw_face", lang))
     if not rules.auction:
@@ -387,6 +406,8 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     out.append(_t("wins", lang))
     if not rules.dealt_out:
         out.append(_t("draw", lang))
+        if rules.face_up_to == "trick_winner" and not rules.trump_rotation:
+            out.append(_t("face_up_winner", lang))
     if rules.dealt_out:
         pass
     elif rules.trump_exchange == "off" or rules.trump_rotation:
@@ -405,7 +426,7 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     if rules.kill_three:
         out.append(_t("kill_three", lang))
     if rules.claim:
-        out.append(_t("claim", lang))
+        out.append(_t("claim" if rules.claim_by == "seat" else "claim_side", lang))
     if rules.signals != "off" and rules.partnerships:
         names = [n for n in SIGNAL_SETS[rules.signal_set] if rules.signal_asks or n not in ASK_SIGNALS]
         listed = ", ".join(f"{k} ({SIGNAL_NAMES[k][lang]})" for k in names)
@@ -440,14 +461,17 @@ def rules_lines(rules: Rules, lang: Lang = "en") -> list[str]:
     if rules.trump_rotation:
         word = {"target_points": "points_word", "game_points": "game_points_word"}.get(rules.match, "hands_word")
         out.append(_t("match_rotation", lang, what=_t(word, lang)))
+    elif rules.match in ("game_points", "target_points") and rules.reached_together == "more_hands":
+        game = rules.match == "game_points"
+        what = _t("game_points_word" if game else "points_word", lang)
+        out.append(_t("match_more_hands", lang, n=rules.target_game_points if game else rules.target_points,
+                      what=what))
     elif rules.match == "game_points":
         out.append(_t("match_game_points", lang, n=rules.target_game_points))
     elif rules.match == "fixed_hands":
         out.append(_t("match_fixed", lang, n=rules.hands))
-    elif rules.contract != "off":
-        out.append(_t("match_score", lang, n=rules.target_points))
     elif rules.match == "target_points":
-        out.append(_t("match_points", lang, n=rules.target_points))
+        out.append(_t("match_score" if rules.contract != "off" else "match_points", lang, n=rules.target_points))
     else:
         out += _match_hands_lines(rules, lang)
     if rules.big_win and rules.contract == "off" and rules.match != "target_points":
@@ -473,7 +497,8 @@ def _dealt_out_lines(rules: Rules, lang: Lang) -> list[str]:
     """The deal, the trump and the auction of the games that deal every card."""
     k = rules.hand_size
     if rules.deal == "cutter_chooses":
-        out = [_t("deal_cutter_chooses", lang, ways=", ".join(rules.cut_ways))]
+        key = "deal_cutter_chooses" if rules.cutter == "right" else "deal_cutter_chooses_left"
+        out = [_t(key, lang, ways=", ".join(rules.cut_ways))]
         out += [_t(f"deal_{way}", lang, k=k) for way in rules.cut_ways]
         if rules.golpe_partner_shows and "golpe" in rules.cut_ways:
             out.append(_t("golpe_partner_shows", lang))
@@ -612,7 +637,8 @@ def docs_index(lang: Lang = "en") -> str:
               " `{\"seat\": s, \"announce\": \"7B\"}` | `announce 7B` |",
               "| lead the ace of trumps with arrastro |"
               " `{\"seat\": s, \"play\": \"1O\", \"arrastro\": true}` | `1O!` |",
-              "| claim the rest | `{\"seat\": s, \"claim\": true}` | `claim` |",
+              "| claim the rest (`claim_by: seat`; under `claim_by: side` no action is written: the claim follows"
+              " from the cards, and a replay makes it again) | `{\"seat\": s, \"claim\": true}` | `claim` |",
               "| signal | `{\"seat\": s, \"signal\": \"briscas\"}` | `signal briscas` |",
               "| say a signal aloud (`signals: combination`) | `{\"seat\": s, \"signal\": \"briscas\", \"aloud\":"
               " true}` | `say briscas` |",
@@ -640,8 +666,9 @@ def docs_index(lang: Lang = "en") -> str:
               "## Options", "",
               "An option set where the others leave it no effect is refused, with one line naming what would make"
               " it count (`brisca play -r hands=5`: \"option 'hands' has no effect here: it counts only with"
-              " 'match: fixed_hands'\"); so are options that would score one thing twice (`pair_bonus` with"
-              " `declarations`).", "", "| option | meaning |", "|---|---|"]
+              " 'match: fixed_hands'\"); each option states what it needs to have an effect, and the message"
+              " names it. Options that would score one thing twice (`pair_bonus` with `declarations`) are"
+              " refused too.", "", "| option | meaning |", "|---|---|"]
     lines += [f"| `{name}` | {opt.help} |" for name, opt in OPTIONS.items()]
     return "\n".join(lines) + "\n"
 

@@ -68,6 +68,14 @@ LEAD_TWO = ("any", "guarded")
 #: What taking every trick wins: nothing more (off), the hand (Porteña's capote) or the match (Encyclopedia: "capturing
 #: all tricks allows a player to win the game in a single deal").
 CAPOTE_MODES = ("off", "hand", "match")
+#: Who may claim the rest (``claim``): the seat to lead, on what it sees itself, or its side, on the hands of both.
+CLAIM_BY = ("seat", "side")
+#: Who takes the face-up card in the last round of draws: the last to draw (Briscola guide) or the trick's winner
+#: (Encyclopedia, second article).
+FACE_UP_TO = ("last_to_draw", "trick_winner")
+#: Several sides reaching the target in one hand: the higher wins (level leaders play on), or more hands are played
+#: and the first to end one ahead of every other wins (Briscola guide, Briscola Chiamata).
+REACHED_TOGETHER = ("higher", "more_hands")
 #: Which way the auction goes round: as the play (from the seat after the dealer) or the other way (Briscola guide,
 #: Briscola Chiamata: "starting with the player to the dealer's immediate right and continuing in a counter-clockwise
 #: direction around the table", while play runs clockwise).
@@ -163,11 +171,18 @@ def _exchange(name: str, value: object) -> tuple[tuple[int, tuple[int, ...]], ..
 
 @dataclass(frozen=True)
 class Option:
-    """A rule option that can be overridden by name; ``parse`` validates a JSON or CLI value."""
+    """A rule option that can be overridden by name; ``parse`` validates a JSON or CLI value.
+
+    ``counts`` says whether the option changes anything under given rules, and ``needs`` what would make it
+    count: :meth:`Rules.with_options` refuses a value set where the others leave it no effect, so that nobody
+    plays believing a rule is on that the game ignores. An option without ``counts`` always has an effect.
+    """
 
     name: str
     parse: Callable[[object], Any]
     help: str
+    counts: Callable[[Rules], bool] | None = None
+    needs: str = ""
 
 
 OPTIONS: dict[str, Option] = {
@@ -176,7 +191,9 @@ OPTIONS: dict[str, Option] = {
         Option("deck", lambda v: _int("deck", v, (40, 48)),
                "40 or 48 cards; with 48 the 9 and 8 rank just above the 7 and score 0, and no card is removed"),
         Option("teams", lambda v: _bool("teams", v),
-               "with 4 or 6 players, play in two sides (even seats against odd seats); false: each for himself"),
+               "with 4 or 6 players, play in two sides (even seats against odd seats); false: each for himself",
+               counts=lambda r: any(n in (4, 6) for n in r.player_counts),
+               needs='4 or 6 players'),
         Option("partners", lambda v: _choice("partners", v, PARTNER_MODES, {}),
                "fixed: the players keep the seats they took; draw (Fournier: 'Each player draws one card and shows it."
                " The two players with the highest cards play against the other two. The player who draws the"
@@ -200,15 +217,26 @@ OPTIONS: dict[str, Option] = {
                " the face-up card is drawn before that); out_of_turn (Encyclopedia: 'it can be exchanged ... by any"
                " player"
                " who has it, at any time, even while playing a trick, provided that the player in question has won"
-               " at least one trick': as after_win, and also while another seat is to act)"),
+               " at least one trick': as after_win, and also while another seat is to act)",
+               counts=lambda r: _face_up_in_stock(r),
+               needs="a face-up card in the stock ('trump_from: turned', no talon, 'deal: one_by_one', no"
+                     " 'trump_rotation')"),
         Option("exchange_with", lambda v: _exchange("exchange_with", v),
-               "which trump is given for which face-up ranks, e.g. {\"7\": [1, 3, 12, 11, 10], \"2\": [4, 5, 6, 7]}"),
+               "which trump is given for which face-up ranks, e.g. {\"7\": [1, 3, 12, 11, 10], \"2\": [4, 5, 6, 7]}",
+               counts=lambda r: r.trump_exchange != "off" and _face_up_in_stock(r),
+               needs="a trump exchange ('trump_exchange') and a face-up card in the stock"),
         Option("target_hands", lambda v: _int("target_hands", v, minimum=1),
-               "the match is won by the first side to win this many hands (drawn hands do not count)"),
+               "the match is won by the first side to win this many hands (drawn hands do not count)",
+               counts=lambda r: r.match == "target_hands" and not r.trump_rotation,
+               needs="'match: target_hands'"),
         Option("target_hands_alone", lambda v: _int("target_hands_alone", v, minimum=0),
                "with match: target_hands, the hands won that win the match where each plays for himself (2 or 3"
                " players, or more without sides): Briscola guide, 'Each hand is usually played as a complete game' (1)"
-               " for two, three, and four without partners; 0: target_hands, whatever the sides"),
+               " for two, three, and four without partners; 0: target_hands, whatever the sides",
+               counts=lambda r: r.match == "target_hands"
+                      and not r.trump_rotation
+                      and any(r.sides(n) == n for n in r.player_counts),
+               needs="'match: target_hands' and a player count where each plays for himself"),
         Option("rank_order", lambda v: _ranks("rank_order", v),
                "the ranks of the 40-card deck from highest to lowest"),
         Option("points", lambda v: _points("points", v),
@@ -216,31 +244,60 @@ OPTIONS: dict[str, Option] = {
         Option("hand_size", lambda v: _int("hand_size", v, minimum=1),
                "cards each seat holds while the stock lasts"),
         Option("exchange_chain", lambda v: _bool("exchange_chain", v),
-               "a card given in an exchange may itself be taken (the 2 takes a 7 that was given)"),
+               "a card given in an exchange may itself be taken (the 2 takes a 7 that was given)",
+               counts=lambda r: r.trump_exchange != "off" and _face_up_in_stock(r),
+               needs="a trump exchange ('trump_exchange') and a face-up card in the stock"),
+        Option("face_up_to", lambda v: _choice("face_up_to", v, FACE_UP_TO, {}),
+               "who takes the face-up card in the last round of draws: last_to_draw (Briscola guide: 'the last"
+               " player to draw from the pile taking the face-up, Briscola card'); trick_winner (Encyclopedia, second"
+               " article: 'This card becomes the last one drawn from the [stock] by the player who wins the final"
+               " trick before the [stock] is exhausted': the winner of that trick takes it, the others draw the"
+               " stock's other cards in their order)",
+               counts=lambda r: _face_up_in_stock(r),
+               needs="a face-up card in the stock ('trump_from: turned', no talon, 'deal: one_by_one', no"
+                     " 'trump_rotation')"),
         Option("follow", lambda v: _choice("follow", v, FOLLOW_MODES, {}),
                "duty of play: none; suit (follow suit if you can); suit_trump (follow suit, else trump if you can);"
                " descanso (source Porteña: follow suit; beat an opponent's card if you can, never your partner's;"
                " void, trump, unless your partner holds the trick with a card that is not a trump: then any card);"
                " suit_beat_trump (follow and beat if you can, else follow, else trump, whoever holds the trick)"),
         Option("follow_from", lambda v: _choice("follow_from", v, FOLLOW_FROM, {}),
-               "start: the duty applies all hand; empty_stock: only once the stock is gone"),
+               "start: the duty applies all hand; empty_stock: only once the stock is gone",
+               counts=lambda r: r.follow != "none" and not r.dealt_out,
+               needs="a duty of play ('follow') and a stock"),
         Option("arrastro", lambda v: _bool("arrastro", v),
                "a seat leading the ace of trumps may call arrastro: every seat yet to play must play its best card"
                " (its highest trump, else its highest card)"),
         Option("claim", lambda v: _bool("claim", v),
-               "once the stock is gone, the seat to lead may claim the rest when it can show its side holds the best"
-               " trumps still out, one for every trick left (its own hand and partner cards it may see)"),
+               "once the stock is gone, the rest of the hand may be claimed by a side that holds the best trumps"
+               " still out, one for every trick left (Encyclopedia); `claim_by` says who shows them: the seat to lead,"
+               " from its own hand and the partner cards it may see, or the side's hands together"),
+        Option("claim_by", lambda v: _choice("claim_by", v, CLAIM_BY, {}),
+               "who shows the best trumps for a claim: seat (the seat to lead claims when the cards it sees itself,"
+               " its hand and partner cards the rules let it see, hold them); side (Encyclopedia: 'if a team has in"
+               " its tricks the three highest trumps, it announces this and collects all the cards, without having"
+               " to play the final tricks, which they would win anyway': the hands of the side together; as no seat"
+               " may learn a partner's hidden cards by being offered a claim, the side's claim is made for it as"
+               " soon as it holds, before a trick is led, by its seat first to play)",
+               counts=lambda r: r.claim,
+               needs="'claim: true'"),
         Option("last_trick_bonus", lambda v: _int("last_trick_bonus", v, minimum=0),
                "points for the side that takes the last trick"),
         Option("big_win", lambda v: _bool("big_win", v),
-               "a hand won by a margin of more than 100 points counts as two hands"),
+               "a hand won by a margin of more than 100 points counts as two hands",
+               counts=lambda r: r.contract == "off" and r.match != "target_points",
+               needs="'contract: off' and a match counted in hands or game points (a contract's score, or card points,"
+                     " decide without it)"),
         Option("tie", lambda v: _choice("tie", v, TIE_MODES, {}),
                "a tie for the most points: draw (the hand does not count), replay (the same dealer deals again),"
                " most_cards (the tied side with more cards wins), shared (the hand is awarded to every side tied for"
                " the most, each credited one hand won: Fournier 'When two or more players make the same highest score,"
                " the hand is awarded by all of them.'; Encyclopedia, second article: 'Ties in a hand's points are"
                " shared"
-               " among the tied players.')"),
+               " among the tied players.')",
+               counts=lambda r: r.contract == "off" and not r.point_limit,
+               needs="'contract: off' and 'point_limit: 0' (a contract decides the hand; under a point limit sides"
+                     " level are all awarded the hand)"),
         Option("trump_rotation", lambda v: _bool("trump_rotation", v),
                "no card is turned: trumps are oros, copas, espadas, bastos over four deals, and the match is the four"),
         Option("match", lambda v: _choice("match", v, MATCH_MODES, {}),
@@ -255,42 +312,71 @@ OPTIONS: dict[str, Option] = {
                " (commonly one, three, or six), with the team or player accumulating the most hand wins declared"
                " the overall victor; overall ties are resolved by additional play.')"),
         Option("target_points", lambda v: _int("target_points", v, minimum=1),
-               "with match: target_points, the points a side must reach"),
+               "with match: target_points, the points a side must reach",
+               counts=lambda r: r.match == "target_points" and not r.trump_rotation,
+               needs="'match: target_points'"),
         Option("target_game_points", lambda v: _int("target_game_points", v, minimum=1),
-               "with match: game_points, the game points a side must reach (Encyclopedia: 'typically three')"),
+               "with match: game_points, the game points a side must reach (Encyclopedia: 'typically three')",
+               counts=lambda r: r.match == "game_points" and not r.trump_rotation,
+               needs="'match: game_points'"),
+        Option("reached_together", lambda v: _choice("reached_together", v, REACHED_TOGETHER, {}),
+               "with match: target_points or game_points, when several sides reach the target in the same hand:"
+               " higher (the higher total wins; level leaders play on); more_hands (Briscola guide, Briscola"
+               " Chiamata: 'If two or more players reach this total in the same hand, additional hands are played"
+               " until one player completes a hand with more points than any other player': the match goes on,"
+               " and ends after the first further hand at whose end one side has more than every other)",
+               counts=lambda r: r.match in ("target_points", "game_points") and not r.trump_rotation,
+               needs="'match: target_points' or 'match: game_points'"),
         Option("hands", lambda v: _int("hands", v, minimum=1),
                "with match: fixed_hands, how many hands the match lasts (a hand dealt again after a tie under"
                " tie: replay does not count); sides level in hands won then play one more hand at a time until"
-               " one leads"),
+               " one leads",
+               counts=lambda r: r.match == "fixed_hands" and not r.trump_rotation,
+               needs="'match: fixed_hands'"),
         Option("signals", lambda v: _choice("signals", v, SIGNAL_MODES, {True: "partner", False: "off"}),
                "partner signals (señas): off; partner (only partners see them); open (everybody sees them: Briscola"
                " guide's"
                " 'Open Communication'); combination (Briscola guide: 'allow both open communication and the usage of"
-               " signaling': each signal is made to the partner alone, or said aloud for everybody)"),
+               " signaling': each signal is made to the partner alone, or said aloud for everybody)",
+               counts=lambda r: bool(r.partnerships),
+               needs="a player count played in partnerships ('teams' with 4 or 6 players)"),
         Option("signal_set", lambda v: _choice("signal_set", v, SIGNAL_SETS, {}),
                "which signals: spanish (Fournier and Villar de Cañas: the top five trumps, small trumps, briscas, no"
                " trumps, and the"
                " two asks); italian (Briscola guide's Briscola signals: ace, three, king, queen and jack of the"
                " briscola suit,"
-               " and 'High card in non-briscola suit', a carico: an ace or a three of another suit)"),
+               " and 'High card in non-briscola suit', a carico: an ace or a three of another suit)",
+               counts=lambda r: r.signals != "off" and bool(r.partnerships),
+               needs="'signals' and a player count played in partnerships"),
         Option("signal_asks", lambda v: _bool("signal_asks", v),
                "whether the signals that ask the partner (ask-points, ask-cards of Fournier) may be made; false follows"
-               " Villar de Cañas: 'No se deben hacer señas falsas, ni tampoco pedirlas'"),
+               " Villar de Cañas: 'No se deben hacer señas falsas, ni tampoco pedirlas'",
+               counts=lambda r: r.signals != "off" and bool(r.partnerships) and r.signal_set == "spanish",
+               needs="'signals' with 'signal_set: spanish' (the set that has the asks) and a player count played in"
+                     " partnerships"),
         Option("deal_look", lambda v: _bool("deal_look", v),
-               "in partnerships, partners see each other's first three cards"),
+               "in partnerships, partners see each other's first three cards",
+               counts=lambda r: bool(r.partnerships) and not r.open_hands,
+               needs="a player count played in partnerships and 'open_hands: false' (open hands show every card)"),
         Option("partners_look", lambda v: _bool("partners_look", v),
-               "in partnerships, partners see each other's hands once the stock runs out"),
+               "in partnerships, partners see each other's hands once the stock runs out",
+               counts=lambda r: bool(r.partnerships) and not r.open_hands,
+               needs="a player count played in partnerships and 'open_hands: false' (open hands show every card)"),
         Option("open_hands", lambda v: _bool("open_hands", v),
                "every hand is played face up (scoperta): every view shows every hand, never the stock order"),
         Option("pair_bonus", lambda v: _bool("pair_bonus", v),
                "a side that captures the king and the knight of one suit scores 40 more in trumps, 20 in another suit"),
         Option("hand_winner", lambda v: _choice("hand_winner", v, HAND_WINNER, {}),
-               "most: the side with most points wins the hand; least: the side with fewest (mexican)"),
+               "most: the side with most points wins the hand; least: the side with fewest (mexican)",
+               counts=lambda r: r.contract == "off",
+               needs="'contract: off' (a contract decides the hand)"),
         Option("point_limit", lambda v: _int("point_limit", v, minimum=0),
                "with hand_winner: least, 0 (the fewest points win) or the most points a side may take and still"
                " win (Encyclopedia, Mexican Brisca: 'The objective is not to add more than 11 total points at the end"
                " of the game': 11): every side within the limit is awarded the hand, each credited one hand won, a"
-               " side over it loses, and a hand where every side is over it is won by nobody and does not count"),
+               " side over it loses, and a hand where every side is over it is won by nobody and does not count",
+               counts=lambda r: r.hand_winner == "least",
+               needs="'hand_winner: least'"),
         Option("kill_three", lambda v: _bool("kill_three", v),
                "muerte al tres: the ace of trumps may not be played before the three of trumps except in the last"
                " trick; when it takes the three the hand ends, won by its side"),
@@ -303,14 +389,18 @@ OPTIONS: dict[str, Option] = {
         Option("cut_ways", lambda v: _ways("cut_ways", v),
                "under deal: cutter_chooses, the ways the cutter may choose: all three, or two agreed beforehand"
                " (Porteña: 'a menos que se haya previamente establecido reducir el juego a dos tipos de alce. Nunca"
-               " puede jugarse con un solo tipo de alce')"),
+               " puede jugarse con un solo tipo de alce')",
+               counts=lambda r: r.deal == "cutter_chooses",
+               needs="'deal: cutter_chooses'"),
         Option("cutter", lambda v: _choice("cutter", v, CUTTERS, {}),
                "who cuts the deck: left (the seat before the dealer) or right (the seat after him, who leads; Porteña:"
                " 'El contrincante de su derecha, alzará el mazo', 'Parte o sale quien alzó el mazo')"),
         Option("dealer_draw", lambda v: _choice("dealer_draw", v, DEALER_DRAWS, {}),
                "the draw for the first dealer: rank (the highest card by rank order deals; ties draw again) or"
                " face_value (Porteña: 'Quien obtenga el número mayor (de 1 a 10, el rey vale 10, el caballo 9 y la"
-               " sota 8) las reparte. De haber empate, la pareja que sume más números gana.')"),
+               " sota 8) las reparte. De haber empate, la pareja que sume más números gana.')",
+               counts=lambda r: r.partners != "draw",
+               needs="'partners: fixed' (the draw for partners, by rank, makes the first dealer)"),
         Option("trump_from", lambda v: _choice("trump_from", v, TRUMP_FROM, {}),
                "turned (the card after the deal is turned up); dealer (every card is dealt and the trump card is the"
                " dealer's, seen by all until he plays it); named (the auction's winner names it); called (the suit"
@@ -333,12 +423,20 @@ OPTIONS: dict[str, Option] = {
                " played with no trump suit (the best card of the suit led takes it), then calls a card still in a"
                " hand, whose suit is trump from the second trick on"),
         Option("min_bid", lambda v: _int("min_bid", v, minimum=1),
-               "the lowest bid in points; under low_card, the points the bidder's side must take"),
-        Option("bid_step", lambda v: _int("bid_step", v, minimum=1), "how much each bid must raise the last"),
-        Option("max_bid", lambda v: _int("max_bid", v, minimum=1), "the highest bid"),
+               "the lowest bid in points; under low_card, the points the bidder's side must take",
+               counts=lambda r: r.auction,
+               needs="an auction ('bidding')"),
+        Option("bid_step", lambda v: _int("bid_step", v, minimum=1), "how much each bid must raise the last",
+               counts=lambda r: r.bidding == "points",
+               needs="'bidding: points'"),
+        Option("max_bid", lambda v: _int("max_bid", v, minimum=1), "the highest bid",
+               counts=lambda r: r.bidding == "points",
+               needs="'bidding: points'"),
         Option("all_pass", lambda v: _choice("all_pass", v, ALL_PASS, {}),
                "when nobody has bid: redeal (the hand is void and the next dealer deals) or last_must_bid (the last"
-               " seat left must bid at least the minimum)"),
+               " seat left must bid at least the minimum)",
+               counts=lambda r: r.auction,
+               needs="an auction ('bidding')"),
         Option("contract", lambda v: _choice("contract", v, CONTRACT_MODES, {False: "off"}),
                "off; solo (the bidder alone against the others: made, he scores his bid; set, each other seat scores"
                " half of it); called (the bidder and the holder of the called card: made, +2 and +1, set, -2 and"
@@ -355,16 +453,22 @@ OPTIONS: dict[str, Option] = {
         Option("capote", lambda v: _choice("capote", v, CAPOTE_MODES, {True: "hand", False: "off"}),
                "a side that takes every trick (capote): off (it scores its points like any hand); hand (it wins the"
                " hand outright, Porteña); match (it wins the match outright, Encyclopedia: 'capturing all tricks allows"
-               " a player to win the game in a single deal')"),
+               " a player to win the game in a single deal')",
+               counts=lambda r: r.contract == "off",
+               needs="'contract: off' (a contract decides the hand)"),
         Option("auction_direction", lambda v: _choice("auction_direction", v, AUCTION_DIRECTIONS, {}),
                "which way the auction goes round: with_play (from the seat after the dealer, in the order of play)"
                " or against_play (Briscola guide, Briscola Chiamata: 'a bidding round begins, starting with the player"
                " to the dealer's immediate right and continuing in a counter-clockwise direction around the table',"
-               " while play runs clockwise: from the dealer's seat before him, against the order of play)"),
+               " while play runs clockwise: from the dealer's seat before him, against the order of play)",
+               counts=lambda r: r.auction,
+               needs="an auction ('bidding')"),
         Option("golpe_partner_shows", lambda v: _bool("golpe_partner_shows", v),
                "in a golpe, the dealer's partner shows the last card of his packet too (Porteña: '10 para su pareja"
                " con la opción, pero no obligación, de mostrar la última'): false, he keeps it hidden; true, the"
-               " table has him show it, like the opponents' last cards"),
+               " table has him show it, like the opponents' last cards",
+               counts=lambda r: _dealt_golpe(r),
+               needs="'deal: golpe' (or 'deal: cutter_chooses' with golpe in 'cut_ways')"),
         Option("card_names", lambda v: _choice("card_names", v, CARD_NAMES, {}),
                "the deck's notation: spanish (3O, 12E: rank 1-12, suit O C E B) or italian (3D, RS: rank A 2-7 F C"
                " R for asso, fante, cavallo, re; suit D C S B for denari, coppe, spade, bastoni); screens name the"
@@ -382,6 +486,9 @@ class Layout(NamedTuple):
     next_seat: tuple[int, ...]
     draw_order: tuple[tuple[int, ...], ...]
     sides: int
+    #: The order of the last round of draws, by the trick's winner: the one who draws last takes the face-up card
+    #: (``face_up_to``: the last to draw in the usual order, or the winner himself).
+    last_draw_order: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -411,10 +518,12 @@ class Rules:
     target_hands: int = 2
     target_hands_alone: int = 0
     exchange_chain: bool = True
+    face_up_to: str = "last_to_draw"
     follow: str = "none"
     follow_from: str = "start"
     arrastro: bool = False
     claim: bool = False
+    claim_by: str = "seat"
     last_trick_bonus: int = 0
     big_win: bool = False
     tie: str = "draw"
@@ -422,6 +531,7 @@ class Rules:
     match: str = "target_hands"
     target_points: int = 121
     target_game_points: int = 3
+    reached_together: str = "higher"
     hands: int = 3
     signals: str = "off"
     signal_set: str = "spanish"
@@ -469,6 +579,7 @@ class Rules:
             self.follow == "none" and not self.arrastro and not self.claim and self.signals == "off"
             and not self.kill_three and not self.dealt_out and self.declarations == "off"
             and self.lead_two == "any" and self.capote == "off" and self.trump_exchange != "announced"
+            and self.face_up_to == "last_to_draw"
         )
 
     @property
@@ -513,11 +624,8 @@ class Rules:
     def inert(self, name: str) -> str:
         """What would make the option ``name`` count, when under these rules it changes nothing; ``""`` when it
         counts. :meth:`with_options` refuses an option set where it has no effect rather than keep it silently."""
-        rules_of = _COUNTS_WITH.get(name)
-        if rules_of is None:
-            return ""
-        counts, needs = rules_of
-        return "" if counts(self) else needs
+        option = OPTIONS[name]
+        return "" if option.counts is None or option.counts(self) else option.needs
 
     def overrides(self) -> dict[str, Any]:
         """The options that differ from this variant's preset, as JSON-ready values."""
@@ -619,8 +727,9 @@ class Rules:
                 cards,
                 tuple(PLAYS[c.index] for c in cards),
                 tuple((s + 1) % n for s in range(n)),
-                tuple(tuple((w + i) % n for i in range(n)) for w in range(n)),
+                draws := tuple(tuple((w + i) % n for i in range(n)) for w in range(n)),
                 self.sides(n),
+                draws if self.face_up_to == "last_to_draw" else tuple(d[1:] + d[:1] for d in draws),
             )
         return lay
 
@@ -712,36 +821,9 @@ def _dealt_golpe(rules: Rules) -> bool:
     return rules.deal == "golpe" or (rules.deal == "cutter_chooses" and "golpe" in rules.cut_ways)
 
 
-#: Options that count only under others: name -> (whether they count under these rules, what would make them).
-_COUNTS_WITH: dict[str, tuple[Callable[[Rules], bool], str]] = {
-    "hands": (lambda r: r.match == "fixed_hands" and not r.trump_rotation, "'match: fixed_hands'"),
-    "target_hands": (lambda r: r.match == "target_hands" and not r.trump_rotation, "'match: target_hands'"),
-    "target_hands_alone": (lambda r: r.match == "target_hands" and not r.trump_rotation
-                           and any(r.sides(n) == n for n in r.player_counts),
-                           "'match: target_hands' and a player count where each plays for himself"),
-    "target_points": (lambda r: r.match == "target_points" and not r.trump_rotation, "'match: target_points'"),
-    "target_game_points": (lambda r: r.match == "game_points" and not r.trump_rotation, "'match: game_points'"),
-    "min_bid": (lambda r: r.auction, "an auction ('bidding')"),
-    "bid_step": (lambda r: r.bidding == "points", "'bidding: points'"),
-    "max_bid": (lambda r: r.bidding == "points", "'bidding: points'"),
-    "all_pass": (lambda r: r.auction, "an auction ('bidding')"),
-    "auction_direction": (lambda r: r.auction, "an auction ('bidding')"),
-    "cut_ways": (lambda r: r.deal == "cutter_chooses", "'deal: cutter_chooses'"),
-    "golpe_partner_shows": (_dealt_golpe, "'deal: golpe' (or 'deal: cutter_chooses' with golpe in 'cut_ways')"),
-    "dealer_draw": (lambda r: r.partners != "draw",
-                    "'partners: fixed' (the draw for partners, by rank, makes the first dealer)"),
-    "exchange_with": (lambda r: r.trump_exchange != "off" and not r.dealt_out and not r.trump_rotation,
-                      "a trump exchange ('trump_exchange') and a face-up card in the stock"),
-    "exchange_chain": (lambda r: r.trump_exchange != "off" and not r.dealt_out and not r.trump_rotation,
-                       "a trump exchange ('trump_exchange') and a face-up card in the stock"),
-    "follow_from": (lambda r: r.follow != "none" and not r.dealt_out, "a duty of play ('follow') and a stock"),
-    "signal_set": (lambda r: r.signals != "off", "'signals'"),
-    "signal_asks": (lambda r: r.signals != "off", "'signals'"),
-    "point_limit": (lambda r: r.hand_winner == "least", "'hand_winner: least'"),
-    "tie": (lambda r: not r.point_limit, "'point_limit: 0' (under a point limit sides level are all awarded the"
-            " hand)"),
-    "capote": (lambda r: r.contract == "off", "'contract: off' (a contract decides the hand)"),
-}
+def _face_up_in_stock(rules: Rules) -> bool:
+    """A card is turned face up and lies at the bottom of the stock (what a trump exchange takes)."""
+    return not rules.dealt_out and not rules.trump_rotation
 
 
 def _to_json(name: str, value: Any) -> Any:

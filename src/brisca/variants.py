@@ -42,6 +42,20 @@ SPANISH = register_variant(
             " (Encyclopedia's 'at any time' is `out_of_turn`, which keeps the trick won); it stays an option for tables"
             " that play it. The sources disagree, so the default stays the reading they share.",
             "A 7 given in an exchange can later be taken with the 2 (`exchange_chain: true`).",
+            "The face-up card is the stock's last card, taken by the last seat to draw in the last round of draws"
+            " (`face_up_to: last_to_draw`; Fournier: 'The remaining stock is placed face down across the face-up"
+            " trump', and each player draws 'starting by the winner of the trick'). The second article of"
+            " Encyclopedia gives it to the winner of that round's trick ('This card becomes the last one drawn"
+            " from the [stock] by the player who wins the final trick before the [stock] is exhausted'):"
+            " `face_up_to: trick_winner`, the others drawing the stock's other cards in turn.",
+            "Claims are off (`claim: false`); `claim: true` plays Encyclopedia's ('if a team has in its tricks the"
+            " three highest trumps, it announces this and collects all the cards, without having to play the"
+            " final tricks, which they would win anyway'), which reads two ways. The default is the seat to lead"
+            " claiming on the trumps it sees itself, its own and any partner cards the rules show it (`claim_by:"
+            " seat`). The text's 'team' is `claim_by: side`: the side's hands together; as a seat offered a claim"
+            " on its partner's hidden cards would learn them, nobody is offered it, and the claim is made for the"
+            " side as soon as its hands hold the best trumps for every trick left. A side that took every trick"
+            " played and claims the rest has taken every trick (capote, where `capote` is on).",
             "A 60-60 hand is drawn and does not count (`tie: draw`). Fournier awards the hand to all tied players"
             " (`tie: shared`: 'When two or more players make the same highest score, the hand is awarded by all of"
             " them.'), as one passage of the second article of the Encyclopedia does ('Ties in a hand's points are"
@@ -111,6 +125,8 @@ BRISCOLA = register_variant(
             "A tie for the most replays the hand (Briscola guide, for 2, 3 and 4 players): `tie: replay`, the same"
             " dealer"
             " dealing again.",
+            "The last player to draw takes the face-up card (Briscola guide: 'the last player to draw from the pile"
+            " taking the face-up, Briscola card'): `face_up_to: last_to_draw`.",
             "When the stock runs out, partners see each other's hands (`partners_look: true`, Briscola guide); turn it"
             " off"
             " for the plain game.",
@@ -158,9 +174,11 @@ BIXKLA = register_variant(
         points=((1, 11), (3, 10), (12, 4), (10, 3), (11, 2)),
         tie="draw",
         target_hands_alone=0,
+        match="fixed_hands",
+        hands=3,
         partners_look=False,
         signals="partner",
-        sources=("Briscola guide (Bixkla)",),
+        sources=("Briscola guide (Bixkla)", "Encyclopedia (Brisca: 'commonly one, three, or six' hands)"),
         readings=(
             "Rank 1 3 12 10 11 7 6 5 4 2: the jack (10) ranks above the knight (11), and scores 3 to its 2.",
             "4 players in two partnerships (Briscola guide).",
@@ -168,10 +186,14 @@ BIXKLA = register_variant(
             "Partner signals are 'commonplace' (Briscola guide: 'As in Briscola and some of it's other variants, it is"
             " commonplace for players to use special signaling'): `signals: partner`, with Briscola's table"
             " (`signal_set: italian`).",
-            "Briscola guide plays 'a set number of hands' ('After a set number of hands, the team with the highest"
-            " number of"
-            " Game Points (equal to the number of Games won) is declared the winner'); we play to two hands won,"
-            " like Briscola. `match: fixed_hands` with `hands: N` plays the set number.",
+            "The match is a set number of hands (`match: fixed_hands`; Briscola guide: 'After a set number of hands,"
+            " the team with the highest number of Game Points (equal to the number of Games won) is declared the"
+            " winner'): each hand won is a game point, and the side with more of them after the last hand wins. A"
+            " drawn hand is one of the set number, won by nobody. Briscola guide does not give the number: the"
+            " preset plays three (`hands: 3`), the middle of the Encyclopedia's 'commonly one, three, or six' for"
+            " the match of a set number of hands; `hands: N` sets another. Briscola guide says nothing of sides"
+            " level after the last hand: they play one more hand at a time until one leads (Encyclopedia: 'overall"
+            " ties are resolved by additional play').",
             "Partners and seats may be drawn as in Briscola (Briscola guide: 'Determination of partnerships, seating"
             " positions"
             " and first dealer can be performed using the same procedures as in standard Briscola'):"
@@ -560,8 +582,14 @@ CHIAMATA = register_variant(
             "No duty to follow, as in Briscola.",
             "Scoring (`contract: called`): made, the bidder +2, the partner +1, each other seat -1; set, the"
             " opposite; alone, +4 or -4 and each other seat -1 or +1.",
-            "The first to 11 match points wins; if several reach it in one hand, the higher; level leaders play"
-            " on (Briscola guide).",
+            "The first to 11 match points wins (Briscola guide: 'The first player to accumulate 11 points is declared"
+            " the overall winner of the game'); if several reach it in one hand, the higher total wins and level"
+            " leaders play on (`reached_together: higher`). Briscola guide goes on: 'If two or more players reach"
+            " this total in the same hand, additional hands are played until one player completes a hand with"
+            " more points than any other player', which also reads as more hands even when one of them is"
+            " ahead: `reached_together: more_hands` plays on after any hand where several reach 11, and the first"
+            " player to end a further hand ahead of every other wins. The preset takes the first reading, in which"
+            " the player ahead when the target is reached has completed a hand with more points than any other.",
             "`bidding: low_card` (Briscola guide): each seat in turn names a rank once, lower than any named before, or"
             " passes; the lowest rank named wins, and its bidder names the suit of the called card"
             " (`trump O`). The bidder's side must then take 61 points (`min_bid`).",

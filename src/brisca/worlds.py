@@ -222,7 +222,8 @@ class _Plan:
                 assert face_up is not None
                 self.not_from_deck[winner].add(face_up)
                 face_up, announced = announced[1], None
-            draws = stock_draws(winner, n, stock_left, self.turned is not None)
+            draws = stock_draws(winner, n, stock_left, self.turned is not None,
+                                view.rules.face_up_to == "trick_winner")
             stock_left -= len(draws)
             for s, last in draws:
                 if last:
@@ -379,13 +380,16 @@ def _in_suit(suit: Suit) -> Callable[[Card], bool]:
     return lambda c: c.suit is suit
 
 
-def stock_draws(winner: int, players: int, stock_left: int, turned: bool) -> list[tuple[int, bool]]:
+def stock_draws(winner: int, players: int, stock_left: int, turned: bool,
+                winner_takes_face_up: bool = False) -> list[tuple[int, bool]]:
     """Who draws from a stock of ``stock_left`` cards after a trick won by ``winner`` (the winner first, then the
-    others in turn), each with whether the card is the stock's last one (the face-up card, when ``turned``)."""
+    others in turn), each with whether the card is the stock's last one (the face-up card, when ``turned``).
+    ``winner_takes_face_up`` (``face_up_to: trick_winner``): in the last round the winner draws last, taking it."""
+    start = 1 if winner_takes_face_up and turned and stock_left == players else 0
     out = []
     for i in range(players if stock_left > 0 else 0):
         stock_left -= 1
-        out.append(((winner + i) % players, turned and stock_left == 0))
+        out.append(((winner + start + i) % players, turned and stock_left == 0))
     return out
 
 

@@ -346,7 +346,7 @@ def read_hands(view: View, seats: Sequence[int] | None = None,
         winner = view.tricks[finished].winner if finished < len(view.tricks) else seat
         finished += 1
         trick = []
-        draws = stock_draws(winner, n, stock_left, view.turned is not None)
+        draws = stock_draws(winner, n, stock_left, view.turned is not None, view.rules.face_up_to == "trick_winner")
         stock_left -= len(draws)
         for s, last in draws:
             if s == view.seat:

@@ -31,7 +31,7 @@ class HelpScreen(Screen):
             keys.append(("x", msg("help_key_announce" if rules.trump_exchange == "announced" else "help_key_exchange")))
         if rules.arrastro:
             keys.append(("a", msg("help_key_arrastro", ace=ace)))
-        if rules.claim:
+        if rules.claim and rules.claim_by == "seat":
             keys.append(("r", msg("help_key_claim")))
         if rules.signals != "off" and self.teams:
             keys.append(("s1, s2 ...", msg("help_key_signal")))
@@ -93,7 +93,7 @@ class HelpScreen(Screen):
         if rules.arrastro:
             lines.append(msg("rule_arrastro", ace=self._trump_ace()))
         if rules.claim:
-            lines.append(msg("rule_claim"))
+            lines.append(msg("rule_claim" if rules.claim_by == "seat" else "rule_claim_side"))
         if rules.kill_three:
             lines.append(msg("rule_kill_three"))
         if rules.signals != "off" and self.teams:

@@ -249,6 +249,8 @@ class MoveReader(Screen):
                 return action
         if not view.rules.claim:
             return self.msg("err_claim_off")
+        if view.rules.claim_by == "side":
+            return self.msg("err_claim_side")
         if view.stock_count or view.trick:
             return self.msg("err_claim_not_now")
         return self.msg("err_claim_fails")

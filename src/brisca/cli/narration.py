@@ -313,8 +313,11 @@ class Narrator(Screen):
         self.console.rule()
         if result.reason == "three-killed":
             self._tell_three_killed(view)
-        if view.history and isinstance(view.history[-1][1], Claim):
-            self._tell_claimed(view.history[-1][0], view)
+        if view.claimed_by is not None:
+            if not (view.history and isinstance(view.history[-1][1], Claim)):  # made for a side (claim_by: side)
+                you = view.claimed_by == self.seat
+                self.say("you_claim" if you else "claims", style="bold", who=self.label(view.claimed_by))
+            self._tell_claimed(view.claimed_by, view)
         self.say("hand_over", style="bold", hand=len(self.match.games), points=self._points_text(result.side_points))
         for bonus in result.bonuses:
             self.say("bonus_line", who=self.side_label(bonus.side), why=self.bonus_why(bonus.why), points=bonus.points)

@@ -58,7 +58,8 @@ class Game:
         "rules", "players", "dealer", "deal_number", "_order", "trump", "turned",
         "_hands", "_stock", "_trick", "_leader", "_turn", "_best", "_best_seat",
         "_points", "_may_exchange", "_tricks", "_history", "_exchanges", "_last_draw", "_over",
-        "_layout", "_next", "_draw_order", "_strength", "_ptable", "_xtable", "_give", "_give_until",
+        "_layout", "_next", "_draw_order", "_last_draw_order", "_strength", "_ptable", "_xtable", "_give",
+        "_give_until",
         # Used by the rules that add duties, calls and signals (RuledGame):
         "_signals", "_turn_signals", "_arrastro_on", "_claim", "_killer", "_three_out",
     )
@@ -121,6 +122,7 @@ class Game:
             self._order = tuple(PLAYS[c.index] for c in check_deck(deck, layout.cards))
         self._next = layout.next_seat
         self._draw_order = layout.draw_order
+        self._last_draw_order = layout.last_draw_order
         self._strength = rules.strength_table
         self._ptable = rules.point_table
         self._xtable = rules.exchange_table
@@ -279,8 +281,8 @@ class Game:
         for _leader, _cards, winner, _points in tricks:
             if j >= total_draws:
                 break
-            for i in range(n):
-                if (winner + i) % n == seat:
+            for s in (self._draw_order if total_draws - j > n else self._last_draw_order)[winner]:
+                if s == seat:
                     if self.turned is not None and j == total_draws - 1:
                         out.append(self._last_draw[1] if self._last_draw else self.turned)
                     else:
@@ -443,7 +445,7 @@ class Game:
             stock = self._stock
             if stock:
                 hands = self._hands
-                order = self._draw_order[winner]
+                order = (self._draw_order if len(stock) > self.players else self._last_draw_order)[winner]
                 pop = stock.pop
                 for s in order:
                     hands[s].append(pop())
@@ -552,6 +554,7 @@ class Game:
         g._layout = self._layout
         g._next = self._next
         g._draw_order = self._draw_order
+        g._last_draw_order = self._last_draw_order
         g._strength = self._strength
         g._ptable = self._ptable
         g._xtable = self._xtable
@@ -601,6 +604,7 @@ class Game:
             deal_number=self.deal_number,
             received=self.received(seat) if seat is not None else (),
             seen_dealt=self._seen_dealt(seat),
+            claimed_by=None if self._claim is None else self._claim[0],
             **self._view_extras(seat),
         )
 

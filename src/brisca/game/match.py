@@ -237,7 +237,8 @@ class Match:
     hands do not count; under ``big_win`` a hand won by more than 100 counts two). With
     ``match: target_points`` the first side whose points over the hands reach
     ``target_points`` wins (if several reach it in one hand, the higher total; level
-    totals play on). With ``match: game_points`` each hand gives game points (see
+    totals play on; under ``reached_together: more_hands`` further hands are played, and the first side to end one
+    ahead of every other wins). With ``match: game_points`` each hand gives game points (see
     :attr:`game_points`) and the first side to reach ``target_game_points`` wins, alike.
     With ``match: fixed_hands`` the match is ``hands`` deals, won by the side with the most
     hands won; sides level then play one more hand at a time until one leads (Encyclopedia, second
@@ -413,12 +414,38 @@ class Match:
             return leaders[0] if len(leaders) == 1 else None
         target = {"target_points": rules.target_points, "game_points": rules.target_game_points}.get(
             rules.match, rules.hands_to_win(self.players))
+        if rules.reached_together == "more_hands" and rules.match in ("target_points", "game_points"):
+            return self._winner_after_more_hands(target)
         reached = [s for s, v in enumerate(score) if v >= target]
         if not reached:
             return None
         best = max(score[s] for s in reached)
         leaders = [s for s in reached if score[s] == best]
         return leaders[0] if len(leaders) == 1 else None
+
+    def _winner_after_more_hands(self, target: int) -> int | None:
+        """``reached_together: more_hands`` (Briscola guide: "If two or more players reach this total in the same
+        hand, additional hands are played until one player completes a hand with more points than any other
+        player"): the first side to reach ``target`` alone wins; sides reaching it together play further hands,
+        and the first side to end one of them ahead of every other wins."""
+        standing = [0] * self.rules.sides(self.players)
+        together = False
+        for result in self.results:
+            for side, value in enumerate(hand_standing(self.rules, self.players, result)):
+                standing[side] += value
+            if together:
+                if result.replay:
+                    continue  # (a tie dealt again is no hand completed)
+                best = max(standing)
+                leaders = [s for s, v in enumerate(standing) if v == best]
+                if len(leaders) == 1:
+                    return leaders[0]
+                continue
+            reached = [s for s, v in enumerate(standing) if v >= target]
+            if len(reached) == 1:
+                return reached[0]
+            together = len(reached) > 1
+        return None
 
     @property
     def deals_done(self) -> int:

@@ -112,6 +112,8 @@ class RuledGame(Game, ruled=True):
             self._turn = self.cutter
         elif self._phase == "bid":
             self._turn = (self.dealer + self._bid_way) % n
+        if rules.claim and rules.claim_by == "side":  # (every card dealt: a side may hold them before the first lead)
+            self._claim_for_side()
 
     @property
     def _bid_way(self) -> int:
@@ -294,7 +296,7 @@ class RuledGame(Game, ruled=True):
                     actions.append(EXCHANGES[give.card.index])
             elif self._announced is None and len(hand) > 1:  # (a card kept to play)
                 actions.append(ANNOUNCES[give.card.index])
-        if rules.claim and not self._stock and not self._trick and self._claim_holds(seat):
+        if rules.claim and rules.claim_by == "seat" and not self._stock and not self._trick and self._claim_holds(seat):
             actions.append(CLAIM)
         if rules.signals != "off" and self._layout.sides < self.players:
             names = [n for n in self._truthful_signals(hand) if n not in self._turn_signals]
@@ -612,6 +614,37 @@ class RuledGame(Game, ruled=True):
         else:
             self._history.append((seat, action))
             self._auction_step(seat, action)
+        if self.rules.claim and self.rules.claim_by == "side":
+            self._claim_for_side()
+
+    def _claim_for_side(self) -> None:
+        """``claim_by: side`` (Encyclopedia: "if a team has in its tricks the three highest trumps, it announces this
+        and collects all the cards"): before a trick is led, once the stock is gone, a side whose hands together
+        hold the best trumps still out, one for every trick left, takes the rest, claimed by its seat first to play.
+
+        It is made for the side rather than offered to a seat: a claim offered on a partner's hidden cards would
+        tell the seat about them, and taking the rest is never worse for the side than playing it out.
+        """
+        if (self._over or self._phase != "play" or self._stock or self._trick or self._claim is not None
+                or self.trump is None):
+            return
+        tricks_left = len(self._hands[self._turn])
+        if tricks_left == 0:
+            return
+        trump, strength = self.trump, self._strength
+        played = {c for t in self._tricks for c in t[1]}
+        out = sorted((c for c in self._layout.cards if c.suit is trump and c not in played),
+                     key=lambda c: -strength[c.index])
+        if len(out) < tricks_left:
+            return
+        holder = {a.card: s for s, h in enumerate(self._hands) for a in h}
+        sides = {self.side_of(holder[c]) for c in out[:tricks_left]}
+        if len(sides) != 1:
+            return
+        side = sides.pop()
+        n = self.players
+        seat = next(s for s in ((self._turn + i) % n for i in range(n)) if self.side_of(s) == side)
+        self._do_claim(seat, told=False)
 
     def _settle_announcement(self) -> None:
         """After a trick, the exchange announced (Fournier): the announcer that won it takes the face-up card, its trump
@@ -629,7 +662,7 @@ class RuledGame(Game, ruled=True):
                 face = stock[0]
                 stock[0] = given
             else:  # this trick's draws emptied the stock: the last to draw draws the trump, not the face-up card
-                last = self._draw_order[seat][-1]
+                last = self._last_draw_order[seat][-1]
                 face = hands[last].pop()
                 hands[last].append(given)
                 self._last_draw = (last, card)
@@ -748,12 +781,22 @@ class RuledGame(Game, ruled=True):
         if rules.contract != "off":
             return self._contract_result()
         out = super().result()
-        every = len(self._tricks) * self.players == len(self._order) - len(self._talon)
-        if out is not None and rules.capote != "off" and every:
-            sides = {t[2] % self._layout.sides for t in self._tricks}
-            if len(sides) == 1:
-                out = dataclasses.replace(out, winner=sides.pop(), reason="capote", shared=())
+        if out is not None and rules.capote != "off":
+            side = self._capote_side()
+            if side is not None:
+                out = dataclasses.replace(out, winner=side, reason="capote", shared=())
         return out
+
+    def _capote_side(self) -> int | None:
+        """The side that took every trick, or ``None``. The tricks a claim ended are the claimer's: a side that
+        won every trick played and claimed the rest took every trick, as it would have by playing them."""
+        sides = {t[2] % self._layout.sides for t in self._tricks}
+        claim = self._claim
+        if claim is not None:
+            sides.add(claim[0] % self._layout.sides)
+        elif len(self._tricks) * self.players != len(self._order) - len(self._talon):
+            return None  # the hand ended early (muerte al tres): some tricks were never played
+        return sides.pop() if len(sides) == 1 else None
 
     def _contract_result(self) -> HandResult:
         n = self.players
@@ -819,18 +862,22 @@ class RuledGame(Game, ruled=True):
                 self._killer = (leader + cards.index(ace)) % self.players
                 self._over = True
                 if drew:  # the hand ends at once: the cards just drawn go back on the stock
-                    for s in reversed(self._draw_order[winner]):
+                    orders = self._draw_order if len(self._stock) else self._last_draw_order
+                    for s in reversed(orders[winner]):
                         self._stock.append(self._hands[s].pop())
                     self._last_draw = None
 
-    def _do_claim(self, seat: int) -> None:
+    def _do_claim(self, seat: int, told: bool = True) -> None:
+        """``seat`` takes every card still in a hand; ``told``: a seat's claim, kept in the history (a side's claim
+        under ``claim_by: side`` follows from the cards, and a replay makes it again)."""
         cards = tuple(a.card for h in self._hands for a in h)
         points = sum(self._ptable[c.index] for c in cards)
         self._points[seat] += points
         self._claim = (seat, cards, points)
         for h in self._hands:
             h.clear()
-        self._history.append((seat, CLAIM))
+        if told:
+            self._history.append((seat, CLAIM))
         self._over = True
 
     def _why_illegal(self, action: Action) -> str:
@@ -896,6 +943,9 @@ class RuledGame(Game, ruled=True):
         if isinstance(action, Claim):
             if not rules.claim:
                 return "claims are not played in these rules"
+            if rules.claim_by == "side":
+                return ("under 'claim_by: side' a side's claim is made for it, as soon as its hands hold the best"
+                        " trumps for every trick left")
             if self._stock or self._trick:
                 return "a claim is made when leading, once the stock is gone"
             return (f"the claim does not hold: seat {seat} cannot show its side holds the best trumps"

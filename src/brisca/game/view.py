@@ -81,6 +81,9 @@ class View:
     #: in everybody's sight, while the exchange it announces waits for that seat's next trick won. The card is in
     #: no hand meanwhile: ``hand_sizes`` counts one card fewer for that seat.
     announced: tuple[int, Card] | None = None
+    #: The seat whose claim ended the hand, seen by all: made on its turn (``claim`` in ``history``), or, under
+    #: ``claim_by: side``, for its side as soon as the side held the best trumps for every trick left.
+    claimed_by: int | None = None
 
     @property
     def cutter(self) -> int:
