@@ -133,8 +133,8 @@ def test_one_process_answers_its_health(tmp_path: Path) -> None:
     with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
         health = client.get("/healthz")
         assert health.status_code == 200
-        assert health.json() == {"ok": True, "pid": os.getpid(), "node": None, "database": True, "redis": None,
-                                 "tables_owned": 0, "tables_loaded": 0, "connections": 0}
+        assert health.json() == {"ok": True, "pid": os.getpid(), "node": None, "database": True, "writes": True,
+                                 "redis": None, "tables_owned": 0, "tables_loaded": 0, "connections": 0}
         made = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()
         Conn(client, made["table_id"], token=made["token"])
         health = client.get("/healthz").json()

@@ -30,7 +30,7 @@ from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_ma
 from brisca.server.analyses import add_routes as add_analysis_routes
 from brisca.server.bodysize import BodyLimit
 from brisca.server.collector import Collector
-from brisca.server.db import unreachable
+from brisca.server.db import UNREACHABLE, in_thread, unreachable
 from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
 from brisca.server.names import check_name
@@ -222,6 +222,15 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         return validation_reply(exc)
 
+    async def database_unreachable(request: Request, exc: Exception) -> JSONResponse:
+        # A read the database did not answer (down, or stalled past its deadline): said once by the store and the
+        # health, not once a request.
+        return JSONResponse({"detail": "the database does not answer: try again in a moment"},
+                            status_code=503, headers={"Retry-After": "2"})
+
+    for unreachable_error in UNREACHABLE:
+        app.add_exception_handler(unreachable_error, database_unreachable)
+
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         # The last resort (the tests show none happens): a JSON body the page can show, never the traceback.
@@ -235,7 +244,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     async def is_closed(table_id: str) -> bool:
         if TABLE_ID.match(table_id) is None:
             return False
-        return await asyncio.to_thread(manager().store.status, table_id) == "closed"
+        return await in_thread(manager().store.status, table_id) == "closed"
 
     def accounts() -> Accounts:
         a: Accounts = app.state.accounts
@@ -246,7 +255,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     async def viewer(request: Request) -> LoginSession | None:
         """The login session of the request's cookie (``None``: a guest, or a session over)."""
         token = request.cookies.get(SESSION_COOKIE)
-        return None if token is None else await asyncio.to_thread(accounts().session, token)
+        return None if token is None else await in_thread(accounts().session, token)
 
     async def guard(request: Request) -> LoginSession | None:
         """Every POST: refuse one from another site (``Origin``), and, when it carries a live session cookie,
@@ -309,7 +318,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             user = await hashing(accounts().signup, body.username, body.password)
         except AccountError as exc:
             raise HTTPException(400, str(exc)) from None
-        token, session = await asyncio.to_thread(accounts().start_session, user)
+        token, session = await in_thread(accounts().start_session, user)
         return logged_in(request, token, session)
 
     @app.post("/api/login")
@@ -321,14 +330,14 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         except AccountError as exc:
             raise HTTPException(401, str(exc)) from None
         if old is not None:
-            await asyncio.to_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
-        token, session = await asyncio.to_thread(accounts().start_session, user)
+            await in_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
+        token, session = await in_thread(accounts().start_session, user)
         return logged_in(request, token, session)
 
     @app.post("/api/logout")
     async def logout(request: Request) -> JSONResponse:
         if await guard(request) is not None:
-            await asyncio.to_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
+            await in_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
         return logged_out(request)
 
     @app.post("/api/password")
@@ -367,7 +376,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             name = check_name(clean_text(name, what="name", limit=GUEST_NAME_LIMIT))
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from None
-        if await asyncio.to_thread(accounts().taken, name):
+        if await in_thread(accounts().taken, name):
             raise HTTPException(409, f"name: {name} is an account's name (log in to play as {name})")
         return name
 
@@ -473,7 +482,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         out: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
         for status, key in (("waiting", "open"), ("playing", "playing")):
             try:
-                listed = await asyncio.to_thread(queries.live_tables, manager().store, status, limit)
+                listed = await in_thread(queries.live_tables, manager().store, status, limit)
             except Exception as exc:  # the database does not answer: the tables this process (and others) run
                 if not unreachable(exc):
                     raise

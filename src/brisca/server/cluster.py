@@ -51,7 +51,7 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.dialects import postgresql
 
-from brisca.server.db import LeaseRow, make_engine, unreachable
+from brisca.server.db import CALL_TIMEOUT, DatabaseStalled, LeaseRow, in_thread, make_engine, unreachable
 from brisca.server.manager import TABLE_ID, Manager
 from brisca.server.store import Fenced, TableState, Write
 from brisca.server.table import (
@@ -98,6 +98,9 @@ PUBLISH_RETRIES = (0.0, 0.05, 0.25, 0.5)
 #: Seconds a process's channel must go unread, while this process reads its own all along, before that process
 #: is taken to be dead (a Redis restart leaves every channel unread until the processes subscribe again).
 DEAD_GRACE = 3.0
+#: Seconds after the bus comes up again during which no stand-in takes a seat: the pages held by other processes
+#: while it was down reconnect meanwhile (their backoff is 10 s at most).
+PRESENCE_GRACE = 15.0
 #: Threads for the database calls made off the event loop (requests, the looks at the cluster).
 DATABASE_THREADS = 32
 #: Tables a process hands to another in one look, when it runs more than its share.
@@ -653,6 +656,7 @@ class RemoteTable(TableActor):
             return
         conn = command.conn
         if isinstance(command, Leave):
+            cluster.held.pop(conn, None)
             key = self.keys.get(conn)
             if key is not None:
                 self.drop(conn, key)
@@ -660,9 +664,8 @@ class RemoteTable(TableActor):
             return
         if self._stopped:  # the owner is gone: the connection is being closed, the client comes back
             return
-        if not cluster.bus.up:  # nothing reaches the owner: the client is told, and tries again (another process)
-            conn.send(error("unavailable", "the server running this table cannot be reached from here: reconnecting"))
-            conn.send(CLOSE)
+        if not cluster.bus.up:
+            self._hold(command)
             return
         key = self.keys.get(conn)
         if key is None:
@@ -681,6 +684,22 @@ class RemoteTable(TableActor):
             op |= {"op": "ping", "id": command.id}
         cluster.bus.send(self.node, op)
         self.asked.setdefault(key, asyncio.get_running_loop().time())
+
+    def _hold(self, command: Hello | Act | Chat | Ping | SeatCommand) -> None:
+        """Nothing reaches the owner (the bus is down): the connection is told once and kept open, not closed, so
+        that a page a sticky load balancer keeps on this process waits rather than reconnects twice a second; it
+        is closed when the bus is up again, and its page reconnects and is forwarded. Its person stays present:
+        no stand-in takes a seat while the bus is down (:meth:`ClusterManager.presence_unknown`)."""
+        conn = command.conn
+        if isinstance(command, Ping):
+            conn.send({"type": "pong"} | ({"id": command.id} if command.id is not None else {}))
+            return
+        if isinstance(command, Hello):
+            if conn in self.cluster.held:
+                return
+            self.cluster.held[conn] = self
+        conn.send(error("unavailable", "the server running this table cannot be reached from here; waiting for it",
+                        None if isinstance(command, Hello) else command.id))
 
     async def stop(self) -> None:
         self._stopped = True
@@ -798,6 +817,9 @@ class ClusterManager(Manager):
         self.local: dict[int, tuple[Connection, RemoteTable]] = {}
         #: Processes judged dead (their channel unread for DEAD_GRACE seconds).
         self.dead: set[str] = set()
+        #: This process's connections to other processes' tables that said hello while the bus was down: kept open
+        #: until it is up again (then closed: their pages reconnect and are forwarded).
+        self.held: dict[Connection, RemoteTable] = {}
         #: The last answer to a read of each table (a bounded LRU): what a read gets when neither the table's process
         #: nor the database answers (an outage), rather than an error.
         self._read_last: OrderedDict[str, Message] = OrderedDict()
@@ -845,8 +867,8 @@ class ClusterManager(Manager):
         task.add_done_callback(self._background.discard)
 
     async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """A database call in a thread."""
-        return await asyncio.to_thread(fn, *args)
+        """A database call in a thread, waited for :data:`~brisca.server.db.CALL_TIMEOUT` seconds at most."""
+        return await in_thread(fn, *args)
 
     def _failed(self, what: str, exc: BaseException) -> None:
         """A look that failed: said once a minute at most (the database's and Redis's outages are said by their
@@ -923,6 +945,7 @@ class ClusterManager(Manager):
             self.claim(state.id)
         actor = super()._actor(state)
         actor.lease = self.epochs[state.id]
+        actor.presence_unknown = self.presence_unknown
         return actor
 
     async def release(self, actor: TableActor) -> None:
@@ -1053,7 +1076,7 @@ class ClusterManager(Manager):
         (``redis``) is reported, and does not make a process unhealthy: without it, each serves its own tables."""
         report = await super().health()
         redis = self.bus.up and await self.bus.ping()
-        report |= {"ok": bool(report["database"]), "node": self.node, "redis": redis,
+        report |= {"ok": bool(report["ok"]), "node": self.node, "redis": redis,
                    "leases": len(self.epochs), "forwarded_connections": len(self.local),
                    "connections_from_other_processes": len(self.remote)}
         return report
@@ -1110,7 +1133,7 @@ class ClusterManager(Manager):
         while True:
             try:
                 before = dict(self.epochs)
-                held = await loop.run_in_executor(self._lease_thread, self.leases.renew)
+                held = await self._renew(loop)
                 if not self.database_up:
                     self.database_up = True
                     log.warning("the database answers again")
@@ -1138,6 +1161,19 @@ class ClusterManager(Manager):
                 elif not unreachable(exc):
                     self._failed("renewing the leases", exc)
                 await asyncio.sleep(0.5)
+
+    async def _renew(self, loop: asyncio.AbstractEventLoop) -> dict[str, int]:
+        """:meth:`Leases.renew` in the leases' thread, waited for :data:`~brisca.server.db.CALL_TIMEOUT` seconds at
+        most: a thread stuck on a connection that does not answer is left to finish alone, a fresh one renews."""
+        running = loop.run_in_executor(self._lease_thread, self.leases.renew)
+        done, _ = await asyncio.wait({running}, timeout=CALL_TIMEOUT)
+        if not done:
+            self._lease_thread.shutdown(wait=False)
+            self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brisca-leases")
+            running.add_done_callback(lambda f: f.cancelled() or f.exception())
+            raise DatabaseStalled(f"the leases were not renewed within {CALL_TIMEOUT:g} s")
+        held: dict[str, int] = running.result()
+        return held
 
     async def _reload(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
@@ -1361,6 +1397,17 @@ class ClusterManager(Manager):
         self._missing.clear()
         if not up:
             self._through_redis_lost()
+            return
+        held, self.held = self.held, {}
+        for conn in held:
+            conn.send(CLOSE)
+
+    def presence_unknown(self) -> bool:
+        """Whether a person's page may be connected to another process without this one hearing of it: the bus
+        is down, or came up less than :data:`PRESENCE_GRACE` seconds ago (the pages held elsewhere reconnecting).
+        No stand-in takes a seat meanwhile."""
+        loop = self.loop
+        return not self.bus.up or (loop is not None and loop.time() - self.bus.up_since < PRESENCE_GRACE)
 
     # -------------------------------------------------------------- messages
 
