@@ -222,7 +222,7 @@ async def _stall(server: loadtest.Server, pg: FaultProxy, url: str) -> Message:
     report: Message = {}
     try:
         for i in range(4):
-            took, answer = await _move(seats, f"before-{i}")
+            _, answer = await _move(seats, f"before-{i}")
             assert answer["type"] == "ack", answer
         pg.pause()
         stalled_at = time.monotonic()
@@ -244,7 +244,7 @@ async def _stall(server: loadtest.Server, pg: FaultProxy, url: str) -> Message:
         # The table is loaded again from the database and plays on.
         back = time.monotonic()
         for i in range(4):
-            took, answer = await _move(seats, f"after-{i}", within=30)
+            _, answer = await _move(seats, f"after-{i}", within=30)
             assert answer["type"] == "ack", answer
         report["plays_on_after_s"] = round(time.monotonic() - back, 2)
         status, health = await asyncio.to_thread(_health, server.base)
@@ -302,7 +302,7 @@ async def _sticky(servers: list[loadtest.Server], rd: FaultProxy) -> Message:
     report: Message = {}
     try:
         for i in range(2):
-            took, answer = await _move(seats, f"before-{i}")
+            _, answer = await _move(seats, f"before-{i}")
             assert answer["type"] == "ack", answer
         rd.cut()
         down = time.monotonic()
@@ -317,7 +317,7 @@ async def _sticky(servers: list[loadtest.Server], rd: FaultProxy) -> Message:
         report["outage_s"] = round(time.monotonic() - down, 2)
         back = time.monotonic()
         for i in range(4):
-            took, answer = await _move(seats, f"after-{i}", within=40)
+            _, answer = await _move(seats, f"after-{i}", within=40)
             assert answer["type"] == "ack", answer
         report["plays_on_after_s"] = round(time.monotonic() - back, 2)
         # No stand-in took a seat: nobody's page was closed for long.
