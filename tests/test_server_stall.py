@@ -312,7 +312,7 @@ async def _sticky(servers: list[loadtest.Server], rd: FaultProxy) -> Message:
         report["bea_connections"] = seats[1].connections
         assert seats[1].errors("unavailable") <= 3, report
         assert seats[1].connections <= 3, report
-        assert seats[1].open.is_set()
+        assert seats[1].ws is not None  # connected, waiting
         rd.restore()
         report["outage_s"] = round(time.monotonic() - down, 2)
         back = time.monotonic()
