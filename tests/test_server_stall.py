@@ -259,6 +259,67 @@ async def _stall(server: loadtest.Server, pg: FaultProxy, url: str) -> Message:
     return report
 
 
+def test_stalled_postgresql_connections_are_left_and_the_tables_play_on(tmp_path: Path) -> None:
+    """Only the connections open at one moment stall (a proxy or a NAT that lost them): a move is answered within
+    the bound, and the tables play on over fresh connections while those stay stuck."""
+    for url in _schema_url():
+        with FaultProxy(5432) as pg:
+            server = loadtest.Server(url.replace("127.0.0.1:5432", f"127.0.0.1:{pg.port}"), loadtest.free_port(),
+                                     tmp_path / "server.log")
+            server.start()
+            try:
+                report = asyncio.run(asyncio.wait_for(_partial_stall(server, pg, url), 240))
+            except BaseException:
+                print(server.log_tail(6000))
+                raise
+            finally:
+                server.stop()
+            print(json.dumps(report, indent=2))
+            text = server.log_path.read_text(errors="replace")
+            stalls = text.count("the database has not committed a write")
+            assert 1 <= stalls == text.count("the database commits writes again"), text[-3000:]
+            assert "Traceback" not in text, text[-3000:]
+
+
+async def _partial_stall(server: loadtest.Server, pg: FaultProxy, url: str) -> Message:
+    await server.ready()
+    table_id, ana, bea = await _table(server.base)
+    seats = [Seat(server.base, table_id, token) for token in (ana, bea)]
+    for seat in seats:
+        seat.start()
+    report: Message = {}
+    try:
+        for i in range(4):
+            _, answer = await _move(seats, f"before-{i}")
+            assert answer["type"] == "ack", answer
+        pg.pause_open()
+        stalled_at = time.monotonic()
+        took, answer = await _move(seats, "during", within=ANSWER_WITHIN + 5)
+        report["move_answered_s"] = round(took, 2)
+        report["move_answer"] = answer.get("code", answer["type"])
+        assert took <= ANSWER_WITHIN, answer
+        # The stuck connections are never restored: the table plays on without them.
+        for i in range(6):
+            took, answer = await _move(seats, f"after-{i}", within=60)
+            if answer["type"] != "ack":  # a move sent through a connection found stuck: played again
+                assert answer["code"] == "unavailable" and took <= ANSWER_WITHIN, answer
+        report["plays_on_after_s"] = round(time.monotonic() - stalled_at, 2)
+        await _until("an acknowledged move over fresh connections",
+                     lambda: any(m.get("type") == "ack" and str(m.get("id")).startswith("after-")
+                                 for s in seats for _, m in s.messages), 5)
+        status, health = await asyncio.to_thread(_health, server.base)
+        assert status == 200 and health["writes"] is True, health
+        pg.restore()
+    finally:
+        for seat in seats:
+            await seat.stop()
+    stored = await asyncio.to_thread(_stored, url, table_id)
+    assert [n for n, _, _ in stored] == list(range(len(stored))), stored
+    assert len(stored) >= _acked(seats) >= 5
+    report["stored"], report["acked"] = len(stored), _acked(seats)
+    return report
+
+
 # --------------------------------------------------------------------------------------- Redis down, sticky
 
 
