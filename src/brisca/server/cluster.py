@@ -101,6 +101,12 @@ DEAD_GRACE = 3.0
 #: Seconds after the bus comes up again during which no stand-in takes a seat: the pages held by other processes
 #: while it was down reconnect meanwhile (their backoff is 10 s at most).
 PRESENCE_GRACE = 15.0
+#: Seconds a page's connection is held open, the second time it reaches a process that cannot forward it (the bus
+#: down), before it is closed; twice as long each further time, up to HOLD_MOST.
+HOLD_FIRST = 5.0
+HOLD_MOST = 30.0
+#: Refusals remembered while the bus is down (tables and seat tokens; past it, every hello is refused at once).
+REFUSALS_KEPT = 10000
 #: Threads for the database calls made off the event loop (requests, the looks at the cluster).
 DATABASE_THREADS = 32
 #: Tables a process hands to another in one look, when it runs more than its share.
@@ -686,20 +692,36 @@ class RemoteTable(TableActor):
         self.asked.setdefault(key, asyncio.get_running_loop().time())
 
     def _hold(self, command: Hello | Act | Chat | Ping | SeatCommand) -> None:
-        """Nothing reaches the owner (the bus is down): the connection is told once and kept open, not closed, so
-        that a page a sticky load balancer keeps on this process waits rather than reconnects twice a second; it
-        is closed when the bus is up again, and its page reconnects and is forwarded. Its person stays present:
-        no stand-in takes a seat while the bus is down (:meth:`ClusterManager.presence_unknown`)."""
-        conn = command.conn
+        """Nothing reaches the owner (the bus is down). A page's first hello through this process is refused and
+        its connection closed: its page reconnects, to another process if the load balancer spreads them, and
+        reaches the table's in a few tries. A page that comes back here (a sticky load balancer keeps it on this
+        process) is told so and held open, each time twice as long (:data:`HOLD_FIRST` to :data:`HOLD_MOST`
+        seconds), rather than refused twice a second; all are closed when the bus is up again, so that their
+        pages reconnect and are forwarded. Its person stays present meanwhile: no stand-in takes a seat while
+        the bus is down (:meth:`ClusterManager.presence_unknown`)."""
+        conn, cluster = command.conn, self.cluster
         if isinstance(command, Ping):
             conn.send({"type": "pong"} | ({"id": command.id} if command.id is not None else {}))
             return
-        if isinstance(command, Hello):
-            if conn in self.cluster.held:
-                return
-            self.cluster.held[conn] = self
-        conn.send(error("unavailable", "the server running this table cannot be reached from here; waiting for it",
-                        None if isinstance(command, Hello) else command.id))
+        if not isinstance(command, Hello):
+            conn.send(error("unavailable", "the server running this table cannot be reached from here; waiting "
+                            "for it", command.id))
+            return
+        if conn in cluster.held:
+            return
+        key = (self.id, command.token)
+        refused = cluster.refused.get(key, 0)
+        if refused == 0 or len(cluster.refused) >= REFUSALS_KEPT:
+            if len(cluster.refused) < REFUSALS_KEPT:
+                cluster.refused[key] = 1
+            conn.send(error("unavailable", "the server running this table cannot be reached from here: reconnecting"))
+            conn.send(CLOSE)
+            return
+        cluster.refused[key] = refused + 1
+        cluster.held[conn] = self
+        conn.send(error("unavailable", "the server running this table cannot be reached from here; waiting for it"))
+        wait = min(HOLD_FIRST * 2 ** (refused - 1), HOLD_MOST)
+        asyncio.get_running_loop().call_later(wait, cluster.let_held_go, conn)
 
     async def stop(self) -> None:
         self._stopped = True
@@ -820,6 +842,8 @@ class ClusterManager(Manager):
         #: This process's connections to other processes' tables that said hello while the bus was down: kept open
         #: until it is up again (then closed: their pages reconnect and are forwarded).
         self.held: dict[Connection, RemoteTable] = {}
+        #: How many times each table's seat token (``None``: a spectator) was refused here while the bus is down.
+        self.refused: dict[tuple[str, str | None], int] = {}
         #: The last answer to a read of each table (a bounded LRU): what a read gets when neither the table's process
         #: nor the database answers (an outage), rather than an error.
         self._read_last: OrderedDict[str, Message] = OrderedDict()
@@ -1395,11 +1419,17 @@ class ClusterManager(Manager):
 
     def _bus_changed(self, up: bool) -> None:
         self._missing.clear()
+        self.refused.clear()
         if not up:
             self._through_redis_lost()
             return
         held, self.held = self.held, {}
         for conn in held:
+            conn.send(CLOSE)
+
+    def let_held_go(self, conn: Connection) -> None:
+        """A connection held while the bus is down has waited its time: closed (its page reconnects)."""
+        if self.held.pop(conn, None) is not None:
             conn.send(CLOSE)
 
     def presence_unknown(self) -> bool:
