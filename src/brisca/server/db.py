@@ -196,7 +196,7 @@ TCP_USER_TIMEOUT = 10.0
 KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
 #: Seconds a call made from a thread may wait for the database (a read of a request, a look of the cluster)
 #: before its caller is answered: a socket the database stopped answering has no timeout of the driver's.
-CALL_TIMEOUT = 8.0
+CALL_TIMEOUT = 5.0
 
 
 class DatabaseStalled(Exception):
