@@ -552,6 +552,11 @@ class TableActor:
         (log.info if isinstance(exc, DatabaseStalled) else log.warning)(
             "table %s: the database did not answer; the table is loaded again when next asked for", self.id)
         self._refuse(command, TableError("unavailable", "the database did not answer: reconnecting"))
+        # Everyone at the table hears it now, not only the player whose move it was: their connections close.
+        told = getattr(command, "conn", None)
+        for conn in self.conns:
+            if conn is not told:
+                conn.send(error("unavailable", "the database did not answer: reconnecting"))
         self._stop_here("the database did not answer")
 
     def _behind_the_database(self, command: Command) -> None:
