@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
@@ -54,6 +55,7 @@ from brisca.server.text import clean_text
 
 log = logging.getLogger("brisca.server")
 T = TypeVar("T")
+P = ParamSpec("P")
 STATIC = Path(__file__).parent / "static"
 MESSAGE_TYPES = ("hello", "play", "chat", "ping", "leave", "resign")
 
@@ -140,6 +142,18 @@ def _title(preset: str) -> str:
 TAKEOVER_AFTER = 60.0
 #: Seconds between the end of a hand and the next deal: the hand's result stays on the table meanwhile.
 HAND_PAUSE = 8.0
+
+
+
+def bounded(fn: Callable[P, T]) -> Callable[P, Awaitable[T]]:
+    """A synchronous endpoint that reads the database, run in a thread and answered within
+    :data:`~brisca.server.db.CALL_TIMEOUT` seconds (else ``503``): a stalled connection holds no request for ever."""
+
+    @functools.wraps(fn)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        return await in_thread(functools.partial(fn, *args, **kwargs))
+
+    return run
 
 
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
@@ -355,6 +369,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return me(session)
 
     @app.get("/api/players/{username}")
+    @bounded
     def player(username: str) -> dict[str, Any]:
         """An account's page: its ratings per preset and its latest finished games."""
         user = accounts().find(username) if len(username) <= 64 else None
@@ -509,6 +524,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 "record_url": f"/api/games/{row['table_id']}/record"}
 
     @app.get("/api/games")
+    @bounded
     def games(limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 50,
               offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
               preset: Annotated[str | None, Query(pattern=PRESET_NAME)] = None) -> list[dict[str, Any]]:
@@ -523,10 +539,12 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return row
 
     @app.get("/api/games/{table_id}")
+    @bounded
     def game(table_id: str) -> dict[str, Any]:
         return game_entry(finished_or_404(table_id))
 
     @app.get("/api/games/{table_id}/record")
+    @bounded
     def record(table_id: str) -> Response:
         text = manager().store.record(table_id) if TABLE_ID.match(table_id) else None
         if text is None:
@@ -539,6 +557,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     replays_lock = threading.Lock()  # the sync endpoints run in a thread pool
 
     @app.get("/api/games/{table_id}/replay")
+    @bounded
     def replay(table_id: str) -> dict[str, Any]:
         """Every position of a finished game, computed by the engine from its record, all hands shown."""
         with replays_lock:
@@ -561,11 +580,13 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     add_analysis_routes(app, lambda: manager().store, lambda name: accounts().find(name), actor_or_404)
 
     @app.get("/api/ratings")
+    @bounded
     def rated() -> list[dict[str, Any]]:
         """The presets that have ratings, with how many names each rates."""
         return [{**r, "title": _title(r["preset"])} for r in queries.rated_presets(manager().store)]
 
     @app.get("/api/ratings/{preset}")
+    @bounded
     def ratings(preset: Annotated[str, PathParam(pattern=PRESET_NAME)],
                 limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 100) -> list[dict[str, Any]]:
         """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side;
