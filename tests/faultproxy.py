@@ -1,6 +1,7 @@
 """A TCP proxy for the fault-injection tests: put in front of PostgreSQL or Redis, it passes the bytes through
-until it is told to stall them (:meth:`FaultProxy.pause`), to drop every connection and refuse new ones
-(:meth:`FaultProxy.cut`), or to pass them again (:meth:`FaultProxy.restore`).
+until it is told to stall them (:meth:`FaultProxy.pause`; :meth:`FaultProxy.pause_open`: only those of the
+connections open now), to drop every connection and refuse new ones (:meth:`FaultProxy.cut`), or to pass them
+again (:meth:`FaultProxy.restore`).
 
 It runs its own event loop in a thread, so that a test (or the processes it starts) may block meanwhile.
 """
@@ -25,6 +26,8 @@ class FaultProxy:
         self._loop = asyncio.new_event_loop()
         self._flowing: asyncio.Event | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        #: Each connection's own flow (cleared: its bytes wait, whatever the others do).
+        self._flows: list[asyncio.Event] = []
         self._server: asyncio.Server | None = None
         self._thread = threading.Thread(target=self._loop.run_forever, name="fault-proxy", daemon=True)
 
@@ -62,6 +65,10 @@ class FaultProxy:
         """Stall: every byte either way waits (the connections stay open, new ones are accepted and wait too)."""
         self._call(self._pause)
 
+    def pause_open(self) -> None:
+        """Stall the connections open now (every byte either way waits); those opened later pass."""
+        self._call(self._pause_open)
+
     def cut(self) -> None:
         """Down: every connection is closed, and each new one is closed as soon as it is accepted."""
         self._call(self._cut)
@@ -75,6 +82,10 @@ class FaultProxy:
         self.mode = "paused"
         self._flowing.clear()
 
+    def _pause_open(self) -> None:
+        for flow in self._flows:
+            flow.clear()
+
     def _cut(self) -> None:
         self.mode = "cut"
         self._drop()
@@ -83,6 +94,8 @@ class FaultProxy:
         assert self._flowing is not None
         self.mode = "open"
         self._flowing.set()
+        for flow in self._flows:
+            flow.set()
 
     def _drop(self) -> None:
         for writer in list(self._writers):
@@ -110,12 +123,16 @@ class FaultProxy:
             up_writer.transport.abort()
             return
         self._writers.add(up_writer)
-        await asyncio.gather(self._pump(reader, up_writer), self._pump(up_reader, writer))
+        flow = asyncio.Event()
+        flow.set()
+        self._flows.append(flow)
+        await asyncio.gather(self._pump(reader, up_writer, flow), self._pump(up_reader, writer, flow))
+        self._flows.remove(flow)
         for w in (writer, up_writer):
             self._writers.discard(w)
             w.transport.abort()
 
-    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _pump(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, flow: asyncio.Event) -> None:
         assert self._flowing is not None
         with contextlib.suppress(OSError, ConnectionError):
             while True:
@@ -123,6 +140,7 @@ class FaultProxy:
                 if not data:
                     break
                 await self._flowing.wait()
+                await flow.wait()
                 if writer.transport.is_closing():
                     break
                 writer.write(data)

@@ -133,8 +133,8 @@ def test_one_process_answers_its_health(tmp_path: Path) -> None:
     with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
         health = client.get("/healthz")
         assert health.status_code == 200
-        assert health.json() == {"ok": True, "pid": os.getpid(), "node": None, "database": True, "redis": None,
-                                 "tables_owned": 0, "tables_loaded": 0, "connections": 0}
+        assert health.json() == {"ok": True, "pid": os.getpid(), "node": None, "database": True, "writes": True,
+                                 "redis": None, "tables_owned": 0, "tables_loaded": 0, "connections": 0}
         made = client.post("/api/tables", json={"players": 2, "name": "Ana"}).json()
         Conn(client, made["table_id"], token=made["token"])
         health = client.get("/healthz").json()
@@ -652,3 +652,46 @@ def test_a_process_started_while_redis_is_down_serves_and_joins_when_it_answers(
             assert "Redis answers again" in server.log_path.read_text()
         finally:
             server.stop()
+
+
+def test_a_page_that_comes_back_while_the_bus_is_down_is_held_not_refused_again() -> None:
+    """The bus down, a page's hello through a process that cannot forward it: refused and closed the first time (a
+    balancer that spreads the pages sends it elsewhere), held open when it comes back (a sticky balancer), each time
+    longer, and closed when the bus is up again; its pings are answered, its moves told ``unavailable``."""
+    from brisca.server import cluster
+    from brisca.server.table import CLOSE, Act, Connection, Hello, Ping
+
+    class FakeBus:
+        up = False
+
+    class FakeCluster:
+        def __init__(self) -> None:
+            self.bus, self.local, self.held, self.refused = FakeBus(), {}, {}, {}
+
+        let_held_go = cluster.ClusterManager.let_held_go
+
+    def drained(conn: Connection) -> list[Any]:
+        out = []
+        while not conn.outbox.empty():
+            out.append(conn.outbox.get_nowait())
+        return out
+
+    async def run() -> None:
+        site = FakeCluster()
+        route = cluster.RemoteTable(site, "t1", "owner")  # type: ignore[arg-type]
+        first, again = Connection(), Connection()
+        route.submit(Hello(first, "token-a", None))
+        told = drained(first)
+        assert told[0]["code"] == "unavailable" and told[-1] is CLOSE and first not in site.held
+        route.submit(Hello(again, "token-a", 4))
+        told = drained(again)
+        assert [m["code"] for m in told] == ["unavailable"] and site.held == {again: route}
+        route.submit(Ping(again, 1))
+        route.submit(Act(again, "1O", 2))
+        told = drained(again)
+        assert [m.get("type") for m in told] == ["pong", "error"] and told[1]["id"] == 2
+        assert site.refused == {("t1", "token-a"): 2}
+        site.let_held_go(again)  # type: ignore[arg-type]  # its time is up: closed, its page comes back later
+        assert drained(again) == [CLOSE] and not site.held
+
+    asyncio.run(run())

@@ -99,3 +99,26 @@ def test_no_takeover_when_it_is_off(tmp_path: Path) -> None:
         assert not [m for m in watcher.messages if m.get("kind") in ("away", "takeover")]
         assert match_of(client, made["table_id"]).game.turn == 0  # the table waits for its person
         watcher.close()
+
+
+def test_no_takeover_while_a_person_may_be_connected_elsewhere(tmp_path: Path) -> None:
+    """Where several processes serve the site and this one cannot hear from the others (Redis down), a person
+    away from this process may have their page open on another: their seat waits, and is taken over only once
+    their presence can be known again."""
+    with deadline(30), serve(str(tmp_path / "db.sqlite3"), takeover_after=GRACE) as client:
+        made = client.post("/api/tables", json={"players": 2, "bots": {"1": "easy"}, "bot_delay": 0,
+                                                "seed": 8, "name": "Dan"}).json()
+        me = Conn(client, made["table_id"], token=made["token"])
+        watcher = Conn(client, made["table_id"])
+        unknown = [True]
+        client.app.state.manager.actors[made["table_id"]].presence_unknown = lambda: unknown[0]  # type: ignore[attr-defined]
+        me.close()
+        watcher.until(_is("away", 0))
+        time.sleep(5 * GRACE)
+        watcher.sync()
+        assert not [m for m in watcher.messages if m.get("kind") == "takeover"]
+        unknown[0] = False
+        gone = time.monotonic()
+        watcher.until(_is("takeover", 0))
+        assert time.monotonic() - gone < 10  # at the next look (every 2 s)
+        watcher.close()

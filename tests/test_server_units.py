@@ -10,7 +10,7 @@ pytest.importorskip("sqlalchemy")
 pytest.importorskip("openskill")
 
 from brisca.game import Game
-from brisca.server.db import default_url, normalize_url
+from brisca.server.db import DatabaseStalled, default_url, in_thread, normalize_url, postgresql_bounds, unreachable
 from brisca.server.ratings import rate
 from brisca.server.serialize import view_json
 
@@ -24,6 +24,33 @@ def test_database_urls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     url = default_url()
     assert url.startswith("sqlite:///") and url.endswith("brisca.sqlite3") and str(tmp_path) in url
     assert (tmp_path / "brisca").is_dir()
+
+
+def test_postgresql_connections_carry_their_bounds() -> None:
+    """The server's timeouts go in the start-up packet, after the URL's own options (a search path is kept)."""
+    bounds = postgresql_bounds("postgresql+psycopg://u@h/db?options=-csearch_path%3Dmine")
+    assert bounds["options"].split(" ")[0] == "-csearch_path=mine"
+    for setting in ("statement_timeout=15000", "lock_timeout=5000", "idle_in_transaction_session_timeout=15000"):
+        assert f"-c {setting}" in bounds["options"]
+    assert (bounds["connect_timeout"], bounds["tcp_user_timeout"], bounds["keepalives"]) == (5, 10000, 1)
+    assert postgresql_bounds("postgresql+psycopg://u@h/db")["options"].startswith("-c statement_timeout=")
+
+
+def test_a_call_the_database_does_not_answer_fails_at_its_deadline() -> None:
+    import asyncio
+    import threading
+
+    release = threading.Event()
+
+    async def call() -> None:
+        try:
+            await in_thread(release.wait, 60.0, timeout=0.2)
+        finally:
+            release.set()  # the thread left to finish alone ends (asyncio.run waits for it)
+
+    with pytest.raises(DatabaseStalled) as caught:
+        asyncio.run(asyncio.wait_for(call(), 30))
+    assert unreachable(caught.value)
 
 
 def test_team_ratings_move_the_winners_up() -> None:

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import math
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, ParamSpec, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
@@ -30,7 +31,7 @@ from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_ma
 from brisca.server.analyses import add_routes as add_analysis_routes
 from brisca.server.bodysize import BodyLimit
 from brisca.server.collector import Collector
-from brisca.server.db import unreachable
+from brisca.server.db import UNREACHABLE, in_thread, unreachable
 from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
 from brisca.server.names import check_name
@@ -54,6 +55,7 @@ from brisca.server.text import clean_text
 
 log = logging.getLogger("brisca.server")
 T = TypeVar("T")
+P = ParamSpec("P")
 STATIC = Path(__file__).parent / "static"
 MESSAGE_TYPES = ("hello", "play", "chat", "ping", "leave", "resign")
 
@@ -142,6 +144,18 @@ TAKEOVER_AFTER = 60.0
 HAND_PAUSE = 8.0
 
 
+
+def bounded(fn: Callable[P, T]) -> Callable[P, Awaitable[T]]:
+    """A synchronous endpoint that reads the database, run in a thread and answered within
+    :data:`~brisca.server.db.CALL_TIMEOUT` seconds (else ``503``): a stalled connection holds no request for ever."""
+
+    @functools.wraps(fn)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        return await in_thread(functools.partial(fn, *args, **kwargs))
+
+    return run
+
+
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
                limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None,
@@ -222,6 +236,15 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         return validation_reply(exc)
 
+    async def database_unreachable(request: Request, exc: Exception) -> JSONResponse:
+        # A read the database did not answer (down, or stalled past its deadline): said once by the store and the
+        # health, not once a request.
+        return JSONResponse({"detail": "the database does not answer: try again in a moment"},
+                            status_code=503, headers={"Retry-After": "2"})
+
+    for unreachable_error in UNREACHABLE:
+        app.add_exception_handler(unreachable_error, database_unreachable)
+
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> JSONResponse:
         # The last resort (the tests show none happens): a JSON body the page can show, never the traceback.
@@ -235,7 +258,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     async def is_closed(table_id: str) -> bool:
         if TABLE_ID.match(table_id) is None:
             return False
-        return await asyncio.to_thread(manager().store.status, table_id) == "closed"
+        return await in_thread(manager().store.status, table_id) == "closed"
 
     def accounts() -> Accounts:
         a: Accounts = app.state.accounts
@@ -246,7 +269,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     async def viewer(request: Request) -> LoginSession | None:
         """The login session of the request's cookie (``None``: a guest, or a session over)."""
         token = request.cookies.get(SESSION_COOKIE)
-        return None if token is None else await asyncio.to_thread(accounts().session, token)
+        return None if token is None else await in_thread(accounts().session, token)
 
     async def guard(request: Request) -> LoginSession | None:
         """Every POST: refuse one from another site (``Origin``), and, when it carries a live session cookie,
@@ -309,7 +332,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             user = await hashing(accounts().signup, body.username, body.password)
         except AccountError as exc:
             raise HTTPException(400, str(exc)) from None
-        token, session = await asyncio.to_thread(accounts().start_session, user)
+        token, session = await in_thread(accounts().start_session, user)
         return logged_in(request, token, session)
 
     @app.post("/api/login")
@@ -321,14 +344,14 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         except AccountError as exc:
             raise HTTPException(401, str(exc)) from None
         if old is not None:
-            await asyncio.to_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
-        token, session = await asyncio.to_thread(accounts().start_session, user)
+            await in_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
+        token, session = await in_thread(accounts().start_session, user)
         return logged_in(request, token, session)
 
     @app.post("/api/logout")
     async def logout(request: Request) -> JSONResponse:
         if await guard(request) is not None:
-            await asyncio.to_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
+            await in_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
         return logged_out(request)
 
     @app.post("/api/password")
@@ -346,6 +369,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return me(session)
 
     @app.get("/api/players/{username}")
+    @bounded
     def player(username: str) -> dict[str, Any]:
         """An account's page: its ratings per preset and its latest finished games."""
         user = accounts().find(username) if len(username) <= 64 else None
@@ -367,7 +391,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             name = check_name(clean_text(name, what="name", limit=GUEST_NAME_LIMIT))
         except ValueError as exc:
             raise HTTPException(400, str(exc)) from None
-        if await asyncio.to_thread(accounts().taken, name):
+        if await in_thread(accounts().taken, name):
             raise HTTPException(409, f"name: {name} is an account's name (log in to play as {name})")
         return name
 
@@ -473,7 +497,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         out: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
         for status, key in (("waiting", "open"), ("playing", "playing")):
             try:
-                listed = await asyncio.to_thread(queries.live_tables, manager().store, status, limit)
+                listed = await in_thread(queries.live_tables, manager().store, status, limit)
             except Exception as exc:  # the database does not answer: the tables this process (and others) run
                 if not unreachable(exc):
                     raise
@@ -500,6 +524,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 "record_url": f"/api/games/{row['table_id']}/record"}
 
     @app.get("/api/games")
+    @bounded
     def games(limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 50,
               offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
               preset: Annotated[str | None, Query(pattern=PRESET_NAME)] = None) -> list[dict[str, Any]]:
@@ -514,10 +539,12 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return row
 
     @app.get("/api/games/{table_id}")
+    @bounded
     def game(table_id: str) -> dict[str, Any]:
         return game_entry(finished_or_404(table_id))
 
     @app.get("/api/games/{table_id}/record")
+    @bounded
     def record(table_id: str) -> Response:
         text = manager().store.record(table_id) if TABLE_ID.match(table_id) else None
         if text is None:
@@ -530,6 +557,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     replays_lock = threading.Lock()  # the sync endpoints run in a thread pool
 
     @app.get("/api/games/{table_id}/replay")
+    @bounded
     def replay(table_id: str) -> dict[str, Any]:
         """Every position of a finished game, computed by the engine from its record, all hands shown."""
         with replays_lock:
@@ -552,11 +580,13 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     add_analysis_routes(app, lambda: manager().store, lambda name: accounts().find(name), actor_or_404)
 
     @app.get("/api/ratings")
+    @bounded
     def rated() -> list[dict[str, Any]]:
         """The presets that have ratings, with how many names each rates."""
         return [{**r, "title": _title(r["preset"])} for r in queries.rated_presets(manager().store)]
 
     @app.get("/api/ratings/{preset}")
+    @bounded
     def ratings(preset: Annotated[str, PathParam(pattern=PRESET_NAME)],
                 limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 100) -> list[dict[str, Any]]:
         """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side;

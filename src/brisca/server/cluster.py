@@ -52,7 +52,7 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.dialects import postgresql
 
-from brisca.server.db import LeaseRow, make_engine, unreachable
+from brisca.server.db import CALL_TIMEOUT, DatabaseStalled, LeaseRow, in_thread, make_engine, unreachable
 from brisca.server.manager import TABLE_ID, Manager
 from brisca.server.store import Fenced, TableState, Write
 from brisca.server.table import (
@@ -99,6 +99,15 @@ PUBLISH_RETRIES = (0.0, 0.05, 0.25, 0.5)
 #: Seconds a process's channel must go unread, while this process reads its own all along, before that process
 #: is taken to be dead (a Redis restart leaves every channel unread until the processes subscribe again).
 DEAD_GRACE = 3.0
+#: Seconds after the bus comes up again during which no stand-in takes a seat: the pages held by other processes
+#: while it was down reconnect meanwhile (their backoff is 10 s at most).
+PRESENCE_GRACE = 15.0
+#: Seconds a page's connection is held open, the second time it reaches a process that cannot forward it (the bus
+#: down), before it is closed; twice as long each further time, up to HOLD_MOST.
+HOLD_FIRST = 5.0
+HOLD_MOST = 30.0
+#: Refusals remembered while the bus is down (tables and seat tokens; past it, every hello is refused at once).
+REFUSALS_KEPT = 10000
 #: Threads for the database calls made off the event loop (requests, the looks at the cluster).
 DATABASE_THREADS = 32
 #: Tables a process hands to another in one look, when it runs more than its share.
@@ -703,6 +712,7 @@ class RemoteTable(TableActor):
             return
         conn = command.conn
         if isinstance(command, Leave):
+            cluster.held.pop(conn, None)
             key = self.keys.get(conn)
             if key is not None:
                 self.drop(conn, key)
@@ -710,9 +720,8 @@ class RemoteTable(TableActor):
             return
         if self._stopped:  # the owner is gone: the connection is being closed, the client comes back
             return
-        if not cluster.bus.up:  # nothing reaches the owner: the client is told, and tries again (another process)
-            conn.send(error("unavailable", "the server running this table cannot be reached from here: reconnecting"))
-            conn.send(CLOSE)
+        if not cluster.bus.up:
+            self._hold(command)
             return
         key = self.keys.get(conn)
         if key is None:
@@ -731,6 +740,38 @@ class RemoteTable(TableActor):
             op |= {"op": "ping", "id": command.id}
         cluster.bus.send(self.node, op)
         self.asked.setdefault(key, asyncio.get_running_loop().time())
+
+    def _hold(self, command: Hello | Act | Chat | Ping | SeatCommand) -> None:
+        """Nothing reaches the owner (the bus is down). A page's first hello through this process is refused and
+        its connection closed: its page reconnects, to another process if the load balancer spreads them, and
+        reaches the table's in a few tries. A page that comes back here (a sticky load balancer keeps it on this
+        process) is told so and held open, each time twice as long (:data:`HOLD_FIRST` to :data:`HOLD_MOST`
+        seconds), rather than refused twice a second; all are closed when the bus is up again, so that their
+        pages reconnect and are forwarded. Its person stays present meanwhile: no stand-in takes a seat while
+        the bus is down (:meth:`ClusterManager.presence_unknown`)."""
+        conn, cluster = command.conn, self.cluster
+        if isinstance(command, Ping):
+            conn.send({"type": "pong"} | ({"id": command.id} if command.id is not None else {}))
+            return
+        if not isinstance(command, Hello):
+            conn.send(error("unavailable", "the server running this table cannot be reached from here; waiting "
+                            "for it", command.id))
+            return
+        if conn in cluster.held:
+            return
+        key = (self.id, command.token)
+        refused = cluster.refused.get(key, 0)
+        if refused == 0 or len(cluster.refused) >= REFUSALS_KEPT:
+            if len(cluster.refused) < REFUSALS_KEPT:
+                cluster.refused[key] = 1
+            conn.send(error("unavailable", "the server running this table cannot be reached from here: reconnecting"))
+            conn.send(CLOSE)
+            return
+        cluster.refused[key] = refused + 1
+        cluster.held[conn] = self
+        conn.send(error("unavailable", "the server running this table cannot be reached from here; waiting for it"))
+        wait = min(HOLD_FIRST * 2 ** (refused - 1), HOLD_MOST)
+        asyncio.get_running_loop().call_later(wait, cluster.let_held_go, conn)
 
     async def stop(self) -> None:
         self._stopped = True
@@ -848,6 +889,11 @@ class ClusterManager(Manager):
         self.local: dict[int, tuple[Connection, RemoteTable]] = {}
         #: Processes judged dead (their channel unread for DEAD_GRACE seconds).
         self.dead: set[str] = set()
+        #: This process's connections to other processes' tables that said hello while the bus was down: kept open
+        #: until it is up again (then closed: their pages reconnect and are forwarded).
+        self.held: dict[Connection, RemoteTable] = {}
+        #: How many times each table's seat token (``None``: a spectator) was refused here while the bus is down.
+        self.refused: dict[tuple[str, str | None], int] = {}
         #: The last answer to a read of each table (a bounded LRU): what a read gets when neither the table's process
         #: nor the database answers (an outage), rather than an error.
         self._read_last: OrderedDict[str, Message] = OrderedDict()
@@ -895,8 +941,8 @@ class ClusterManager(Manager):
         task.add_done_callback(self._background.discard)
 
     async def _db(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """A database call in a thread."""
-        return await asyncio.to_thread(fn, *args)
+        """A database call in a thread, waited for :data:`~brisca.server.db.CALL_TIMEOUT` seconds at most."""
+        return await in_thread(fn, *args)
 
     def _failed(self, what: str, exc: BaseException) -> None:
         """A look that failed: said once a minute at most (the database's and Redis's outages are said by their
@@ -973,6 +1019,7 @@ class ClusterManager(Manager):
             self.claim(state.id)
         actor = super()._actor(state)
         actor.lease = self.epochs[state.id]
+        actor.presence_unknown = self.presence_unknown
         return actor
 
     async def release(self, actor: TableActor) -> None:
@@ -1103,7 +1150,7 @@ class ClusterManager(Manager):
         (``redis``) is reported, and does not make a process unhealthy: without it, each serves its own tables."""
         report = await super().health()
         redis = self.bus.up and await self.bus.ping()
-        report |= {"ok": bool(report["database"]), "node": self.node, "redis": redis,
+        report |= {"ok": bool(report["ok"]), "node": self.node, "redis": redis,
                    "leases": len(self.epochs), "forwarded_connections": len(self.local),
                    "connections_from_other_processes": len(self.remote)}
         return report
@@ -1160,7 +1207,7 @@ class ClusterManager(Manager):
         while True:
             try:
                 before = dict(self.epochs)
-                held = await loop.run_in_executor(self._lease_thread, self.leases.renew)
+                held = await self._renew(loop)
                 if not self.database_up:
                     self.database_up = True
                     log.warning("the database answers again")
@@ -1188,6 +1235,19 @@ class ClusterManager(Manager):
                 elif not unreachable(exc):
                     self._failed("renewing the leases", exc)
                 await asyncio.sleep(0.5)
+
+    async def _renew(self, loop: asyncio.AbstractEventLoop) -> dict[str, int]:
+        """:meth:`Leases.renew` in the leases' thread, waited for :data:`~brisca.server.db.CALL_TIMEOUT` seconds at
+        most: a thread stuck on a connection that does not answer is left to finish alone, a fresh one renews."""
+        running = loop.run_in_executor(self._lease_thread, self.leases.renew)
+        done, _ = await asyncio.wait({running}, timeout=CALL_TIMEOUT)
+        if not done:
+            self._lease_thread.shutdown(wait=False)
+            self._lease_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brisca-leases")
+            running.add_done_callback(lambda f: f.cancelled() or f.exception())
+            raise DatabaseStalled(f"the leases were not renewed within {CALL_TIMEOUT:g} s")
+        held: dict[str, int] = running.result()
+        return held
 
     async def _reload(self, table_id: str) -> None:
         with contextlib.suppress(Exception):
@@ -1409,8 +1469,25 @@ class ClusterManager(Manager):
 
     def _bus_changed(self, up: bool) -> None:
         self._missing.clear()
+        self.refused.clear()
         if not up:
             self._through_redis_lost()
+            return
+        held, self.held = self.held, {}
+        for conn in held:
+            conn.send(CLOSE)
+
+    def let_held_go(self, conn: Connection) -> None:
+        """A connection held while the bus is down has waited its time: closed (its page reconnects)."""
+        if self.held.pop(conn, None) is not None:
+            conn.send(CLOSE)
+
+    def presence_unknown(self) -> bool:
+        """Whether a person's page may be connected to another process without this one hearing of it: the bus
+        is down, or came up less than :data:`PRESENCE_GRACE` seconds ago (the pages held elsewhere reconnecting).
+        No stand-in takes a seat meanwhile."""
+        loop = self.loop
+        return not self.bus.up or (loop is not None and loop.time() - self.bus.up_since < PRESENCE_GRACE)
 
     # -------------------------------------------------------------- messages
 

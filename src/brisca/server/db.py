@@ -7,13 +7,16 @@ decks and actions rebuild any table after a restart.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+T = TypeVar("T")
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
@@ -175,15 +178,34 @@ def normalize_url(url: str) -> str:
     return url
 
 
-#: PostgreSQL: seconds to open a connection (a server that accepts but never answers fails after this), a
-#: statement may run, and a request may wait for a free connection of the pool.
+#: PostgreSQL's bounds, each the library's or the server's own setting: seconds to open a connection (a server
+#: that accepts but never answers fails after this; libpq's ``connect_timeout``), a statement may run
+#: (``statement_timeout``), a statement may wait for a row or table lock (``lock_timeout``: a write held up by
+#: another process's transaction fails rather than holds its table), a session may sit in a transaction without
+#: a word from its client (``idle_in_transaction_session_timeout``: the server ends the transaction of a client
+#: cut off mid-write, and frees its locks), and a request may wait for a free connection of the pool
+#: (SQLAlchemy's ``pool_timeout``).
 CONNECT_TIMEOUT = 5
 STATEMENT_TIMEOUT = 15.0
-POOL_TIMEOUT = 10.0
+LOCK_TIMEOUT = 5.0
+IDLE_IN_TRANSACTION_TIMEOUT = 15.0
+POOL_TIMEOUT = 5.0
+#: Seconds of unacknowledged data before the kernel drops the connection (libpq's ``tcp_user_timeout``), and the
+#: TCP keepalives: a server gone from the network is noticed without waiting for the system's minutes.
+TCP_USER_TIMEOUT = 10.0
+KEEPALIVES = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 3}
+#: Seconds a call made from a thread may wait for the database (a read of a request, a look of the cluster)
+#: before its caller is answered: a socket the database stopped answering has no timeout of the driver's.
+CALL_TIMEOUT = 5.0
+
+
+class DatabaseStalled(Exception):
+    """The database did not answer within a deadline of ours (its connection neither answers nor fails): the
+    call may still go through later, as a write cut short may or may not have been committed."""
 
 
 def make_engine(url: str | None) -> sa.Engine:
-    """The engine of a URL; PostgreSQL's with the timeouts above, so that no call waits on it for ever."""
+    """The engine of a URL; PostgreSQL's with the bounds above, so that no call waits on it for ever."""
     url = normalize_url(url or default_url())
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"check_same_thread": False})
@@ -203,17 +225,30 @@ def make_engine(url: str | None) -> sa.Engine:
             cursor.close()
 
         return engine
-    engine = sa.create_engine(url, pool_pre_ping=True, pool_timeout=POOL_TIMEOUT,
-                              connect_args={"connect_timeout": CONNECT_TIMEOUT})
+    return sa.create_engine(url, pool_pre_ping=True, pool_timeout=POOL_TIMEOUT,
+                            connect_args=postgresql_bounds(url))
 
-    @sa.event.listens_for(engine, "connect")
-    def _timeouts(dbapi_connection: Any, _record: Any) -> None:
-        # A statement the server runs longer than this fails instead of holding a table (or the start-up).
-        with dbapi_connection.cursor() as cursor:
-            cursor.execute(f"SET statement_timeout = {int(STATEMENT_TIMEOUT * 1000)}")
-        dbapi_connection.commit()
 
-    return engine
+def postgresql_bounds(url: str) -> dict[str, Any]:
+    """libpq's parameters for the bounds above. The server's settings go in the start-up packet (``options``, after
+    any the URL gives, such as a ``search_path``): set before the first statement, within the connect timeout."""
+    given = sa.engine.make_url(url).query.get("options", "")
+    settings = {"statement_timeout": STATEMENT_TIMEOUT, "lock_timeout": LOCK_TIMEOUT,
+                "idle_in_transaction_session_timeout": IDLE_IN_TRANSACTION_TIMEOUT}
+    options = [given] if isinstance(given, str) else list(given)
+    options += [f"-c {name}={int(seconds * 1000)}" for name, seconds in settings.items()]
+    return {"connect_timeout": CONNECT_TIMEOUT, "options": " ".join(o for o in options if o),
+            "tcp_user_timeout": int(TCP_USER_TIMEOUT * 1000), **KEEPALIVES}
+
+
+async def in_thread(fn: Callable[..., T], *args: Any, timeout: float = CALL_TIMEOUT) -> T:
+    """``fn(*args)`` (a database call) in a thread, waited for ``timeout`` seconds at most (then
+    :class:`DatabaseStalled`; the thread finishes alone, its connection held until the database answers or the
+    kernel gives it up)."""
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(fn, *args), timeout)
+    except TimeoutError:
+        raise DatabaseStalled(f"the database did not answer within {timeout:g} s") from None
 
 
 def check_reachable(url: str | None) -> None:
@@ -249,8 +284,11 @@ def _first_line(exc: BaseException) -> str:
 def unreachable(exc: BaseException) -> bool:
     """Whether ``exc`` says the database could not be reached or did not answer in time (not that it refused a
     statement): whether a write it cut short may or may not have been committed."""
-    return isinstance(exc, sa.exc.OperationalError | sa.exc.InterfaceError | sa.exc.TimeoutError) or (
-        isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated)
+    return isinstance(exc, UNREACHABLE) or (isinstance(exc, sa.exc.DBAPIError) and exc.connection_invalidated)
+
+
+#: The exceptions that say the database could not be reached or did not answer in time.
+UNREACHABLE = (DatabaseStalled, sa.exc.OperationalError, sa.exc.InterfaceError, sa.exc.TimeoutError)
 
 
 def conflicting(exc: BaseException) -> bool:
@@ -268,7 +306,9 @@ def upgrade(engine: sa.Engine) -> None:
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as connection:
         if engine.dialect.name == "postgresql":
-            # Processes started together (several serving one site) upgrade one at a time.
+            # Processes started together (several serving one site) upgrade one at a time: the others wait for
+            # the first's upgrade longer than for a lock of the tables.
+            connection.execute(sa.text("SET LOCAL lock_timeout = '120s'"))
             connection.execute(sa.text("SELECT pg_advisory_xact_lock(8127001)"))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")

@@ -23,7 +23,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
 from brisca.rules import Rules, find_variant, make_rules
-from brisca.server.db import unreachable
+from brisca.server.db import in_thread, unreachable
 from brisca.server.limits import Limits
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import OPEN, Close, StartIfFull, TableActor
@@ -197,17 +197,32 @@ class Manager:
             database = await asyncio.wait_for(asyncio.to_thread(self.store.ping), HEALTH_TIMEOUT)
         except TimeoutError:
             database = False
+        # (The database not answering, a write is not tried: the writes go through when no write has stalled.)
+        writes = await self.writes_go_through() if database else self.store.stalled_since is None
         live = [a for a in self.actors.values() if not a.stopped]
-        return {"ok": database, "pid": os.getpid(), "node": None, "database": database, "redis": None,
+        return {"ok": database and writes, "pid": os.getpid(), "node": None, "database": database,
+                "writes": writes, "redis": None,
                 "tables_owned": sum(a.status in OPEN for a in live), "tables_loaded": len(live),
                 "connections": sum(len(a.conns) for a in live)}
+
+    async def writes_go_through(self) -> bool:
+        """Whether this process's writes are committed: after a write stalled (:attr:`Store.stalled_since`), a
+        write that changes nothing is tried (and its commit ends the stall)."""
+        store = self.store
+        if store.inline or store.stalled_since is None:
+            return True
+        try:
+            await store.write(store.probe)
+        except Exception:
+            return False
+        return True
 
     async def locate(self, table_id: str) -> TableActor | None:
         """:meth:`route`, its database reads off the event loop where the database is another server's."""
         actor = self.actors.get(table_id)
         if self.store.inline or (actor is not None and not actor.stopped) or not TABLE_ID.match(table_id):
             return self.route(table_id)
-        return self._loaded(table_id, await asyncio.to_thread(self.store.load, table_id))
+        return self._loaded(table_id, await in_thread(self.store.load, table_id))
 
     def _loaded(self, table_id: str, state: TableState | None) -> TableActor | None:
         """The actor of a table just read from the database (one started meanwhile wins)."""
@@ -224,7 +239,7 @@ class Manager:
         """:meth:`create`, its database work off the event loop where the database is another server's."""
         if self.store.inline:
             return self.create(spec, owner, sits=sits)
-        state = await asyncio.to_thread(self._store_new, spec, owner, sits)
+        state = await in_thread(self._store_new, spec, owner, sits)
         return self._start_new(state)
 
     def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:

@@ -308,6 +308,8 @@ PAGE_EN: dict[str, str] = {
     "srv_hintDealt": "a hint is for your own turn, once the cards are dealt",
     "srv_hintBusy": "a hint is being searched at this table already",
     "srv_badToken": "this token holds no seat at this table",
+    "srv_databaseSilent": "the database did not answer: reconnecting",
+    "srv_ownerUnreachable": "the server running this table cannot be reached from here; waiting for it",
 }
 
 

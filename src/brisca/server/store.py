@@ -4,6 +4,12 @@ The tables' writes go through :meth:`Store.write`: every write that came in whil
 being committed goes in the next batch, in one transaction, its rows sent with one ``executemany`` a
 statement (a group commit). Each table still waits for its own write to be committed before it
 broadcasts, and a batch that fails is tried again one write at a time, so one bad write fails alone.
+
+A write that a stalled database (a connection that neither answers nor fails) has not committed within
+:data:`WRITE_TIMEOUT` seconds fails with :class:`~brisca.server.db.DatabaseStalled`: its table answers the player
+and stops, rather than hold everyone for the length of the stall. The writer thread stuck in it is left to finish
+alone (a fresh one takes the next batch, on another connection), and the stall is logged once when it begins and
+once when a write is committed again.
 """
 
 from __future__ import annotations
@@ -11,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import logging
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -23,6 +31,7 @@ from sqlalchemy.orm import Session
 
 from brisca.server.db import (
     ActionRow,
+    DatabaseStalled,
     GameRow,
     HandRow,
     RatingRow,
@@ -55,6 +64,12 @@ _MOVE_SEAT = (_SEATS.update()
                       user_id=sa.bindparam("b_user")))
 _INSERT_HAND = _HANDS.insert()
 _INSERT_ACTION = _ACTIONS.insert()
+
+log = logging.getLogger("brisca.server")
+
+#: Seconds a write may wait to be committed (its turn in the batches included) before its table is answered: the
+#: player hears from the table within this and the time to answer, whatever the database does.
+WRITE_TIMEOUT = 5.0
 
 
 def hash_token(token: str) -> str:
@@ -133,6 +148,10 @@ class Store:
         #: is still its writer's, at the writer's epoch, :mod:`brisca.server.cluster`); it raises to refuse the
         #: batch. ``None``: one process, nothing to check.
         self.fence: Callable[[sa.Connection, Sequence[Write]], None] | None = None
+        #: Seconds a write may wait to be committed (PostgreSQL; SQLite's commits are the event loop's own).
+        self.write_timeout = WRITE_TIMEOUT
+        #: ``time.monotonic()`` when a write was first left uncommitted past the timeout, until one is committed.
+        self.stalled_since: float | None = None
         if self.inline:
             self._checkpointer = threading.Thread(target=self._checkpoints, name="brisca-checkpoint", daemon=True)
             self._checkpointer.start()
@@ -169,15 +188,45 @@ class Store:
         ``lease``: the epoch the writer holds the table under, for the fence.
 
         Writes that arrive while a batch commits (or in the same turn of the event loop) go together in the
-        next batch, in one transaction.
+        next batch, in one transaction. On PostgreSQL, :class:`~brisca.server.db.DatabaseStalled` after
+        :attr:`write_timeout` seconds: a write still waiting for its batch is never sent; one sent may or may not
+        be committed when the database answers again.
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._queue.append(((fn, args, lease), future))
+        entry = ((fn, args, lease), future)
+        self._queue.append(entry)
         if not self._draining:
             self._draining = True
             self._drainer = loop.create_task(self._drain())
-        await future
+        if self.inline:
+            await future
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(future), self.write_timeout)
+        except TimeoutError:
+            with contextlib.suppress(ValueError):
+                self._queue.remove(entry)  # not sent: it never will be
+            future.add_done_callback(_consume)
+            self._stalled()
+            raise DatabaseStalled(f"the database did not commit a write within {self.write_timeout:g} s") from None
+
+    def _stalled(self) -> None:
+        if self.stalled_since is None:
+            self.stalled_since = time.monotonic()
+            log.warning("the database has not committed a write for %g s: the tables that wait for one answer "
+                        "their players and stop; they are loaded again when it answers", self.write_timeout)
+
+    def _committed(self) -> None:
+        if self.stalled_since is not None:
+            log.warning("the database commits writes again (they stalled for %.1f s)",
+                        time.monotonic() - self.stalled_since)
+            self.stalled_since = None
+
+    def probe(self) -> None:
+        """A write that changes nothing: a transaction through the writer, to see whether writes go through."""
+        with self._begin():
+            pass
 
     async def _drain(self) -> None:
         loop = asyncio.get_running_loop()
@@ -191,12 +240,24 @@ class Store:
                     else:
                         if self._writer is None:
                             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="brisca-writer")
-                        errors = await loop.run_in_executor(self._writer, self._commit_batch, work)
+                        running = loop.run_in_executor(self._writer, self._commit_batch, work)
+                        done, _ = await asyncio.wait({running}, timeout=self.write_timeout)
+                        if not done:
+                            # Stuck on a connection that neither answers nor fails: its writers have been answered
+                            # (DatabaseStalled); the thread finishes alone, and the next batch takes a fresh one.
+                            self._writer.shutdown(wait=False)
+                            self._writer = None
+                            running.add_done_callback(self._late)
+                            self._stalled()
+                            continue
+                        errors = running.result()
                 except BaseException as exc:  # the loop is going away: fail what waits
                     for _, future in batch:
                         if not future.done():
                             future.set_exception(exc if isinstance(exc, Exception) else RuntimeError("stopped"))
                     raise
+                if not self.inline and any(err is None for err in errors):
+                    self._committed()
                 for (_, future), err in zip(batch, errors, strict=True):
                     if not future.done():
                         if err is None:
@@ -207,6 +268,11 @@ class Store:
                     await asyncio.sleep(0)  # let the tables run before the next batch
         finally:
             self._draining = False
+
+    def _late(self, running: asyncio.Future[list[Exception | None]]) -> None:
+        """A batch given up on came to an end: committed, the database answers again."""
+        if not running.cancelled() and running.exception() is None and None in running.result():
+            self._committed()
 
     def _commit_batch(self, batch: list[Write]) -> list[Exception | None]:
         """The whole batch in one transaction, or, if that fails, each write alone."""
@@ -416,6 +482,13 @@ class Store:
             return TableState(row.id, row.preset, dict(row.options), row.players, row.seed, row.bot_delay,
                               row.status, row.version, seats, [h.deck for h in hands], [h.salt for h in hands],
                               [h.commitment for h in hands], bool(row.seeded), row.owner, actions)
+
+
+def _consume(future: asyncio.Future[None]) -> None:
+    """A write's outcome nobody waits for any more (its writer was answered): read, so that asyncio does not report
+    it as never retrieved."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, float]]) -> None:

@@ -34,7 +34,7 @@ from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
 from brisca.game import Game, Match, PartnerDraw, draw_for_partners
 from brisca.record import MatchRecord
 from brisca.rules import Rules, make_rules
-from brisca.server.db import GameRow, _now, conflicting, unreachable
+from brisca.server.db import DatabaseStalled, GameRow, _now, conflicting, unreachable
 from brisca.server.serialize import action_json, view_json
 from brisca.server.store import Fenced, SeatInfo, Store, TableState, hash_token
 
@@ -44,6 +44,8 @@ log = logging.getLogger("brisca.server")
 HISTORY_LIMIT = 2000
 #: Levels whose moves take long enough to run off the event loop.
 SLOW_BOTS = {"expert", "hard", "heuristic"}
+#: Seconds between two looks at an absent person's seat whose takeover is put off (their presence unknown).
+PRESENCE_RECHECK = 2.0
 #: The level of the bot that plays for an absent player.
 STANDIN_LEVEL = "normal"
 #: Client addresses remembered per account at a table (to see two accounts played from one address).
@@ -296,6 +298,9 @@ class TableActor:
         self.away: dict[int, tuple[int, float]] = {}
         #: Seats of absent people played by a bot: seat -> agent.
         self.standins: dict[int, Agent] = {}
+        #: Whether a person may be connected to the table through another process that this one cannot hear from
+        #: now (set by the cluster's manager): no stand-in takes a seat meanwhile.
+        self.presence_unknown: Callable[[], bool] = lambda: False
         self._epoch = 0
         self.match: Match | None = None
         self.action_count = 0
@@ -528,7 +533,7 @@ class TableActor:
                     return
             except Exception as exc:  # the actor must outlive any one command
                 if unreachable(exc) and not self.store.inline:
-                    self._lost_database(command)
+                    self._lost_database(command, exc)
                     return
                 if conflicting(exc):
                     self._behind_the_database(command)
@@ -539,12 +544,19 @@ class TableActor:
                     await self._recover()
             self._schedule_bot()
 
-    def _lost_database(self, command: Command) -> None:
+    def _lost_database(self, command: Command, exc: Exception) -> None:
         """A write did not reach the database, or its answer did not come back: whether it was committed is not
         known here. The table stops (its connections are closed: the clients reconnect, and find it loaded again
         from what the database holds)."""
-        log.warning("table %s: the database did not answer; the table is loaded again when next asked for", self.id)
+        # A stall is said once for the process (by the store), not once a table.
+        (log.info if isinstance(exc, DatabaseStalled) else log.warning)(
+            "table %s: the database did not answer; the table is loaded again when next asked for", self.id)
         self._refuse(command, TableError("unavailable", "the database did not answer: reconnecting"))
+        # Everyone at the table hears it now, not only the player whose move it was: their connections close.
+        told = getattr(command, "conn", None)
+        for conn in self.conns:
+            if conn is not told:
+                conn.send(error("unavailable", "the database did not answer: reconnecting"))
         self._stop_here("the database did not answer")
 
     def _behind_the_database(self, command: Command) -> None:
@@ -904,6 +916,11 @@ class TableActor:
         seat = command.seat
         pending = self.away.get(seat)
         if pending is None or pending[0] != command.epoch or self._connected(seat) or self.status != "playing":
+            return
+        if self.presence_unknown():  # their page may be open on another process: looked at again later
+            loop = asyncio.get_running_loop()
+            self.away[seat] = (command.epoch, loop.time() + PRESENCE_RECHECK)
+            loop.call_later(PRESENCE_RECHECK, self.commands.put_nowait, command)
             return
         del self.away[seat]
         self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
