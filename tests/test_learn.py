@@ -637,3 +637,105 @@ def test_a_file_that_is_not_a_network_is_one_clear_error(tmp_path: Path) -> None
         with pytest.raises(ValueError, match=said):
             Net.load(path)
         assert main(["arena", f"net[weights={path}]", "random", "--games", "1"]) == 2
+
+
+# --- the time limit, on a fake clock ---------------------------------------------------------------------------------
+
+
+class FakeClock:
+    """A clock that moves only when the test's stand-ins for the work move it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _timed(monkeypatch: pytest.MonkeyPatch, clock: FakeClock, update_s: float, deal_s: float = 0.0) -> None:
+    """Each update's self-play takes ``update_s`` seconds and each evaluation deal ``deal_s``, on ``clock``."""
+    from brisca.learn import evaluation, run
+
+    def collect_timed(task: dict[str, object]) -> dict[str, object]:
+        clock.now += update_s
+        return collect(task)
+
+    deal = evaluation._deal
+
+    def deal_timed(args: tuple[object, ...]) -> list[float]:
+        clock.now += deal_s
+        return deal(args)
+
+    monkeypatch.setattr(run, "collect", collect_timed)
+    monkeypatch.setattr(evaluation, "_deal", deal_timed)
+
+
+_SMALL = ["--presets", "spanish", "--workers", "1", "--games", "4", "--hidden", "8", "--minibatch", "64",
+          "--epochs", "1", "--backend", "numpy", "--lanes", "0", "--expert-deals", "0"]
+
+
+def test_no_update_starts_that_would_end_past_the_limit_and_a_line_comes_a_minute(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = FakeClock()
+    _timed(monkeypatch, clock, update_s=25)
+    out = tmp_path / "run"
+    train(parser().parse_args(["--out", str(out), *_SMALL, "--minutes", "3", "--eval-every", "0"]), "t", clock)
+    # Updates end at 25, 50, ..., 175 s; the eighth would end at 200 s, past the 180 s limit, and does not start.
+    assert json.loads((out / "state.json").read_text())["update"] == 7
+    assert clock.now == 175
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"brisca train: a fresh run in {out}: 2-player spanish, 8 hidden units, numpy")
+    assert lines[0].endswith("until update 1,000,000, for 3 minutes; a line a minute")
+    # A line after the first update, then one as soon as a minute has passed since the last.
+    ticks = [line for line in lines if " of 3:00  update" in line]
+    assert [t.split("  ")[0] for t in ticks] == ["0:25 of 3:00", "1:40 of 3:00", "2:55 of 3:00"]
+    assert "update 4, 16 hands (+12 in 1:15), reward" in ticks[1]
+    assert lines[-1].startswith("brisca train: stopped at update 7 (the time limit), 28 hands, in 2:55")
+
+
+def test_an_evaluation_the_limit_falls_in_is_cut_and_runs_first_when_the_run_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = FakeClock()
+    _timed(monkeypatch, clock, update_s=10, deal_s=20)
+    out = tmp_path / "run"
+    args = ["--out", str(out), *_SMALL, "--eval-every", "2", "--eval-deals", "3"]
+    train(parser().parse_args([*args, "--minutes", "1"]), "t", clock)
+    # Updates end at 10 and 20 s; the evaluation's deals at 40 and 60 s, and the third is not played: the limit.
+    assert clock.now == 60
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert [r["update"] for r in rows] == [1, 2] and not any("eval" in r for r in rows)
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 2 and state["eval_owed"] == {"update": 2, "left": [["spanish", "heuristic", 3]]}
+    assert "in the evaluation of this update: it runs first when the run resumes" in capsys.readouterr().out
+
+    clock.now = 1000.0  # another invocation, 2 minutes
+    train(parser().parse_args([*args, "--minutes", "2", "--resume"]), "t", clock)
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    evals = [r for r in rows if "eval" in r]
+    assert [(r["update"], r["eval_games"]) for r in evals] == [(2, 6)]  # the owed evaluation, whole, first
+    # Then updates 3 and 4 (at 70 and 80 s); the evaluation of update 4 would take 60 s more, past 120: left out.
+    assert [r["update"] for r in rows if "eval" not in r] == [1, 2, 3, 4]
+    assert clock.now == 1080
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 4 and state["eval_owed"]["update"] == 4
+    assert "update 4: spanish vs heuristic" not in capsys.readouterr().out
+
+
+def test_a_run_written_before_the_trainer_was_a_package_resumes(tmp_path: Path) -> None:
+    """tests/runs/spanish-two-updates was written by the trainer of one module (brisca/learn/train.py before it
+    became brisca.learn's modules): ``--presets spanish --workers 1 --games 4 --updates 2 --hidden 8 --minibatch 64
+    --epochs 1 --eval-every 0 --backend numpy --lanes 0 --snapshot 2 --league-size 3 --seed 5``."""
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(Path(__file__).parent / "runs" / "spanish-two-updates", out)
+    before = dict(np.load(out / "checkpoint_net.npz"))
+    assert train_main(["--out", str(out), "--workers", "1", "--games", "4", "--updates", "3", "--minibatch", "64",
+                       "--epochs", "1", "--eval-every", "0", "--backend", "numpy", "--lanes", "0", "--snapshot",
+                       "2", "--league-size", "3", "--resume"]) == 0
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 3 and state["games"] == 12 and state["presets"] == ["spanish"]
+    assert state["league"] == ["u000000.npz", "u000002.npz"] and len(state["commands"]) == 2
+    after = dict(np.load(out / "checkpoint_net.npz"))
+    assert after["w1"].shape == before["w1"].shape and not np.allclose(after["w1"], before["w1"])
+    assert Net.load(out / "net.npz").meta["updates"] == 3

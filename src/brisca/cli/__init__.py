@@ -186,12 +186,9 @@ def _run(argv: Sequence[str] | None) -> int:
     _current_folder_importable()
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
-    if words[:1] == ["train"]:  # its options are the trainer's own (brisca.learn.train)
-        try:
-            from brisca.learn.command import main as train_main
-        except ImportError as exc:
-            print(f"brisca: error: training needs numpy: pip install 'brisca[fast]' ({exc})", file=sys.stderr)
-            return 2
+    if words[:1] == ["train"]:  # its options are the trainer's own (brisca.learn.command)
+        from brisca.learn.command import main as train_main  # (numpy missing: one line, from there)
+
         return train_main(words[1:])
     if words[:1] == ["loadtest"]:  # its options are the load test's own (brisca.server.loadtest)
         return _loadtest(words[1:])

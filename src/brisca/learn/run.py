@@ -43,7 +43,7 @@ import random
 import shutil
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -53,34 +53,28 @@ import numpy as np
 from brisca.agents.net import Net
 from brisca.errors import BriscaError
 from brisca.learn.collectors import RayCollectors
+from brisca.learn.deadline import Deadline
 from brisca.learn.demonstrations import demonstrate
-from brisca.learn.evaluation import OPPONENTS, evaluate
+from brisca.learn.evaluation import evaluate, plan
 from brisca.learn.learners import NumpyLearner, TorchLearner, make_learner
 from brisca.learn.network import Arrays, init_arrays, merge, shape, widen, with_cues, with_inputs
+from brisca.learn.progress import Progress
 from brisca.learn.selfplay import collect
 
 
 class Run:
     """A training run's state, folder and log."""
 
-    def __init__(self, args: argparse.Namespace, command: str) -> None:
+    def __init__(self, args: argparse.Namespace, command: str, clock: Callable[[], float] = time.monotonic) -> None:
         self.args = args
+        self.clock = clock
         self.out = Path(args.out)
-        self.out.mkdir(parents=True, exist_ok=True)
-        (self.out / "league").mkdir(exist_ok=True)
-        self.presets = [p.strip() for p in args.presets.split(",") if p.strip()]
-        self.players: int = args.players
-        self.advisor: str | None = args.advisor
-        self.cues: bool = args.cues
+        self.presets, self.players, self.advisor, self.cues = settings(args)
         self.command = command
         state_path = self.out / "state.json"
         self.resumed = args.resume and state_path.exists()
         if self.resumed:
             self.state = json.loads(state_path.read_text())
-            self.presets = self.state["presets"]
-            self.players = self.state.get("players", 2)
-            self.advisor = self.state.get("advisor")
-            self.cues = bool(self.state.get("cues"))
             arrays = dict(np.load(self.out / "checkpoint_net.npz"))
         else:
             self.state = {"update": 0, "games": 0, "samples": 0, "seconds": 0.0, "league": [],
@@ -89,7 +83,10 @@ class Run:
                           "seed": args.seed, "commands": []}
             inputs, actions = shape(self.presets, self.players, self.advisor is not None, self.cues)
             if args.init:
-                started = Net.load(args.init)
+                try:
+                    started = Net.load(args.init)
+                except (OSError, ValueError) as exc:
+                    raise BriscaError(f"--init: {exc}") from None
                 arrays = dict(started.arrays)
                 if self.cues and not started.cues:
                     arrays = with_cues(arrays, self.players)
@@ -107,6 +104,7 @@ class Run:
             else:
                 arrays = init_arrays(inputs, actions, args.hidden or 256, args.seed)
         self.state["commands"].append(command)
+        (self.out / "league").mkdir(parents=True, exist_ok=True)
         if not self.state["league"]:  # the league starts with the first self: a near-uniform player
             Net(arrays, self.meta()).save(self.out / "league" / "u000000.npz")
             self.state["league"] = ["u000000.npz"]
@@ -156,12 +154,12 @@ class Run:
         tasks = [{"weights": arrays, "agent": agent, "presets": self.presets, "players": self.players,
                   "advisor": self.advisor, "cues": self.cues, "games": share, "seed": self.rng.getrandbits(48) + w}
                  for w in range(workers)]
-        t0 = time.perf_counter()
+        t0 = self.clock()
         parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
-        t1 = time.perf_counter()
+        t1 = self.clock()
         batch = merge(parts, ("obs", "mask", "act", "ret"))
         stats = self.learner.imitate(batch, epochs, self.args.imitate_minibatch)
-        return share * workers, len(batch["act"]), stats, t1 - t0, time.perf_counter() - t1
+        return share * workers, len(batch["act"]), stats, t1 - t0, self.clock() - t1
 
     def imitate(self, pool: ProcessPoolExecutor | None) -> None:
         """The imitation that starts a fresh run (``--imitate``), logged to the curve as update 0."""
@@ -188,6 +186,39 @@ class Run:
         self.log({"update": self.state["update"], "search": f"expert[sims={args.search_sims}]", "hands": hands,
                   "samples": samples, "play_s": round(play_s, 2), "learn_s": round(learn_s, 2),
                   **{k: round(v, 5) for k, v in stats.items()}})
+
+    def evaluate(self, pool: ProcessPoolExecutor | None, parts: Sequence[tuple[str, str, int]], deadline: Deadline,
+                 progress: Progress) -> list[tuple[str, str, int]]:
+        """The network as it is now against ``parts`` (:func:`~brisca.learn.evaluation.plan`), each part's score
+        logged as it ends; the parts left where ``deadline`` came first (the one it cut included), else none."""
+        update = self.state["update"]
+        for k, (preset, opponent, deals) in enumerate(parts):
+            result = evaluate(pool, self.out / "net.npz", opponent, preset, deals, 1000 + update, self.players,
+                              deadline)
+            if result is None:
+                return list(parts[k:])
+            score, low, high, games = result
+            self.log({"update": update, "games": self.state["games"], "eval": opponent, "preset": preset,
+                      "score": round(score, 4), "low": round(low, 4), "high": round(high, 4), "eval_games": games})
+            progress.evaluation(update, preset, opponent, score, low, high, games)
+        return []
+
+    def describe(self, lanes: int, play_on: str) -> str:
+        """What the start line says: the run (fresh or resumed), where, what it learns and how."""
+        st = self.state
+        if self.resumed:
+            what = (f"run {self.out} resumed at update {st['update']:,} ({st['games']:,} hands, "
+                    f"{st['seconds'] / 60:.1f} minutes so far)")
+        else:
+            what = f"a fresh run in {self.out}" + (f" from {self.args.init}" if self.args.init else "")
+        learner = self.learner
+        on = f"torch learner on {learner.device}" if isinstance(learner, TorchLearner) else "numpy learner"
+        workers = max(1, self.args.workers)
+        where = {"ray": f"{workers} Ray tasks", "processes": f"{workers} processes", "here": "this process"}[play_on]
+        how = "in lockstep" if lanes else "one at a time"
+        return (f"{what}: {self.players}-player {', '.join(self.presets)}, {st['hidden']} hidden units, {on}, "
+                f"self-play in {where} ({self.args.games:,} hands each an update, {how}), "
+                f"until update {self.args.updates:,}")
 
     def meta(self) -> dict[str, Any]:
         return {"presets": self.presets, "players": self.players, "hidden": self.state["hidden"],
@@ -239,6 +270,41 @@ class Run:
         return out
 
 
+def settings(args: argparse.Namespace) -> tuple[list[str], int, str | None, bool]:
+    """What the run's network reads: its presets, players, advisor and cues (a resumed run's own, from its state)."""
+    state_path = Path(args.out) / "state.json"
+    if args.resume and state_path.exists():
+        state = json.loads(state_path.read_text())
+        return state["presets"], state.get("players", 2), state.get("advisor"), bool(state.get("cues"))
+    return [p.strip() for p in args.presets.split(",") if p.strip()], args.players, args.advisor, args.cues
+
+
+def check(args: argparse.Namespace) -> int:
+    """The options' errors, found before any file is written or process started; the lanes of the self-play."""
+    from brisca.agents.registry import make_agent
+
+    for name in (args.imitate, args.advisor):
+        if name:
+            make_agent(name)  # an unknown name fails here
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise BriscaError(f"--out {out} is a file, not a run's folder")
+    if args.resume and out.is_dir() and (out / "state.json").exists() and \
+            not (out / "checkpoint_net.npz").exists():
+        raise BriscaError(f"{out} has a state.json but no checkpoint_net.npz: it cannot be resumed")
+    presets, players, advisor, cues = settings(args)
+    if not presets:
+        raise BriscaError("--presets names no preset")
+    try:
+        shape(presets, players, advisor is not None, cues)
+    except ValueError as exc:  # an unknown preset, or presets of different encodings
+        raise BriscaError(f"--presets: {exc}") from None
+    lanes = batch_lanes(args.lanes, args.games, presets, players, advisor)
+    if args.critic == "full" and not lanes:
+        raise BriscaError("--critic full reads the hidden cards from the lockstep self-play: not with --lanes 0")
+    return lanes
+
+
 def batch_lanes(lanes: int | None, games: int, presets: Sequence[str], players: int, advisor: str | None) -> int:
     """How many hands a worker plays in lockstep: ``lanes`` as asked (0: one at a time), by default up to 1,024
     where :class:`brisca.envs.batch.Batch` plays the presets compiled and no advisor is read (the advisor is
@@ -255,13 +321,20 @@ def batch_lanes(lanes: int | None, games: int, presets: Sequence[str], players: 
     return min(lanes, games)
 
 
-def train(args: argparse.Namespace, command: str = "") -> Path:
-    """Run (or continue) a training run; returns the folder. See the module's doc."""
-    from brisca.agents.registry import make_agent
+def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float] = time.monotonic) -> Path:
+    """Run (or continue) a training run; returns the folder. See the module's doc.
 
-    for name in (args.imitate, args.advisor):
-        if name:
-            make_agent(name)  # an unknown name fails here, before any process starts
+    ``--minutes`` holds from the call, on ``clock``: an update starts only where the last one's time fits before
+    the limit, and an evaluation only where the last one's does; an evaluation the limit comes in the middle of is
+    cut (its parts scored by then are kept). An evaluation cut or left out ends the run, and runs first when it
+    resumes. The imitation that starts a fresh run (``--imitate``) is played whole."""
+    deadline = Deadline(args.minutes * 60, clock)
+    lanes = check(args)
+    play_on = "ray" if args.ray is not None else "processes" if args.workers > 1 else "here"
+    run = Run(args, command or " ".join(sys.argv), clock)
+    st = run.state
+    progress = Progress(deadline, args.minutes)
+    progress.start(run.describe(lanes, play_on), st["games"])
     try:
         from brisca.agents.kernel import enabled, warm
 
@@ -277,23 +350,32 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
     pool = ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) \
         if args.workers > 1 and args.ray is None else None
     players: RayCollectors | ProcessPoolExecutor | None = RayCollectors(args.ray) if args.ray is not None else pool
-    #: Where the self-play ran, in the curve: on Ray, in worker processes, or in this process.
-    play_on = "ray" if args.ray is not None else "processes" if pool is not None else "here"
-    run = Run(args, command or " ".join(sys.argv))
-    st = run.state
-    lanes = batch_lanes(args.lanes, args.games, run.presets, run.players, run.advisor)
-    if run.critic is not None and not lanes:
-        raise BriscaError("--critic full reads the hidden cards from the lockstep self-play: not with --lanes 0")
-    start = time.perf_counter()
     seconds0 = st["seconds"]
+    #: The last update's and the last evaluation's seconds in this invocation: what the next one is expected to take.
+    last = {"update": 0.0, "search": 0.0, "eval": 0.0}
+    why = f"update {args.updates:,} reached"
     try:
         if args.imitate and not run.resumed:
             run.imitate(pool)
             run.reset_league()
             run.export(run.out / "imitated.npz")
             run.checkpoint()
+        owed = st.pop("eval_owed", None)
+        if owed and owed.get("update") == st["update"] and args.eval_every:  # left out by the last one's limit
+            run.export(run.out / "net.npz")
+            t_eval = clock()
+            left = run.evaluate(pool, [(p, o, d) for p, o, d in owed["left"]], deadline, progress)
+            last["eval"] = clock() - t_eval
+            if left:
+                st["eval_owed"] = {"update": st["update"], "left": left}
         league_arrays = run.league()
-        while st["update"] < args.updates and time.perf_counter() - start < args.minutes * 60:
+        while "eval_owed" not in st:
+            if st["update"] >= args.updates:
+                break
+            if not deadline.fits(last["update"]):
+                why = "the time limit"
+                break
+            t_start = clock()
             arrays = run.learner.arrays()
             tasks: list[dict[str, Any]] = []
             for w in range(max(1, args.workers)):
@@ -302,9 +384,9 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                               "advisor": run.advisor, "cues": run.cues, "games": args.games, "lanes": lanes,
                               "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league,
                               "critic": None if run.critic is None else run.critic.arrays()})
-            t0 = time.perf_counter()
+            t0 = clock()
             parts = list(players.map(collect, tasks)) if players is not None else [collect(t) for t in tasks]
-            t1 = time.perf_counter()
+            t1 = clock()
             keys = ("obs", "mask", "act", "logp", "adv", "ret") + (("priv", "cret") if run.critic else ())
             batch = merge(parts, keys)
             stats: dict[str, float] = {}
@@ -313,18 +395,19 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                                             args.epochs, args.critic_minibatch)
             if not run.warming():
                 stats |= run.learner.update(batch, args.epochs, args.minibatch)
-            t2 = time.perf_counter()
+            t2 = clock()
             st["update"] += 1
             st["games"] += sum(p["games"] for p in parts)
             st["samples"] += len(batch["act"])
-            st["seconds"] = seconds0 + time.perf_counter() - start
+            st["seconds"] = seconds0 + deadline.elapsed()
+            reward = float(np.mean([p["reward"] for p in parts]))
             run.log({"update": st["update"], "games": st["games"], "samples": st["samples"],
                      "seconds": round(st["seconds"], 1), "play_s": round(t1 - t0, 2), "learn_s": round(t2 - t1, 2),
-                     "play_on": play_on,
-                     "reward": round(float(np.mean([p["reward"] for p in parts])), 4),
-                     **{k: round(v, 5) for k, v in stats.items()}})
-            if args.search_every and st["update"] % args.search_every == 0:
-                run.search(pool)
+                     "play_on": play_on, "reward": round(reward, 4), **{k: round(v, 5) for k, v in stats.items()}})
+            if args.search_every and st["update"] % args.search_every == 0 and deadline.fits(last["search"]):
+                t_search = clock()
+                run.search(pool)  # (left out where the last one's time does not fit: it is more training only)
+                last["search"] = clock() - t_search
             if st["update"] % args.snapshot == 0:
                 name = f"u{st['update']:06d}.npz"
                 run.snapshot(name)
@@ -332,26 +415,20 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
                 league_arrays = run.league()
             if st["update"] % args.checkpoint_every == 0:
                 run.checkpoint()
+            last["update"] = clock() - t_start
+            progress.update(st["update"], st["games"], reward, stats.get("entropy"))
             if args.eval_every and st["update"] % args.eval_every == 0:
                 run.export(run.out / "net.npz")
                 run.checkpoint()
-                for preset in run.presets:
-                    for opponent, deals in zip(OPPONENTS, (args.eval_deals, args.expert_deals), strict=True):
-                        if deals <= 0:
-                            continue
-                        result = evaluate(pool, run.out / "net.npz", opponent, preset, deals, 1000 + st["update"],
-                                          run.players)
-                        assert result is not None  # (no deadline given)
-                        score, low, high, games = result
-                        run.log({"update": st["update"], "games": st["games"], "eval": opponent, "preset": preset,
-                                 "score": round(score, 4), "low": round(low, 4), "high": round(high, 4),
-                                 "eval_games": games})
-                        print(f"update {st['update']}: {preset} vs {opponent} {score:.3f} ({low:.3f}-{high:.3f}) "
-                              f"over {games}", flush=True)
-            if st["update"] % 10 == 0:
-                print(f"update {st['update']}: {st['games']} games, reward {np.mean([p['reward'] for p in parts]):+.3f}"
-                      f", entropy {stats.get('entropy', float('nan')):.3f}, play {t1 - t0:.2f}s "
-                      f"learn {t2 - t1:.2f}s", flush=True)
+                parts_left = plan(run.presets, args.eval_deals, args.expert_deals)
+                if deadline.fits(last["eval"]):
+                    t_eval = clock()
+                    parts_left = run.evaluate(pool, parts_left, deadline, progress)
+                    last["eval"] = clock() - t_eval
+                if parts_left:
+                    st["eval_owed"] = {"update": st["update"], "left": parts_left}
+        if "eval_owed" in st:
+            why = "the time limit, in the evaluation of this update: it runs first when the run resumes"
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
@@ -359,4 +436,5 @@ def train(args: argparse.Namespace, command: str = "") -> Path:
             players.shutdown()
     run.checkpoint()
     run.export(run.out / "net.npz")
+    progress.stop(st["update"], st["games"], why, str(run.out / "net.npz"))
     return run.out
