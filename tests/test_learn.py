@@ -693,32 +693,39 @@ def test_no_update_starts_that_would_end_past_the_limit_and_a_line_comes_a_minut
     assert lines[-1].startswith("brisca train: stopped at update 7 (the time limit), 28 hands, in 2:55")
 
 
-def test_an_evaluation_the_limit_falls_in_is_cut_and_runs_first_when_the_run_resumes(
+def test_an_evaluation_the_limit_falls_in_is_cut_and_goes_on_where_it_was_when_the_run_resumes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from brisca.learn.evaluation import evaluate
+
     clock = FakeClock()
     _timed(monkeypatch, clock, update_s=10, deal_s=20)
     out = tmp_path / "run"
-    args = ["--out", str(out), *_SMALL, "--eval-every", "2", "--eval-deals", "3"]
+    args = ["--out", str(out), *_SMALL, "--eval-every", "2", "--eval-deals", "3", "--snapshot", "2"]
     train(parser().parse_args([*args, "--minutes", "1"]), "t", clock)
-    # Updates end at 10 and 20 s; the evaluation's deals at 40 and 60 s, and the third is not played: the limit.
+    # Updates end at 10 and 20 s, the evaluation's first deals at 40 and 60 s; the third would end past the limit.
     assert clock.now == 60
     rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
     assert [r["update"] for r in rows] == [1, 2] and not any("eval" in r for r in rows)
     state = json.loads((out / "state.json").read_text())
-    assert state["update"] == 2 and state["eval_owed"] == {"update": 2, "left": [["spanish", "heuristic", 3]]}
-    assert "in the evaluation of this update: it runs first when the run resumes" in capsys.readouterr().out
+    assert state["update"] == 2
+    assert state["evaluating"]["left"] == [["spanish", "heuristic", 3]]
+    assert sorted(state["evaluating"]["played"]) == ["0", "1"]
+    assert "in the evaluation of this update: it goes on first when the run resumes" in capsys.readouterr().out
 
-    clock.now = 1000.0  # another invocation, 2 minutes
+    clock.now = 1000.0  # another invocation, of 2 minutes
     train(parser().parse_args([*args, "--minutes", "2", "--resume"]), "t", clock)
+    # The third deal (1,020 s), then updates 3 and 4 (1,040 s) and the evaluation of 4, whole (1,100 s); updates 5
+    # and 6 (1,120 s), and the evaluation of 6 would end past the limit: it waits, whole, for the next invocation.
+    assert clock.now == 1120
     rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert [r["update"] for r in rows if "eval" not in r] == [1, 2, 3, 4, 5, 6]
     evals = [r for r in rows if "eval" in r]
-    assert [(r["update"], r["eval_games"]) for r in evals] == [(2, 6)]  # the owed evaluation, whole, first
-    # Then updates 3 and 4 (at 70 and 80 s); the evaluation of update 4 would take 60 s more, past 120: left out.
-    assert [r["update"] for r in rows if "eval" not in r] == [1, 2, 3, 4]
-    assert clock.now == 1080
+    assert [(r["update"], r["eval_games"]) for r in evals] == [(2, 6), (4, 6)]
     state = json.loads((out / "state.json").read_text())
-    assert state["update"] == 4 and state["eval_owed"]["update"] == 4
-    assert "update 4: spanish vs heuristic" not in capsys.readouterr().out
+    assert state["evaluating"] == {"update": 6, "left": [["spanish", "heuristic", 3]], "played": {}}
+    # The evaluation cut and continued scores what it would have scored whole: the same deals.
+    whole = evaluate(None, out / "league" / "u000002.npz", "heuristic", "spanish", 3, 1002, 2)
+    assert (round(whole[0], 4), whole[3]) == (evals[0]["score"], 6)
 
 
 def test_a_run_written_before_the_trainer_was_a_package_resumes(tmp_path: Path) -> None:

@@ -7,6 +7,8 @@ only those listed after it (the ``learn`` contract in pyproject.toml):
 - :mod:`~brisca.learn.command`: ``brisca train``'s options and its errors as one line;
 - :mod:`~brisca.learn.run`: a run's folder (state, checkpoints, league, curve) and its loop of updates;
 - :mod:`~brisca.learn.evaluation`: the network against the project's players, cut at the time limit;
+- :mod:`~brisca.learn.progress`: what a run prints: where it starts and for how long, a line a minute, why it
+  stopped;
 - :mod:`~brisca.learn.collectors`: the self-play as tasks on a Ray cluster;
 - :mod:`~brisca.learn.selfplay`, :mod:`~brisca.learn.demonstrations`: the hands a worker plays and the samples it
   keeps; :mod:`~brisca.learn.learners`: the updates they feed (numpy or torch);

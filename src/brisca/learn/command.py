@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 from brisca.errors import BriscaError
@@ -130,6 +131,7 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``brisca train``: 0 when the run stops as asked, 2 with one line on bad input or a missing dependency."""
+    started = time.monotonic()  # --minutes counts from here, the imports of the trainer included
     args = parser().parse_args(argv)
     words = ["brisca", "train", *(sys.argv[1:] if argv is None else argv)]
     try:
@@ -141,7 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from brisca.learn.run import train
 
     try:
-        train(args, " ".join(words))
+        train(args, " ".join(words), time.monotonic, started)
     except BriscaError as exc:  # an unknown agent, an unreachable cluster: one line, not a traceback
         print(f"brisca train: error: {exc}", file=sys.stderr)
         return 2

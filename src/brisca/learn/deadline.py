@@ -10,11 +10,12 @@ from collections.abc import Callable
 
 
 class Deadline:
-    """The moment ``seconds`` after ``clock()`` reads now."""
+    """The moment ``seconds`` after ``start`` (by default, what ``clock()`` reads now)."""
 
-    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic, start: float | None = None
+                 ) -> None:
         self.clock = clock
-        self.start = clock()
+        self.start = clock() if start is None else start
         self.end = self.start + seconds
 
     def elapsed(self) -> float:

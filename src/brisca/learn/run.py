@@ -43,6 +43,7 @@ import random
 import shutil
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -55,7 +56,7 @@ from brisca.errors import BriscaError
 from brisca.learn.collectors import RayCollectors
 from brisca.learn.deadline import Deadline
 from brisca.learn.demonstrations import demonstrate
-from brisca.learn.evaluation import evaluate, plan
+from brisca.learn.evaluation import plan, play, score
 from brisca.learn.learners import NumpyLearner, TorchLearner, make_learner
 from brisca.learn.network import Arrays, init_arrays, merge, shape, widen, with_cues, with_inputs
 from brisca.learn.progress import Progress
@@ -187,28 +188,33 @@ class Run:
                   "samples": samples, "play_s": round(play_s, 2), "learn_s": round(learn_s, 2),
                   **{k: round(v, 5) for k, v in stats.items()}})
 
-    def evaluate(self, pool: ProcessPoolExecutor | None, parts: Sequence[tuple[str, str, int]], deadline: Deadline,
-                 progress: Progress) -> list[tuple[str, str, int]]:
-        """The network as it is now against ``parts`` (:func:`~brisca.learn.evaluation.plan`), each part's score
-        logged as it ends; the parts left where ``deadline`` came first (the one it cut included), else none."""
-        update = self.state["update"]
-        for k, (preset, opponent, deals) in enumerate(parts):
-            result = evaluate(pool, self.out / "net.npz", opponent, preset, deals, 1000 + update, self.players,
-                              deadline)
-            if result is None:
-                return list(parts[k:])
-            score, low, high, games = result
-            self.log({"update": update, "games": self.state["games"], "eval": opponent, "preset": preset,
-                      "score": round(score, 4), "low": round(low, 4), "high": round(high, 4), "eval_games": games})
-            progress.evaluation(update, preset, opponent, score, low, high, games)
-        return []
+    def evaluate(self, pool: ProcessPoolExecutor | None, deadline: Deadline, progress: Progress) -> None:
+        """The evaluation under way (the state's ``evaluating``: its update, the parts left, the deals of the first
+        one played) continued until it ends or the next deal would not end before ``deadline``; each part's
+        score logged as it ends, and the state left without ``evaluating`` once every part is."""
+        st = self.state
+        owed = st["evaluating"]
+        while owed["left"]:
+            preset, opponent, deals = owed["left"][0]
+            played = {int(d): scores for d, scores in owed["played"].items()}
+            ended = play(pool, self.out / "net.npz", opponent, preset, deals, 1000 + owed["update"], self.players,
+                         played, deadline, max(1, self.args.workers))
+            owed["played"] = {str(d): played[d] for d in sorted(played)}
+            if not ended:
+                return
+            mean, low, high, games = score(played)
+            self.log({"update": owed["update"], "games": st["games"], "eval": opponent, "preset": preset,
+                      "score": round(mean, 4), "low": round(low, 4), "high": round(high, 4), "eval_games": games})
+            progress.evaluation(owed["update"], preset, opponent, mean, low, high, games)
+            owed["left"].pop(0)
+            owed["played"] = {}
+        del st["evaluating"]
 
     def describe(self, lanes: int, play_on: str) -> str:
         """What the start line says: the run (fresh or resumed), where, what it learns and how."""
         st = self.state
         if self.resumed:
-            what = (f"run {self.out} resumed at update {st['update']:,} ({st['games']:,} hands, "
-                    f"{st['seconds'] / 60:.1f} minutes so far)")
+            what = f"run {self.out} resumed at update {st['update']:,} ({st['games']:,} hands so far)"
         else:
             what = f"a fresh run in {self.out}" + (f" from {self.args.init}" if self.args.init else "")
         learner = self.learner
@@ -225,7 +231,7 @@ class Run:
                 "advisor": self.advisor, "cues": self.cues,
                 "updates": self.state["update"], "games": self.state["games"], "samples": self.state["samples"],
                 "commands": self.state["commands"],
-                "method": "PPO self-play with a league of past selves (brisca.learn.train)"} | (
+                "method": "PPO self-play with a league of past selves (brisca.learn)"} | (
             {"imitated": self.state["imitated"]} if "imitated" in self.state else {}) | (
             {"search_hands": self.state["search_hands"]} if "search_hands" in self.state else {}) | (
             {"init": self.state["init"]} if "init" in self.state else {})
@@ -321,14 +327,16 @@ def batch_lanes(lanes: int | None, games: int, presets: Sequence[str], players: 
     return min(lanes, games)
 
 
-def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float] = time.monotonic) -> Path:
+def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float] = time.monotonic,
+          started: float | None = None) -> Path:
     """Run (or continue) a training run; returns the folder. See the module's doc.
 
     ``--minutes`` holds from the call, on ``clock``: an update starts only where the last one's time fits before
     the limit, and an evaluation only where the last one's does; an evaluation the limit comes in the middle of is
     cut (its parts scored by then are kept). An evaluation cut or left out ends the run, and runs first when it
-    resumes. The imitation that starts a fresh run (``--imitate``) is played whole."""
-    deadline = Deadline(args.minutes * 60, clock)
+    resumes. The imitation that starts a fresh run (``--imitate``) is played whole. ``started``: the clock's
+    reading when the invocation began (by default, now)."""
+    deadline = Deadline(args.minutes * 60, clock, started)
     lanes = check(args)
     play_on = "ray" if args.ray is not None else "processes" if args.workers > 1 else "here"
     run = Run(args, command or " ".join(sys.argv), clock)
@@ -351,8 +359,10 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
         if args.workers > 1 and args.ray is None else None
     players: RayCollectors | ProcessPoolExecutor | None = RayCollectors(args.ray) if args.ray is not None else pool
     seconds0 = st["seconds"]
-    #: The last update's and the last evaluation's seconds in this invocation: what the next one is expected to take.
-    last = {"update": 0.0, "search": 0.0, "eval": 0.0}
+    #: Seconds of the work of this invocation, the last of each kind: what the next is expected to take. An update
+    #: is expected to take as long as the longest of the last three, and the run to need a checkpoint's time to end.
+    last = {"search": 0.0, "eval": 0.0, "checkpoint": 0.0}
+    updates: deque[float] = deque(maxlen=3)
     why = f"update {args.updates:,} reached"
     try:
         if args.imitate and not run.resumed:
@@ -360,19 +370,19 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
             run.reset_league()
             run.export(run.out / "imitated.npz")
             run.checkpoint()
-        owed = st.pop("eval_owed", None)
-        if owed and owed.get("update") == st["update"] and args.eval_every:  # left out by the last one's limit
+        owed = st.get("evaluating")
+        if owed and (owed["update"] != st["update"] or not args.eval_every):
+            del st["evaluating"]  # (not of this network, or no evaluation asked for)
+        elif owed:  # the evaluation the last invocation's limit cut: on, from the deal it had reached
             run.export(run.out / "net.npz")
             t_eval = clock()
-            left = run.evaluate(pool, [(p, o, d) for p, o, d in owed["left"]], deadline, progress)
+            run.evaluate(pool, deadline, progress)
             last["eval"] = clock() - t_eval
-            if left:
-                st["eval_owed"] = {"update": st["update"], "left": left}
         league_arrays = run.league()
-        while "eval_owed" not in st:
+        while "evaluating" not in st:
             if st["update"] >= args.updates:
                 break
-            if not deadline.fits(last["update"]):
+            if not deadline.fits(max(updates, default=0.0) + last["checkpoint"]):
                 why = "the time limit"
                 break
             t_start = clock()
@@ -414,21 +424,24 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
                 st["league"] = [*st["league"], name][-args.league_size:]
                 league_arrays = run.league()
             if st["update"] % args.checkpoint_every == 0:
+                t_checkpoint = clock()
                 run.checkpoint()
-            last["update"] = clock() - t_start
+                last["checkpoint"] = clock() - t_checkpoint
+            updates.append(clock() - t_start)
             progress.update(st["update"], st["games"], reward, stats.get("entropy"))
             if args.eval_every and st["update"] % args.eval_every == 0:
                 run.export(run.out / "net.npz")
                 run.checkpoint()
-                parts_left = plan(run.presets, args.eval_deals, args.expert_deals)
-                if deadline.fits(last["eval"]):
+                todo = [list(part) for part in plan(run.presets, args.eval_deals, args.expert_deals)]
+                if todo:
+                    st["evaluating"] = {"update": st["update"], "left": todo, "played": {}}
+                if todo and deadline.fits(last["eval"]):  # (else it waits, whole, for the run to resume)
                     t_eval = clock()
-                    parts_left = run.evaluate(pool, parts_left, deadline, progress)
+                    run.evaluate(pool, deadline, progress)
                     last["eval"] = clock() - t_eval
-                if parts_left:
-                    st["eval_owed"] = {"update": st["update"], "left": parts_left}
-        if "eval_owed" in st:
-            why = "the time limit, in the evaluation of this update: it runs first when the run resumes"
+        if "evaluating" in st:
+            why = ("the time limit, in the evaluation of this update: it goes on first when the run resumes "
+                   "(--eval-deals, --expert-deals and --eval-every make evaluations shorter or rarer)")
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
