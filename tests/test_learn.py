@@ -693,6 +693,24 @@ def test_no_update_starts_that_would_end_past_the_limit_and_a_line_comes_a_minut
     assert lines[-1].startswith("brisca train: stopped at update 7 (the time limit), 28 hands, in 2:55")
 
 
+def test_an_update_is_expected_to_take_as_long_as_the_longest_of_the_last_three(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brisca.learn import run
+
+    clock = FakeClock()
+    times = iter([10.0, 50.0, 10.0, 10.0, 10.0, 10.0])
+
+    def collect_timed(task: dict[str, object]) -> dict[str, object]:
+        clock.now += next(times)
+        return collect(task)
+
+    monkeypatch.setattr(run, "collect", collect_timed)
+    out = tmp_path / "run"
+    train(parser().parse_args(["--out", str(out), *_SMALL, "--minutes", "2", "--eval-every", "0"]), "t", clock)
+    # Updates end at 10, 60, 70 and 80 s; the fifth, expected to take 50 s like the second, would end past 120 s.
+    assert json.loads((out / "state.json").read_text())["update"] == 4 and clock.now == 80
+
+
 def test_an_evaluation_the_limit_falls_in_is_cut_and_goes_on_where_it_was_when_the_run_resumes(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     from brisca.learn.evaluation import evaluate

@@ -339,7 +339,13 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
     deadline = Deadline(args.minutes * 60, clock, started)
     lanes = check(args)
     play_on = "ray" if args.ray is not None else "processes" if args.workers > 1 else "here"
-    run = Run(args, command or " ".join(sys.argv), clock)
+    collectors = RayCollectors(args.ray) if args.ray is not None else None  # (an unreachable cluster: before any file)
+    try:
+        run = Run(args, command or " ".join(sys.argv), clock)
+    except BaseException:
+        if collectors is not None:
+            collectors.shutdown()
+        raise
     st = run.state
     progress = Progress(deadline, args.minutes)
     progress.start(run.describe(lanes, play_on), st["games"])
@@ -357,7 +363,7 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
     # Fresh worker processes (not forks of a process that may hold a GPU context).
     pool = ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) \
         if args.workers > 1 and args.ray is None else None
-    players: RayCollectors | ProcessPoolExecutor | None = RayCollectors(args.ray) if args.ray is not None else pool
+    players: RayCollectors | ProcessPoolExecutor | None = collectors if collectors is not None else pool
     seconds0 = st["seconds"]
     #: Seconds of the work of this invocation, the last of each kind: what the next is expected to take. An update
     #: is expected to take as long as the longest of the last three, and the run to need a checkpoint's time to end.
@@ -445,8 +451,8 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-        if isinstance(players, RayCollectors):
-            players.shutdown()
+        if collectors is not None:
+            collectors.shutdown()
     run.checkpoint()
     run.export(run.out / "net.npz")
     progress.stop(st["update"], st["games"], why, str(run.out / "net.npz"))
