@@ -681,7 +681,8 @@ def test_no_update_starts_that_would_end_past_the_limit_and_a_line_comes_a_minut
     out = tmp_path / "run"
     train(parser().parse_args(["--out", str(out), *_SMALL, "--minutes", "3", "--eval-every", "0"]), "t", clock)
     # Updates end at 25, 50, ..., 175 s; the eighth would end at 200 s, past the 180 s limit, and does not start.
-    assert json.loads((out / "state.json").read_text())["update"] == 7
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 7 and state["update_seconds"] == 25  # (the next invocation's first estimate)
     assert clock.now == 175
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"brisca train: a fresh run in {out}: 2-player spanish, 8 hidden units, numpy")

@@ -33,13 +33,15 @@ def _deal(args: tuple[Any, ...]) -> list[float]:
 
 
 def play(pool: ProcessPoolExecutor | None, weights: Path, opponent: str, preset: str, deals: int, seed: int,
-         players: int, played: dict[int, list[float]], deadline: Deadline | None = None, width: int = 1) -> bool:
+         players: int, played: dict[int, list[float]], deadline: Deadline | None = None, width: int = 1,
+         seconds: list[float] | None = None) -> bool:
     """Play the deals of ``range(deals)`` not in ``played`` (``width`` at a time in ``pool``), each one's scores
     into ``played`` as it ends; whether all are played. None starts that the deals so far say would end past
-    ``deadline``."""
+    ``deadline``: those timed in ``seconds`` (each deal's, as the clock saw it: pass the same list for the same
+    opponent), and this call's."""
     name = f"net[weights={weights}]"
     todo = [d for d in range(deals) if d not in played]
-    seconds: list[float] = []  # each deal's, as the clock saw it
+    seconds = [] if seconds is None else seconds
 
     def fits() -> bool:
         return deadline is None or deadline.fits(statistics.fmean(seconds) if seconds else 0.0)

@@ -121,6 +121,8 @@ class Run:
         if args.critic == "full":
             self._start_critic(arrays, backend)
         self.rng = random.Random(args.seed * 1_000_003 + self.state["update"])
+        #: Each evaluation deal's seconds in this invocation, by opponent: what the next one is expected to take.
+        self.deal_seconds: dict[str, list[float]] = {}
 
     def _start_critic(self, arrays: Arrays, backend: str) -> None:
         """The full-information critic: from its checkpoint, or the network's own value reading the hidden cards
@@ -198,7 +200,7 @@ class Run:
             preset, opponent, deals = owed["left"][0]
             played = {int(d): scores for d, scores in owed["played"].items()}
             ended = play(pool, self.out / "net.npz", opponent, preset, deals, 1000 + owed["update"], self.players,
-                         played, deadline, max(1, self.args.workers))
+                         played, deadline, max(1, self.args.workers), self.deal_seconds.setdefault(opponent, []))
             owed["played"] = {str(d): played[d] for d in sorted(played)}
             if not ended:
                 return
@@ -366,9 +368,12 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
     players: RayCollectors | ProcessPoolExecutor | None = collectors if collectors is not None else pool
     seconds0 = st["seconds"]
     #: Seconds of the work of this invocation, the last of each kind: what the next is expected to take. An update
-    #: is expected to take as long as the longest of the last three, and the run to need a checkpoint's time to end.
+    #: is expected to take as long as the longest of the last three (the first, as the last invocation's did), and
+    #: the run to need a checkpoint's time to end.
     last = {"search": 0.0, "eval": 0.0, "checkpoint": 0.0}
     updates: deque[float] = deque(maxlen=3)
+    if "update_seconds" in st:  # the last invocation's, for this one's first update
+        updates.append(st["update_seconds"])
     why = f"update {args.updates:,} reached"
     try:
         if args.imitate and not run.resumed:
@@ -434,6 +439,7 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
                 run.checkpoint()
                 last["checkpoint"] = clock() - t_checkpoint
             updates.append(clock() - t_start)
+            st["update_seconds"] = round(max(updates), 3)
             progress.update(st["update"], st["games"], reward, stats.get("entropy"))
             if args.eval_every and st["update"] % args.eval_every == 0:
                 run.export(run.out / "net.npz")
