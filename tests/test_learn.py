@@ -747,6 +747,46 @@ def test_an_evaluation_the_limit_falls_in_is_cut_and_goes_on_where_it_was_when_t
     assert (round(whole[0], 4), whole[3]) == (evals[0]["score"], 6)
 
 
+@pytest.mark.parametrize("pooled", [False, True])
+def test_an_evaluation_deal_starts_only_where_the_deals_before_it_say_it_ends_in_time(
+        monkeypatch: pytest.MonkeyPatch, pooled: bool) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from brisca.learn import evaluation
+    from brisca.learn.deadline import Deadline
+
+    clock = FakeClock()
+
+    def deal(args: tuple[object, ...]) -> list[float]:
+        clock.now += 15 if args[0] == ("net[weights=n.npz]", "heuristic") else 40
+        return [1.0, 0.0]
+
+    monkeypatch.setattr(evaluation, "_deal", deal)
+    deadline = Deadline(100, clock)
+    seconds: dict[str, list[float]] = {"heuristic": [], "expert-v1": []}
+    pool = ThreadPoolExecutor(1) if pooled else None
+    try:
+        played: dict[int, list[float]] = {}
+        # Two deals of 15 s: both end in time (30 s).
+        assert evaluation.play(pool, Path("n.npz"), "heuristic", "spanish", 2, 1, 2, played, deadline, 1,
+                               seconds["heuristic"])
+        assert sorted(played) == [0, 1] and clock.now == 30
+        # Deals of 40 s: the first, unmeasured, ends at 70 s; the second would end at 110 s, past 100: not started.
+        played = {}
+        assert not evaluation.play(pool, Path("n.npz"), "expert-v1", "spanish", 3, 1, 2, played, deadline, 1,
+                                   seconds["expert-v1"])
+        assert sorted(played) == [0] and clock.now == 70 and seconds["expert-v1"] == [40]
+        # The same deals later, with time enough: the ones left, and the score of all three.
+        deadline.end += 200
+        assert evaluation.play(pool, Path("n.npz"), "expert-v1", "spanish", 3, 1, 2, played, deadline, 1,
+                               seconds["expert-v1"])
+        assert sorted(played) == [0, 1, 2] and clock.now == 150
+        assert evaluation.score(played) == (0.5, *evaluation.wilson(0.5, 6), 6)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
 def test_a_run_written_before_the_trainer_was_a_package_resumes(tmp_path: Path) -> None:
     """tests/runs/spanish-two-updates was written by the trainer of one module (brisca/learn/train.py before it
     became brisca.learn's modules): ``--presets spanish --workers 1 --games 4 --updates 2 --hidden 8 --minibatch 64

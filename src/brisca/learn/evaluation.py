@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ def _deal(args: tuple[Any, ...]) -> list[float]:
     return play_deal(*args).scores
 
 
-def play(pool: ProcessPoolExecutor | None, weights: Path, opponent: str, preset: str, deals: int, seed: int,
+def play(pool: Executor | None, weights: Path, opponent: str, preset: str, deals: int, seed: int,
          players: int, played: dict[int, list[float]], deadline: Deadline | None = None, width: int = 1,
          seconds: list[float] | None = None) -> bool:
     """Play the deals of ``range(deals)`` not in ``played`` (``width`` at a time in ``pool``), each one's scores
