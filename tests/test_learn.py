@@ -747,6 +747,28 @@ def test_an_evaluation_the_limit_falls_in_is_cut_and_goes_on_where_it_was_when_t
     assert (round(whole[0], 4), whole[3]) == (evals[0]["score"], 6)
 
 
+def test_ctrl_c_is_one_line_and_the_last_checkpoint_stands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from brisca.learn import run
+
+    calls = []
+
+    def collect_then_stop(task: dict[str, object]) -> dict[str, object]:
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return collect(task)
+
+    monkeypatch.setattr(run, "collect", collect_then_stop)
+    out = tmp_path / "run"
+    assert train_main(["--out", str(out), *_SMALL, "--eval-every", "0", "--checkpoint-every", "2"]) == 130
+    said = capsys.readouterr()
+    assert said.out.splitlines()[-1] == ("brisca train: interrupted at update 3; --resume goes on from the last "
+                                         "checkpoint, update 2")
+    assert said.err == ""
+    assert json.loads((out / "state.json").read_text())["update"] == 2
+
+
 @pytest.mark.parametrize("pooled", [False, True])
 def test_an_evaluation_deal_starts_only_where_the_deals_before_it_say_it_ends_in_time(
         monkeypatch: pytest.MonkeyPatch, pooled: bool) -> None:

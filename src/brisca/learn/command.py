@@ -130,7 +130,8 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``brisca train``: 0 when the run stops as asked, 2 with one line on bad input or a missing dependency."""
+    """``brisca train``: 0 when the run stops as asked, 2 with one line on bad input or a missing dependency, 130
+    on Ctrl-C."""
     started = time.monotonic()  # --minutes counts from here, the imports of the trainer included
     args = parser().parse_args(argv)
     words = ["brisca", "train", *(sys.argv[1:] if argv is None else argv)]
@@ -147,4 +148,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BriscaError as exc:  # an unknown agent, an unreachable cluster: one line, not a traceback
         print(f"brisca train: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # (the run has said where it stopped)
+        return 130
     return 0

@@ -41,6 +41,7 @@ import json
 import multiprocessing
 import random
 import shutil
+import signal
 import sys
 import time
 from collections import deque
@@ -121,6 +122,8 @@ class Run:
         if args.critic == "full":
             self._start_critic(arrays, backend)
         self.rng = random.Random(args.seed * 1_000_003 + self.state["update"])
+        #: The update of the last checkpoint: where ``--resume`` goes on from.
+        self.saved: int = self.state["update"]
         #: Each evaluation deal's seconds in this invocation, by opponent: what the next one is expected to take.
         self.deal_seconds: dict[str, list[float]] = {}
 
@@ -253,6 +256,7 @@ class Run:
             np.savez(self.out / "checkpoint_critic.npz", **self.critic.arrays())
             self._save(self.critic, "checkpoint_critic_learner")
         (self.out / "state.json").write_text(json.dumps(self.state))
+        self.saved = self.state["update"]
 
     def _save(self, learner: NumpyLearner | TorchLearner, name: str) -> None:
         """A learner's state (weights and optimiser) to ``OUT/name``, written aside first then moved."""
@@ -329,6 +333,11 @@ def batch_lanes(lanes: int | None, games: int, presets: Sequence[str], players: 
     return min(lanes, games)
 
 
+def _leave_interrupts() -> None:
+    """In a worker process: Ctrl-C is the run's to handle (the worker ends its task, then the pool stops it)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float] = time.monotonic,
           started: float | None = None) -> Path:
     """Run (or continue) a training run; returns the folder. See the module's doc.
@@ -363,8 +372,8 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
     if lockstep.COMPILED:
         lockstep.warm()  # the same for the lockstep self-play
     # Fresh worker processes (not forks of a process that may hold a GPU context).
-    pool = ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn")) \
-        if args.workers > 1 and args.ray is None else None
+    pool = ProcessPoolExecutor(max_workers=args.workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_leave_interrupts) if args.workers > 1 and args.ray is None else None
     players: RayCollectors | ProcessPoolExecutor | None = collectors if collectors is not None else pool
     seconds0 = st["seconds"]
     #: Seconds of the work of this invocation, the last of each kind: what the next is expected to take. An update
@@ -454,6 +463,10 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
         if "evaluating" in st:
             why = ("the time limit, in the evaluation of this update: it goes on first when the run resumes "
                    "(--eval-deals, --expert-deals and --eval-every make evaluations shorter or rarer)")
+    except KeyboardInterrupt:  # Ctrl-C: the last checkpoint stands (an update cut halfway is not saved)
+        progress.say(f"brisca train: interrupted at update {st['update']:,}; --resume goes on from the last "
+                     f"checkpoint, update {run.saved:,}")
+        raise
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
