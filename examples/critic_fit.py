@@ -22,7 +22,9 @@ import numpy as np
 from brisca import Game
 from brisca.agents.net import Net, load_net
 from brisca.envs.batch import forward, privileged_size
-from brisca.learn.train import collect_batch, make_learner, with_inputs
+from brisca.learn.learners import make_learner
+from brisca.learn.network import with_inputs
+from brisca.learn.selfplay import collect_batch
 
 
 def held_error(p: dict[str, Any], x: Any, ret: Any) -> float:

@@ -687,3 +687,193 @@ def test_a_file_that_is_not_a_network_is_one_clear_error(tmp_path: Path) -> None
         with pytest.raises(ValueError, match=said):
             Net.load(path)
         assert main(["arena", f"net[weights={path}]", "random", "--games", "1"]) == 2
+
+
+# --- the time limit, on a fake clock ---------------------------------------------------------------------------------
+
+
+class FakeClock:
+    """A clock that moves only when the test's stand-ins for the work move it."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _timed(monkeypatch: pytest.MonkeyPatch, clock: FakeClock, update_s: float, deal_s: float = 0.0) -> None:
+    """Each update's self-play takes ``update_s`` seconds and each evaluation deal ``deal_s``, on ``clock``."""
+    from brisca.learn import evaluation, run
+
+    def collect_timed(task: dict[str, object]) -> dict[str, object]:
+        clock.now += update_s
+        return collect(task)
+
+    deal = evaluation._deal
+
+    def deal_timed(args: tuple[object, ...]) -> list[float]:
+        clock.now += deal_s
+        return deal(args)
+
+    monkeypatch.setattr(run, "collect", collect_timed)
+    monkeypatch.setattr(evaluation, "_deal", deal_timed)
+
+
+_SMALL = ["--presets", "spanish", "--workers", "1", "--games", "4", "--hidden", "8", "--minibatch", "64",
+          "--epochs", "1", "--backend", "numpy", "--lanes", "0", "--expert-deals", "0"]
+
+
+def test_no_update_starts_that_would_end_past_the_limit_and_a_line_comes_a_minute(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    clock = FakeClock()
+    _timed(monkeypatch, clock, update_s=25)
+    out = tmp_path / "run"
+    train(parser().parse_args(["--out", str(out), *_SMALL, "--minutes", "3", "--eval-every", "0"]), "t", clock)
+    # Updates end at 25, 50, ..., 175 s; the eighth would end at 200 s, past the 180 s limit, and does not start.
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 7 and state["update_seconds"] == 25  # (the next invocation's first estimate)
+    assert clock.now == 175
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"brisca train: a fresh run in {out}: 2-player spanish, 8 hidden units, numpy")
+    assert lines[0].endswith("until update 1,000,000, for 3 minutes; a line a minute")
+    # A line after the first update, then one as soon as a minute has passed since the last.
+    ticks = [line for line in lines if " of 3:00  update" in line]
+    assert [t.split("  ")[0] for t in ticks] == ["0:25 of 3:00", "1:40 of 3:00", "2:55 of 3:00"]
+    assert "update 4, 16 hands (+12 in 1:15), reward" in ticks[1]
+    assert lines[-1].startswith("brisca train: stopped at update 7 (the time limit), 28 hands, in 2:55")
+
+
+def test_an_update_is_expected_to_take_as_long_as_the_longest_of_the_last_three(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from brisca.learn import run
+
+    clock = FakeClock()
+    times = iter([10.0, 50.0, 10.0, 10.0, 10.0, 10.0])
+
+    def collect_timed(task: dict[str, object]) -> dict[str, object]:
+        clock.now += next(times)
+        return collect(task)
+
+    monkeypatch.setattr(run, "collect", collect_timed)
+    out = tmp_path / "run"
+    train(parser().parse_args(["--out", str(out), *_SMALL, "--minutes", "2", "--eval-every", "0"]), "t", clock)
+    # Updates end at 10, 60, 70 and 80 s; the fifth, expected to take 50 s like the second, would end past 120 s.
+    assert json.loads((out / "state.json").read_text())["update"] == 4 and clock.now == 80
+
+
+def test_an_evaluation_the_limit_falls_in_is_cut_and_goes_on_where_it_was_when_the_run_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from brisca.learn.evaluation import evaluate
+
+    clock = FakeClock()
+    _timed(monkeypatch, clock, update_s=10, deal_s=20)
+    out = tmp_path / "run"
+    args = ["--out", str(out), *_SMALL, "--eval-every", "2", "--eval-deals", "3", "--snapshot", "2"]
+    train(parser().parse_args([*args, "--minutes", "1"]), "t", clock)
+    # Updates end at 10 and 20 s, the evaluation's first deals at 40 and 60 s; the third would end past the limit.
+    assert clock.now == 60
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert [r["update"] for r in rows] == [1, 2] and not any("eval" in r for r in rows)
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 2
+    assert state["evaluating"]["left"] == [["spanish", "heuristic", 3]]
+    assert sorted(state["evaluating"]["played"]) == ["0", "1"]
+    assert "in the evaluation of this update: it goes on first when the run resumes" in capsys.readouterr().out
+
+    clock.now = 1000.0  # another invocation, of 2 minutes
+    train(parser().parse_args([*args, "--minutes", "2", "--resume"]), "t", clock)
+    # The third deal (1,020 s), then updates 3 and 4 (1,040 s) and the evaluation of 4, whole (1,100 s); updates 5
+    # and 6 (1,120 s), and the evaluation of 6 would end past the limit: it waits, whole, for the next invocation.
+    assert clock.now == 1120
+    rows = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert [r["update"] for r in rows if "eval" not in r] == [1, 2, 3, 4, 5, 6]
+    evals = [r for r in rows if "eval" in r]
+    assert [(r["update"], r["eval_games"]) for r in evals] == [(2, 6), (4, 6)]
+    state = json.loads((out / "state.json").read_text())
+    assert state["evaluating"] == {"update": 6, "left": [["spanish", "heuristic", 3]], "played": {}}
+    # The evaluation cut and continued scores what it would have scored whole: the same deals.
+    whole = evaluate(None, out / "league" / "u000002.npz", "heuristic", "spanish", 3, 1002, 2)
+    assert (round(whole[0], 4), whole[3]) == (evals[0]["score"], 6)
+
+
+def test_ctrl_c_is_one_line_and_the_last_checkpoint_stands(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    from brisca.learn import run
+
+    calls = []
+
+    def collect_then_stop(task: dict[str, object]) -> dict[str, object]:
+        calls.append(1)
+        if len(calls) == 4:
+            raise KeyboardInterrupt
+        return collect(task)
+
+    monkeypatch.setattr(run, "collect", collect_then_stop)
+    out = tmp_path / "run"
+    assert train_main(["--out", str(out), *_SMALL, "--eval-every", "0", "--checkpoint-every", "2"]) == 130
+    said = capsys.readouterr()
+    assert said.out.splitlines()[-1] == ("brisca train: interrupted at update 3; --resume goes on from the last "
+                                         "checkpoint, update 2")
+    assert said.err == ""
+    assert json.loads((out / "state.json").read_text())["update"] == 2
+
+
+@pytest.mark.parametrize("pooled", [False, True])
+def test_an_evaluation_deal_starts_only_where_the_deals_before_it_say_it_ends_in_time(
+        monkeypatch: pytest.MonkeyPatch, pooled: bool) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    from brisca.learn import evaluation
+    from brisca.learn.deadline import Deadline
+
+    clock = FakeClock()
+
+    def deal(args: tuple[object, ...]) -> list[float]:
+        clock.now += 15 if args[0] == ("net[weights=n.npz]", "heuristic") else 40
+        return [1.0, 0.0]
+
+    monkeypatch.setattr(evaluation, "_deal", deal)
+    deadline = Deadline(100, clock)
+    seconds: dict[str, list[float]] = {"heuristic": [], "expert-v1": []}
+    pool = ThreadPoolExecutor(1) if pooled else None
+    try:
+        played: dict[int, list[float]] = {}
+        # Two deals of 15 s: both end in time (30 s).
+        assert evaluation.play(pool, Path("n.npz"), "heuristic", "spanish", 2, 1, 2, played, deadline, 1,
+                               seconds["heuristic"])
+        assert sorted(played) == [0, 1] and clock.now == 30
+        # Deals of 40 s: the first, unmeasured, ends at 70 s; the second would end at 110 s, past 100: not started.
+        played = {}
+        assert not evaluation.play(pool, Path("n.npz"), "expert-v1", "spanish", 3, 1, 2, played, deadline, 1,
+                                   seconds["expert-v1"])
+        assert sorted(played) == [0] and clock.now == 70 and seconds["expert-v1"] == [40]
+        # The same deals later, with time enough: the ones left, and the score of all three.
+        deadline.end += 200
+        assert evaluation.play(pool, Path("n.npz"), "expert-v1", "spanish", 3, 1, 2, played, deadline, 1,
+                               seconds["expert-v1"])
+        assert sorted(played) == [0, 1, 2] and clock.now == 150
+        assert evaluation.score(played) == (0.5, *evaluation.wilson(0.5, 6), 6)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+
+
+def test_a_run_written_before_the_trainer_was_a_package_resumes(tmp_path: Path) -> None:
+    """tests/runs/spanish-two-updates was written by the trainer of one module (brisca/learn/train.py before it
+    became brisca.learn's modules): ``--presets spanish --workers 1 --games 4 --updates 2 --hidden 8 --minibatch 64
+    --epochs 1 --eval-every 0 --backend numpy --lanes 0 --snapshot 2 --league-size 3 --seed 5``."""
+    import shutil
+
+    out = tmp_path / "run"
+    shutil.copytree(Path(__file__).parent / "runs" / "spanish-two-updates", out)
+    before = dict(np.load(out / "checkpoint_net.npz"))
+    assert train_main(["--out", str(out), "--workers", "1", "--games", "4", "--updates", "3", "--minibatch", "64",
+                       "--epochs", "1", "--eval-every", "0", "--backend", "numpy", "--lanes", "0", "--snapshot",
+                       "2", "--league-size", "3", "--resume"]) == 0
+    state = json.loads((out / "state.json").read_text())
+    assert state["update"] == 3 and state["games"] == 12 and state["presets"] == ["spanish"]
+    assert state["league"] == ["u000000.npz", "u000002.npz"] and len(state["commands"]) == 2
+    after = dict(np.load(out / "checkpoint_net.npz"))
+    assert after["w1"].shape == before["w1"].shape and not np.allclose(after["w1"], before["w1"])
+    assert Net.load(out / "net.npz").meta["updates"] == 3

@@ -7,7 +7,7 @@ preset it was trained on, and gives a score (logit) for every action id of the
 (:func:`reward`). The player plays the legal action the network scores highest.
 
 The weights ship in the package (``brisca/agents/nets/*.npz``, a few hundred KB); they were trained by
-:mod:`brisca.learn.train` (the command is in the file's metadata, :attr:`Net.meta`). Where no network
+``brisca train`` (:mod:`brisca.learn`; the command is in the file's metadata, :attr:`Net.meta`). Where no network
 covers the game (another preset, other options, another number of players, or numpy not installed) the
 player plays its ``fallback`` (``hard-v1``: the heuristic with the learned linear card choice).
 

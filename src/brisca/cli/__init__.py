@@ -99,7 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="play the deals on a Ray cluster (pip install 'brisca[ray]'): with no ADDRESS a local"
                             " one started here, else the address of a running cluster (auto, ray://host:10001)")
 
-    sub.add_parser("train", help="self-play training of the net player (python -m brisca.learn.train --help)",
+    sub.add_parser("train", help="self-play training of the net player (brisca train --help)",
                    add_help=False)
     sub.add_parser("loadtest", help="load and kill -9 durability test of the web table (brisca loadtest --help)",
                    add_help=False)
@@ -186,12 +186,9 @@ def _run(argv: Sequence[str] | None) -> int:
     _current_folder_importable()
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
-    if words[:1] == ["train"]:  # its options are the trainer's own (brisca.learn.train)
-        try:
-            from brisca.learn.train import main as train_main
-        except ImportError as exc:
-            print(f"brisca: error: training needs numpy: pip install 'brisca[fast]' ({exc})", file=sys.stderr)
-            return 2
+    if words[:1] == ["train"]:  # its options are the trainer's own (brisca.learn.command)
+        from brisca.learn.command import main as train_main  # (numpy missing: one line, from there)
+
         return train_main(words[1:])
     if words[:1] == ["loadtest"]:  # its options are the load test's own (brisca.server.loadtest)
         return _loadtest(words[1:])

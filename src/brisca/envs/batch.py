@@ -797,7 +797,7 @@ class Batch:
     def privileged(self, lanes: Any, seats: Any) -> Any:
         """What each of ``seats`` cannot see in its lane of ``lanes`` (:func:`privileged_size` ``float32`` a
         row): the other seats' hands and the stock's order. Engine-level access, for a critic that learns values
-        in training (:mod:`brisca.learn.train`, ``--critic full``); no player reads it."""
+        in training (:mod:`brisca.learn.selfplay`, ``--critic full``); no player reads it."""
         lanes = np.ascontiguousarray(lanes, np.int64)
         out = np.empty((len(lanes), privileged_size(self.players)), np.float32)
         _privileged(self.st, lanes, np.ascontiguousarray(seats, np.int64), self._lay, self._cfg, out)

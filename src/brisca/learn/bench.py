@@ -1,8 +1,8 @@
 """``brisca bench --selfplay``: the trainer's self-play, hands in lockstep against one hand at a time.
 
 Both play 2-player ``spanish`` and ``briscola`` with the same network (fresh, of the shipped network's layer sizes:
-:data:`HIDDEN`) and keep the same decisions (:func:`brisca.learn.train.collect` and
-:func:`~brisca.learn.train.collect_batch`). Rounds of the two alternate in one process, on one core (numpy's
+:data:`HIDDEN`) and keep the same decisions (:func:`brisca.learn.selfplay.collect` and
+:func:`~brisca.learn.selfplay.collect_batch`). Rounds of the two alternate in one process, on one core (numpy's
 BLAS held to one thread where it has not started yet), and the figure tracked is the median of the rounds'
 ratios of decisions a second: machines here are noisy, and a pair of rounds a second apart shares the load.
 """
@@ -38,7 +38,8 @@ def _one_thread() -> None:
 def measure(seconds: float = 10.0, lanes: int = 1024, seed: int = 1) -> dict[str, Any]:
     """Paired rounds for about ``seconds``: decisions a second of each, and their ratio (median, quartiles)."""
     _one_thread()
-    from brisca.learn.train import collect, collect_batch, init_arrays, shape
+    from brisca.learn.network import init_arrays, shape
+    from brisca.learn.selfplay import collect, collect_batch
 
     inputs, actions = shape(list(PRESETS))
     task = {"weights": init_arrays(inputs, actions, HIDDEN, seed), "league": [], "presets": list(PRESETS),
