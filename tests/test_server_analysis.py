@@ -174,5 +174,50 @@ def test_no_hint_at_a_table_that_is_not_for_practice(tmp_path: Path) -> None:
         state = _my_turn(conn)
         assert not state["table"]["practice"]
         refused = client.post(f"/api/tables/{body['table_id']}/hint", json={"token": body["token"]})
-        assert refused.status_code == 403 and "practice" in refused.json()["detail"]
+        assert refused.status_code == 403 and "hints" in refused.json()["detail"]
+        assert not state["table"]["hints"]
         conn.close()
+
+
+def test_a_table_made_with_hints_gives_them_to_every_seat_and_is_never_rated(tmp_path: Path) -> None:
+    with deadline(90), serve(str(tmp_path / "db.sqlite3")) as client:
+        r = client.post("/api/tables", json={"players": 2, "bot_delay": 0, "name": "Ana", "hints": True})
+        assert r.status_code == 200, r.text
+        made = r.json()
+        table_id = made["table_id"]
+        lobby = client.get("/api/lobby").json()
+        assert [e["hints"] for e in lobby["open"] if e["table_id"] == table_id] == [True]
+        joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bea"}).json()
+        conns = [Conn(client, table_id, token=made["token"]), Conn(client, table_id, token=joined["token"])]
+        tokens = [made["token"], joined["token"]]
+        actor: Any = client.app.state.manager.actors[table_id]  # type: ignore[attr-defined]
+        assert actor.hints and not actor.rated and not actor.seeded
+        first = conns[0]
+        while not (first.state and first.state["table"]["status"] == "playing" and first.state["view"]
+                   and first.state["view"]["turn"] is not None):
+            first.recv()
+        seat = first.state["view"]["turn"]
+        asked: set[int] = set()
+        for _ in range(2):  # the leader, then the other seat: each on its own turn a hint, the other refused
+            state = _my_turn(conns[seat])
+            assert state["table"]["hints"] and not state["table"]["practice"]
+            hint = client.post(f"/api/tables/{table_id}/hint", json={"token": tokens[seat]})
+            assert hint.status_code == 200, hint.text
+            assert hint.json()["hint"]["action"] in [{k: v for k, v in a.items() if k != "text"}
+                                                     for a in state["view"]["legal"]]
+            other = client.post(f"/api/tables/{table_id}/hint", json={"token": tokens[1 - seat]})
+            assert other.status_code == 409
+            asked.add(seat)
+            legal = state["view"]["legal"][0]
+            answer = conns[seat].request({"type": "play", "action": {k: v for k, v in legal.items() if k != "text"}})
+            assert answer["type"] == "ack", answer
+            seat = 1 - seat
+        assert asked == {0, 1}
+        for conn in conns:
+            conn.close()
+
+
+def test_hints_are_a_yes_or_no(tmp_path: Path) -> None:
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        r = client.post("/api/tables", json={"players": 2, "bot_delay": 0, "name": "Ana", "hints": "many"})
+        assert r.status_code == 422 and "hints" in r.json()["detail"]

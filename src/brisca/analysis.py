@@ -103,8 +103,10 @@ class Option:
         return self.win + POINT * self.margin
 
     def to_json(self) -> dict[str, Any]:
-        """The option as JSON-ready data (rounded)."""
-        return {"action": str(self.action), "win": round(self.win, 4), "win_se": round(self.win_se, 4),
+        """The option as JSON-ready data (rounded): ``action`` in the record's notation, ``act`` as the table's
+        messages give an action (``{"exchange": "2C"}``), for a reader to put in words."""
+        return {"action": str(self.action), "act": self.action.to_json(), "win": round(self.win, 4),
+                "win_se": round(self.win_se, 4),
                 "margin": round(self.margin, 2), "margin_se": round(self.margin_se, 2)}
 
 
@@ -177,7 +179,7 @@ class Move:
     def to_json(self) -> dict[str, Any]:
         """The move as JSON-ready data: with its readings, the move's values, loss and mark."""
         out: dict[str, Any] = {"hand": self.hand, "index": self.index, "seat": self.seat, "side": self.side,
-                               "action": str(self.action)}
+                               "action": str(self.action), "act": self.action.to_json()}
         if self.reading is not None:
             loss, se = self.reading.loss(self.action)
             taken = self.reading.option(self.action)
