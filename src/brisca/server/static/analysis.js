@@ -238,7 +238,7 @@ const briscaAnalysis = (() => {
     #rgraph circle.mistake { fill: #ffd740; } #rgraph circle.blunder { fill: #ff5252; }
     .amoves { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 17em), 1fr));
       gap: 0.15em 1.5em; font-size: 0.9em; padding-left: 0; list-style-position: inside; }
-    .amoves li { cursor: pointer; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; }
+    .amoves li { cursor: pointer; min-width: 0; overflow-wrap: anywhere; }
     .amoves li.here { outline: 2px solid #ffd740; }
     .alternatives { width: 100%; max-width: 40em; } #ranalysis progress { width: 100%; max-width: 640px; }
     .amoves .mark.mistake { color: #ffd740; } .amoves .mark.blunder { color: #ff8a80; }
