@@ -3,11 +3,14 @@ account's figures from the analyses of its games."""
 
 from __future__ import annotations
 
+import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from brisca import record as brisca_record
@@ -66,6 +69,35 @@ def test_a_finished_game_is_analysed_on_request_and_kept(tmp_path: Path) -> None
         # Asked again: it is kept, not made again.
         again = client.post(f"/api/games/{table_id}/analysis").json()
         assert again["status"] == "done" and again["analysis"] == data
+
+
+def test_an_analysis_under_way_shows_its_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with deadline(240), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = _finished(client)
+        engine = client.app.state.manager.store.engine  # type: ignore[attr-defined]
+        with engine.begin() as c:  # queued, as a request leaves it for its worker
+            c.execute(sa.text("INSERT INTO brisca_analyses (table_id, status, requested_at) VALUES "
+                              "(:id, 'queued', :now)"), {"id": table_id, "now": datetime.now(UTC).replace(tzinfo=None)})
+        assert client.get(f"/api/games/{table_id}/analysis").json() == {"status": "queued", "ahead": 0}
+        seen: list[tuple[int, int]] = []
+        real = analyses.analyse
+
+        def watched(*args: Any, **kwargs: Any) -> Any:  # what the page would read after each move's write
+            inner = kwargs["progress"]
+
+            def progress(done: int, total: int) -> None:
+                inner(done, total)
+                body = client.get(f"/api/games/{table_id}/analysis").json()
+                seen.append((body["progress"]["done"], body["progress"]["total"]))
+            return real(*args, **{**kwargs, "progress": progress})
+
+        monkeypatch.setattr(analyses, "PROGRESS_EVERY", 0.0)
+        monkeypatch.setattr(analyses, "analyse", watched)
+        record = client.get(f"/api/games/{table_id}/record").text
+        url = engine.url.render_as_string(hide_password=False)
+        data = json.loads(analyses.analyse_text(record, 2, 5.0, url, table_id))
+        total = len(data["moves"])
+        assert seen == [(k, total) for k in range(1, total + 1)]
 
 
 def test_no_analysis_of_a_live_game_or_of_no_game(tmp_path: Path) -> None:
