@@ -23,6 +23,7 @@ from brisca.analysis import (
     BLUNDER,
     FACE_UP_CARDS,
     FACE_UP_KERNEL_CARDS,
+    FACE_UP_KERNEL_CARDS_MORE,
     NOISE,
     Move,
     analyse,
@@ -232,7 +233,7 @@ def test_the_compiled_face_up_solve_agrees_with_the_python_solver(variant: str, 
     for position in positions(played(variant, players, seed)):
         left = sum(len(position.hand(s)) for s in range(players)) + position.stock_count
         legal = [a for a in position.legal_actions() if not isinstance(a, Signal)]
-        if len(legal) < 2 or left > FACE_UP_KERNEL_CARDS:
+        if len(legal) < 2 or left > (FACE_UP_KERNEL_CARDS if players == 2 else FACE_UP_KERNEL_CARDS_MORE):
             continue
         face = read_face_up(position, legal)
         assert face is not None and face.method == "exact"
@@ -500,3 +501,16 @@ def test_the_benchmark_script_times_the_face_up_solve() -> None:
     for cards in (6, 8):
         assert re.search(rf"^spanish, 2 players, {cards} cards left: every legal move solved in at most [\d.]+ s"
                          r" \(mean [\d.]+ s\) over 2 hands$", out.stdout, re.M), out.stdout
+
+
+def test_the_benchmark_script_counts_the_compiled_face_up_solve() -> None:
+    if not kernel_on():
+        pytest.skip("the compiled kernel is off (numba missing)")
+    script = Path(__file__).resolve().parent.parent / "examples" / "analysis_time.py"
+    out = subprocess.run([sys.executable, str(script), "--hands", "2", "--solve", "10,12", "--compiled"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    found = [int(m) for m in re.findall(r"^spanish, 2 players, \d+ cards left: every legal move solved by the compiled"
+                                        r" solver in at most [\d.]+ s \(mean [\d.]+ s\), at most (\d+) positions"
+                                        r" \(mean \d+\) over 2 hands$", out.stdout, re.M)]
+    assert len(found) == 2 and 0 < found[0] <= found[1], out.stdout

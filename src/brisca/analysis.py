@@ -74,8 +74,11 @@ BLUNDER = 0.25
 NOISE = 2.0
 #: The face-up reading (solved exactly) is made when at most this many cards are left in the hands and the stock ...
 FACE_UP_CARDS = 12
-#: ... or this many with the compiled solver (``fast``; each card more doubles its work: docs/analysis.md).
+#: ... or this many with the compiled solver (``fast``) and two players, which it solves through a table of
+#: positions, and :data:`FACE_UP_KERNEL_CARDS_MORE` with more (each card more about doubles its work:
+#: docs/analysis.md).
 FACE_UP_KERNEL_CARDS = 20
+FACE_UP_KERNEL_CARDS_MORE = 16
 #: The readings made over sampled worlds (each value has a standard error); the others are exact.
 SAMPLED = ("sampled", "bidding", "weighed")
 #: The point weight the search values with: a power of two, so that a value splits exactly into its result
@@ -278,13 +281,14 @@ def read_view(view: View, seed: int = 0, worlds: int = WORLDS, think: float = TH
 def read_face_up(game: Game, candidates: Sequence[Action]) -> Reading | None:
     """The exact values of ``candidates`` for the seat to act in ``game`` with every card known (the hands and the
     stock's order), where the solver reaches: :data:`FACE_UP_KERNEL_CARDS` cards left with the compiled solver
-    (:meth:`brisca.agents.kernel.Kernel.solve`, where it covers the rules), else :data:`FACE_UP_CARDS`;
+    (:meth:`brisca.agents.kernel.Kernel.solve`, where it covers the rules; :data:`FACE_UP_KERNEL_CARDS_MORE` with
+    more than two players), else :data:`FACE_UP_CARDS`;
     ``None`` before that (an estimate there would read as a fact)."""
     seat = game.turn
     assert seat is not None
     left = sum(len(game.hand(s)) for s in range(game.players)) + game.stock_count
     side = team_of(game, seat)
-    if left <= FACE_UP_KERNEL_CARDS:
+    if left <= (FACE_UP_KERNEL_CARDS if game.players == 2 else FACE_UP_KERNEL_CARDS_MORE):
         from brisca.agents.kernel import kernel_for  # numba loads only where the kernel is used
 
         fast = kernel_for(game.rules, game.players)
@@ -432,6 +436,7 @@ def decision_seed(seed: int, hand: int, index: int) -> int:
     return (seed * 1_000_003 + hand * 10_007 + index) & 0x7FFFFFFF
 
 
-__all__ = ["BID_WORLDS", "BLUNDER", "FACE_UP_CARDS", "FACE_UP_KERNEL_CARDS", "MISTAKE", "NOISE", "POINT", "THINK",
-           "WORLDS", "Analysis", "AnalysisError", "Move", "Option", "Reading", "analyse", "analyse_many",
-           "analyse_task", "decision_seed", "format_text", "move_words", "read_face_up", "read_view"]
+__all__ = ["BID_WORLDS", "BLUNDER", "FACE_UP_CARDS", "FACE_UP_KERNEL_CARDS", "FACE_UP_KERNEL_CARDS_MORE",
+           "MISTAKE", "NOISE", "POINT", "THINK", "WORLDS", "Analysis", "AnalysisError", "Move", "Option", "Reading",
+           "analyse", "analyse_many", "analyse_task", "decision_seed", "format_text", "move_words", "read_face_up",
+           "read_view"]
