@@ -141,6 +141,13 @@ CODE = re.compile(r"(?<![\w±+−-])x?(?:\d{1,2}|[AFCR])[OCEBDS]\b")
 WIN_CHANCE = {"en": "Win chance", "es": "Probabilidad de ganar", "it": "Probabilità di vincere"}
 
 
+SINGULAR = {
+    "en": ["1 trick", "2 tricks", "(the first hand won wins the match)", "(first to 3 hands)", "1 card"],
+    "es": ["1 baza", "2 bazas", "(gana la partida quien gane una mano)", "(a 3 manos)", "1 carta"],
+    "it": ["1 presa", "2 prese", "(vince la partita chi vince una mano)", "(a 3 mani)", "1 carta"],
+}
+
+
 def _stored_analysis(base: str, db: str, seeds: range) -> tuple[str, dict[str, Any]]:
     """A finished bot game with an exchange among its moves, and its analysis stored as the site stores one."""
     for seed in seeds:
@@ -205,6 +212,10 @@ def test_the_analysis_page_speaks_card_words_and_holds_its_layout(site: tuple[st
                                     ".filter((li) => li.scrollWidth > li.clientWidth + 1).length")
                 assert cut == 0
             assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+            # One of a thing in the singular, more in the plural.
+            words = page.evaluate("[t('tricksN', {n: 1}), t('tricksN', {n: 2}), t('toHands', {n: 1}),"
+                                  " t('toHands', {n: 3}), t('cardsN', {n: 1})]")
+            assert words == SINGULAR[lang], words
             page.screenshot(path=str(tmp_path / f"analysis-{lang}-{width}.png"), full_page=True)
             assert not errors, errors
         finally:
