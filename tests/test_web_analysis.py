@@ -195,6 +195,9 @@ def test_the_analysis_page_speaks_card_words_and_holds_its_layout(site: tuple[st
             # The exchange's move, clicked: its alternatives in words too.
             page.locator(f"#amoves li[data-step='{exchange['index'] + 1}']").first.click()
             page.wait_for_selector("#ralternatives tbody tr")
+            # The step's line and the move log say the moves in words too.
+            for where in ("#rstepinfo", "#rmoves"):
+                assert not CODE.findall(page.inner_text(where)), (where, page.inner_text(where))
             text = page.inner_text("#ranalysis")
             assert WIN_CHANCE[lang] in text
             assert not CODE.findall(text), CODE.findall(text)

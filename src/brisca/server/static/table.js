@@ -75,6 +75,7 @@ function seatName(info, seat) {
 // What the history, the auction and the contract say in words.
 function actionText(info, a) {
   if (a.exchange) return t("exchangedLog", {card: cardName(a.exchange)});
+  if (a.play !== undefined && !a.claim) return a.arrastro ? t("arrastroMove", {card: cardName(a.play)}) : cardName(a.play);
   if (a.pass) return t("passed");
   if (a.bid !== undefined) return typeof a.bid === "string" ? t("bidRank") + a.bid : String(a.bid);
   if (a.trump) return `${t("trump")}: ${suitName(a.trump)}`;
