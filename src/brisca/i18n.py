@@ -518,7 +518,8 @@ class Messages:
 
 def default_lang(environ: Mapping[str, str] | None = None) -> Lang:
     """The language the locale asks for, as gettext reads it: ``LANGUAGE`` (a list, ``it:en``; its first language
-    this package has) unless the locale is ``C``; else the first set of LC_ALL, LC_MESSAGES, LANG.
+    this package has) unless the locale is ``C`` or ``POSIX`` (``C.UTF-8`` too); else the first set of LC_ALL,
+    LC_MESSAGES, LANG.
 
     That is the POSIX precedence, so ``LC_ALL=C`` wins over ``LANG=es_ES`` as it does for other tools.
 
@@ -527,7 +528,7 @@ def default_lang(environ: Mapping[str, str] | None = None) -> Lang:
     """
     env = os.environ if environ is None else environ
     locale = next((env[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(v, "")), "")
-    if locale not in ("C", "POSIX"):
+    if locale.split(".")[0] not in ("C", "POSIX"):
         for item in env.get("LANGUAGE", "").split(":"):
             found = _lang_code(item)
             if found is not None:
