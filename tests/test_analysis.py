@@ -155,6 +155,33 @@ def exchange_position(seed: int) -> tuple[Game, Exchange]:
     raise AssertionError(f"no exchange in hand {seed}")
 
 
+#: Hand-built deals (the first seven cards: seat 0's three, seat 1's three dealt in turn, then the face-up card;
+#: the rest in a seeded order), seat 0 to lead holding the low trump that takes the face-up card.
+HAND_BUILT = [("7O 6B 5C 12C 4E 7E 1O", 1), ("2O 6B 5C 12C 4E 7E 6O", 2), ("7C 1B 5O 12E 4B 7E 12C", 3)]
+
+
+@pytest.mark.parametrize("first,seed", HAND_BUILT)
+def test_a_hand_built_exchange_is_not_judged_a_mistake(first: str, seed: int) -> None:
+    from brisca.cards import Card, spanish_deck
+
+    top = [Card.parse(c) for c in first.split()]
+    rest = [c for c in spanish_deck() if c not in top]
+    random.Random(seed).shuffle(rest)
+    game = Game("spanish", 2, deck=top + rest, dealer=1, options={"trump_exchange": "any_time"})
+    exchange = Exchange(top[0])
+    assert game.turn == 0 and game.face_up == top[6] and exchange in game.legal_actions()
+    found = read_view(game.view(0), seed=seed, worlds=100, think=600, taken=exchange)
+    assert found is not None
+    reading, _cut = found
+    loss, se = reading.loss(exchange)
+    assert loss <= max(NOISE * se, 0.05), (loss, se)
+    assert Move(0, 0, 0, 0, exchange, reading).mark == ""
+    # Keeping the low trump and leading it is worse than exchanging it first: the face-up card is the better trump.
+    taken = reading.option(exchange)
+    lead = reading.option(Play(top[0]))
+    assert taken is not None and lead is not None and taken.score > lead.score
+
+
 # In hand 24 the exchange, valued by the rollout policy's next card instead of the best one, lost 0.107 +- 0.020:
 # a mistake.
 @pytest.mark.parametrize("seed", [19, 24])
