@@ -156,7 +156,7 @@ function playerLink(text, account) {
 }
 
 function seatLabel(s) {
-  if (s.bot) return esc(`${s.bot} (bot)`);
+  if (s.bot) return esc(t("botName", {name: t(`level_${s.bot}`)}));
   return s.name === null ? `<i>${esc(t("freeSeat"))}</i>` : playerLink(displayName(s.name, s.guest), s.account);
 }
 
