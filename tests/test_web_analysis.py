@@ -244,3 +244,39 @@ def test_a_table_with_hints_is_made_from_the_lobby(site: tuple[str, str], browse
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_a_called_games_graph_names_its_sides_as_the_players_knew_them(site: tuple[str, str], browser: Any) -> None:
+    base, db = site
+    table_id: str = _post(f"{base}/api/tables", {"preset": "chiamata", "players": 5, "bot_delay": 0, "seed": 3,
+                                                 "bots": {str(s): "normal" for s in range(5)},
+                                                 "options": {"target_points": 1}})["table_id"]
+    end = time.monotonic() + 120
+    while table_id not in [g["table_id"] for g in _get(f"{base}/api/games")]:
+        assert time.monotonic() < end, "the bots did not finish"
+        time.sleep(0.3)
+    with urllib.request.urlopen(f"{base}/api/games/{table_id}/record", timeout=10) as r:
+        record = brisca_record.loads(r.read().decode())
+    data = analyse(record, seed=0, worlds=2).to_json()
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        c.execute(sa.text("INSERT INTO brisca_analyses (table_id, status, result, requested_at) VALUES "
+                          "(:id, 'done', :result, :now)"),
+                  {"id": table_id, "result": json.dumps(data), "now": datetime.now(UTC).replace(tzinfo=None)})
+    engine.dispose()
+    replay = _get(f"{base}/api/games/{table_id}/replay")
+    last = [s for s in replay["steps"] if s["hand"] == 0][-1]
+    declarer = last["position"]["contract"]["declarer"]
+    ctx, page, errors = _open_page(browser)
+    try:
+        page.add_init_script("localStorage.setItem('brisca:lang', 'en');")
+        page.goto(f"{base}/games/{table_id}")
+        page.wait_for_selector("#ranalysis[data-status='done'] #rgraph")
+        sides = page.locator(".legend .side").all_inner_texts()
+        # The declarer's side by the declarer alone (the partner was hidden), and the defenders: no name twice.
+        assert len(sides) == 2 and "(declarer)" in sides[0] and f"#{declarer}" in sides[0], sides
+        assert sides[1].endswith("Defenders") and "#" not in sides[1], sides
+        assert page.locator("#rgraph polyline").count() == 2
+        assert not errors, errors
+    finally:
+        ctx.close()
