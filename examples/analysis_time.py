@@ -4,10 +4,13 @@ Plays ``--hands`` hands of a preset between heuristic players (seeded), analyses
 ``brisca replay --analyse`` does, one process, and prints the seconds per hand and per searched decision
 (median and mean), and how many decisions the clock cut short. With ``--solve 10,12,14``, instead: how long
 the face-up reading's exact solve of every legal move takes once that many cards are left in the hands and the
-stock (at most and on average over the hands), which is what sets ``FACE_UP_CARDS``.
+stock (at most and on average over the hands), which is what sets ``FACE_UP_CARDS``; with ``--compiled`` too, by
+the compiled solver (the ``fast`` extra), with the positions it searched, which is what sets
+``FACE_UP_KERNEL_CARDS``.
 
     python examples/analysis_time.py --variant spanish --players 2 --hands 10
     python examples/analysis_time.py --variant spanish --players 2 --hands 6 --solve 10,12,14
+    python examples/analysis_time.py --variant spanish --players 2 --hands 6 --solve 16,18,20,22 --compiled
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from brisca import Game
 from brisca.actions import Signal
 from brisca.agents import make_agent
 from brisca.agents.exact import solve, team_of
+from brisca.agents.search import SOLVE_WEIGHT
 from brisca.analysis import THINK, WORLDS, analyse
 from brisca.record import Record
 
@@ -33,7 +37,17 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=THINK)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--solve", default="", help="card counts (comma-separated): time the face-up solve instead")
+    parser.add_argument("--compiled", action="store_true", help="with --solve: the compiled solver's")
     args = parser.parse_args()
+    if args.solve and args.compiled:
+        for cards in (int(c) for c in args.solve.split(",")):
+            found = [_compiled_time(_played(args.variant, args.players, args.seed + k, cards))
+                     for k in range(args.hands)]
+            times, nodes = [f[0] for f in found], [f[1] for f in found]
+            print(f"{args.variant}, {args.players} players, {cards} cards left: every legal move solved by the"
+                  f" compiled solver in at most {max(times):.3f} s (mean {statistics.mean(times):.3f} s), at most"
+                  f" {max(nodes)} positions (mean {statistics.mean(nodes):.0f}) over {args.hands} hands")
+        return
     if args.solve:
         for cards in (int(c) for c in args.solve.split(",")):
             times = [_solve_time(_played(args.variant, args.players, args.seed + k, cards)) for k in range(args.hands)]
@@ -77,6 +91,24 @@ def _solve_time(game: Game) -> float:
             child.apply(action)
             solve(child, team_of(child, seat))
     return time.perf_counter() - start
+
+
+def _compiled_time(game: Game) -> tuple[float, int]:
+    """Seconds and positions for the compiled solver to solve every legal move of the seat to act, every card
+    known (the face-up reading from :data:`brisca.analysis.FACE_UP_CARDS` cards up), after one warm-up call."""
+    from brisca.agents.kernel import kernel_for
+
+    seat = game.turn
+    assert seat is not None
+    fast = kernel_for(game.rules, game.players)
+    if fast is None:
+        raise SystemExit("the compiled solver does not cover these rules, or numba is missing (the fast extra)")
+    legal = [a for a in game.legal_actions() if not isinstance(a, Signal)]
+    rows = [fast.encode(game)]
+    fast.solve(rows, legal[:1], [team_of(game, seat)], game, SOLVE_WEIGHT, table=False)  # compiled before timing
+    start = time.perf_counter()
+    _values, nodes = fast.solve(rows, legal, [team_of(game, seat)], game, SOLVE_WEIGHT)
+    return time.perf_counter() - start, nodes
 
 
 if __name__ == "__main__":

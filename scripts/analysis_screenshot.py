@@ -1,10 +1,11 @@
-"""The screenshot of a replay page's analysis for docs/analysis.md: ``python scripts/analysis_screenshot.py [OUT]``.
+"""The screenshots of a replay page's analysis for docs/analysis.md: ``python scripts/analysis_screenshot.py [DIR]``.
 
 Starts ``brisca serve`` on a free loopback port with a throwaway database, lets two bots (easy and normal) play
 a one-hand match on a practice table (seeded: every run deals the same cards), asks the site for its analysis,
-waits for it, opens the replay page at the first blunder in chromium under Playwright and writes
-``docs/img/replay-analysis.png`` (or OUT). Needs the test extras and ``/usr/bin/chromium`` (or
-``BRISCA_CHROMIUM``).
+waits for it, opens the replay page at the first blunder in chromium under Playwright and writes, in
+``docs/img`` (or DIR): ``replay-analysis.png`` (English, a desktop 1280 wide), ``replay-analysis-es.png`` and
+``replay-analysis-it.png`` (Spanish and Italian), ``replay-analysis-phone.png`` (Italian, a phone 390 wide).
+Needs the test extras and ``/usr/bin/chromium`` (or ``BRISCA_CHROMIUM``).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ def _call(url: str, body: dict[str, Any] | None = None) -> Any:
 
 
 def main() -> None:
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img" / "replay-analysis.png"
+    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "img"
     from playwright.sync_api import sync_playwright
 
     with socket.socket() as s:
@@ -65,16 +66,21 @@ def main() -> None:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=os.environ.get("BRISCA_CHROMIUM", "/usr/bin/chromium"),
                                              args=["--no-sandbox", "--disable-gpu"])
-                page = browser.new_page(viewport={"width": 1280, "height": 1400}, reduced_motion="reduce")
-                page.add_init_script("localStorage.setItem('brisca:lang', 'en');")
-                page.goto(f"{base}/games/{table_id}#{step}")
-                page.wait_for_selector("#ranalysis[data-status='done'] #ralternatives table")
-                page.screenshot(path=str(out), full_page=True)
+                for name, lang, width in (("replay-analysis.png", "en", 1280), ("replay-analysis-es.png", "es", 1280),
+                                          ("replay-analysis-it.png", "it", 1280),
+                                          ("replay-analysis-phone.png", "it", 390)):
+                    page = browser.new_page(viewport={"width": width, "height": 1400 if width > 800 else 844},
+                                            reduced_motion="reduce")
+                    page.add_init_script(f"localStorage.setItem('brisca:lang', '{lang}');")
+                    page.goto(f"{base}/games/{table_id}#{step}")
+                    page.wait_for_selector("#ranalysis[data-status='done'] #ralternatives table")
+                    page.screenshot(path=str(out / name), full_page=True)
+                    page.close()
+                    print(out / name)
                 browser.close()
         finally:
             server.terminate()
             server.wait(timeout=10)
-    print(out)
 
 
 if __name__ == "__main__":

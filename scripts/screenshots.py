@@ -9,7 +9,12 @@ legal card, and writes into ``docs/img/`` (or OUT_DIR):
 - ``table-chiamata-auction.png``: five players bidding in briscola chiamata, Italian cards (desktop);
 - ``table-results.png``: the results panel at the end of a four-player match (desktop);
 - ``table-phone.png``: four players on a phone (390 x 844);
-- ``decks.png``: the Spanish and the Italian deck and the back.
+- ``decks.png``: the Spanish and the Italian deck and the back;
+- ``lobby.png``, ``lobby-es.png``, ``lobby-it.png``: the lobby in English, Spanish and Italian, its form for a new
+  table included (desktop, the whole page);
+- ``table-2p-es.png``, ``table-2p-it.png``: ``table-2p.png``'s table in Spanish and Italian.
+
+The replay page's analysis, in the three languages and on a phone: ``scripts/analysis_screenshot.py``.
 
 Needs the test extras (``pip install -e '.[test]'``) and a chromium (``/usr/bin/chromium``, or set
 ``BRISCA_CHROMIUM``). Motion is off (``prefers-reduced-motion``), so each picture is the table at rest.
@@ -66,11 +71,12 @@ class Shooter:
         self.browser, self.base, self.out = browser, base, out
 
     def table(self, preset: str, players: int, seed: int, options: dict[str, Any], *, phone: bool = False,
-              bots: str = "normal", delay: float = 0.0) -> Any:
-        """A practice table with the person at seat 0; the page, opened at it."""
+              bots: str = "normal", delay: float = 0.0, lang: str = "en") -> Any:
+        """A practice table with the person at seat 0; the page, opened at it, in ``lang``."""
         viewport = PHONE if phone else DESKTOP
         extra = {"is_mobile": True, "has_touch": True} if phone else {}
         context = self.browser.new_context(viewport=viewport, locale="en-US", reduced_motion="reduce", **extra)
+        context.add_init_script(f"localStorage.setItem('brisca:lang', '{lang}');")
         page = context.new_page()
         page.set_default_timeout(20_000)
         made = _post(f"{self.base}/api/tables", {
@@ -121,11 +127,21 @@ class Shooter:
             self.turns(page, 1)
         raise SystemExit("the match did not end")
 
-    def shot(self, page: Any, name: str) -> None:
+    def lobby(self, lang: str) -> Any:
+        """The lobby in ``lang``, its lists loaded."""
+        context = self.browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+        context.add_init_script(f"localStorage.setItem('brisca:lang', '{lang}');")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{self.base}/")
+        page.wait_for_function("document.body.dataset.lobby")
+        return page
+
+    def shot(self, page: Any, name: str, *, full: bool = False) -> None:
         page.mouse.move(0, 0)
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(200)
-        page.screenshot(path=str(self.out / name))
+        page.screenshot(path=str(self.out / name), full_page=full)
         print(f"wrote {self.out / name}")
         page.context.close()
 
@@ -195,6 +211,14 @@ def main() -> int:
                 s.turns(page, 2)
                 s.my_turn(page)
                 s.shot(page, "table-phone.png")
+
+                for lang in ("es", "it"):
+                    page = s.table("spanish", 2, 11, {"target_hands": 1}, lang=lang)
+                    s.turns(page, 3)
+                    s.until_led(page)
+                    s.shot(page, f"table-2p-{lang}.png")
+                for lang in ("en", "es", "it"):
+                    s.shot(s.lobby(lang), "lobby.png" if lang == "en" else f"lobby-{lang}.png", full=True)
 
                 decks(browser, base, out)
                 browser.close()

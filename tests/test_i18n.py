@@ -166,3 +166,21 @@ def test_titles_and_levels_are_translated(lang: str) -> None:
         assert title_in(find_variant(name), lang) == message.string
     assert Messages("it")("level_expert") == "esperto" and Messages("es")("level_hard") == "difícil"
     assert title_in(find_variant("briscola"), "it") == "Briscola (italiana)"
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({"LANGUAGE": "it", "LANG": "es_ES.UTF-8"}, "it"),
+        ({"LANGUAGE": "fr:es:it"}, "es"),  # the first language of the list that there is
+        ({"LANGUAGE": "fr", "LANG": "it_IT"}, "it"),
+        ({"LANGUAGE": "es_AR:en"}, "es"),
+        ({"LANGUAGE": "it", "LC_ALL": "C"}, "en"),  # as gettext: the C locale ignores LANGUAGE
+        ({"LANGUAGE": "it", "LANG": "C.UTF-8"}, "en"),
+        ({"LANGUAGE": "", "LANG": "es_ES"}, "es"),
+    ],
+)
+def test_the_language_list_comes_before_the_locale(env: dict[str, str], lang: str) -> None:
+    from brisca.i18n import default_lang
+
+    assert default_lang(env) == lang

@@ -3,11 +3,14 @@ account's figures from the analyses of its games."""
 
 from __future__ import annotations
 
+import json
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from brisca import record as brisca_record
@@ -66,6 +69,35 @@ def test_a_finished_game_is_analysed_on_request_and_kept(tmp_path: Path) -> None
         # Asked again: it is kept, not made again.
         again = client.post(f"/api/games/{table_id}/analysis").json()
         assert again["status"] == "done" and again["analysis"] == data
+
+
+def test_an_analysis_under_way_shows_its_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with deadline(240), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = _finished(client)
+        engine = client.app.state.manager.store.engine  # type: ignore[attr-defined]
+        with engine.begin() as c:  # queued, as a request leaves it for its worker
+            c.execute(sa.text("INSERT INTO brisca_analyses (table_id, status, requested_at) VALUES "
+                              "(:id, 'queued', :now)"), {"id": table_id, "now": datetime.now(UTC).replace(tzinfo=None)})
+        assert client.get(f"/api/games/{table_id}/analysis").json() == {"status": "queued", "ahead": 0}
+        seen: list[tuple[int, int]] = []
+        real = analyses.analyse
+
+        def watched(*args: Any, **kwargs: Any) -> Any:  # what the page would read after each move's write
+            inner = kwargs["progress"]
+
+            def progress(done: int, total: int) -> None:
+                inner(done, total)
+                body = client.get(f"/api/games/{table_id}/analysis").json()
+                seen.append((body["progress"]["done"], body["progress"]["total"]))
+            return real(*args, **{**kwargs, "progress": progress})
+
+        monkeypatch.setattr(analyses, "PROGRESS_EVERY", 0.0)
+        monkeypatch.setattr(analyses, "analyse", watched)
+        record = client.get(f"/api/games/{table_id}/record").text
+        url = engine.url.render_as_string(hide_password=False)
+        data = json.loads(analyses.analyse_text(record, 2, 5.0, url, table_id))
+        total = len(data["moves"])
+        assert seen == [(k, total) for k in range(1, total + 1)]
 
 
 def test_no_analysis_of_a_live_game_or_of_no_game(tmp_path: Path) -> None:
@@ -174,5 +206,50 @@ def test_no_hint_at_a_table_that_is_not_for_practice(tmp_path: Path) -> None:
         state = _my_turn(conn)
         assert not state["table"]["practice"]
         refused = client.post(f"/api/tables/{body['table_id']}/hint", json={"token": body["token"]})
-        assert refused.status_code == 403 and "practice" in refused.json()["detail"]
+        assert refused.status_code == 403 and "hints" in refused.json()["detail"]
+        assert not state["table"]["hints"]
         conn.close()
+
+
+def test_a_table_made_with_hints_gives_them_to_every_seat_and_is_never_rated(tmp_path: Path) -> None:
+    with deadline(90), serve(str(tmp_path / "db.sqlite3")) as client:
+        r = client.post("/api/tables", json={"players": 2, "bot_delay": 0, "name": "Ana", "hints": True})
+        assert r.status_code == 200, r.text
+        made = r.json()
+        table_id = made["table_id"]
+        lobby = client.get("/api/lobby").json()
+        assert [e["hints"] for e in lobby["open"] if e["table_id"] == table_id] == [True]
+        joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Bea"}).json()
+        conns = [Conn(client, table_id, token=made["token"]), Conn(client, table_id, token=joined["token"])]
+        tokens = [made["token"], joined["token"]]
+        actor: Any = client.app.state.manager.actors[table_id]  # type: ignore[attr-defined]
+        assert actor.hints and not actor.rated and not actor.seeded
+        first = conns[0]
+        while not (first.state and first.state["table"]["status"] == "playing" and first.state["view"]
+                   and first.state["view"]["turn"] is not None):
+            first.recv()
+        seat = first.state["view"]["turn"]
+        asked: set[int] = set()
+        for _ in range(2):  # the leader, then the other seat: each on its own turn a hint, the other refused
+            state = _my_turn(conns[seat])
+            assert state["table"]["hints"] and not state["table"]["practice"]
+            hint = client.post(f"/api/tables/{table_id}/hint", json={"token": tokens[seat]})
+            assert hint.status_code == 200, hint.text
+            assert hint.json()["hint"]["action"] in [{k: v for k, v in a.items() if k != "text"}
+                                                     for a in state["view"]["legal"]]
+            other = client.post(f"/api/tables/{table_id}/hint", json={"token": tokens[1 - seat]})
+            assert other.status_code == 409
+            asked.add(seat)
+            legal = state["view"]["legal"][0]
+            answer = conns[seat].request({"type": "play", "action": {k: v for k, v in legal.items() if k != "text"}})
+            assert answer["type"] == "ack", answer
+            seat = 1 - seat
+        assert asked == {0, 1}
+        for conn in conns:
+            conn.close()
+
+
+def test_hints_are_a_yes_or_no(tmp_path: Path) -> None:
+    with deadline(30), serve(str(tmp_path / "db.sqlite3")) as client:
+        r = client.post("/api/tables", json={"players": 2, "bot_delay": 0, "name": "Ana", "hints": "many"})
+        assert r.status_code == 422 and "hints" in r.json()["detail"]

@@ -16,10 +16,9 @@ in both cases only where the loss is more than :data:`NOISE` standard errors (a 
 from chance marks nothing).
 
 A second reading, **with the cards face up**, values the same moves in the real deal, every hand and the
-stock's order known: exactly (alpha-beta, :func:`~brisca.agents.exact.solve`) in the last
-:data:`FACE_UP_CARDS` cards of a hand, before that by the rollout policy playing the real deal out once
-(:func:`~brisca.agents.rollout.playout`). It says what the seat could not have known; it is never mixed into
-the seat's own reading.
+stock's order known, exactly (alpha-beta, :func:`~brisca.agents.exact.solve`), where the solver reaches: the last
+:data:`FACE_UP_KERNEL_CARDS` cards of a hand with the compiled solver, else the last :data:`FACE_UP_CARDS`; before
+that there is none. It says what the seat could not have known; it is never mixed into the seat's own reading.
 
 The search draws :data:`WORLDS` worlds a decision, seeded from ``seed``, the hand and the move: the analysis
 is the same for the same seed wherever it runs, unless ``think`` seconds (a ceiling per decision) run out
@@ -47,14 +46,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from brisca.actions import Action
+from brisca.actions import Action, Arrastro, Exchange, Play
 from brisca.agents.exact import outcome, solve, team_of
-from brisca.agents.rollout import playout
 from brisca.agents.search import SOLVE_WEIGHT, Appraisal, ExpertAgent
 from brisca.arena import run_tasks
+from brisca.cards import Lang
 from brisca.errors import BriscaError
 from brisca.game import Game, View
+from brisca.i18n import Messages
 from brisca.record import MatchRecord, Record
+from brisca.rulebook import title_in
+from brisca.rules import make_rules, variant_names
 
 #: Worlds searched a decision (the expert's ``sims``): a fixed number, so that a seed gives one analysis.
 WORLDS = 200
@@ -70,8 +72,13 @@ MISTAKE = 0.10
 BLUNDER = 0.25
 #: A loss marks a move only when it is more than this many standard errors.
 NOISE = 2.0
-#: The face-up reading is exact (solved) when at most this many cards are left in the hands and the stock.
+#: The face-up reading (solved exactly) is made when at most this many cards are left in the hands and the stock ...
 FACE_UP_CARDS = 12
+#: ... or this many with the compiled solver (``fast``) and two players, which it solves through a table of
+#: positions, and :data:`FACE_UP_KERNEL_CARDS_MORE` with more (each card more about doubles its work:
+#: docs/analysis.md).
+FACE_UP_KERNEL_CARDS = 20
+FACE_UP_KERNEL_CARDS_MORE = 16
 #: The readings made over sampled worlds (each value has a standard error); the others are exact.
 SAMPLED = ("sampled", "bidding", "weighed")
 #: The point weight the search values with: a power of two, so that a value splits exactly into its result
@@ -99,8 +106,10 @@ class Option:
         return self.win + POINT * self.margin
 
     def to_json(self) -> dict[str, Any]:
-        """The option as JSON-ready data (rounded)."""
-        return {"action": str(self.action), "win": round(self.win, 4), "win_se": round(self.win_se, 4),
+        """The option as JSON-ready data (rounded): ``action`` in the record's notation, ``act`` as the table's
+        messages give an action (``{"exchange": "2C"}``), for a reader to put in words."""
+        return {"action": str(self.action), "act": self.action.to_json(), "win": round(self.win, 4),
+                "win_se": round(self.win_se, 4),
                 "margin": round(self.margin, 2), "margin_se": round(self.margin_se, 2)}
 
 
@@ -109,7 +118,7 @@ class Reading:
     """The values of a decision's legal moves, from one point of view, and how they were found."""
 
     options: tuple[Option, ...]
-    #: ``exact``, ``every world`` or ``sampled`` (:class:`~brisca.agents.search.Appraisal`), ``playout`` (face up).
+    #: ``exact``, ``every world`` or ``sampled`` (:class:`~brisca.agents.search.Appraisal`), ``bidding``, ``weighed``.
     method: str
     worlds: int
     #: Per world, the score (win plus POINT a point) of every option: what the paired loss is measured on.
@@ -150,7 +159,7 @@ class Move:
     action: Action
     #: The seat's own reading (from its view only); ``None`` where the decision is not searched.
     reading: Reading | None = None
-    #: The reading with the cards face up; ``None`` with the seat's.
+    #: The exact reading with the cards face up; ``None`` where the solver does not reach, or with the seat's.
     face_up: Reading | None = None
     #: Whether ``think`` ran out before every world was searched (the analysis then depends on the clock).
     cut: bool = False
@@ -173,7 +182,7 @@ class Move:
     def to_json(self) -> dict[str, Any]:
         """The move as JSON-ready data: with its readings, the move's values, loss and mark."""
         out: dict[str, Any] = {"hand": self.hand, "index": self.index, "seat": self.seat, "side": self.side,
-                               "action": str(self.action)}
+                               "action": str(self.action), "act": self.action.to_json()}
         if self.reading is not None:
             loss, se = self.reading.loss(self.action)
             taken = self.reading.option(self.action)
@@ -269,20 +278,35 @@ def read_view(view: View, seed: int = 0, worlds: int = WORLDS, think: float = TH
     return _reading(appraisal.candidates, appraisal.values, appraisal.weight, appraisal.method), cut
 
 
-def read_face_up(game: Game, candidates: Sequence[Action]) -> Reading:
-    """The values of ``candidates`` for the seat to act in ``game`` with every card known: exact in the last
-    :data:`FACE_UP_CARDS` cards, else one playout of the real deal by the rollout policy."""
+def read_face_up(game: Game, candidates: Sequence[Action]) -> Reading | None:
+    """The exact values of ``candidates`` for the seat to act in ``game`` with every card known (the hands and the
+    stock's order), where the solver reaches: :data:`FACE_UP_KERNEL_CARDS` cards left with the compiled solver
+    (:meth:`brisca.agents.kernel.Kernel.solve`, where it covers the rules; :data:`FACE_UP_KERNEL_CARDS_MORE` with
+    more than two players), else :data:`FACE_UP_CARDS`;
+    ``None`` before that (an estimate there would read as a fact)."""
     seat = game.turn
     assert seat is not None
     left = sum(len(game.hand(s)) for s in range(game.players)) + game.stock_count
-    exact = left <= FACE_UP_CARDS
+    side = team_of(game, seat)
+    if left <= (FACE_UP_KERNEL_CARDS if game.players == 2 else FACE_UP_KERNEL_CARDS_MORE):
+        from brisca.agents.kernel import kernel_for  # numba loads only where the kernel is used
+
+        fast = kernel_for(game.rules, game.players)
+        if fast is not None:
+            try:
+                values, _nodes = fast.solve([fast.encode(game)], candidates, [side], game, SOLVE_WEIGHT)
+            except ValueError:  # a move the kernel does not play (an arrastro): the Python solver, if near enough
+                pass
+            else:
+                return _reading(candidates, [[float(v) for v in values[0]]], SOLVE_WEIGHT, "exact")
+    if left > FACE_UP_CARDS:
+        return None
     row = []
     for action in candidates:
         child = game.clone()
         child.apply(action)
-        side = team_of(child, seat)
-        row.append(solve(child, side) if exact else playout(child, side, 0, _WEIGHT))
-    return _reading(candidates, [row], SOLVE_WEIGHT if exact else _WEIGHT, "exact" if exact else "playout")
+        row.append(solve(child, side))
+    return _reading(candidates, [row], SOLVE_WEIGHT, "exact")
 
 
 #: One decision to analyse: the hand's record (its deal number set), the hand, the action's index, the seed, the
@@ -346,37 +370,63 @@ def analyse_many(records: Sequence[Record | MatchRecord], seed: int = 0, worlds:
     return out
 
 
-def format_text(analysis: Analysis, names: Sequence[str] | None = None) -> str:
-    """The analysis as a table for the terminal: every searched decision, its best move and the loss."""
-    name = (lambda s: names[s]) if names else (lambda s: f"seat {s}")
-    lines = [f"{analysis.variant}, {analysis.players} players: {len(analysis.decisions)} decisions searched"
-             f" ({analysis.worlds} worlds each, seed {analysis.seed})",
-             "  win and margin: the seat's side's win chance and point margin after the move, as the seat could"
-             " know them;",
-             f"  loss: the best move's win chance plus {POINT} a point of margin, less the move's; face up: the"
-             " best move with every card known"]
-    hand = -1
+def move_words(action: Action, lang: Lang = "en") -> str:
+    """A move as a card player says it, in ``lang``: the card's name (``"two of cups"``), an exchange
+    (``"exchange: two of cups"``); an auction's choice in its notation."""
+    msg = Messages(lang)
+    if isinstance(action, Exchange):
+        return msg("an_exchange", card=action.card.name(lang))
+    if isinstance(action, Arrastro):
+        return msg("an_arrastro", card=action.card.name(lang))
+    if isinstance(action, Play):
+        return action.card.name(lang)
+    return str(action)
+
+
+def format_text(analysis: Analysis, names: Sequence[str] | None = None, lang: Lang = "en") -> str:
+    """The analysis as a table for the terminal, in ``lang``: every searched decision, its best move and the loss,
+    the players by ``names`` (else "Seat 1", ...) and the moves in words (:func:`move_words`)."""
+    msg = Messages(lang)
+    name = (lambda s: names[s]) if names else (lambda s: msg("seat", n=s + 1))
+    title = title_in(make_rules(analysis.variant), lang) if analysis.variant in variant_names() else analysis.variant
+    lines = [msg("an_title", title=title, players=analysis.players, decisions=len(analysis.decisions),
+                 worlds=analysis.worlds, seed=analysis.seed),
+             "  " + msg("an_legend_win"), "  " + msg("an_legend_loss", point=POINT)]
+    rows: list[tuple[int, list[str]]] = []
     for m in analysis.moves:
-        if m.hand != hand:
-            hand = m.hand
-            lines.append(f"hand {hand + 1}")
-            lines.append(f"  {'#':>3} {'seat':8} {'move':9} {'win':>9} {'margin':>11}  {'best':5} {'win':>4}"
-                         f" {'loss':>6}  {'':8} face up")
         if m.reading is None:
             continue
         taken = m.reading.option(m.action)
         assert taken is not None
         best = m.reading.best
-        loss = m.loss
         up = m.face_up
-        face = "" if up is None else f"{up.best.action} {up.best.win:.0%}" + (" (exact)" if up.method == "exact"
-                                                                               else "")
-        lines.append(f"  {m.index + 1:>3} {name(m.seat):8} {m.action!s:9} {taken.win:>4.0%} ±{taken.win_se:>3.0%}"
-                     f" {taken.margin:>+5.1f} ±{taken.margin_se:>3.1f}  {best.action!s:5} {best.win:>4.0%}"
-                     f" {loss:>6.3f}  {m.mark:8} {face}".rstrip() + (" (clock)" if m.cut else ""))
-    lines.append("per seat: decisions, average loss, mistakes, blunders")
-    for seat, st in analysis.stats().items():
-        lines.append(f"  {name(seat):8} {int(st['decisions']):>3} {st['loss']:.3f}"
+        face = "" if up is None else f"{move_words(up.best.action, lang)} {up.best.win:.0%}"
+        mark = msg(f"an_{m.mark}") if m.mark else ""
+        rows.append((m.hand, [f"{m.index + 1}", name(m.seat), move_words(m.action, lang),
+                              f"{taken.win:.0%} ±{taken.win_se:.0%}", f"{taken.margin:+.1f} ±{taken.margin_se:.1f}",
+                              move_words(best.action, lang), f"{best.win:.0%}", f"{m.loss:.3f}",
+                              mark + (" " + msg("an_clock") if m.cut else ""), face]))
+    header = ["#", msg("an_col_player"), msg("an_col_move"), msg("an_col_win"), msg("an_col_margin"),
+              msg("an_col_best"), msg("an_col_win"), msg("an_col_loss"), "", msg("an_col_face_up")]
+    widths = [max([len(header[i])] + [len(r[i]) for _h, r in rows]) for i in range(len(header))]
+    right = {0, 3, 4, 6, 7}
+
+    def line(cells: Sequence[str]) -> str:
+        return "  " + " ".join(c.rjust(w) if i in right else c.ljust(w)
+                               for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+
+    hand = -1
+    for k, cells in rows:
+        if k != hand:
+            hand = k
+            lines.append(msg("hand_title", hand=hand + 1))
+            lines.append(line(header))
+        lines.append(line(cells))
+    lines.append(msg("an_per_player"))
+    stats = analysis.stats()
+    width = max(len(name(s)) for s in stats) if stats else 0
+    for seat, st in stats.items():
+        lines.append(f"  {name(seat):{width}} {int(st['decisions']):>3} {st['loss']:.3f}"
                      f" {int(st['mistakes']):>3} {int(st['blunders']):>3}")
     return "\n".join(lines)
 
@@ -386,6 +436,7 @@ def decision_seed(seed: int, hand: int, index: int) -> int:
     return (seed * 1_000_003 + hand * 10_007 + index) & 0x7FFFFFFF
 
 
-__all__ = ["BID_WORLDS", "BLUNDER", "FACE_UP_CARDS", "MISTAKE", "NOISE", "POINT", "THINK", "WORLDS", "Analysis",
-           "AnalysisError", "Move", "Option", "Reading", "analyse", "analyse_many", "analyse_task", "decision_seed",
-           "format_text", "read_face_up", "read_view"]
+__all__ = ["BID_WORLDS", "BLUNDER", "FACE_UP_CARDS", "FACE_UP_KERNEL_CARDS", "FACE_UP_KERNEL_CARDS_MORE",
+           "MISTAKE", "NOISE", "POINT", "THINK", "WORLDS", "Analysis", "AnalysisError", "Move", "Option", "Reading",
+           "analyse", "analyse_many", "analyse_task", "decision_seed", "format_text", "move_words", "read_face_up",
+           "read_view"]

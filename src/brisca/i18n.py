@@ -481,6 +481,25 @@ _EN: dict[str, str] = {
     "exchange_when_out_of_turn": "once you have won a trick, on your turn or another's",
     "prompt_out_of_turn": "You may exchange {give} for the face-up {take} now, out of turn (x exchange, Enter go on): ",
     "err_out_of_turn": "Now you may only exchange (x) or let play go on (Enter).",
+    # The analysis of a record (brisca replay --analyse).
+    "an_title": "{title}, {players} players: {decisions} decisions searched ({worlds} worlds each, seed {seed})",
+    "an_legend_win": "win and margin: the player's side's win chance and point margin after the move, as the player"
+                     " could know them;",
+    "an_legend_loss": "loss: the best move's win chance plus {point} a point of margin, less the move's; face up:"
+                      " the best move with every card known, where it is solved exactly",
+    "an_col_player": "player",
+    "an_col_move": "move",
+    "an_col_win": "win",
+    "an_col_margin": "margin",
+    "an_col_best": "best",
+    "an_col_loss": "loss",
+    "an_col_face_up": "face up",
+    "an_mistake": "mistake",
+    "an_blunder": "blunder",
+    "an_clock": "(clock)",
+    "an_per_player": "per player: decisions, average loss, mistakes, blunders",
+    "an_exchange": "exchange: {card}",
+    "an_arrastro": "{card} (arrastro)",
 }
 
 #: The catalogue: language -> message key -> template.
@@ -506,17 +525,26 @@ class Messages:
 
 
 def default_lang(environ: Mapping[str, str] | None = None) -> Lang:
-    """The language the locale asks for: the first set of LC_ALL, LC_MESSAGES, LANG decides.
+    """The language the locale asks for, as gettext reads it: ``LANGUAGE`` (a list, ``it:en``; its first language
+    this package has) unless the locale is ``C`` or ``POSIX`` (``C.UTF-8`` too); else the first set of LC_ALL,
+    LC_MESSAGES, LANG.
 
     That is the POSIX precedence, so ``LC_ALL=C`` wins over ``LANG=es_ES`` as it does for other tools.
+
+        >>> default_lang({"LANGUAGE": "it:en", "LANG": "es_ES.UTF-8"}), default_lang({"LANGUAGE": "fr:es"})
+        ('it', 'es')
     """
     env = os.environ if environ is None else environ
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(var, "")
-        if value:
-            code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
-            for lang in LANGS:
-                if code == lang:
-                    return lang
-            return "en"
-    return "en"
+    locale = next((env[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(v, "")), "")
+    if locale.split(".")[0] not in ("C", "POSIX"):
+        for item in env.get("LANGUAGE", "").split(":"):
+            found = _lang_code(item)
+            if found is not None:
+                return found
+    return _lang_code(locale) or "en"
+
+
+def _lang_code(value: str) -> Lang | None:
+    """The language of a locale name (``es_ES.UTF-8``, ``it``), if it is one of :data:`brisca.cards.LANGS`."""
+    code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+    return next((lang for lang in LANGS if code == lang), None)

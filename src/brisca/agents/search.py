@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from brisca.actions import PASS, Action, Bid, Claim, Play, Signal
+from brisca.actions import PASS, Action, Bid, Claim, Exchange, Play, Signal
 from brisca.agents import ismcts
 from brisca.agents.auction import auction_action, shortlist
 from brisca.agents.bidding import bid_values, simulated_bid
@@ -117,6 +117,13 @@ def _number(name: str, value: object, kind: type[int] | type[float]) -> Any:
         return kind(value)  # type: ignore[arg-type,call-overload]
     except (TypeError, ValueError):
         raise ValueError(f"{name} is a number, not {value!r}") from None
+
+
+def _after(world: Game, action: Action) -> Game:
+    """A copy of ``world`` with ``action`` made."""
+    g = world.clone()
+    g.apply(action)
+    return g
 
 
 def net_leaves(net: Any, worlds: Sequence[Game], candidates: Sequence[Action], seat: int) -> list[list[float]]:
@@ -543,8 +550,35 @@ class ExpertAgent:
         rows = self._last_draw_values(view, candidates, read, sampler, solved=True)
         if rows:
             return Appraisal(tuple(candidates), tuple(map(tuple, rows)), SOLVE_WEIGHT, "every world")
+        if any(isinstance(a, Exchange) for a in candidates):
+            return self._appraise_exchanges(view, candidates, read, sampler, limit)
         _totals, per_world = self._search_values(view, candidates, read, sampler, math.inf, limit)
         return Appraisal(tuple(candidates), tuple(map(tuple, per_world)), self.weight, "sampled")
+
+    def _appraise_exchanges(self, view: View, candidates: Sequence[Action],
+                            read: Sequence[Sequence[Constraint]] | None, sampler: WorldSampler,
+                            limit: float) -> Appraisal:
+        """:meth:`appraise`'s sampled values where an exchange is among the moves: an exchange does not end the
+        turn, so it is worth what the best move after it is worth (the follow-up best on average over the same
+        worlds, each played out after the exchange), not what the rollout policy's next card makes of it."""
+        assert view.seat is not None
+        first: list[Action | None] = []
+        plays: list[Action] = []
+        groups: list[list[int]] = []
+        for action in candidates:
+            nexts: list[Action] = []
+            if isinstance(action, Exchange):
+                # The follow-ups are the seat's own hand's: the same in every world (one drawn aside to list them).
+                probe = _after(sampler.draw(random.Random(0)), action)
+                if probe.turn == view.seat:
+                    nexts = [a for a in probe.legal_actions() if not isinstance(a, (Signal, Claim))]
+            groups.append(list(range(len(plays), len(plays) + max(1, len(nexts)))))
+            first.extend([action] * len(nexts) if nexts else [None])
+            plays.extend(nexts or [action])
+        _totals, per_world = self._search_values(view, plays, read, sampler, math.inf, limit, first)
+        picks = [max(g, key=lambda j: sum(row[j] for row in per_world)) for g in groups]
+        rows = tuple(tuple(row[j] for j in picks) for row in per_world)
+        return Appraisal(tuple(candidates), rows, self.weight, "sampled")
 
     def _tree(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
               sampler: WorldSampler, deadline: float) -> Action:
@@ -665,10 +699,12 @@ class ExpertAgent:
         return candidates[best]
 
     def _search_values(self, view: View, candidates: Sequence[Action], read: Sequence[Sequence[Constraint]] | None,
-                       sampler: WorldSampler, deadline: float,
-                       limit: float = math.inf) -> tuple[list[float], list[list[float]]]:
+                       sampler: WorldSampler, deadline: float, limit: float = math.inf,
+                       then: Sequence[Action | None] | None = None) -> tuple[list[float], list[list[float]]]:
         """:meth:`_search`'s values: each candidate's total (worlds weighed by ``infer``) and every world's values.
-        ``limit`` stops even a fixed number of worlds (``sims``) once the clock reaches it."""
+        ``limit`` stops even a fixed number of worlds (``sims``) once the clock reaches it. ``then``: per
+        candidate, a move of the same seat made before it in each world (an exchange, which does not end the
+        turn), or ``None``."""
         assert view.seat is not None
         k = len(candidates)
         totals = [0.0] * k
@@ -716,29 +752,19 @@ class ExpertAgent:
                 side = team_of(world, view.seat)  # under a contract the world knows the viewer's team
                 w = world_likelihood(world, view.seat, self.infer) if self.infer > 0 else 1.0
                 batch.append((world, side, w, self.rng.getrandbits(31) if mix else 0))
-            if blend >= 1:
-                results = [[0.0] * k for _b in batch]
-            elif rollouts is not None and batch:
-                results = rollouts.values([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight)
-            elif fast is not None and batch:
-                rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
-                                     greedy, mix, [b[3] for b in batch], self.endgame, self.learned,
-                                     self.nest)[0]
-                results = [[float(v) for v in row] for row in rows]
+            if then is None:
+                results = self._batch_values(batch, candidates, view.seat, fast, rollouts, net, blend, greedy, mix)
             else:
-                results = []
-                for world, side, _w, seed in batch:
-                    values = []
-                    for action in candidates:
-                        g = world.clone()
-                        g.apply(action)
-                        values.append(playout(g, side, 0, self.weight, greedy, mix, seed, self.endgame,
-                                              self.learned))
-                    results.append(values)
-            if net is not None and batch:
-                leaves = net_leaves(net, [b[0] for b in batch], candidates, view.seat)
-                results = [[(1 - blend) * r + blend * (0.5 + 0.5 * v) for r, v in zip(row, leaf, strict=True)]
-                           for row, leaf in zip(results, leaves, strict=True)]
+                # Each group of candidates after its own first move, in the same worlds.
+                results = [[0.0] * k for _b in batch]
+                for first in dict.fromkeys(then):
+                    idx = [i for i in range(k) if then[i] == first]
+                    moved = batch if first is None else [(_after(w, first), sd, wt, sx) for w, sd, wt, sx in batch]
+                    part = self._batch_values(moved, [candidates[i] for i in idx], view.seat, fast, rollouts, net,
+                                              blend, greedy, mix)
+                    for row, values in zip(results, part, strict=True):
+                        for i, v in zip(idx, values, strict=True):
+                            row[i] = v
             for (_world, _side, w, _seed), values in zip(batch, results, strict=True):
                 for i in range(k):
                     totals[i] += w * values[i]
@@ -752,6 +778,37 @@ class ExpertAgent:
                 check += _CHECK_EVERY
         self.last_worlds = worlds
         return totals, per_world
+
+    def _batch_values(self, batch: Sequence[tuple[Game, int, float, int]], candidates: Sequence[Action], seat: int,
+                      fast: Any, rollouts: NetRollouts | None, net: Any, blend: float, greedy: Sequence[int],
+                      mix: Sequence[int]) -> list[list[float]]:
+        """Each world's (``batch``: world, side, weight, seed) value of each candidate: played out by the rollout
+        policy (the kernel's or Python's) or the network's rollouts, blended with the network's leaves."""
+        k = len(candidates)
+        if not batch:
+            return []
+        if blend >= 1:
+            results = [[0.0] * k for _b in batch]
+        elif rollouts is not None:
+            results = rollouts.values([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight)
+        elif fast is not None:
+            rows = fast.evaluate([b[0] for b in batch], candidates, [b[1] for b in batch], self.weight,
+                                 greedy, mix, [b[3] for b in batch], self.endgame, self.learned, self.nest)[0]
+            results = [[float(v) for v in row] for row in rows]
+        else:
+            results = []
+            for world, side, _w, seed in batch:
+                values = []
+                for action in candidates:
+                    g = world.clone()
+                    g.apply(action)
+                    values.append(playout(g, side, 0, self.weight, greedy, mix, seed, self.endgame, self.learned))
+                results.append(values)
+        if net is not None:
+            leaves = net_leaves(net, [b[0] for b in batch], candidates, seat)
+            results = [[(1 - blend) * r + blend * (0.5 + 0.5 * v) for r, v in zip(row, leaf, strict=True)]
+                       for row, leaf in zip(results, leaves, strict=True)]
+        return results
 
     def _net_rollouts(self, net: Any, view: View) -> NetRollouts | None:
         """The network's rollouts for this game (made once a game and kept), or ``None`` where they do not apply."""

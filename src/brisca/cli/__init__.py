@@ -66,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
                         help="with --analyse: search on a Ray cluster, as brisca arena --ray does")
     replay.add_argument("--json", action="store_true", help="with --analyse: the analysis as JSON")
+    replay.add_argument("--lang", choices=("es", "en", "it"),
+                        help="with --analyse: the table's language (default: from the locale, LANGUAGE first)")
 
     verify = sub.add_parser("verify", help="check that every deal of a web table's record is the deck it committed to")
     verify.add_argument("file", help="record file, or - for standard input")
@@ -199,9 +201,10 @@ def _run(argv: Sequence[str] | None) -> int:
 
             if args.analyse:
                 return run_analyse(args)
-            if len(args.file) > 1 or args.json or args.jobs != 1 or args.ray or args.think or args.worlds:
-                raise BriscaError("one record at a time, and --think, --worlds, --jobs, --ray and --json go with"
-                                  " --analyse")
+            if (len(args.file) > 1 or args.json or args.jobs != 1 or args.ray or args.think or args.worlds
+                    or args.lang):
+                raise BriscaError("one record at a time, and --think, --worlds, --jobs, --ray, --json and --lang go"
+                                  " with --analyse")
             return run_replay(args.file[0], indent=args.indent)
         if args.command == "verify":
             from brisca.cli.verify import run_verify

@@ -40,6 +40,7 @@ def run_replay(path: str, indent: int | None = None) -> int:
 def run_analyse(args: argparse.Namespace) -> int:
     """``brisca replay --analyse FILE...``: each record's analysis, as a table (or JSON with ``--json``)."""
     from brisca.analysis import THINK, WORLDS, AnalysisError, analyse_many, format_text
+    from brisca.i18n import default_lang
 
     think = THINK if args.think is None else args.think
     worlds = WORLDS if args.worlds is None else args.worlds
@@ -57,5 +58,5 @@ def run_analyse(args: argparse.Namespace) -> int:
     for path, analysis in zip(args.file, found, strict=True):
         if len(found) > 1:
             print(f"== {path}")
-        print(format_text(analysis))
+        print(format_text(analysis, lang=args.lang or default_lang()))
     return 0

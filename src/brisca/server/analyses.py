@@ -20,6 +20,7 @@ import json
 import logging
 import multiprocessing
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -29,9 +30,10 @@ import sqlalchemy as sa
 from fastapi import FastAPI, HTTPException
 from pydantic import BaseModel, Field
 
+from brisca import analysis
 from brisca.analysis import analyse
 from brisca.record import loads
-from brisca.server.db import AnalysisRow, GameRow, SeatRow
+from brisca.server.db import AnalysisRow, GameRow, SeatRow, make_engine
 from brisca.server.manager import TABLE_ID
 from brisca.server.store import Store
 from brisca.server.table import TableActor, TableError
@@ -42,9 +44,12 @@ log = logging.getLogger("brisca.server")
 MAX_QUEUED = 4
 #: A queued analysis older than this is taken as lost (its process stopped) and may be asked for again.
 STALE = timedelta(minutes=30)
-#: Worlds searched a decision, and seconds at most (:func:`brisca.analysis.analyse`).
-WORLDS = 100
-THINK = 0.5
+#: Worlds searched a decision, and seconds at most: the analysis's own defaults (:func:`brisca.analysis.analyse`),
+#: so that the page and ``brisca replay --analyse`` give the same judgement of a game.
+WORLDS = analysis.WORLDS
+THINK = analysis.THINK
+#: Seconds at least between two writes of an analysis's progress.
+PROGRESS_EVERY = 1.0
 
 _ANALYSES = cast(sa.Table, AnalysisRow.__table__)
 _GAMES = cast(sa.Table, GameRow.__table__)
@@ -59,9 +64,36 @@ def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def analyse_text(text: str, worlds: int = WORLDS, think: float = THINK) -> str:
-    """The analysis of the record ``text`` as JSON text (a worker process's job)."""
-    return json.dumps(analyse(loads(text), seed=0, worlds=worlds, think=think).to_json(), separators=(",", ":"))
+def analyse_text(text: str, worlds: int = WORLDS, think: float = THINK, url: str | None = None,
+                 table_id: str | None = None) -> str:
+    """The analysis of the record ``text`` as JSON text (a worker process's job). With the database's ``url`` and
+    the game's ``table_id``, its progress (moves done, of how many) is written to the game's queued row as it goes,
+    at most once every :data:`PROGRESS_EVERY` seconds, for the page to show."""
+    progress = None
+    engine: sa.Engine | None = None
+    if url is not None and table_id is not None:
+        engine = make_engine(url)
+        last = [0.0]
+
+        def progress(done: int, total: int) -> None:
+            now = time.monotonic()
+            if now - last[0] < PROGRESS_EVERY and done < total:
+                return
+            last[0] = now
+            assert engine is not None
+            try:
+                with engine.begin() as c:
+                    c.execute(_ANALYSES.update().where(_ANALYSES.c.table_id == table_id,
+                                                       _ANALYSES.c.status == "queued")
+                              .values(result=f"{done}/{total}"))
+            except sa.exc.SQLAlchemyError as exc:  # the progress is a courtesy: the analysis goes on without it
+                log.warning("the progress of the analysis of game %s could not be written: %s", table_id, exc)
+    try:
+        found = analyse(loads(text), seed=0, worlds=worlds, think=think, progress=progress)
+    finally:
+        if engine is not None:
+            engine.dispose()
+    return json.dumps(found.to_json(), separators=(",", ":"))
 
 
 class Analyst:
@@ -76,8 +108,8 @@ class Analyst:
         self._lock = threading.Lock()
 
     def status(self, table_id: str) -> dict[str, Any]:
-        """``{"status": "none"}``, ``queued`` (with how many were asked for before it), ``done`` (with the
-        analysis) or ``failed``."""
+        """``{"status": "none"}``, ``queued`` (with how many were asked for before it, and once under way its
+        ``progress``: moves done, of how many), ``done`` (with the analysis) or ``failed``."""
         with self.engine.connect() as c:
             row = c.execute(sa.select(_ANALYSES).where(_ANALYSES.c.table_id == table_id)).first()
             if row is None or (row.status == "queued" and row.requested_at < _now() - STALE):
@@ -86,7 +118,11 @@ class Analyst:
                 ahead = c.execute(sa.select(sa.func.count()).select_from(_ANALYSES).where(
                     _ANALYSES.c.status == "queued", _ANALYSES.c.requested_at < row.requested_at,
                     _ANALYSES.c.requested_at >= _now() - STALE)).scalar_one()
-                return {"status": "queued", "ahead": int(ahead)}
+                out: dict[str, Any] = {"status": "queued", "ahead": int(ahead)}
+                done, slash, total = (row.result or "").partition("/")
+                if slash and done.isdigit() and total.isdigit():
+                    out["progress"] = {"done": int(done), "total": int(total)}
+                return out
         if row.status == "done":
             return {"status": "done", "analysis": json.loads(row.result or "{}")}
         return {"status": "failed", "reason": row.result or ""}
@@ -113,7 +149,8 @@ class Analyst:
                     c.execute(_ANALYSES.update().where(_ANALYSES.c.table_id == table_id).values(**values))
                 queue = True
         if queue:
-            future = self._workers().submit(analyse_text, record, self.worlds, self.think)
+            url = self.engine.url.render_as_string(hide_password=False)
+            future = self._workers().submit(analyse_text, record, self.worlds, self.think, url, table_id)
             future.add_done_callback(lambda f: self._finished(table_id, f))
         return self.status(table_id)
 

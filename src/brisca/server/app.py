@@ -485,6 +485,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             "free": [s["seat"] for s in seats if s["name"] is None and s["bot"] is None],
             "hand_number": info["hand_number"], "hands_won": info["hands_won"],
             "match_points": info["match_points"], "created_at": created_at, "practice": info["practice"],
+            "hints": bool(info.get("hints")),
         }
 
     @app.get("/api/lobby")

@@ -40,6 +40,8 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
     #: The deals come from ``seed``, chosen by the client: a practice table, one person at most.
     seeded: Mapped[bool] = mapped_column(sa.Boolean, default=False)
+    #: Anyone seated may ask for a hint on their turn: a table never rated.
+    hints: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
     #: Who opened it (``user:<id>`` or ``guest:<address>``): the caps on open tables count by owner.
     owner: Mapped[str | None] = mapped_column(sa.String(80), nullable=True, index=True)
     #: The last change at the table (idle tables are closed).

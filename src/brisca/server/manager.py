@@ -109,6 +109,9 @@ class CreateTable(BaseModel):
     #: under their account's name, and sits when ``sit`` is true too).
     name: Name | None = None
     sit: bool = False
+    #: Anyone seated may ask for the best move on their turn: the table is not rated (a practice table always
+    #: gives hints).
+    hints: bool = False
 
 
 class Manager:
@@ -274,7 +277,7 @@ class Manager:
             # Unseeded tables shuffle from the OS CSPRNG (brisca.commitment); their seed only seeds the bots.
             seed=spec.seed if spec.seed is not None else secrets.randbits(63),
             bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats, seeded=spec.seed is not None,
-            owner=owner,
+            owner=owner, hints=spec.hints or spec.seed is not None,
         )
         self.claim(state.id)
         self.store.create_table(state)

@@ -116,6 +116,8 @@ class TableState:
     owner: str | None = None
     #: ``(hand_number, seat, action_json)`` in order of action number.
     actions: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
+    #: Anyone seated may ask for a hint on their turn (a table never rated).
+    hints: bool = False
 
 
 #: A write waiting in a batch: the ``write_*`` method and its arguments (the table's id first), and the lease
@@ -340,7 +342,7 @@ class Store:
         with Session(self.engine) as s, s.begin():
             s.add(TableRow(id=state.id, preset=state.preset, options=state.options, players=state.players,
                            seed=state.seed, bot_delay=state.bot_delay, status=state.status, version=state.version,
-                           seeded=state.seeded, owner=state.owner, last_active=_now()))
+                           seeded=state.seeded, owner=state.owner, last_active=_now(), hints=state.hints))
             s.flush()
             for info in state.seats:
                 s.add(SeatRow(table_id=state.id, seat=info.seat, name=info.name, bot=info.bot,
@@ -481,7 +483,7 @@ class Store:
                                  .order_by(ActionRow.action_number))]
             return TableState(row.id, row.preset, dict(row.options), row.players, row.seed, row.bot_delay,
                               row.status, row.version, seats, [h.deck for h in hands], [h.salt for h in hands],
-                              [h.commitment for h in hands], bool(row.seeded), row.owner, actions)
+                              [h.commitment for h in hands], bool(row.seeded), row.owner, actions, bool(row.hints))
 
 
 def _consume(future: asyncio.Future[None]) -> None:

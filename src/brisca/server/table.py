@@ -278,6 +278,9 @@ class TableActor:
         self.seed = state.seed
         #: A practice table: its deals come from ``seed``, which its one person chose.
         self.seeded = state.seeded
+        #: Anyone seated may ask for a hint on their turn (a practice table's, or asked for at its making): such a
+        #: table is never rated, since a hint is the expert's play.
+        self.hints = state.hints or state.seeded
         self.owner = state.owner
         self.bot_delay = state.bot_delay
         self.status = state.status
@@ -387,13 +390,19 @@ class TableActor:
         self.submit(Cancel(owner, reply))
         await reply
 
+    @property
+    def rated(self) -> bool:
+        """Whether the match may change ratings: never at a practice table nor at one with hints."""
+        return not self.seeded and not self.hints
+
     async def hint(self, token: str) -> dict[str, Any]:
         """The best move for the seat of ``token`` on its turn at a practice table, from that seat's view alone
         (``{"hint": None}`` where the expert values nothing); ``TableError`` where no hint may be given."""
         from brisca.analysis import read_view
 
-        if not self.seeded:
-            raise TableError("forbidden", "hints are given at practice tables only, never at a rated table")
+        if not self.hints:
+            raise TableError("forbidden", "this table gives no hints: only a table made with hints does (never a"
+                                          " rated one)")
         match = self.match
         if match is None or self._stopped:
             raise TableError("not_your_turn", "a hint is for your own turn, once the cards are dealt")
@@ -437,7 +446,7 @@ class TableActor:
         from brisca.server.ratings import ordinal
 
         names = sorted({s.account for s in self.seats if s.bot is None and s.account is not None})
-        if not names or self.seeded:
+        if not names or not self.rated:
             return
         found = await asyncio.to_thread(self.store.ratings, self.preset, names)
         self.account_ratings = {name: round(ordinal(rating), 1) for name, rating in found.items()}
@@ -687,6 +696,7 @@ class TableActor:
             "rating_changes": self.rating_changes,
             "takeover_after": self.takeover_after,
             "practice": self.seeded,
+            "hints": self.hints,
             "seed": self.seed if self.seeded else None,
             "commitments": self.commitments,
             "hand_number": None if match is None else len(match.games) - 1,
@@ -1015,7 +1025,7 @@ class TableActor:
         ratings: dict[str, tuple[float, float]] = {}
         keys = [f"bot:{s.bot}" if s.bot else s.account for s in self.seats]
         gone = {seat for seat in self.standins if self.seats[seat].bot is None}
-        if not self.seeded and gone:
+        if self.rated and gone:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
             ratings = rate_table(current, keys, self.rules.sides(self.players), None, gone)
@@ -1143,9 +1153,9 @@ class TableActor:
         keys = [f"bot:{s.bot}" if s.bot else s.account for s in self.seats]
         gone = {seat for seat in self.standins if self.seats[seat].bot is None}
         ratings: dict[str, tuple[float, float]] = {}
-        # Never rated: a practice table (its person could know every deal); ``rate_table`` rates only tables
-        # with no guest and an account (so never bots alone).
-        if not self.seeded:
+        # Never rated: a practice table (its person could know every deal), a table with hints; ``rate_table``
+        # rates only tables with no guest and an account (so never bots alone).
+        if self.rated:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
             games = await asyncio.to_thread(self.store.rated_games, self.preset, rated) if rated else {}

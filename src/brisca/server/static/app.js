@@ -7,8 +7,10 @@
 const LEVELS = ["easy", "normal", "hard", "expert"];
 let lang = localStorage.getItem("brisca:lang") || (navigator.language || "en").slice(0, 2);
 if (!STRINGS[lang]) lang = "en";
+// A text by key, its {fields} filled; ``KEY_one`` where ``n`` is 1 and the language has one ("1 trick").
 const t = (key, args) => {
-  let text = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
+  const one = args && Number(args.n) === 1 && (STRINGS[lang][`${key}_one`] ?? STRINGS.en[`${key}_one`]);
+  let text = one || (STRINGS[lang][key] ?? STRINGS.en[key] ?? key);
   for (const [k, v] of Object.entries(args || {})) text = text.replace(`{${k}}`, v);
   return text;
 };
@@ -124,6 +126,7 @@ async function lobby() {
       if (!session.user) localStorage.setItem("brisca:name", form.name.value);
       const made = await api("/api/tables", {preset: form.preset.value, players: Number(form.players.value),
                                              bots, ...who, bot_delay: Number(form.speed.value),
+                                             hints: form.hints.checked,
                                              options: parseOptions(form.options.value)});
       localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
       localStorage.setItem(`brisca:created:${made.table_id}`, "1");
@@ -153,7 +156,7 @@ function playerLink(text, account) {
 }
 
 function seatLabel(s) {
-  if (s.bot) return esc(`${s.bot} (bot)`);
+  if (s.bot) return esc(t("botName", {name: t(`level_${s.bot}`)}));
   return s.name === null ? `<i>${esc(t("freeSeat"))}</i>` : playerLink(displayName(s.name, s.guest), s.account);
 }
 
@@ -179,7 +182,8 @@ async function refreshLobby() {
   const lobby = await api("/api/lobby");
   const item = (e, open) => `<li class="item" data-table="${e.table_id}">` +
     `<div class="what"><b>${esc(presetTitle(e.preset, e.title))}</b> · ${esc(t("playersN", {n: e.players}))}` +
-    (e.practice ? ` · <span class="practice">${esc(t("practiceTag"))}</span>` : "") +
+    (e.practice ? ` · <span class="practice">${esc(t("practiceTag"))}</span>`
+      : e.hints ? ` · <span class="hints">${esc(t("hintsTag"))}</span>` : "") +
     (open ? ` · <span class="free">${esc(t("free", {n: e.free.length}))}</span>`
       : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))}</span> · ${esc(score(e))}`) + `</div>` +
     `<div class="who">${e.seats.map(seatLabel).join(", ")}</div>` +

@@ -74,12 +74,23 @@ function seatName(info, seat) {
 
 // What the history, the auction and the contract say in words.
 function actionText(info, a) {
+  if (a.exchange) return t("exchangedLog", {card: cardName(a.exchange)});
+  if (a.play !== undefined && !a.claim) return a.arrastro ? t("arrastroMove", {card: cardName(a.play)}) : cardName(a.play);
   if (a.pass) return t("passed");
   if (a.bid !== undefined) return typeof a.bid === "string" ? t("bidRank") + a.bid : String(a.bid);
   if (a.trump) return `${t("trump")}: ${suitName(a.trump)}`;
   if (a.declare) return `${t("declared")} ${suitName(a.declare)}`;
   if (a.call) return `${t("called")} ${cardName(a.call)}`;
   return a.text;
+}
+
+// A move as a card player says it: a card by its name, an exchange, an arrastro; an auction's choice as the move
+// log gives it. ``a``: an action's JSON ({play}, {exchange}, {bid}, ...), ``text`` its notation where nothing else.
+function moveWords(info, a, text) {
+  if (!a) return text || "";
+  if (a.exchange) return t("exchangeMove", {card: cardName(a.exchange)});
+  if (a.play !== undefined) return a.arrastro ? t("arrastroMove", {card: cardName(a.play)}) : cardName(a.play);
+  return actionText(info, {text: text || "", ...a});
 }
 
 function teams(info) {
@@ -541,6 +552,7 @@ function renderFair(info) {
   }
   const parts = [];
   if (info.practice) parts.push(esc(t("practice", {seed: info.seed})));
+  else if (info.hints) parts.push(`<span class="hintson">${esc(t("hintsOn"))}</span>`);
   const current = commitments[commitments.length - 1];
   if (current) {
     parts.push(`<span title="${esc(current)}">${esc(t("committed", {n: commitments.length, h: current.slice(0, 16) + "…"}))}</span>`);
