@@ -128,6 +128,9 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(sa.Float)
     sigma: Mapped[float] = mapped_column(sa.Float)
     games: Mapped[int] = mapped_column(sa.Integer, default=0)
+    #: The distinct opponents (rating keys) of its rated matches, as many as an established rating needs
+    #: (:data:`brisca.server.ratings.KEPT_OPPONENTS` at most); ``None``: none recorded.
+    opponents: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
 
 
 class UserRow(Base):

@@ -153,7 +153,7 @@ function playerLink(text, account) {
 }
 
 function seatLabel(s) {
-  if (s.bot) return esc(`${s.bot} (bot)`);
+  if (s.bot) return esc(t("botName", {name: t(`level_${s.bot}`)}));
   return s.name === null ? `<i>${esc(t("freeSeat"))}</i>` : playerLink(displayName(s.name, s.guest), s.account);
 }
 
@@ -194,10 +194,6 @@ async function refreshLobby() {
 function when(iso) {
   const date = new Date(iso.endsWith("Z") || iso.includes("+") ? iso : iso + "Z");
   return date.toLocaleString(lang, {dateStyle: "medium", timeStyle: "short"});
-}
-
-function winnerText(g) {
-  return g.winner === null ? t("drawn") : `${t("winner")}: ${g.winners.map(displayName).join(", ")}`;
 }
 
 // ------------------------------------------------------------------ finished games

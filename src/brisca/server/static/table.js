@@ -99,10 +99,12 @@ function sideLabel(info, side) {
   return `${t("team")} ${SIDE_LETTERS[side]}`;
 }
 
-// A seat's name where a result names it: a bot's says it is a bot ("normal (bot)"), so it reads as nobody's name.
+// A seat's name where a result names it: a bot's says it is a bot ("normal (bot)"), a guest's that it is a guest
+// ("Ana (guest)"), so neither reads as an account's name.
 function playerName(info, seat) {
   const s = info.seats[seat];
-  return s && s.bot ? t("botName", {name: seatName(info, seat)}) : seatName(info, seat);
+  if (s && s.bot) return t("botName", {name: seatName(info, seat)});
+  return s && s.guest && s.name ? displayName(s.name, true) : seatName(info, seat);
 }
 
 // One number a side, each with who it is: "Team A 3 · Team B 1", or "Ana 11 · normal #1 (bot) -1 · …".
@@ -153,7 +155,7 @@ function receive(m) {
       return;
     }
     table.v = m.v;
-    if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : seatName(m.state.table, m.seat), m.text);
+    if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : playerName(m.state.table, m.seat), m.text);
     if (m.kind === "partners" && m.state) {
       // The draw for partners moved everybody: this event says where this connection now sits.
       table.seat = m.you === undefined ? null : m.you;
