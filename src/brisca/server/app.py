@@ -8,6 +8,7 @@ import json
 import logging
 import math
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,12 +27,21 @@ from brisca.errors import BriscaError
 from brisca.record import loads as load_record
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
-from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches
+from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
 from brisca.server.analyses import add_routes as add_analysis_routes
 from brisca.server.bodysize import BodyLimit
 from brisca.server.collector import Collector
 from brisca.server.db import unreachable
-from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
+from brisca.server.devices import DEVICE_COOKIE, DEVICE_DAYS
+from brisca.server.limits import (
+    AccountThrottled,
+    Limiter,
+    Limits,
+    RateLimited,
+    RedisLimiter,
+    TokenBucket,
+    client_address,
+)
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
 from brisca.server.names import check_name
 from brisca.server.pagetext import page_script
@@ -145,7 +155,7 @@ HAND_PAUSE = 8.0
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
                limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None,
-               hand_pause: float = HAND_PAUSE) -> FastAPI:
+               hand_pause: float = HAND_PAUSE, clock: Callable[[], float] = time.monotonic) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
@@ -156,7 +166,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     ends TLS); it always is for an HTTPS one. ``hand_pause``: seconds between the end of a hand and the next
     deal, while every page shows the hand's result with a countdown (0: deal at once).
     ``redis_url``: this process is one of several serving the site (``db_url`` a PostgreSQL database they share;
-    :mod:`brisca.server.cluster`).
+    :mod:`brisca.server.cluster`). ``clock``: the rates' clock (seconds, monotonic; a test's fake one).
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
@@ -165,7 +175,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     limits = limits or Limits()
     #: The rates per client address: table creation, joins, chat, and sign-ups and logins together (with
     #: several processes, the site's buckets in Redis).
-    limiter = Limiter(limits) if redis_url is None else RedisLimiter(limits, redis_url)
+    limiter = Limiter(limits, clock) if redis_url is None else RedisLimiter(limits, redis_url, clock=clock)
+    #: Login attempts per account, from every address together (a browser known to the account is not counted).
+    account_limiter = (Limiter(limits, clock, capacity=limits.max_accounts) if redis_url is None
+                       else RedisLimiter(limits, redis_url, prefix="brisca:account", clock=clock,
+                                         capacity=limits.max_accounts))
 
     async def close_idle_tables(manager: Manager, collector: Collector) -> None:
         while True:
@@ -265,13 +279,29 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return {"user": {"username": session.user.username, "display": session.user.display},
                 "csrf": session.csrf}
 
-    def logged_in(request: Request, token: str, session: LoginSession) -> JSONResponse:
+    def logged_in(request: Request, token: str, session: LoginSession, device: str | None = None) -> JSONResponse:
+        """The reply of a login: the session's cookie, and the browser's device cookie (``device``)."""
         response = JSONResponse(me(session))
         secure = secure_cookies or request.url.scheme == "https"
         max_age = int(accounts().session_length.total_seconds())
         response.set_cookie(SESSION_COOKIE, token, max_age=max_age, path="/", httponly=True, samesite="lax",
                             secure=secure)
+        if device is not None:
+            set_device(request, response, device)
         return response
+
+    def set_device(request: Request, response: Response, device: str) -> None:
+        response.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_DAYS * 86400, path="/api/", httponly=True,
+                            samesite="strict", secure=secure_cookies or request.url.scheme == "https")
+
+    async def account_throttle(request: Request, username: str) -> None:
+        """A login attempt to the account ``username`` from a browser not known to it takes a token of the
+        account's bucket (:attr:`Limits.rate_account`), or is refused with 429 and ``Retry-After``."""
+        if await asyncio.to_thread(accounts().known_device, username, request.cookies.get(DEVICE_COOKIE)):
+            return
+        wait = account_limiter.retry_after("account", normalize(username)[:96])
+        if wait is not None:
+            raise AccountThrottled(wait)
 
     def logged_out(request: Request) -> JSONResponse:
         response = JSONResponse(me(None))
@@ -310,12 +340,14 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         except AccountError as exc:
             raise HTTPException(400, str(exc)) from None
         token, session = await asyncio.to_thread(accounts().start_session, user)
-        return logged_in(request, token, session)
+        return logged_in(request, token, session, await asyncio.to_thread(accounts().device, user.id))
 
     @app.post("/api/login")
     async def login(request: Request, body: Credentials) -> JSONResponse:
+        """Log in. Login attempts are rated per client address and per account (:func:`account_throttle`)."""
         old = await guard(request)
         limiter.check("login", client_address(request.client))
+        await account_throttle(request, body.username)
         try:
             user = await hashing(accounts().login, body.username, body.password)
         except AccountError as exc:
@@ -323,7 +355,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         if old is not None:
             await asyncio.to_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
         token, session = await asyncio.to_thread(accounts().start_session, user)
-        return logged_in(request, token, session)
+        return logged_in(request, token, session, await asyncio.to_thread(accounts().device, user.id))
 
     @app.post("/api/logout")
     async def logout(request: Request) -> JSONResponse:
@@ -332,8 +364,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return logged_out(request)
 
     @app.post("/api/password")
-    async def change_password(request: Request, body: NewPassword) -> dict[str, Any]:
-        """A new password for the account logged in; its other sessions end (this one goes on)."""
+    async def change_password(request: Request, body: NewPassword) -> JSONResponse:
+        """A new password for the account logged in; its other sessions end (this one goes on), and only this
+        browser stays known to it (the device cookies made under the old password are worthless)."""
         session = await guard(request)
         if session is None:
             raise HTTPException(401, "log in first")
@@ -343,7 +376,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                           request.cookies.get(SESSION_COOKIE))
         except AccountError as exc:
             raise HTTPException(400, str(exc)) from None
-        return me(session)
+        response = JSONResponse(me(session))
+        device = await asyncio.to_thread(accounts().device, session.user.id)
+        if device is not None:
+            set_device(request, response, device)
+        return response
 
     @app.get("/api/players/{username}")
     def player(username: str) -> dict[str, Any]:

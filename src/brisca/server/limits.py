@@ -45,7 +45,7 @@ class Rate:
 
 #: What each rate limits, in the messages of a refusal.
 WHAT = {"create": "tables opened", "join": "seats taken", "chat": "chat messages", "login": "login attempts",
-        "password": "password changes"}
+        "password": "password changes", "account": "login attempts"}
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,12 @@ class Limits:
     rate_chat: Rate = field(default_factory=lambda: Rate(30, 10))
     rate_login: Rate = field(default_factory=lambda: Rate(10, 5))
     rate_password: Rate = field(default_factory=lambda: Rate(10, 5))
+    #: Per account, from every address together: login attempts to it (an attacker's many addresses guess one
+    #: account's password no faster than this). A browser that logged in to the account before (its device
+    #: cookie, :mod:`brisca.server.devices`) is not counted, so the owner is not locked out by the guesses.
+    rate_account: Rate = field(default_factory=lambda: Rate(2, 10))
+    #: Accounts whose login bucket is remembered (the least recently tried are forgotten first).
+    max_accounts: int = 10_000
     #: Argon2 hashes computed at once by this process (each takes 64 MiB and a core for a moment); a login,
     #: sign-up or password change waits for a turn at most ``hash_wait`` seconds, then gets 503.
     max_hashing: int = 2
@@ -69,9 +75,12 @@ class Limits:
     max_connections: int = 16
     #: Seconds a WebSocket connection may stay open before its hello (then it is closed, code 4408).
     hello_timeout: float = 10.0
-    #: Rated matches of a preset during which an account's rating is provisional: its matches move its own
-    #: rating only, never an established account's (an account made to lose does not feed another).
-    provisional_games: int = 5
+    #: An account's rating of a preset is provisional until it has played ``provisional_games`` rated matches
+    #: of it against ``provisional_opponents`` distinct opponents (accounts, or bots: each level one): meanwhile
+    #: its matches move its own rating only, never an established account's (an account made to lose does not
+    #: feed another), and it is left off the leaderboard (an account fed by puppets does not top it).
+    provisional_games: int = 10
+    provisional_opponents: int = 3
     #: Open (waiting or playing) tables one owner may have: a guest (``guest:<address>``), an account (``user:<id>``).
     max_open_tables: int = 3
     max_open_tables_account: int = 5
@@ -101,7 +110,8 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("max_open_tables", "max_open_tables_account", "max_bot_tables", "max_bot_tables_total",
-                     "max_target_hands", "max_target_points", "max_hands", "max_addresses", "provisional_games"):
+                     "max_target_hands", "max_target_points", "max_hands", "max_addresses", "provisional_games",
+                     "provisional_opponents", "max_accounts"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} is 0 or more, not {getattr(self, name)}")
         if not 0 <= self.min_bot_delay <= 10:
@@ -142,8 +152,22 @@ class RateLimited(Exception):
         self.kind, self.retry_after = kind, retry_after
         #: Whole seconds to wait.
         self.seconds = max(1, math.ceil(retry_after))
-        self.message = f"too many {WHAT.get(kind, kind)} from your address; try again in {self.seconds} s"
+        self.message = self.say()
         super().__init__(self.message)
+
+    def say(self) -> str:
+        return f"too many {WHAT.get(self.kind, self.kind)} from your address; try again in {self.seconds} s"
+
+
+class AccountThrottled(RateLimited):
+    """Too many login attempts to one account, from all addresses together (:attr:`Limits.rate_account`)."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__("account", retry_after)
+
+    def say(self) -> str:
+        return (f"too many login attempts for this account; try again in {self.seconds} s, or from a browser that "
+                "logged in to it before")
 
 
 class Limiter:
@@ -153,9 +177,12 @@ class Limiter:
     Thread-safe (synchronous endpoints run in a thread pool).
     """
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, *,
+                 capacity: int | None = None) -> None:
         self.limits = limits
         self.clock = clock
+        #: Buckets remembered (``limits.max_addresses`` unless given).
+        self.capacity = limits.max_addresses if capacity is None else capacity
         #: ``(kind, address)`` -> its bucket, least recently used first.
         self.buckets: OrderedDict[tuple[str, str], TokenBucket] = OrderedDict()
         self._lock = threading.Lock()
@@ -169,7 +196,7 @@ class Limiter:
             if bucket is None:
                 rate = self.limits.rate(kind)
                 bucket = self.buckets[key] = TokenBucket(rate.per_minute / 60, rate.burst, now)
-                while len(self.buckets) > self.limits.max_addresses:
+                while len(self.buckets) > self.capacity:
                     self.buckets.popitem(last=False)
             else:
                 self.buckets.move_to_end(key)
@@ -234,8 +261,8 @@ class RedisLimiter(Limiter):
     """
 
     def __init__(self, limits: Limits, url: str, *, prefix: str = "brisca:rate", timeout: float = 0.25,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(limits, clock)
+                 clock: Callable[[], float] = time.monotonic, capacity: int | None = None) -> None:
+        super().__init__(limits, clock, capacity=capacity)
         import redis  # the cluster extra
 
         self.prefix = prefix

@@ -268,6 +268,8 @@ PAGE_EN: dict[str, str] = {
     "srv_cap": "you have {n} open tables, this server's limit of {cap}: finish or leave one first (a table nobody "
                "is at closes after {idle})",
     "srv_rate": "too many {what} from your address; try again in {n} s",
+    "srv_accountRate": "too many login attempts for this account; try again in {n} s, or from a browser that logged "
+                       "in to it before",
     "srv_slowDown": "too many messages; slow down",
     "srv_turn": "it is seat {seat}'s turn, not seat {other}'s",
     "srv_started": "the match has started: resign instead",
