@@ -101,6 +101,8 @@ class TableState:
     owner: str | None = None
     #: ``(hand_number, seat, action_json)`` in order of action number.
     actions: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
+    #: A finished match's winning side, as stored with it (``None``: level, or not finished).
+    winner: int | None = None
 
 
 #: A write waiting in a batch: the ``write_*`` method and its arguments (the table's id first), and the lease
@@ -413,9 +415,11 @@ class Store:
             actions = [(r.hand_number, r.seat, r.action) for r in
                        s.scalars(sa.select(ActionRow).where(ActionRow.table_id == table_id)
                                  .order_by(ActionRow.action_number))]
+            winner = s.scalar(sa.select(GameRow.winner).where(GameRow.table_id == table_id)) \
+                if row.status == "finished" else None
             return TableState(row.id, row.preset, dict(row.options), row.players, row.seed, row.bot_delay,
                               row.status, row.version, seats, [h.deck for h in hands], [h.salt for h in hands],
-                              [h.commitment for h in hands], bool(row.seeded), row.owner, actions)
+                              [h.commitment for h in hands], bool(row.seeded), row.owner, actions, winner)
 
 
 def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, float]]) -> None:

@@ -32,7 +32,7 @@ from brisca.agents import Agent, make_agent
 from brisca.commitment import commit, new_salt, practice_deck, secure_deck
 from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
 from brisca.game import Game, Match, PartnerDraw, draw_for_partners
-from brisca.record import MatchRecord
+from brisca.record import MatchRecord, Resignation
 from brisca.rules import Rules, make_rules
 from brisca.server.db import GameRow, _now, conflicting, unreachable
 from brisca.server.serialize import action_json, view_json
@@ -309,13 +309,23 @@ class TableActor:
         self.hinting = False
         #: The seats whose people resigned: a bot plays them to the end of the match (their token holds nothing).
         self.resigned: set[int] = set()
+        #: Those seats in the order their people resigned (after a restart: in seat order).
+        self.resignations: list[int] = []
+        #: How a finished match ended: the side that won (``None``: level), and whether by resignation.
+        self.final_winner: int | None = state.winner
+        self.by_resignation = False
         #: Bumped whenever a person's seat changes hands: a pending :class:`Abandoned` with an older one is stale.
         self._abandon_epoch = 0
         self._replay(state)
-        if self.status == "playing":  # a person's seat without a token mid-match: its person resigned
+        if self.status in ("playing", "finished"):  # a person's seat without a token: its person resigned
             for info in self.seats:
                 if info.bot is None and info.token_hash is None:
                     self._resign_seat(info.seat)
+                    self.resignations.append(info.seat)
+            if self.status == "finished":
+                self.standins.clear()
+                match = self.match
+                self.by_resignation = match is not None and not match.is_over()
 
     # ------------------------------------------------------------------ rebuilding
 
@@ -690,8 +700,13 @@ class TableActor:
             "hands_won": None if match is None else list(match.hands_won),
             "game_points": None if match is None else list(match.game_points),
             "match_points": None if match is None else list(match.points),
-            "match_over": False if match is None else match.is_over(),
-            "match_winner": None if match is None else match.winner,
+            "match_over": self.status == "finished" or (match is not None and match.is_over()),
+            "match_winner": self.final_winner if self.status == "finished" else None if match is None
+            else match.winner,
+            # How the match ended: "resigned" (every other side's people resigned), "played" (to its end); and
+            # why a closed table closed.
+            "ended": None if self.status != "finished" else "resigned" if self.by_resignation else "played",
+            "closed_reason": self.closed_reason,
         }
 
     def _audiences(self) -> list[int | None]:
@@ -957,15 +972,16 @@ class TableActor:
             self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
 
     async def _resign(self, command: SeatCommand) -> None:
-        """During the match: the person's token holds nothing any more, a bot plays the seat to the end, and the
-        person is rated as having lost (as one who leaves). When no person is left to play against another,
-        the table closes."""
+        """During the match: the person's token holds nothing any more, and a bot plays the seat to the end. When
+        the people of every side but one have resigned, the match is over and that side has won (rated, recorded,
+        in the history); otherwise the match goes on, and the person is rated as having lost (as one who leaves).
+        A resigned seat in a team game: its partner plays on beside the bot, and the side loses only when all its
+        people have resigned. When nobody is left playing (the others are away), the table closes."""
         seat = self._seated_conn(command)
         if self.status != "playing" or self.match is None:
             raise TableError("illegal", "the match has not started: leave instead" if self.status == "waiting"
                              else "the match is over")
         info = self.seats[seat]
-        playing_sides = {p % self.rules.sides(self.players) for p in self._people() if p not in self.standins}
         await self._write(self.store.write_join, self.id,
                           SeatInfo(seat, info.name, None, None, info.user_id), self.version + 1)
         self.version += 1
@@ -976,10 +992,27 @@ class TableActor:
                 conn.seat = None
         self._ack(command.conn, command.id)
         self._emit("resigned", {"seat": seat, "name": info.name, "bot": STANDIN_LEVEL})
+        standing = self._standing_sides()
+        if len(standing) == 1:
+            # Every other side's people resigned: the match is over, the side left the winner.
+            self.resignations.append(seat)
+            await self._finish(Resignation(tuple(self.resignations), standing[0]))
+            return
+        self.resignations.append(seat)
         sides = self.rules.sides(self.players)
         left = {p % sides for p in self._people() if p not in self.standins}
-        if not left or (len(playing_sides) > 1 and len(left) == 1):
+        if not left:  # nobody plays any more (the others are away, their sides still in): nobody won
             await self._abandon(f"{info.name or f'seat {seat}'} resigned")
+
+    def _standing_sides(self) -> list[int]:
+        """The sides still in the match: every side but those whose people all resigned (a side of bots only,
+        or with a person playing on, stands)."""
+        sides = self.rules.sides(self.players)
+        people = self._people()
+        out = [side for side in range(sides)
+               if not any(p % sides == side for p in people)
+               or any(p % sides == side and p not in self.resigned for p in people)]
+        return out
 
     async def _cancel(self, command: Cancel) -> None:
         if command.owner != self.owner:
@@ -1114,17 +1147,26 @@ class TableActor:
                  for hand, salt, commitment in zip(made.hands, self.salts, self.commitments, strict=False)]
         return dataclasses.replace(made, hands=hands, seed=self.seed if self.seeded else None)
 
-    async def _finish(self) -> None:
+    async def _finish(self, resignation: Resignation | None = None) -> None:
         """Store the finished match and its ratings (:func:`~brisca.server.ratings.rate_table`: accounts and
-        bots, never guests; a person a stand-in was still playing for has resigned)."""
+        bots, never guests; a person a stand-in was still playing for has resigned). ``resignation``: the match
+        ends before its end, the people of every side but the winner's having resigned; it is rated, recorded
+        and in the history as any other (its record says so)."""
         from brisca.server.ratings import START, ordinal, rate_table
 
         assert self.match is not None
         match = self.match
-        record = self.record().dumps()
+        made = self.record()
+        if resignation is not None:
+            made = dataclasses.replace(made, resigned=resignation)
+        record = made.dumps()
+        winner = match.winner if resignation is None else resignation.winner
         names = [f"bot:{s.bot}" if s.bot else (s.name or f"seat {s.seat}") for s in self.seats]
         keys = [f"bot:{s.bot}" if s.bot else s.account for s in self.seats]
-        gone = {seat for seat in self.standins if self.seats[seat].bot is None}
+        # Who left and did not come back loses alone; who resigned lost with their side (rated as such when
+        # the resignation ends the match, as having left otherwise).
+        gone = {seat for seat in self.standins if self.seats[seat].bot is None
+                and (resignation is None or seat not in self.resigned)}
         ratings: dict[str, tuple[float, float]] = {}
         # Never rated: a practice table (its person could know every deal); ``rate_table`` rates only tables
         # with no guest and an account (so never bots alone).
@@ -1132,7 +1174,7 @@ class TableActor:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
             games = await asyncio.to_thread(self.store.rated_games, self.preset, rated) if rated else {}
-            ratings = rate_table(current, keys, self.rules.sides(self.players), match.winner, gone,
+            ratings = rate_table(current, keys, self.rules.sides(self.players), winner, gone,
                                  games=games, provisional_games=self.provisional_games,
                                  addresses=self.addresses)
             self.rating_changes = [
@@ -1140,13 +1182,18 @@ class TableActor:
                  "after": round(ordinal(ratings[key]), 2)}
                 for seat, key in enumerate(keys) if key is not None and key in ratings]
         row = GameRow(table_id=self.id, preset=self.preset, players=self.players, names=names,
-                      winner=match.winner, record=record)
+                      winner=winner, record=record)
         await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1)
         self.version += 1
         self.status = "finished"
+        self.final_winner, self.by_resignation = winner, resignation is not None
+        self.next_deal_at = None
         self.away.clear()
         self.standins.clear()
-        self._emit("match_over", {"winner": match.winner, "record": f"/api/games/{self.id}/record"})
+        over: Message = {"winner": winner, "record": f"/api/games/{self.id}/record"}
+        if resignation is not None:
+            over["resigned"] = list(resignation.seats)
+        self._emit("match_over", over)
 
 
 def draw_json(draw: PartnerDraw) -> Message:
