@@ -53,9 +53,11 @@ def serving(db: str, tmp_path: Path, hand_pause: float = 0) -> Iterator[str]:
     log = (tmp_path / "serve.log").open("w")
     proc = subprocess.Popen(
         # --min-bot-delay 0: the pages' test plays a match of bots only at once (docs/hosting-table.md, "Limits");
-        # --provisional-games 0: its new account's first match rates the bot too (docs/security.md, "Ratings").
+        # --provisional-games 0 --provisional-opponents 0: its new account's first match rates the bot too
+        # (docs/security.md, "Ratings").
         [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", db, "--log-level", "warning",
-         "--min-bot-delay", "0", "--hand-pause", str(hand_pause), "--provisional-games", "0"],
+         "--min-bot-delay", "0", "--hand-pause", str(hand_pause), "--provisional-games", "0",
+         "--provisional-opponents", "0"],
         stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"

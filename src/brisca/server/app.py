@@ -45,6 +45,7 @@ from brisca.server.limits import (
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
 from brisca.server.names import check_name
 from brisca.server.pagetext import page_script
+from brisca.server.ratings import provisional
 from brisca.server.serialize import replay_json
 from brisca.server.store import Store
 from brisca.server.table import (
@@ -389,7 +390,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         if user is None:
             raise HTTPException(404, "no such player")
         store = manager().store
-        ratings = [{**r, "title": _title(r["preset"]), "provisional": r["games"] < limits.provisional_games}
+        ratings = [{**r, "title": _title(r["preset"]), "provisional": provisional(
+            r["games"], r["opponents"], limits.provisional_games, limits.provisional_opponents)}
                    for r in queries.player_ratings(store, user.username)]
         games = [game_entry(row) for row in queries.player_games(store, user.id)]
         return {"username": user.username, "display": user.display, "ratings": ratings, "games": games}
@@ -490,7 +492,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
 
     def lobby_entry(table_id: str, info: dict[str, Any], created_at: str) -> dict[str, Any]:
         seats = [{"seat": s["seat"], "name": s["name"], "bot": s["bot"], "guest": s["guest"],
-                  "account": s["account"]} for s in info["seats"]]
+                  "account": s["account"], "rating": s.get("rating"), "provisional": s.get("provisional", False)}
+                 for s in info["seats"]]
         return {
             "table_id": table_id, "url": f"/t/{table_id}", "preset": info["preset"],
             "title": _title(info["preset"]), "options": info["options"], "players": info["players"],
@@ -596,12 +599,12 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/api/ratings/{preset}")
     def ratings(preset: Annotated[str, PathParam(pattern=PRESET_NAME)],
                 limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 100) -> list[dict[str, Any]]:
-        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side;
-        ``provisional``: an account with fewer rated matches than ``limits.provisional_games``."""
-        board = manager().store.leaderboard(preset, max(1, min(limit, 1000)))
-        return [{"rank": i + 1, **row,
-                 "provisional": row["account"] is not None and row["games"] < limits.provisional_games}
-                for i, row in enumerate(board)]
+        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side. An
+        account whose rating is provisional (fewer rated matches than ``limits.provisional_games``, or fewer
+        distinct opponents than ``limits.provisional_opponents``) is not on it: its page shows it, marked so."""
+        board = manager().store.leaderboard(preset, max(1, min(limit, 1000)), limits.provisional_games,
+                                            limits.provisional_opponents)
+        return [{"rank": i + 1, **row, "provisional": False} for i, row in enumerate(board)]
 
     @app.websocket("/ws/{table_id}")
     async def websocket(ws: WebSocket, table_id: str) -> None:

@@ -308,16 +308,18 @@ class Store:
             self._version(c, table_id, version, None, _now())
 
     def write_close(self, table_id: str, seats: Sequence[int], version: int, preset: str = "",
-                    ratings: dict[str, tuple[float, float]] | None = None) -> None:
+                    ratings: dict[str, tuple[float, float]] | None = None,
+                    opponents: dict[str, list[str]] | None = None) -> None:
         """The table is closed: these seats (its people's) are freed, their tokens hold nothing any more;
-        ``ratings`` of ``preset``: those the close changes (people who resigned or left, rated as losing)."""
+        ``ratings`` of ``preset``: those the close changes (people who resigned or left, rated as losing), and
+        ``opponents``: whom each rated key played against."""
         with self._begin() as c:
             for seat in seats:
                 self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": seat, "b_name": None, "b_hash": None,
                                          "b_user": None})
             if ratings:
                 with Session(bind=c) as s:
-                    _store_ratings(s, preset, ratings)
+                    _store_ratings(s, preset, ratings, opponents)
                     s.flush()
             self._version(c, table_id, version, "closed")
 
@@ -342,10 +344,11 @@ class Store:
             self._version(c, table_id, version, None, now if by_person else None)
 
     def write_finish(self, table_id: str, game: GameRow, ratings: dict[str, tuple[float, float]],
-                     version: int) -> None:
+                     version: int, opponents: dict[str, list[str]] | None = None) -> None:
+        """The finished match, and the ratings it changed (``opponents``: whom each rated key played against)."""
         with self._begin() as c, Session(bind=c) as s:
             s.add(game)
-            _store_ratings(s, game.preset, ratings)
+            _store_ratings(s, game.preset, ratings, opponents)
             s.flush()
             self._version(c, table_id, version, "finished")
 
@@ -356,21 +359,31 @@ class Store:
 
     def rated_games(self, preset: str, names: Sequence[str]) -> dict[str, int]:
         """How many rated matches of ``preset`` each of ``names`` has played (absent: none)."""
-        with Session(self.engine) as s:
-            rows = s.execute(sa.select(RatingRow.name, RatingRow.games)
-                             .where(RatingRow.preset == preset, RatingRow.name.in_(list(names))))
-            return {name: int(games or 0) for name, games in rows}
+        return {name: games for name, (games, _) in self.rating_counts(preset, names).items()}
 
-    def leaderboard(self, preset: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The rated accounts (by display name, with ``account``: the username) and bots of a preset, best first."""
+    def rating_counts(self, preset: str, names: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """Each of ``names`` rated in ``preset`` -> (its rated matches, the distinct opponents it met in them)."""
+        with Session(self.engine) as s:
+            rows = s.execute(sa.select(RatingRow.name, RatingRow.games, RatingRow.opponents)
+                             .where(RatingRow.preset == preset, RatingRow.name.in_(list(names))))
+            return {name: (int(games or 0), len(met or ())) for name, games, met in rows}
+
+    def leaderboard(self, preset: str, limit: int = 100, provisional_games: int = 0,
+                    provisional_opponents: int = 0) -> list[dict[str, Any]]:
+        """The rated accounts (by display name, with ``account``: the username) and bots of a preset, best first;
+        the accounts whose rating is still provisional (:func:`brisca.server.ratings.provisional`) are left off."""
+        from brisca.server.ratings import provisional
+
         query = (sa.select(RatingRow, UserRow.display).outerjoin(UserRow, UserRow.username == RatingRow.name)
                  .where(RatingRow.preset == preset))
         with Session(self.engine) as s:
             found = [(r, display) for r, display in s.execute(query)
-                     if display is not None or r.name.startswith("bot:")]
+                     if r.name.startswith("bot:") or (display is not None and not provisional(
+                         r.games, len(r.opponents or ()), provisional_games, provisional_opponents))]
         found.sort(key=lambda rd: -(rd[0].mu - 3 * rd[0].sigma))
         return [{"name": display or r.name, "account": r.name if display is not None else None, "mu": r.mu,
-                 "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games} for r, display in found[:limit]]
+                 "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games,
+                 "opponents": len(r.opponents or ())} for r, display in found[:limit]]
 
     def games(self, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
         with Session(self.engine) as s:
@@ -422,14 +435,22 @@ class Store:
                               [h.commitment for h in hands], bool(row.seeded), row.owner, actions, winner)
 
 
-def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, float]]) -> None:
-    """New ratings of ``preset``, each counting one more game."""
+def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, float]],
+                   opponents: dict[str, list[str]] | None = None) -> None:
+    """New ratings of ``preset``, each counting one more game, and the opponents it was played against (the
+    distinct ones kept, :data:`brisca.server.ratings.KEPT_OPPONENTS` at most)."""
+    from brisca.server.ratings import KEPT_OPPONENTS
+
     for name, (mu, sigma) in ratings.items():
         row = s.get(RatingRow, (preset, name))
+        met = (opponents or {}).get(name, [])
         if row is None:
-            s.add(RatingRow(preset=preset, name=name, mu=mu, sigma=sigma, games=1))
+            s.add(RatingRow(preset=preset, name=name, mu=mu, sigma=sigma, games=1,
+                            opponents=sorted(set(met))[:KEPT_OPPONENTS]))
         else:
-            row.mu, row.sigma, row.games = mu, sigma, row.games + 1
+            known = list(row.opponents or ())
+            known += [o for o in sorted(set(met)) if o not in known][:max(0, KEPT_OPPONENTS - len(known))]
+            row.mu, row.sigma, row.games, row.opponents = mu, sigma, row.games + 1, known
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -516,8 +537,8 @@ def player_ratings(store: Store, username: str) -> list[dict[str, Any]]:
     query = (sa.select(ratings).where(ratings.c.name == username)
              .order_by(ratings.c.games.desc(), ratings.c.preset))
     with store.engine.connect() as c:
-        return [{"preset": r.preset, "mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games}
-                for r in c.execute(query)]
+        return [{"preset": r.preset, "mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games,
+                 "opponents": len(r.opponents or ())} for r in c.execute(query)]
 
 
 def rated_presets(store: Store) -> list[dict[str, Any]]:

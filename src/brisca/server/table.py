@@ -243,10 +243,12 @@ class TableActor:
     match is on, before a bot plays the seat until they come back (``None``: never). ``max_hands``: the hands
     its match may deal before the table is closed (``None``: no limit). ``hand_pause``: seconds between the
     end of a hand and the next deal, while the hand's result stays on the table for everyone to read.
-    ``provisional_games``: :attr:`brisca.server.limits.Limits.provisional_games`."""
+    ``provisional_games``, ``provisional_opponents``: :attr:`brisca.server.limits.Limits.provisional_games`
+    and ``provisional_opponents``."""
 
     def __init__(self, store: Store, state: TableState, takeover_after: float | None = None,
-                 max_hands: int | None = None, hand_pause: float = 0.0, provisional_games: int = 0) -> None:
+                 max_hands: int | None = None, hand_pause: float = 0.0, provisional_games: int = 0,
+                 provisional_opponents: int = 0) -> None:
         self.store = store
         self.max_hands = max_hands
         self.hand_pause = hand_pause
@@ -263,6 +265,9 @@ class TableActor:
         #: Rated matches of a preset during which an account's rating is provisional
         #: (:func:`~brisca.server.ratings.rate_table`).
         self.provisional_games = provisional_games
+        self.provisional_opponents = provisional_opponents
+        #: The accounts seated here whose rating of this preset is provisional (or who have none yet).
+        self.provisional_accounts: set[str] = set()
         #: ``time.monotonic()`` of the last change a person made, or of the last connection's coming or going
         #: (a restart starts it again: people get a whole idle period to come back).
         self.last_active = time.monotonic()
@@ -438,14 +443,18 @@ class TableActor:
                 known.add(address)
 
     async def _load_ratings(self) -> None:
-        """The current rating of every account seated here (shown at its seat; a bot shows its level)."""
-        from brisca.server.ratings import ordinal
+        """The current rating of every account seated here (shown at its seat, marked when provisional; a bot
+        shows its level)."""
+        from brisca.server.ratings import ordinal, provisional
 
         names = sorted({s.account for s in self.seats if s.bot is None and s.account is not None})
         if not names or self.seeded:
             return
         found = await asyncio.to_thread(self.store.ratings, self.preset, names)
+        counts = await asyncio.to_thread(self.store.rating_counts, self.preset, names)
         self.account_ratings = {name: round(ordinal(rating), 1) for name, rating in found.items()}
+        self.provisional_accounts = {name for name in names if provisional(
+            *counts.get(name, (0, 0)), self.provisional_games, self.provisional_opponents)}
 
     async def _recover(self) -> None:
         """Finish what a crash (or a failed write) cut short: the start, a deal after a hand, the end of the match."""
@@ -676,6 +685,7 @@ class TableActor:
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "guest": s.guest, "account": s.account,
                        "away": s.seat in self.away, "standin": STANDIN_LEVEL if s.seat in self.standins else None,
                        "rating": None if s.account is None else self.account_ratings.get(s.account),
+                       "provisional": s.account is not None and s.account in self.provisional_accounts,
                        "resigned": s.seat in self.resigned}
                       for s in self.seats],
             "bot_delay": self.bot_delay,
@@ -1026,7 +1036,7 @@ class TableActor:
     async def _abandon(self, reason: str) -> None:
         """Close the table mid-match: each person a bot plays for (resigned, or gone) is rated as having lost
         (:func:`~brisca.server.ratings.rate_table`), nobody else."""
-        from brisca.server.ratings import rate_table
+        from brisca.server.ratings import opponents_of, rate_table
 
         ratings: dict[str, tuple[float, float]] = {}
         keys = [f"bot:{s.bot}" if s.bot else s.account for s in self.seats]
@@ -1035,7 +1045,7 @@ class TableActor:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
             ratings = rate_table(current, keys, self.rules.sides(self.players), None, gone)
-        await self._close(reason, ratings)
+        await self._close(reason, ratings, opponents_of(keys, self.rules.sides(self.players)))
 
     # ------------------------------------------------------------------ the match
 
@@ -1071,14 +1081,16 @@ class TableActor:
         if game.is_over():
             await self._after_hand()
 
-    async def _close(self, reason: str, ratings: dict[str, tuple[float, float]] | None = None) -> None:
+    async def _close(self, reason: str, ratings: dict[str, tuple[float, float]] | None = None,
+                     opponents: dict[str, list[str]] | None = None) -> None:
         """Closed for good: stored first (with ``ratings``: the losses of people who resigned or left), then
         announced; the people's seats are freed (their tokens hold nothing), its connections are closed, and
         every later command is refused."""
         if self.status not in OPEN:
             return
         people = [s.seat for s in self.seats if s.bot is None]
-        await self._write(self.store.write_close, self.id, people, self.version + 1, self.preset, ratings or {})
+        await self._write(self.store.write_close, self.id, people, self.version + 1, self.preset, ratings or {},
+                          opponents)
         self.version += 1
         self.status, self.closed_reason = "closed", reason
         for info in self.seats:
@@ -1152,7 +1164,7 @@ class TableActor:
         bots, never guests; a person a stand-in was still playing for has resigned). ``resignation``: the match
         ends before its end, the people of every side but the winner's having resigned; it is rated, recorded
         and in the history as any other (its record says so)."""
-        from brisca.server.ratings import START, ordinal, rate_table
+        from brisca.server.ratings import START, opponents_of, ordinal, rate_table
 
         assert self.match is not None
         match = self.match
@@ -1173,17 +1185,20 @@ class TableActor:
         if not self.seeded:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
-            games = await asyncio.to_thread(self.store.rated_games, self.preset, rated) if rated else {}
+            counts = await asyncio.to_thread(self.store.rating_counts, self.preset, rated) if rated else {}
             ratings = rate_table(current, keys, self.rules.sides(self.players), winner, gone,
-                                 games=games, provisional_games=self.provisional_games,
-                                 addresses=self.addresses)
+                                 games={k: n for k, (n, _) in counts.items()},
+                                 provisional_games=self.provisional_games,
+                                 opponents={k: met for k, (_, met) in counts.items()},
+                                 provisional_opponents=self.provisional_opponents, addresses=self.addresses)
             self.rating_changes = [
                 {"seat": seat, "before": round(ordinal(current.get(key, START)), 2),
                  "after": round(ordinal(ratings[key]), 2)}
                 for seat, key in enumerate(keys) if key is not None and key in ratings]
         row = GameRow(table_id=self.id, preset=self.preset, players=self.players, names=names,
                       winner=winner, record=record)
-        await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1)
+        await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1,
+                          opponents_of(keys, self.rules.sides(self.players)))
         self.version += 1
         self.status = "finished"
         self.final_winner, self.by_resignation = winner, resignation is not None
