@@ -162,6 +162,12 @@ def test_a_table_whose_people_all_left_closes_after_a_second_grace_period(tmp_pa
         watcher.until(_event("takeover", seat=0))
         closed = watcher.until(_event("closed"))
         assert closed[-1]["reason"] == "everyone at it left"
+        # What the page draws: a closed table, why, and nobody's turn to come.
+        table = closed[-1]["state"]["table"]
+        assert table["status"] == "closed" and table["closed_reason"] == "everyone at it left"
+        assert table["match_over"] is False and table["ended"] is None
+        again = client.get(f"/api/tables/{made['table_id']}")
+        assert again.status_code == 410 and again.json()["detail"] == "this table is closed (everyone at it left)"
         assert any(m.get("kind") == "action" and m["action"]["seat"] == 0 for m in closed)  # a bot played meanwhile
         watcher.close()
 

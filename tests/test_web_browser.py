@@ -44,9 +44,9 @@ def _get(url: str) -> Any:
 
 
 @contextlib.contextmanager
-def serving(db: str, tmp_path: Path, hand_pause: float = 0) -> Iterator[str]:
+def serving(db: str, tmp_path: Path, hand_pause: float = 0, flags: tuple[str, ...] = ()) -> Iterator[str]:
     """``brisca serve`` on a free loopback port with the database ``db``; its base URL. ``hand_pause``: the
-    seconds between hands (0: the next hand is dealt at once)."""
+    seconds between hands (0: the next hand is dealt at once); ``flags``: more of ``brisca serve``'s flags."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -57,7 +57,7 @@ def serving(db: str, tmp_path: Path, hand_pause: float = 0) -> Iterator[str]:
         # (docs/security.md, "Ratings").
         [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", db, "--log-level", "warning",
          "--min-bot-delay", "0", "--hand-pause", str(hand_pause), "--provisional-games", "0",
-         "--provisional-opponents", "0"],
+         "--provisional-opponents", "0", *flags],
         stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"

@@ -252,6 +252,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             return False
         return await asyncio.to_thread(manager().store.status, table_id) == "closed"
 
+    async def closed_text(table_id: str) -> str:
+        """What a closed table says to whoever opens it: that it is closed, and why where that was kept."""
+        reason = await asyncio.to_thread(manager().store.closed_reason, table_id)
+        return "this table is closed" if reason is None else f"this table is closed ({reason})"
+
     def accounts() -> Accounts:
         a: Accounts = app.state.accounts
         return a
@@ -420,7 +425,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                                 headers={"Retry-After": "2"}) from None
         if actor is None:
             if await is_closed(table_id):
-                raise HTTPException(410, "this table is closed")
+                raise HTTPException(410, await closed_text(table_id))
             raise HTTPException(404, "no such table")
         return actor
 
@@ -638,7 +643,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             return
         if found is None:
             if await is_closed(table_id):
-                await ws.send_json(error("closed", "this table is closed"))
+                await ws.send_json(error("closed", await closed_text(table_id)))
                 await ws.close(code=4410)
             else:
                 await ws.send_json(error("not_found", "no such table"))

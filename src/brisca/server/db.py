@@ -41,6 +41,8 @@ class TableRow(Base):
     owner: Mapped[str | None] = mapped_column(sa.String(80), nullable=True, index=True)
     #: The last change at the table (idle tables are closed).
     last_active: Mapped[datetime | None] = mapped_column(sa.DateTime, nullable=True)
+    #: Why a closed table closed (the reason its page showed), for whoever opens it afterwards.
+    closed_reason: Mapped[str | None] = mapped_column(sa.String(200), nullable=True)
 
 
 class LeaseRow(Base):

@@ -250,6 +250,10 @@ PAGE_EN: dict[str, str] = {
     "leftNote": "{name} left the table",
     "resignedNote": "{name} resigned: a bot plays their seat",
     "closedNote": "The table is closed: {reason}",
+    "wonByResignation": "{names} resigned",
+    "provisional": "provisional",
+    "provisionalHint": "A provisional rating: too few rated matches, or too few opponents, for it to count yet. It is "
+                       "not on the leaderboard meanwhile.",
     "tableClosed": "The table is closed",
     "botName": "{name} (bot)",
     "moves": "Moves",

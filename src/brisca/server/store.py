@@ -53,6 +53,8 @@ _MOVE_SEAT = (_SEATS.update()
               .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
               .values(name=sa.bindparam("b_name"), bot=sa.bindparam("b_bot"), token_hash=sa.bindparam("b_hash"),
                       user_id=sa.bindparam("b_user")))
+_SET_REASON = _TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id")).values(
+    closed_reason=sa.bindparam("b_reason"))
 _INSERT_HAND = _HANDS.insert()
 _INSERT_ACTION = _ACTIONS.insert()
 
@@ -309,10 +311,10 @@ class Store:
 
     def write_close(self, table_id: str, seats: Sequence[int], version: int, preset: str = "",
                     ratings: dict[str, tuple[float, float]] | None = None,
-                    opponents: dict[str, list[str]] | None = None) -> None:
-        """The table is closed: these seats (its people's) are freed, their tokens hold nothing any more;
-        ``ratings`` of ``preset``: those the close changes (people who resigned or left, rated as losing), and
-        ``opponents``: whom each rated key played against."""
+                    opponents: dict[str, list[str]] | None = None, reason: str | None = None) -> None:
+        """The table is closed (``reason``: why): these seats (its people's) are freed, their tokens hold nothing
+        any more; ``ratings`` of ``preset``: those the close changes (people who resigned or left, rated as
+        losing), and ``opponents``: whom each rated key played against."""
         with self._begin() as c:
             for seat in seats:
                 self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": seat, "b_name": None, "b_hash": None,
@@ -321,6 +323,8 @@ class Store:
                 with Session(bind=c) as s:
                     _store_ratings(s, preset, ratings, opponents)
                     s.flush()
+            if reason is not None:
+                self._run(c, _SET_REASON, {"b_id": table_id, "b_reason": reason[:200]})
             self._version(c, table_id, version, "closed")
 
     def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int,
@@ -408,6 +412,13 @@ class Store:
             return True
         except Exception:
             return False
+
+    def closed_reason(self, table_id: str) -> str | None:
+        """Why a closed table closed (``None``: not closed, or closed before the reasons were kept)."""
+        with self.engine.connect() as c:
+            reason: str | None = c.execute(sa.select(_TABLES.c.closed_reason).where(
+                _TABLES.c.id == table_id, _TABLES.c.status == "closed")).scalar()
+            return reason
 
     def status(self, table_id: str) -> str | None:
         """The stored status of a table (``None``: no such table)."""

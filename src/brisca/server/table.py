@@ -1090,7 +1090,7 @@ class TableActor:
             return
         people = [s.seat for s in self.seats if s.bot is None]
         await self._write(self.store.write_close, self.id, people, self.version + 1, self.preset, ratings or {},
-                          opponents)
+                          opponents, reason)
         self.version += 1
         self.status, self.closed_reason = "closed", reason
         for info in self.seats:

@@ -6,6 +6,7 @@
 - ``brisca_ratings.opponents``: the distinct opponents (rating keys) an account's rated matches of a preset were
   played against, as many as a rating needs to be established (:mod:`brisca.server.ratings`); empty for the
   ratings made before, which count as having met none.
+- ``brisca_tables.closed_reason``: why a closed table closed, shown to whoever opens it afterwards.
 
 Revision ID: 0007
 Revises: 0006
@@ -47,9 +48,12 @@ def _keys_again() -> None:
 def upgrade() -> None:
     _keys_again()
     op.add_column("brisca_ratings", sa.Column("opponents", sa.JSON, nullable=True))
+    op.add_column("brisca_tables", sa.Column("closed_reason", sa.String(200), nullable=True))
 
 
 def downgrade() -> None:
-    """The keys stay as they are; the opponents go."""
+    """The keys stay as they are; the opponents and the closing reasons go."""
     with op.batch_alter_table("brisca_ratings") as batch:
         batch.drop_column("opponents")
+    with op.batch_alter_table("brisca_tables") as batch:
+        batch.drop_column("closed_reason")
