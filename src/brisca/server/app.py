@@ -225,6 +225,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.state.limits = limits
     app.state.limiter = limiter
+    app.state.account_limiter = account_limiter
     #: Open WebSocket connections per client address.
     connections: Counter[str] = Counter()
     app.state.connections = connections
