@@ -75,7 +75,8 @@ def test_the_last_side_left_wins_for_every_number_of_players(tmp_path: Path, pre
             assert conns[seat].request({"type": "resign"})["type"] == "ack"
             status = client.get(f"/api/tables/{table_id}").json()["status"]
             assert status == ("finished" if n == len(order) - 1 else "playing"), (seat, status)
-        _finished_by_resignation(client, table_id, 1 % sides, order)
+        game = _finished_by_resignation(client, table_id, 1 % sides, order)
+        assert all(game["guests"])  # those who resigned are still marked as guests in the history
         for c in conns:
             c.close()
 

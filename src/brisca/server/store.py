@@ -76,8 +76,8 @@ class SeatInfo:
 
     @property
     def guest(self) -> bool:
-        """A person without an account sits here."""
-        return self.bot is None and self.token_hash is not None and self.user_id is None
+        """A person without an account sits here (or sat here, and resigned: the seat keeps their name)."""
+        return self.bot is None and self.name is not None and self.user_id is None
 
 
 @dataclass
@@ -484,14 +484,14 @@ _GAME_COLUMNS = (_GAMES.c.table_id, _GAMES.c.preset, _GAMES.c.players, _GAMES.c.
 
 def _seat_owners(c: sa.Connection, table_ids: Sequence[str]) -> dict[str, tuple[list[bool], list[str | None]]]:
     """For each table: which seats a guest held, and the username of each seat's account (``None``: none)."""
-    query = (sa.select(_SEATS.c.table_id, _SEATS.c.seat, _SEATS.c.bot, _SEATS.c.token_hash, _SEATS.c.user_id,
+    query = (sa.select(_SEATS.c.table_id, _SEATS.c.seat, _SEATS.c.bot, _SEATS.c.name, _SEATS.c.user_id,
                        _USERS.c.username)
              .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id)
              .where(_SEATS.c.table_id.in_(list(table_ids))).order_by(_SEATS.c.table_id, _SEATS.c.seat))
     out: dict[str, tuple[list[bool], list[str | None]]] = {}
     for r in c.execute(query):
         guests, accounts = out.setdefault(r.table_id, ([], []))
-        guests.append(r.bot is None and r.token_hash is not None and r.user_id is None)
+        guests.append(r.bot is None and r.name is not None and r.user_id is None)  # resigned guests too
         accounts.append(r.username)
     return out
 
