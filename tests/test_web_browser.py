@@ -222,7 +222,7 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
     info = _get(f"{server}/api/tables/{table_id}")
     assert info["status"] == "finished" and info["match_over"]
     winner = info["match_winner"]
-    names = ["Ana", "easy (bot)"]  # a bot is shown by its level, and said to be a bot
+    names = ["Ana (guest)", "easy (bot)"]  # a bot is shown by its level, and said to be a bot; a guest, a guest
     expected = "Match drawn" if winner is None else f"Match over · Winners: {names[winner]}"
     assert result.inner_text().startswith(expected)
     # The match score names each side.
