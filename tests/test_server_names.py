@@ -155,3 +155,34 @@ def test_reserved_names_and_look_alikes_are_refused_over_real_sockets(tmp_path: 
             assert r.status_code == status, (name, r.text)
         assert all(s["name"] is None for s in http.get(f"/api/tables/{table}").json()["seats"])
         assert http.post(f"/api/tables/{table}/join", json={"name": "Ana María"}).status_code == 200
+
+
+def test_migration_0007_gives_every_case_of_a_name_one_key_and_keeps_the_older_account_s(tmp_path: Path) -> None:
+    """``Mia`` and ``Mla`` had two keys (an ``i`` was not an ``l``); now they have one: the older account keeps it.
+    The ratings gain the opponents they were played against (none yet), the tables why they closed."""
+    from datetime import datetime
+
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from brisca.server.db import UserRow, make_engine, upgrade
+
+    engine = make_engine(str(tmp_path / "db.sqlite3"))
+    config = Config()
+    config.set_main_option("script_location", str(Path(brisca.server.db.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0006")
+    users = UserRow.__table__
+    with engine.begin() as c:  # keys as 0006 made them
+        for display, key in (("Mia", "rnia"), ("Mla", "rnla")):
+            c.execute(users.insert().values(username=display.casefold(), display=display, password_hash="x",
+                                            lookalike=key, created_at=datetime(2026, 1, 1)))
+    upgrade(engine)
+    with engine.connect() as c:
+        keys = dict(c.execute(sa.select(users.c.display, users.c.lookalike)).all())
+        columns = {t: {col["name"] for col in sa.inspect(c).get_columns(t)} for t in ("brisca_ratings",
+                                                                                     "brisca_tables")}
+    assert keys == {"Mia": lookalike("Mia"), "Mla": None} and lookalike("Mia") == lookalike("Mla")
+    assert "opponents" in columns["brisca_ratings"] and "closed_reason" in columns["brisca_tables"]

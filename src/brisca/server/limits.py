@@ -111,14 +111,14 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("max_open_tables", "max_open_tables_account", "max_bot_tables", "max_bot_tables_total",
                      "max_target_hands", "max_target_points", "max_hands", "max_addresses", "provisional_games",
-                     "provisional_opponents", "max_accounts"):
+                     "provisional_opponents"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} is 0 or more, not {getattr(self, name)}")
         if not 0 <= self.min_bot_delay <= 10:
             raise ValueError(f"min_bot_delay is from 0 to 10 seconds, not {self.min_bot_delay:g}")
         if not self.idle_after > 0 or not self.idle_check_every > 0:
             raise ValueError("idle_after and idle_check_every are more than 0 seconds")
-        for name in ("max_hashing", "max_body", "max_connections", "full_collection_after"):
+        for name in ("max_hashing", "max_body", "max_connections", "full_collection_after", "max_accounts"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} is 1 or more, not {getattr(self, name)}")
         if not self.full_collection_every > 0:
