@@ -71,10 +71,14 @@ def test_the_last_side_left_wins_for_every_number_of_players(tmp_path: Path, pre
         conns = [Conn(client, table_id, token=t) for t in tokens]
         sides = client.get(f"/api/tables/{table_id}").json()["sides"]
         order = [s for s in range(players) if s % sides != 1 % sides]
+        watcher = Conn(client, table_id)
         for n, seat in enumerate(order):
             assert conns[seat].request({"type": "resign"})["type"] == "ack"
-            status = client.get(f"/api/tables/{table_id}").json()["status"]
-            assert status == ("finished" if n == len(order) - 1 else "playing"), (seat, status)
+            last = n == len(order) - 1
+            # The match is over once its end is stored and announced (after the acknowledgement).
+            said = watcher.until(_event("match_over") if last else _event("resigned"))[-1]
+            assert said["state"]["table"]["status"] == ("finished" if last else "playing"), (seat, said)
+        conns.append(watcher)
         game = _finished_by_resignation(client, table_id, 1 % sides, order)
         assert all(game["guests"])  # those who resigned are still marked as guests in the history
         for c in conns:
@@ -87,6 +91,7 @@ def test_a_record_may_not_claim_a_win_by_resignation_for_the_side_that_resigned(
         tokens = join_all(client, table_id, 2)
         me = Conn(client, table_id, token=tokens[0])
         assert me.request({"type": "resign"})["type"] == "ack"
+        me.until(_event("match_over"))
         text = client.get(f"/api/games/{table_id}/record").text
         me.close()
     forged = loads(text.replace('"winner": 1', '"winner": 0'))
