@@ -150,6 +150,16 @@ def test_a_rating_farm_does_not_reach_the_leaderboard(tmp_path: Path) -> None:
         assert client.get("/api/ratings/spanish").json() == []  # six games, one opponent: provisional
         farm = client.get("/api/players/farm").json()["ratings"][0]
         assert farm["games"] == 6 and farm["opponents"] == 1 and farm["provisional"] is True
+        # Its seat at a table, and the lobby, say so too.
+        with address(client, "10.5.0.1"):
+            _post(client, "/api/login", {"username": "farm", "password": PASSWORD})
+            waiting = _post(client, "/api/tables", {"players": 2, "bot_delay": 0, "sit": True}).json()["table_id"]
+        seat = client.get(f"/api/tables/{waiting}").json()["seats"][0]
+        assert seat["rating"] is not None and seat["provisional"] is True
+        listed = {t["table_id"]: t for t in client.get("/api/lobby").json()["open"]}[waiting]["seats"][0]
+        assert listed["rating"] == seat["rating"] and listed["provisional"] is True
+        with address(client, "10.5.0.1"):
+            assert _post(client, f"/api/tables/{waiting}/cancel", {}).status_code == 200
         # A seventh game, against a second opponent: established, and on the leaderboard.
         _thrown(client, "farm", "honest", "10.5.0.1", "10.5.0.3")
         board = client.get("/api/ratings/spanish").json()
