@@ -224,10 +224,15 @@ def test_serve_flags_set_the_bounds() -> None:
     assert (chosen.max_body, chosen.max_connections, chosen.hello_timeout, chosen.provisional_games) == (100, 2, 1.5, 0)
     assert (chosen.rate_password, chosen.max_hashing, chosen.hash_wait) == (Rate(5, 1), 1, 2.0)
     assert (chosen.full_collection_after, chosen.full_collection_every) == (10, 5.0)
+    chosen = limits(parser.parse_args(["--rate-account", "3/4", "--provisional-opponents", "2"]))
+    assert (chosen.rate_account, chosen.provisional_opponents) == (Rate(3, 4), 2)
+    assert limits(parser.parse_args(["--rate-account", "6"])).rate_account == Rate(6, 10)  # the default burst
     for bad in (["--max-body", "0"], ["--max-connections", "0"], ["--hash-wait", "0"], ["--hello-timeout", "-1"],
-                ["--max-hashing", "many"], ["--full-collection-every", "0"], ["--provisional-games", "-1"]):
+                ["--max-hashing", "many"], ["--full-collection-every", "0"], ["--provisional-games", "-1"],
+                ["--provisional-opponents", "-1"], ["--rate-account", "0"], ["--rate-account", "x/2"]):
         with pytest.raises(BriscaError):
             limits(parser.parse_args(bad))
     help_text = parser.format_help()
-    for flag in ("--max-body", "--max-connections", "--hello-timeout", "--rate-password", "--max-hashing"):
+    for flag in ("--max-body", "--max-connections", "--hello-timeout", "--rate-password", "--max-hashing",
+                 "--rate-account", "--provisional-opponents"):
         assert flag in help_text

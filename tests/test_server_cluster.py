@@ -264,9 +264,25 @@ def test_leave_resign_and_cancel_through_another_process(servers: list[loadtest.
     assert _post(three, f"/api/tables/{cancelled}/cancel", {})["status"] == "closed"
     assert _closed(two, cancelled)
 
+    # Ana resigns: the bot's side wins the match, which every process then shows finished and in the history.
     resigned = _post(one, "/api/tables", {"players": 2, "name": "Ana", "bots": {"1": "easy"}, "bot_delay": 0})
     assert ask(resigned["table_id"], resigned["token"], "resign")["type"] == "ack"
-    assert _closed(one, resigned["table_id"]) and _closed(three, resigned["table_id"])
+    for base in (one, two, three):
+        assert _won_by_resignation(base, resigned["table_id"]) == 1
+
+
+def _won_by_resignation(base: str, table_id: str) -> int | None:
+    """The winner of a match ended by resignation, as the history of this process says it within 5 s."""
+    deadline = time.monotonic() + 5
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/games/{table_id}", timeout=10) as r:
+                winner: int | None = json.load(r)["winner"]
+                return winner
+        except urllib.error.HTTPError as exc:
+            if exc.code != 404 or time.monotonic() > deadline:
+                raise
+        time.sleep(0.1)
 
 
 def test_a_hint_is_searched_by_the_owner_wherever_it_is_asked(servers: list[loadtest.Server]) -> None:
@@ -551,6 +567,20 @@ def test_a_process_of_a_site_limits_with_redis(redis_url: str, pg_url: str) -> N
 
     assert isinstance(create_app(pg_url, redis_url=redis_url).state.limiter, RedisLimiter)
     assert not isinstance(create_app(pg_url).state.limiter, RedisLimiter)
+    # The logins to one account are counted by the site, whichever process each reaches.
+    assert isinstance(create_app(pg_url, redis_url=redis_url).state.account_limiter, RedisLimiter)
+
+
+def test_an_accounts_login_rate_is_the_sites_in_redis(redis_url: str) -> None:
+    from brisca.server.limits import Limits, Rate, RedisLimiter
+
+    limits = Limits(rate_account=Rate(2, 2))
+    prefix = f"brisca:test-account:{uuid.uuid4().hex}"
+    one, two = (RedisLimiter(limits, redis_url, prefix=prefix) for _ in range(2))
+    assert one.retry_after("account", "ana") is None and two.retry_after("account", "ana") is None
+    wait = one.retry_after("account", "ana")
+    assert wait is not None and 29.0 < wait <= 30.0
+    assert two.retry_after("account", "bea") is None  # another account, its own bucket
 
 
 def test_the_bus_drops_a_message_read_twice_and_reports_one_missed() -> None:

@@ -61,7 +61,8 @@ def serve(db: str, **kwargs: Any) -> Iterator[TestClient]:
     loose = Rate(10_000, 10_000)
     kwargs.setdefault("limits", Limits(min_bot_delay=0, max_open_tables=4, max_bot_tables=2,
                                        rate_login=loose, rate_create=loose, rate_join=loose,
-                                       rate_password=loose, provisional_games=0, max_connections=10_000,
+                                       rate_password=loose, provisional_games=0, provisional_opponents=0,
+                                       max_connections=10_000,
                                        hello_timeout=600))
     with TestClient(create_app(db, **kwargs)) as client:
         try:

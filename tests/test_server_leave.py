@@ -127,12 +127,15 @@ def test_resigning_hands_the_seat_to_a_bot_and_closes_a_table_left_without_oppon
         info = client.get(f"/api/tables/{table_id}").json()
         assert info["seats"][0]["resigned"] and info["seats"][0]["standin"] == "normal"
         watcher = Conn(client, table_id)
-        # Seat 2, p0's partner, resigns too: only one side's people are left, and the table closes.
+        # Seat 2, p0's partner, resigns too: side 0 has nobody left, and side 1 wins the match.
         partner = Conn(client, table_id, token=tokens[2])
         assert partner.request({"type": "resign"})["type"] == "ack"
-        closed = watcher.until(_event("closed"))[-1]
-        assert "p2 resigned" in closed["reason"]
-        assert client.get(f"/api/tables/{table_id}").status_code == 410
+        over = watcher.until(_event("match_over"))[-1]
+        assert over["winner"] == 1 and over["resigned"] == [0, 2]
+        info = client.get(f"/api/tables/{table_id}").json()
+        assert info["status"] == "finished" and info["ended"] == "resigned" and info["match_winner"] == 1
+        game = client.get(f"/api/games/{table_id}").json()
+        assert game["winner"] == 1 and game["winners"] == ["p1", "p3"]
         partner.close()
         watcher.close()
 
@@ -144,7 +147,7 @@ def test_a_resignation_is_a_rated_loss(tmp_path: Path) -> None:
                            headers=_csrf(client)).json()
         me = Conn(client, made["table_id"], token=made["token"])
         assert me.request({"type": "resign"})["type"] == "ack"
-        me.until(_event("closed"))  # nobody left to play: the table closes at once
+        assert me.until(_event("match_over"))[-1]["winner"] == 1  # the bot's side wins at once
         rating = {r["preset"]: r for r in client.get("/api/players/ana").json()["ratings"]}["spanish"]
         assert rating["games"] == 1 and rating["mu"] < START[0]
         me.close()
@@ -159,6 +162,12 @@ def test_a_table_whose_people_all_left_closes_after_a_second_grace_period(tmp_pa
         watcher.until(_event("takeover", seat=0))
         closed = watcher.until(_event("closed"))
         assert closed[-1]["reason"] == "everyone at it left"
+        # What the page draws: a closed table, why, and nobody's turn to come.
+        table = closed[-1]["state"]["table"]
+        assert table["status"] == "closed" and table["closed_reason"] == "everyone at it left"
+        assert table["match_over"] is False and table["ended"] is None
+        again = client.get(f"/api/tables/{made['table_id']}")
+        assert again.status_code == 410 and again.json()["detail"] == "this table is closed (everyone at it left)"
         assert any(m.get("kind") == "action" and m["action"]["seat"] == 0 for m in closed)  # a bot played meanwhile
         watcher.close()
 

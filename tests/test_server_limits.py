@@ -211,9 +211,11 @@ def test_an_idle_table_is_closed_and_stays_closed_after_a_restart(tmp_path: Path
             assert lobby_ids(client) == set()
             assert client.app.state.manager.actors == {}  # type: ignore[attr-defined]
             r = client.post(f"/api/tables/{waiting}/join", json={"name": "Bea"})
-            assert (r.status_code, r.json()["detail"]) == (410, "this table is closed")
+            # It says why it closed, to whoever opens it afterwards.
+            assert (r.status_code, r.json()["detail"]) == (410, "this table is closed (nobody was at it for 0.5 s)")
             with client.websocket_connect(f"/ws/{seated}") as ws:
-                assert ws.receive_json()["code"] == "closed"
+                said = ws.receive_json()
+                assert said["code"] == "closed" and said["message"].endswith("(nobody was at it for 0.5 s)")
         # A restarted server does not bring them back.
         with serve(db, limits=IDLE) as client:
             assert client.app.state.manager.actors == {}  # type: ignore[attr-defined]

@@ -117,3 +117,72 @@ def test_the_keys_of_existing_accounts_are_made_again_when_the_look_alikes_chang
         keys = dict(c.execute(sa.select(users.c.display, users.c.lookalike)).all())
     assert keys == {"nota": lookalike("nota"), "пота": None, "Иван": lookalike("Иван")}
     assert lookalike("пота") == lookalike("nota")
+
+
+def test_every_case_of_a_reserved_name_and_the_levels_in_every_language_are_refused() -> None:
+    # A capital I reads as an l: the key of ADMIN is admin's, whatever the case of each letter.
+    assert lookalike("ADMIN") == lookalike("AdmIn") == lookalike("admin") == lookalike("ᴀᴅᴍɪɴ")
+    assert lookalike("ᴍᴀʀɪᴀ") == lookalike("Maria") == lookalike("MARIA")
+    for name in ("ADMIN", "AdmIn", "aDMIN", "experto", "Esperto", "normale", "fácil", "difficile", "Server",
+                 "SERVER", "invitado", "ospite", "normal (bot)", "Ana (guest)", "Ana [invitado]", "Bo (ospite)",
+                 "facile bot"):
+        assert reserved_name(name), name
+    for name in ("botella", "Robot", "normalito", "experta", "Guest1", "Servera", "Maria", "Ana María"):
+        assert not reserved_name(name), name
+
+
+def test_reserved_names_and_look_alikes_are_refused_over_real_sockets(tmp_path: Path) -> None:
+    """A real server on 127.0.0.1: usernames and guest names as the issue tried them."""
+    from brisca.server import create_app
+    from server_live import client, live
+    from test_server_common import Limits, Rate
+
+    loose = Rate(10_000, 10_000)
+    app = create_app(str(tmp_path / "db.sqlite3"), limits=Limits(rate_login=loose, rate_create=loose,
+                                                                 rate_join=loose))
+    with deadline(60), live(app) as url, client(url) as http:
+        for name in ("ADMIN", "AdmIn", "experto", "esperto", "normale", "Server"):
+            r = http.post("/api/signup", json={"username": name, "password": PASSWORD})
+            assert r.status_code == 400 and "reserved" in r.json()["detail"], (name, r.text)
+        assert http.post("/api/signup", json={"username": "Maria", "password": PASSWORD}).status_code == 200
+        http.post("/api/logout", headers={"X-CSRF-Token": http.get("/api/me").json()["csrf"]})
+        r = http.post("/api/signup", json={"username": "ᴍᴀʀɪᴀ", "password": PASSWORD})
+        assert r.status_code == 400 and "taken" in r.json()["detail"]
+        table = http.post("/api/tables", json={"players": 4}).json()["table_id"]
+        for name, status in (("normal (bot)", 400), ("Server", 400), ("esperto", 400), ("Ana (guest)", 400),
+                             ("ᴍᴀʀɪᴀ", 409), ("MARIA", 409)):
+            r = http.post(f"/api/tables/{table}/join", json={"name": name})
+            assert r.status_code == status, (name, r.text)
+        assert all(s["name"] is None for s in http.get(f"/api/tables/{table}").json()["seats"])
+        assert http.post(f"/api/tables/{table}/join", json={"name": "Ana María"}).status_code == 200
+
+
+def test_migration_0008_gives_every_case_of_a_name_one_key_and_keeps_the_older_account_s(tmp_path: Path) -> None:
+    """``Mia`` and ``Mla`` had two keys (an ``i`` was not an ``l``); now they have one: the older account keeps it.
+    The ratings gain the opponents they were played against (none yet), the tables why they closed."""
+    from datetime import datetime
+
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from brisca.server.db import UserRow, make_engine, upgrade
+
+    engine = make_engine(str(tmp_path / "db.sqlite3"))
+    config = Config()
+    config.set_main_option("script_location", str(Path(brisca.server.db.__file__).parent / "migrations"))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0006")
+    users = UserRow.__table__
+    with engine.begin() as c:  # keys as 0006 made them
+        for display, key in (("Mia", "rnia"), ("Mla", "rnla")):
+            c.execute(users.insert().values(username=display.casefold(), display=display, password_hash="x",
+                                            lookalike=key, created_at=datetime(2026, 1, 1)))
+    upgrade(engine)
+    with engine.connect() as c:
+        keys = dict(c.execute(sa.select(users.c.display, users.c.lookalike)).all())
+        columns = {t: {col["name"] for col in sa.inspect(c).get_columns(t)} for t in ("brisca_ratings",
+                                                                                     "brisca_tables")}
+    assert keys == {"Mia": lookalike("Mia"), "Mla": None} and lookalike("Mia") == lookalike("Mla")
+    assert "opponents" in columns["brisca_ratings"] and "closed_reason" in columns["brisca_tables"]

@@ -63,7 +63,8 @@ def _match(client: object, host_a: str, host_b: str, first: str, second: str) ->
 
 def test_accounts_of_one_address_do_not_feed_each_other(tmp_path: Path) -> None:
     loose = Rate(10_000, 10_000)
-    limits = Limits(min_bot_delay=0, rate_login=loose, rate_create=loose, rate_join=loose, provisional_games=0)
+    limits = Limits(min_bot_delay=0, rate_login=loose, rate_create=loose, rate_join=loose, provisional_games=0,
+                    provisional_opponents=0)
     with deadline(90), serve(str(tmp_path / "db.sqlite3"), takeover_after=None, limits=limits) as client:
         info = _match(client, "10.1.0.1", "10.1.0.1", "Main", "Puppet")
         assert info["status"] == "finished" and info["rating_changes"] == []
@@ -76,7 +77,8 @@ def test_accounts_of_one_address_do_not_feed_each_other(tmp_path: Path) -> None:
 
 def test_a_new_account_is_provisional_and_moves_no_established_rating(tmp_path: Path) -> None:
     loose = Rate(10_000, 10_000)
-    limits = Limits(min_bot_delay=0, rate_login=loose, rate_create=loose, rate_join=loose, provisional_games=1)
+    limits = Limits(min_bot_delay=0, rate_login=loose, rate_create=loose, rate_join=loose, provisional_games=1,
+                    provisional_opponents=0)
     with deadline(90), serve(str(tmp_path / "db.sqlite3"), takeover_after=None, limits=limits) as client:
         # Two new accounts: both provisional, both rated; after it, one match each: established.
         _match(client, "10.3.0.1", "10.3.0.2", "Elena", "Fede")
@@ -100,3 +102,67 @@ def test_a_new_account_is_provisional_and_moves_no_established_rating(tmp_path: 
         assert board["Elena"]["mu"] == before and board["Elena"]["games"] == 1 and board["Gina"]["games"] == 1
         page = client.get("/api/players/gina").json()
         assert page["ratings"][0]["provisional"] is False  # one rated match: provisional_games reached
+
+
+def test_provisional_needs_games_and_distinct_opponents() -> None:
+    from brisca.server.ratings import opponents_of, provisional
+
+    assert provisional(9, 5, 10, 3) and provisional(12, 2, 10, 3) and not provisional(10, 3, 10, 3)
+    assert opponents_of(["ana", "bea", "cris", None], 2) == {"ana": ["bea"], "bea": ["ana", "cris"],
+                                                            "cris": ["bea"]}
+    # Many games against one opponent: still provisional, so only the provisional ratings move.
+    current = {"ana": (30.0, 4.0), "bea": (25.0, 8.3)}
+    out = rate_table(current, ["ana", "bea"], 2, 0, games={"ana": 30, "bea": 30}, provisional_games=10,
+                     opponents={"ana": 1, "bea": 5}, provisional_opponents=3)
+    assert set(out) == {"ana"}
+
+
+def _thrown(client: object, winner: str, loser: str, host_w: str, host_l: str) -> None:
+    """``loser`` sits down against ``winner`` (each from its own address) and resigns at once."""
+    spec = {"players": 2, "bot_delay": 0, "sit": True}
+    with address(client, host_w):  # type: ignore[arg-type]
+        _post(client, "/api/login", {"username": winner, "password": PASSWORD})
+        made = _post(client, "/api/tables", spec).json()
+        one = Conn(client, made["table_id"], token=made["token"])  # type: ignore[arg-type]
+    with address(client, host_l):  # type: ignore[arg-type]
+        _post(client, "/api/login", {"username": loser, "password": PASSWORD})
+        seat = _post(client, f"/api/tables/{made['table_id']}/join", {}).json()
+        two = Conn(client, made["table_id"], token=seat["token"])  # type: ignore[arg-type]
+        assert two.request({"type": "resign"})["type"] == "ack"
+    one.until(lambda m: m.get("kind") == "match_over")
+    one.close()
+    two.close()
+
+
+def test_a_rating_farm_does_not_reach_the_leaderboard(tmp_path: Path) -> None:
+    """Two addresses, six thrown games: the farmed account stays provisional, off the leaderboard and marked
+    on its page, until it has played enough rated games against enough distinct opponents."""
+    loose = Rate(10_000, 10_000)
+    limits = Limits(min_bot_delay=0, rate_login=loose, rate_create=loose, rate_join=loose, provisional_games=6,
+                    provisional_opponents=2)
+    with deadline(120), serve(str(tmp_path / "db.sqlite3"), takeover_after=None, limits=limits) as client:
+        for name, host in (("Farm", "10.5.0.1"), ("Feeder", "10.5.0.2"), ("Honest", "10.5.0.3")):
+            with address(client, host):
+                _signup(client, name)
+                _post(client, "/api/logout", {})
+        for _ in range(6):
+            _thrown(client, "farm", "feeder", "10.5.0.1", "10.5.0.2")
+        assert client.get("/api/ratings/spanish").json() == []  # six games, one opponent: provisional
+        farm = client.get("/api/players/farm").json()["ratings"][0]
+        assert farm["games"] == 6 and farm["opponents"] == 1 and farm["provisional"] is True
+        # Its seat at a table, and the lobby, say so too.
+        with address(client, "10.5.0.1"):
+            _post(client, "/api/login", {"username": "farm", "password": PASSWORD})
+            waiting = _post(client, "/api/tables", {"players": 2, "bot_delay": 0, "sit": True}).json()["table_id"]
+        seat = client.get(f"/api/tables/{waiting}").json()["seats"][0]
+        assert seat["rating"] is not None and seat["provisional"] is True
+        listed = {t["table_id"]: t for t in client.get("/api/lobby").json()["open"]}[waiting]["seats"][0]
+        assert listed["rating"] == seat["rating"] and listed["provisional"] is True
+        with address(client, "10.5.0.1"):
+            assert _post(client, f"/api/tables/{waiting}/cancel", {}).status_code == 200
+        # A seventh game, against a second opponent: established, and on the leaderboard.
+        _thrown(client, "farm", "honest", "10.5.0.1", "10.5.0.3")
+        board = client.get("/api/ratings/spanish").json()
+        assert [(r["account"], r["provisional"]) for r in board] == [("farm", False)]
+        assert client.get("/api/players/farm").json()["ratings"][0]["provisional"] is False
+        assert client.get("/api/players/feeder").json()["ratings"][0]["provisional"] is True

@@ -130,3 +130,60 @@ def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: s
     page.wait_for_function("document.body.dataset.player === 'ana'", timeout=left_ms())
     assert not errors, errors
     context.close()
+
+
+def test_a_provisional_rating_is_marked_and_off_the_leaderboard(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """A new account's first rated match (lost by resigning, at once): its rating is marked provisional on its
+    page, at its seat and in the lobby, and it is not on the leaderboard."""
+    left_ms = _clock()
+    flags = ("--provisional-games", "10", "--provisional-opponents", "3")  # the defaults again
+    with serving(str(tmp_path / "db.sqlite3"), tmp_path, flags=flags) as site:
+        context, page, errors = _open_page(browser, locale="en-US")
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(f"{site}/login")
+        form = page.locator("#signupform")
+        form.locator("input[name=username]").fill("Ana")
+        form.locator("input[name=password]").fill(PASSWORD)
+        form.locator("button[type=submit]").click()
+        page.wait_for_function("document.body.dataset.user === 'ana'", timeout=left_ms())
+
+        def table_against(level: str) -> None:
+            page.goto(f"{site}/")
+            create = page.locator("#create")
+            create.locator("select[name=preset]").select_option("spanish")
+            create.locator("select[name=players]").select_option("2")
+            create.locator("select[name=seat1]").select_option(level)
+            create.locator("button[type=submit]").click()
+            page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+
+        table_against("easy")
+        page.locator("#resignbtn").wait_for(state="visible", timeout=left_ms())
+        page.locator("#resignbtn").click()
+        page.wait_for_function("document.body.dataset.status === 'finished'", timeout=left_ms())
+        assert _get(f"{site}/api/players/ana")["ratings"][0]["provisional"] is True
+
+        page.goto(f"{site}/players/ana")
+        page.wait_for_function("document.body.dataset.player === 'ana'", timeout=left_ms())
+        cell = page.locator('#playerratings tbody tr[data-preset="spanish"] td').nth(1)
+        assert cell.locator(".provisional").inner_text() == "provisional"
+
+        page.goto(f"{site}/leaderboard/spanish")
+        page.wait_for_function("document.body.dataset.board === 'spanish'", timeout=left_ms())
+        # Nobody: Ana is provisional, and her match moved no established rating, the bot's neither.
+        assert page.locator("#ratingtable tbody tr").count() == 0
+        assert _get(f"{site}/api/ratings/spanish") == []
+
+        # A table Ana waits at (a seat for someone else): her seat, and the lobby, mark the rating.
+        page.goto(f"{site}/")
+        create = page.locator("#create")
+        create.locator("select[name=preset]").select_option("spanish")
+        create.locator("select[name=players]").select_option("2")
+        create.locator("select[name=seat1]").select_option("")  # a person's seat, free
+        create.locator("button[type=submit]").click()
+        page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+        page.wait_for_function("document.body.dataset.status === 'waiting'", timeout=left_ms())
+        assert page.locator("#seats .seat").nth(0).locator(".tag.provisional").count() == 1
+        page.goto(f"{site}/")
+        page.locator("#opentables .item .who .provisional").first.wait_for(timeout=left_ms())
+        assert not errors, errors
+        context.close()

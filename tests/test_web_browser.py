@@ -44,18 +44,20 @@ def _get(url: str) -> Any:
 
 
 @contextlib.contextmanager
-def serving(db: str, tmp_path: Path, hand_pause: float = 0) -> Iterator[str]:
+def serving(db: str, tmp_path: Path, hand_pause: float = 0, flags: tuple[str, ...] = ()) -> Iterator[str]:
     """``brisca serve`` on a free loopback port with the database ``db``; its base URL. ``hand_pause``: the
-    seconds between hands (0: the next hand is dealt at once)."""
+    seconds between hands (0: the next hand is dealt at once); ``flags``: more of ``brisca serve``'s flags."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = (tmp_path / "serve.log").open("w")
     proc = subprocess.Popen(
         # --min-bot-delay 0: the pages' test plays a match of bots only at once (docs/hosting-table.md, "Limits");
-        # --provisional-games 0: its new account's first match rates the bot too (docs/security.md, "Ratings").
+        # --provisional-games 0 --provisional-opponents 0: its new account's first match rates the bot too
+        # (docs/security.md, "Ratings").
         [sys.executable, "-m", "brisca", "serve", "--port", str(port), "--db", db, "--log-level", "warning",
-         "--min-bot-delay", "0", "--hand-pause", str(hand_pause), "--provisional-games", "0"],
+         "--min-bot-delay", "0", "--hand-pause", str(hand_pause), "--provisional-games", "0",
+         "--provisional-opponents", "0", *flags],
         stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
@@ -220,7 +222,7 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
     info = _get(f"{server}/api/tables/{table_id}")
     assert info["status"] == "finished" and info["match_over"]
     winner = info["match_winner"]
-    names = ["Ana", "easy (bot)"]  # a bot is shown by its level, and said to be a bot
+    names = ["Ana (guest)", "easy (bot)"]  # a bot is shown by its level, and said to be a bot; a guest, a guest
     expected = "Match drawn" if winner is None else f"Match over · Winners: {names[winner]}"
     assert result.inner_text().startswith(expected)
     # The match score names each side.

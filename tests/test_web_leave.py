@@ -69,14 +69,50 @@ def test_leave_join_again_cancel_and_resign_on_a_phone(browser: Any, server: str
     assert _status(f"{server}/api/tables/{table_id}") == 410
     assert page.locator("#chatlog .note", has_text="cancelled").count() == 1
 
-    # A match against a bot: Ana resigns, nobody is left to play, and the table closes.
+    # A match against a bot: Ana resigns, and the bot's side wins the match there and then.
     page.goto(server)
     table_id = _create_table(page, "spanish", "Ana", {1: "easy"})
     page.locator("#resignbtn").wait_for(state="visible")
     assert _shown(page) == {"leave": False, "cancel": False, "resign": True}
     page.locator("#resignbtn").click()
-    page.wait_for_function("document.body.dataset.closed === '1'")
+    page.wait_for_function("document.body.dataset.status === 'finished'")
     assert page.locator("#chatlog .note", has_text="resigned").count() >= 1
-    assert _status(f"{server}/api/tables/{table_id}") == 410
+    assert _get(f"{server}/api/games/{table_id}")["winner"] == 1
+    assert page.locator("#status").inner_text() == "The match is over"
+    assert "Ana (guest) resigned" in page.locator("#result").inner_text()  # a guest, still marked so
+    assert page.locator(".seat.turn").count() == 0 and page.locator(".turnchip").count() == 0
     assert not errors, errors
     ctx.close()
+
+
+def test_a_table_closed_mid_match_shows_why_and_no_turn(browser: Any, tmp_path: Any) -> None:  # noqa: F811
+    """A watcher's page, open since the table waited: the match starts, its one person is away (a bot plays for
+    them at once), and the table closes mid-match. The page says it is closed and why, with the match so far; no
+    seat is to play and no seat holds cards."""
+    from test_web_browser import serving
+
+    with serving(str(tmp_path / "db.sqlite3"), tmp_path, flags=("--takeover-after", "0", "--max-hands", "1")) as base:
+        made = _post(f"{base}/api/tables", {"preset": "spanish", "players": 2, "bots": {"1": "easy"},
+                                            "bot_delay": 0.2, "options": {"target_hands": 3}})
+        table_id = made["table_id"]
+        ctx, page, errors = _open_page(browser, viewport=PHONE)
+        page.goto(f"{base}/t/{table_id}")
+        page.wait_for_function("document.body.dataset.status === 'waiting'")
+        _post(f"{base}/api/tables/{table_id}/join", {"name": "Ana"})  # nobody connects for Ana's seat
+        page.wait_for_function("document.body.dataset.closed === '1'", timeout=30_000)
+        status = page.locator("#status").inner_text()
+        assert status.startswith("The table is closed: ") and "Watching" not in status, status
+        assert page.locator(".seat.turn").count() == 0 and page.locator(".turnchip").count() == 0
+        assert page.locator(".seat .fan").count() == 0
+        assert page.locator("#result").inner_text().startswith("The table is closed: ")
+        page.locator("#results").wait_for(state="visible")  # opened by itself, as at the end of a hand
+        assert page.locator("#resultsbody .endreason").inner_text().startswith("The table is closed: ")
+        assert page.locator("#resultsbody .matchline").count() == 1
+        assert _status(f"{base}/api/tables/{table_id}") == 410
+
+        # Opened again afterwards: it says why it closed.
+        page.reload()
+        page.wait_for_function("document.body.dataset.closed === '1'")
+        assert page.locator("#status").inner_text().startswith("The table is closed: ")
+        assert not errors, errors
+        ctx.close()

@@ -212,9 +212,9 @@ def _check_panel(panel: dict[str, Any], match: Match, hand: int, players: int, f
             assert panel["winners"] == "Match drawn"
         else:
             seats = [s for s in range(players) if s % match.rules.sides(players) == winner]
-            # A bot's name says it is a bot wherever a result names it.
+            # A bot's name says it is a bot wherever a result names it, a guest's that it is a guest's.
             assert panel["winners"] == "★ Winners: " + ", ".join(
-                names[s] + (" (bot)" if s else "") for s in seats)
+                names[s] + (" (bot)" if s else " (guest)") for s in seats)
 
 
 def _play(page: Any, base: str, table_id: str, preset: str, players: int, options: dict[str, Any], *,

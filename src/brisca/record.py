@@ -43,9 +43,17 @@ from brisca.rules import Rules, make_rules
 FORMAT = "brisca-record/1"
 
 _HAND_KEYS = {"format", "variant", "rules", "players", "dealer", "deal", "deck", "salt", "commitment", "actions"}
-_MATCH_KEYS = {"format", "variant", "rules", "players", "seed", "draw", "seating", "dealer_draw", "hands"}
+_MATCH_KEYS = {"format", "variant", "rules", "players", "seed", "draw", "seating", "dealer_draw", "hands", "resigned"}
 _DEAL_KEYS = {"dealer", "deal", "deck", "salt", "commitment", "actions"}
 _HEX = frozenset("0123456789abcdef")
+
+
+@dataclass(frozen=True)
+class Resignation:
+    """How a match ended before its end: ``seats`` resigned (in order), and side ``winner`` won."""
+
+    seats: tuple[int, ...]
+    winner: int
 
 
 @dataclass
@@ -127,6 +135,16 @@ class MatchRecord:
     draw: PartnerDraw | None = None
     #: The draw for the first dealer that opened the match, when it was kept; ``None`` without one.
     dealer_draw: DealerDraw | None = None
+    #: A match ended by resignation before its end: the seats whose players resigned, and the side that won
+    #: (the one side left with a player who had not); ``None``: the match was played out, or is still going on.
+    resigned: Resignation | None = None
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won: by resignation, or as the replayed hands say (``None``: level, or not over)."""
+        if self.resigned is not None:
+            return self.resigned.winner
+        return Match.of_games(self.make_rules(), self.players, self.replay(), self.draw).winner
 
     @classmethod
     def of(cls, record: Record | MatchRecord) -> MatchRecord:
@@ -201,7 +219,19 @@ class MatchRecord:
                     raise RecordError(f"this is deal {deal}, not {hand.deal}", hand=i)
                 hand = dataclasses.replace(hand, deal=deal)
             games.append(hand.replay(hand=i))
+        if self.resigned is not None:
+            self._check_resignation(rules, games)
         return games
+
+    def _check_resignation(self, rules: Rules, games: list[Game]) -> None:
+        """A resignation ends a match still going on, and the side that wins is not the one whose resignation
+        ended it."""
+        if Match.of_games(rules, self.players, games, self.draw).is_over():
+            raise RecordError("the match is over before the resignation")
+        sides = rules.sides(self.players)
+        assert self.resigned is not None
+        if self.resigned.seats[-1] % sides == self.resigned.winner:  # the last resignation ended the match
+            raise RecordError(f"side {self.resigned.winner} resigned last: it cannot win by resignation")
 
     def to_json(self) -> dict[str, Any]:
         """The record as a JSON-ready dict."""
@@ -218,6 +248,8 @@ class MatchRecord:
             out["dealer_draw"] = [{"seats": [s for s, _c in r], "cards": [str(c) for _s, c in r]}
                                   for r in self.dealer_draw.rounds]
         out["hands"] = [_deal_json(h) for h in self.hands]
+        if self.resigned is not None:
+            out["resigned"] = {"seats": list(self.resigned.seats), "winner": self.resigned.winner}
         return out
 
     def dumps(self, indent: int | None = None) -> str:
@@ -304,8 +336,24 @@ def from_json(data: object) -> Record | MatchRecord:
         deals = [_read_deal(h, variant, players, dict(overrides), i) for i, h in enumerate(hands)]
         draw = _read_draw(data, rules, players)
         dealer_draw = _read_dealer_draw(data, rules, players)
-        return MatchRecord(variant, players, deals, dict(overrides), seed, draw, dealer_draw)
+        resigned = _read_resignation(data.get("resigned"), rules.sides(players), players)
+        return MatchRecord(variant, players, deals, dict(overrides), seed, draw, dealer_draw, resigned)
     return _read_deal(data, variant, players, dict(overrides), None)
+
+
+def _read_resignation(raw: object, sides: int, players: int) -> Resignation | None:
+    """A match record's ``resigned``: ``{"seats": [...], "winner": side}``, or absent."""
+    if raw is None:
+        return None
+    shape = "field 'resigned' must be like {\"seats\": [0], \"winner\": 1}: the seats that resigned, the side that won"
+    if not isinstance(raw, Mapping) or set(raw) != {"seats", "winner"}:
+        raise RecordError(shape)
+    seats, winner = raw["seats"], raw["winner"]
+    if (not isinstance(seats, list) or not seats or len(set(seats)) != len(seats)
+            or not all(type(s) is int and 0 <= s < players for s in seats)
+            or type(winner) is not int or not 0 <= winner < sides):
+        raise RecordError(shape)
+    return Resignation(tuple(seats), winner)
 
 
 def _read_draw(data: Mapping[str, Any], rules: Rules, players: int) -> PartnerDraw | None:

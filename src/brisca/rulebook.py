@@ -663,6 +663,10 @@ def docs_index(lang: Lang = "en") -> str:
               " (`\"dealer_draw\": [{\"seats\": [0, 1, 2, 3], \"cards\": [\"7C\", ...]}, ...]`, by rank or, under"
               " `dealer_draw: face_value`, by number). `brisca replay` checks that the draw is one the rules allow"
               " and that its highest card deals the first hand.", "",
+              "A match the web table ended by resignation keeps how it ended: `\"resigned\": {\"seats\": [0, 2],"
+              " \"winner\": 1}`, the seats whose players resigned, in order, and the side that won. Its last hand"
+              " may be unfinished; `brisca replay` checks that the match was not over before and that the side"
+              " whose resignation ended it is not the winner.", "",
               "## Options", "",
               "An option set where the others leave it no effect is refused, with one line naming what would make"
               " it count (`brisca play -r hands=5`: \"option 'hands' has no effect here: it counts only with"

@@ -38,6 +38,8 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
     "--rate-oversize": ("rate_oversize", "PER_MINUTE[/BURST]", "WebSocket connections closed for a message over "
                         "--max-frame, per client address; past it, the address's new WebSocket connections are "
                         "refused"),
+    "--rate-account": ("rate_account", "PER_MINUTE[/BURST]", "login attempts per account, from every address "
+                       "together (a browser that logged in to it before is not counted)"),
     "--max-hashing": ("max_hashing", "N", "Argon2 password hashes computed at once (64 MiB each)"),
     "--hash-wait": ("hash_wait", "SECONDS", "a login waits this long for a turn to hash, then gets 503"),
     "--max-body": ("max_body", "BYTES", "bytes of an HTTP request's body (413 beyond)"),
@@ -52,8 +54,10 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
                                " the open files limit less 256); more are closed at accept"),
     "--head-timeout": ("head_timeout", "SECONDS", "a TCP connection that has not sent a whole request head this "
                        "long is closed"),
-    "--provisional-games": ("provisional_games", "N", "rated matches of a preset during which an account's "
-                            "rating moves no established account's"),
+    "--provisional-games": ("provisional_games", "N", "rated matches of a preset an account's rating is "
+                            "provisional for (off the leaderboard, moving no established account's)"),
+    "--provisional-opponents": ("provisional_opponents", "N", "distinct opponents an account meets in rated "
+                                "matches of a preset before its rating is established"),
     "--max-open-tables": ("max_open_tables", "N", "open (waiting or playing) tables of one guest"),
     "--max-open-tables-account": ("max_open_tables_account", "N", "open tables of one account"),
     "--max-bot-tables": ("max_bot_tables", "N", "open tables of bots only, per owner"),

@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from brisca.server.db import SessionRow, UserRow, _now
+from brisca.server.devices import device_account, device_matches, device_token
 from brisca.server.names import BLANKS, lookalike, reserved_name
 
 #: How long a login lasts.
@@ -196,6 +197,25 @@ class Accounts:
             row.password_hash = self.hasher.hash(new)
             kept = hash_session(keep) if keep is not None else ""
             s.execute(sa.delete(SessionRow).where(SessionRow.user_id == user_id, SessionRow.token_hash != kept))
+
+    # ------------------------------------------------------------------ devices
+
+    def device(self, user_id: int) -> str | None:
+        """The device cookie's value of a browser that just logged in to the account (:mod:`.devices`)."""
+        with Session(self.engine) as s:
+            row = s.get(UserRow, user_id)
+            return None if row is None else device_token(row.username, row.password_hash)
+
+    def known_device(self, username: object, token: str | None) -> bool:
+        """Whether ``token`` (a device cookie's value) is that of a browser that logged in to the account
+        ``username`` (as typed at login) under its current password."""
+        named = device_account(token)
+        if named is None or not isinstance(username, str) or normalize(username) != named:
+            return False
+        assert token is not None
+        with Session(self.engine) as s:
+            row = s.scalar(sa.select(UserRow).where(UserRow.username == named))
+            return row is not None and device_matches(token, row.username, row.password_hash)
 
     # ------------------------------------------------------------------ sessions
 

@@ -9,6 +9,7 @@ import json
 import logging
 import math
 import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -27,15 +28,25 @@ from brisca.errors import BriscaError
 from brisca.record import loads as load_record
 from brisca.rules import Rules, find_variant, make_rules, variant_names
 from brisca.server import store as queries
-from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches
+from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
 from brisca.server.analyses import add_routes as add_analysis_routes
 from brisca.server.bodysize import BodyLimit
 from brisca.server.collector import Collector
 from brisca.server.db import UNREACHABLE, in_thread, unreachable
-from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
+from brisca.server.devices import DEVICE_COOKIE, DEVICE_DAYS
+from brisca.server.limits import (
+    AccountThrottled,
+    Limiter,
+    Limits,
+    RateLimited,
+    RedisLimiter,
+    TokenBucket,
+    client_address,
+)
 from brisca.server.manager import TABLE_ID, CreateTable, Manager, Name, Seat
 from brisca.server.names import check_name
 from brisca.server.pagetext import page_script
+from brisca.server.ratings import provisional
 from brisca.server.serialize import replay_json
 from brisca.server.store import Store
 from brisca.server.table import (
@@ -159,7 +170,7 @@ def bounded(fn: Callable[P, T]) -> Callable[P, Awaitable[T]]:
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
                limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None,
-               hand_pause: float = HAND_PAUSE) -> FastAPI:
+               hand_pause: float = HAND_PAUSE, clock: Callable[[], float] = time.monotonic) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
@@ -170,7 +181,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     ends TLS); it always is for an HTTPS one. ``hand_pause``: seconds between the end of a hand and the next
     deal, while every page shows the hand's result with a countdown (0: deal at once).
     ``redis_url``: this process is one of several serving the site (``db_url`` a PostgreSQL database they share;
-    :mod:`brisca.server.cluster`).
+    :mod:`brisca.server.cluster`). ``clock``: the rates' clock (seconds, monotonic; a test's fake one).
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
@@ -179,7 +190,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     limits = limits or Limits()
     #: The rates per client address: table creation, joins, chat, and sign-ups and logins together (with
     #: several processes, the site's buckets in Redis).
-    limiter = Limiter(limits) if redis_url is None else RedisLimiter(limits, redis_url)
+    limiter = Limiter(limits, clock) if redis_url is None else RedisLimiter(limits, redis_url, clock=clock)
+    #: Login attempts per account, from every address together (a browser known to the account is not counted).
+    account_limiter = (Limiter(limits, clock, capacity=limits.max_accounts) if redis_url is None
+                       else RedisLimiter(limits, redis_url, prefix="brisca:account", clock=clock,
+                                         capacity=limits.max_accounts))
 
     async def close_idle_tables(manager: Manager, collector: Collector) -> None:
         while True:
@@ -224,6 +239,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     app.add_middleware(BodyLimit, limit=limits.max_body)
     app.state.limits = limits
     app.state.limiter = limiter
+    app.state.account_limiter = account_limiter
     #: Open WebSocket connections per client address.
     connections: Counter[str] = Counter()
     app.state.connections = connections
@@ -260,6 +276,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             return False
         return await in_thread(manager().store.status, table_id) == "closed"
 
+    async def closed_text(table_id: str) -> str:
+        """What a closed table says to whoever opens it: that it is closed, and why where that was kept."""
+        reason = await in_thread(manager().store.closed_reason, table_id)
+        return "this table is closed" if reason is None else f"this table is closed ({reason})"
+
     def accounts() -> Accounts:
         a: Accounts = app.state.accounts
         return a
@@ -288,13 +309,29 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return {"user": {"username": session.user.username, "display": session.user.display},
                 "csrf": session.csrf}
 
-    def logged_in(request: Request, token: str, session: LoginSession) -> JSONResponse:
+    def logged_in(request: Request, token: str, session: LoginSession, device: str | None = None) -> JSONResponse:
+        """The reply of a login: the session's cookie, and the browser's device cookie (``device``)."""
         response = JSONResponse(me(session))
         secure = secure_cookies or request.url.scheme == "https"
         max_age = int(accounts().session_length.total_seconds())
         response.set_cookie(SESSION_COOKIE, token, max_age=max_age, path="/", httponly=True, samesite="lax",
                             secure=secure)
+        if device is not None:
+            set_device(request, response, device)
         return response
+
+    def set_device(request: Request, response: Response, device: str) -> None:
+        response.set_cookie(DEVICE_COOKIE, device, max_age=DEVICE_DAYS * 86400, path="/api/", httponly=True,
+                            samesite="strict", secure=secure_cookies or request.url.scheme == "https")
+
+    async def account_throttle(request: Request, username: str) -> None:
+        """A login attempt to the account ``username`` from a browser not known to it takes a token of the
+        account's bucket (:attr:`Limits.rate_account`), or is refused with 429 and ``Retry-After``."""
+        if await in_thread(accounts().known_device, username, request.cookies.get(DEVICE_COOKIE)):
+            return
+        wait = account_limiter.retry_after("account", normalize(username)[:96])
+        if wait is not None:
+            raise AccountThrottled(wait)
 
     def logged_out(request: Request) -> JSONResponse:
         response = JSONResponse(me(None))
@@ -333,12 +370,14 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         except AccountError as exc:
             raise HTTPException(400, str(exc)) from None
         token, session = await in_thread(accounts().start_session, user)
-        return logged_in(request, token, session)
+        return logged_in(request, token, session, await in_thread(accounts().device, user.id))
 
     @app.post("/api/login")
     async def login(request: Request, body: Credentials) -> JSONResponse:
+        """Log in. Login attempts are rated per client address and per account (:func:`account_throttle`)."""
         old = await guard(request)
         limiter.check("login", client_address(request.client))
+        await account_throttle(request, body.username)
         try:
             user = await hashing(accounts().login, body.username, body.password)
         except AccountError as exc:
@@ -346,7 +385,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         if old is not None:
             await in_thread(accounts().end_session, request.cookies.get(SESSION_COOKIE))
         token, session = await in_thread(accounts().start_session, user)
-        return logged_in(request, token, session)
+        return logged_in(request, token, session, await in_thread(accounts().device, user.id))
 
     @app.post("/api/logout")
     async def logout(request: Request) -> JSONResponse:
@@ -355,8 +394,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         return logged_out(request)
 
     @app.post("/api/password")
-    async def change_password(request: Request, body: NewPassword) -> dict[str, Any]:
-        """A new password for the account logged in; its other sessions end (this one goes on)."""
+    async def change_password(request: Request, body: NewPassword) -> JSONResponse:
+        """A new password for the account logged in; its other sessions end (this one goes on), and only this
+        browser stays known to it (the device cookies made under the old password are worthless)."""
         session = await guard(request)
         if session is None:
             raise HTTPException(401, "log in first")
@@ -366,7 +406,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                           request.cookies.get(SESSION_COOKIE))
         except AccountError as exc:
             raise HTTPException(400, str(exc)) from None
-        return me(session)
+        response = JSONResponse(me(session))
+        device = await in_thread(accounts().device, session.user.id)
+        if device is not None:
+            set_device(request, response, device)
+        return response
 
     @app.get("/api/players/{username}")
     @bounded
@@ -376,7 +420,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         if user is None:
             raise HTTPException(404, "no such player")
         store = manager().store
-        ratings = [{**r, "title": _title(r["preset"]), "provisional": r["games"] < limits.provisional_games}
+        ratings = [{**r, "title": _title(r["preset"]), "provisional": provisional(
+            r["games"], r["opponents"], limits.provisional_games, limits.provisional_opponents)}
                    for r in queries.player_ratings(store, user.username)]
         games = [game_entry(row) for row in queries.player_games(store, user.id)]
         return {"username": user.username, "display": user.display, "ratings": ratings, "games": games}
@@ -405,7 +450,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                                 headers={"Retry-After": "2"}) from None
         if actor is None:
             if await is_closed(table_id):
-                raise HTTPException(410, "this table is closed")
+                raise HTTPException(410, await closed_text(table_id))
             raise HTTPException(404, "no such table")
         return actor
 
@@ -477,7 +522,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
 
     def lobby_entry(table_id: str, info: dict[str, Any], created_at: str) -> dict[str, Any]:
         seats = [{"seat": s["seat"], "name": s["name"], "bot": s["bot"], "guest": s["guest"],
-                  "account": s["account"]} for s in info["seats"]]
+                  "account": s["account"], "rating": s.get("rating"), "provisional": s.get("provisional", False)}
+                 for s in info["seats"]]
         return {
             "table_id": table_id, "url": f"/t/{table_id}", "preset": info["preset"],
             "title": _title(info["preset"]), "options": info["options"], "players": info["players"],
@@ -590,12 +636,12 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @bounded
     def ratings(preset: Annotated[str, PathParam(pattern=PRESET_NAME)],
                 limit: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 100) -> list[dict[str, Any]]:
-        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side;
-        ``provisional``: an account with fewer rated matches than ``limits.provisional_games``."""
-        board = manager().store.leaderboard(preset, max(1, min(limit, 1000)))
-        return [{"rank": i + 1, **row,
-                 "provisional": row["account"] is not None and row["games"] < limits.provisional_games}
-                for i, row in enumerate(board)]
+        """The leaderboard of a preset: by openskill ordinal (mu - 3 sigma), each name rated in its side. An
+        account whose rating is provisional (fewer rated matches than ``limits.provisional_games``, or fewer
+        distinct opponents than ``limits.provisional_opponents``) is not on it: its page shows it, marked so."""
+        board = manager().store.leaderboard(preset, max(1, min(limit, 1000)), limits.provisional_games,
+                                            limits.provisional_opponents)
+        return [{"rank": i + 1, **row, "provisional": False} for i, row in enumerate(board)]
 
     #: Client addresses refused WebSocket connections for sending messages over ``limits.max_frame`` too often:
     #: until when (the event loop's clock), the least recently barred first.
@@ -654,7 +700,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             return
         if found is None:
             if await is_closed(table_id):
-                await ws.send_json(error("closed", "this table is closed"))
+                await ws.send_json(error("closed", await closed_text(table_id)))
                 await ws.close(code=4410)
             else:
                 await ws.send_json(error("not_found", "no such table"))

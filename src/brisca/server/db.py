@@ -46,6 +46,8 @@ class TableRow(Base):
     owner: Mapped[str | None] = mapped_column(sa.String(80), nullable=True, index=True)
     #: The last change at the table (idle tables are closed).
     last_active: Mapped[datetime | None] = mapped_column(sa.DateTime, nullable=True)
+    #: Why a closed table closed (the reason its page showed), for whoever opens it afterwards.
+    closed_reason: Mapped[str | None] = mapped_column(sa.String(200), nullable=True)
 
 
 class LeaseRow(Base):
@@ -133,6 +135,9 @@ class RatingRow(Base):
     mu: Mapped[float] = mapped_column(sa.Float)
     sigma: Mapped[float] = mapped_column(sa.Float)
     games: Mapped[int] = mapped_column(sa.Integer, default=0)
+    #: The distinct opponents (rating keys) of its rated matches, as many as an established rating needs
+    #: (:data:`brisca.server.ratings.KEPT_OPPONENTS` at most); ``None``: none recorded.
+    opponents: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
 
 
 class UserRow(Base):

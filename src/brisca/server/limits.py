@@ -45,7 +45,7 @@ class Rate:
 
 #: What each rate limits, in the messages of a refusal.
 WHAT = {"create": "tables opened", "join": "seats taken", "chat": "chat messages", "login": "login attempts",
-        "password": "password changes", "oversize": "oversized WebSocket messages"}
+        "password": "password changes", "oversize": "oversized WebSocket messages", "account": "login attempts"}
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,12 @@ class Limits:
     #: Per client address: WebSocket connections closed (1009) for a message over ``max_frame``; past the rate,
     #: the address's new WebSocket connections are refused (4429) until a token is back.
     rate_oversize: Rate = field(default_factory=lambda: Rate(6, 3))
+    #: Per account, from every address together: login attempts to it (an attacker's many addresses guess one
+    #: account's password no faster than this). A browser that logged in to the account before (its device
+    #: cookie, :mod:`brisca.server.devices`) is not counted, so the owner is not locked out by the guesses.
+    rate_account: Rate = field(default_factory=lambda: Rate(2, 10))
+    #: Accounts whose login bucket is remembered (the least recently tried are forgotten first).
+    max_accounts: int = 10_000
     #: Argon2 hashes computed at once by this process (each takes 64 MiB and a core for a moment); a login,
     #: sign-up or password change waits for a turn at most ``hash_wait`` seconds, then gets 503.
     max_hashing: int = 2
@@ -84,9 +90,12 @@ class Limits:
     #: Seconds a TCP connection may take to send a whole request head, from its first byte (or from being
     #: accepted): then it is closed.
     head_timeout: float = 10.0
-    #: Rated matches of a preset during which an account's rating is provisional: its matches move its own
-    #: rating only, never an established account's (an account made to lose does not feed another).
-    provisional_games: int = 5
+    #: An account's rating of a preset is provisional until it has played ``provisional_games`` rated matches
+    #: of it against ``provisional_opponents`` distinct opponents (accounts, or bots: each level one): meanwhile
+    #: its matches move its own rating only, never an established account's (an account made to lose does not
+    #: feed another), and it is left off the leaderboard (an account fed by puppets does not top it).
+    provisional_games: int = 10
+    provisional_opponents: int = 3
     #: Open (waiting or playing) tables one owner may have: a guest (``guest:<address>``), an account (``user:<id>``).
     max_open_tables: int = 3
     max_open_tables_account: int = 5
@@ -116,7 +125,8 @@ class Limits:
 
     def __post_init__(self) -> None:
         for name in ("max_open_tables", "max_open_tables_account", "max_bot_tables", "max_bot_tables_total",
-                     "max_target_hands", "max_target_points", "max_hands", "max_addresses", "provisional_games"):
+                     "max_target_hands", "max_target_points", "max_hands", "max_addresses", "provisional_games",
+                     "provisional_opponents"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} is 0 or more, not {getattr(self, name)}")
         if not 0 <= self.min_bot_delay <= 10:
@@ -124,7 +134,7 @@ class Limits:
         if not self.idle_after > 0 or not self.idle_check_every > 0:
             raise ValueError("idle_after and idle_check_every are more than 0 seconds")
         for name in ("max_hashing", "max_body", "max_connections", "full_collection_after", "max_open_per_address",
-                     "max_open_connections"):
+                     "max_open_connections", "max_accounts"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} is 1 or more, not {getattr(self, name)}")
         if not self.full_collection_every > 0:
@@ -160,8 +170,22 @@ class RateLimited(Exception):
         self.kind, self.retry_after = kind, retry_after
         #: Whole seconds to wait.
         self.seconds = max(1, math.ceil(retry_after))
-        self.message = f"too many {WHAT.get(kind, kind)} from your address; try again in {self.seconds} s"
+        self.message = self.say()
         super().__init__(self.message)
+
+    def say(self) -> str:
+        return f"too many {WHAT.get(self.kind, self.kind)} from your address; try again in {self.seconds} s"
+
+
+class AccountThrottled(RateLimited):
+    """Too many login attempts to one account, from all addresses together (:attr:`Limits.rate_account`)."""
+
+    def __init__(self, retry_after: float) -> None:
+        super().__init__("account", retry_after)
+
+    def say(self) -> str:
+        return (f"too many login attempts for this account; try again in {self.seconds} s, or from a browser that "
+                "logged in to it before")
 
 
 class Limiter:
@@ -171,9 +195,12 @@ class Limiter:
     Thread-safe (synchronous endpoints run in a thread pool).
     """
 
-    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, limits: Limits, clock: Callable[[], float] = time.monotonic, *,
+                 capacity: int | None = None) -> None:
         self.limits = limits
         self.clock = clock
+        #: Buckets remembered (``limits.max_addresses`` unless given).
+        self.capacity = limits.max_addresses if capacity is None else capacity
         #: ``(kind, address)`` -> its bucket, least recently used first.
         self.buckets: OrderedDict[tuple[str, str], TokenBucket] = OrderedDict()
         self._lock = threading.Lock()
@@ -187,7 +214,7 @@ class Limiter:
             if bucket is None:
                 rate = self.limits.rate(kind)
                 bucket = self.buckets[key] = TokenBucket(rate.per_minute / 60, rate.burst, now)
-                while len(self.buckets) > self.limits.max_addresses:
+                while len(self.buckets) > self.capacity:
                     self.buckets.popitem(last=False)
             else:
                 self.buckets.move_to_end(key)
@@ -252,8 +279,8 @@ class RedisLimiter(Limiter):
     """
 
     def __init__(self, limits: Limits, url: str, *, prefix: str = "brisca:rate", timeout: float = 0.25,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        super().__init__(limits, clock)
+                 clock: Callable[[], float] = time.monotonic, capacity: int | None = None) -> None:
+        super().__init__(limits, clock, capacity=capacity)
         import redis  # the cluster extra
 
         self.prefix = prefix

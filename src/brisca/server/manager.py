@@ -150,7 +150,7 @@ class Manager:
 
     def _actor(self, state: TableState) -> TableActor:
         return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause,
-                          self.limits.provisional_games)
+                          self.limits.provisional_games, self.limits.provisional_opponents)
 
     # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
 

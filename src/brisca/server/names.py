@@ -4,16 +4,23 @@ Two names are one name to the server when they look alike: Cyrillic ``сора``
 ``ΑΝΑ`` and ``ANA``, ``bot∶expert`` (U+2236 RATIO) and ``bot:expert``. Their :func:`lookalike` keys are equal:
 the TS #39 skeleton (Unicode's ``confusables.txt``, as the ``confusable_homoglyphs`` package ships it) of the
 name's NFKC form, case folded, then skeletonised again (so that ``ВОТ``, skeleton ``BOT``, meets ``bot``), with
-the default-ignorable code points (zero widths, fillers) left out. Accounts are unique by that key, a guest may
-not sit under a key an account holds, and the reserved names (the bots' levels, ``bot`` and anything after it,
-``guest``...) are refused in every spelling whose key is theirs.
+the default-ignorable code points (zero widths, fillers) left out, and with ``i`` read as ``l`` (a capital
+``I`` looks like an ``l``, and ``ADMIN`` is the account ``admin``: the key of a name is the key of its every
+case). Accounts are unique by that key, a guest may not sit under a key an account holds, and the reserved names
+are refused in every spelling whose key is theirs: the bots' levels in every language of the site (``normal``,
+``experto``, ``esperto``), ``bot`` and anything after it, ``guest``, ``admin``, ``server``... A name with a word
+the page uses to mark a bot or a guest (``normal (bot)``, ``Ana (guest)``) is refused too.
 
 >>> lookalike("сора") == lookalike("copa")
 True
 >>> lookalike("ΑΝΑ") == lookalike("ana")
 True
->>> reserved_name("ВОТ∶expert"), reserved_name("Normal"), reserved_name("botella")
-(True, True, False)
+>>> reserved_name("ВОТ∶expert"), reserved_name("Normal"), reserved_name("AdmIn"), reserved_name("botella")
+(True, True, True, False)
+>>> reserved_name("normal (bot)"), reserved_name("experto"), reserved_name("Server")
+(True, True, True)
+>>> lookalike("ᴍᴀʀɪᴀ") == lookalike("Maria")
+True
 >>> visible("\\u3164\\u2800")
 False
 
@@ -24,14 +31,23 @@ What the skeleton does not catch: letters Unicode's data does not map to each ot
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 
 from confusable_homoglyphs import confusables
 
 from brisca.agents.registry import LEVELS
+from brisca.cards import LANGS
+from brisca.i18n import Messages
+from brisca.locale import translated
 
-#: Names nobody may sit or sign up under, in any spelling that looks like them (besides ``bot`` + a non-letter).
-RESERVED = frozenset({"guest", "admin", "system", "spectator", "bot", *LEVELS})
+#: Names nobody may sit or sign up under, in any spelling that looks like them (besides ``bot`` + a non-letter),
+#: with the bots' levels and the guests' mark in each language of the site (:func:`reserved_words`).
+RESERVED = frozenset({"guest", "admin", "administrator", "system", "spectator", "bot", "server", "moderator",
+                      *LEVELS})
+#: Words that mark a name as a bot's or a guest's where the page shows it (``easy (bot)``, ``Ana (guest)``): a
+#: name with one of them as a word passes for a bot or a guest, in every language (:func:`marker_words`).
+MARKERS = frozenset({"bot", "guest"})
 
 #: Code points that show as nothing, or as blank space, though Unicode counts some of them as letters: the
 #: Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the blank Braille pattern (U+2800), the combining grapheme
@@ -94,26 +110,60 @@ def skeleton(text: str) -> str:
 #: Small letters that Unicode's confusables leave out but that are drawn as the small capitals of Latin letters
 #: in most fonts (Cyrillic ``вот`` reads "BOT", ``аԁміп`` reads "admin"): each to the Latin letter it shows.
 SMALL_CAPITALS = str.maketrans({"в": "b", "м": "m", "н": "h", "т": "t", "к": "k", "п": "n", "ʙ": "b", "ᴍ": "m",
-                                "ʜ": "h", "ᴛ": "t", "ᴋ": "k", "ɴ": "n", "ᴏ": "o", "ᴀ": "a", "ᴅ": "d", "ɪ": "i"})
+                                "ʜ": "h", "ᴛ": "t", "ᴋ": "k", "ɴ": "n", "ᴏ": "o", "ᴀ": "a", "ᴅ": "d", "ɪ": "i",
+                                "ᴄ": "c", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ᴊ": "j", "ʟ": "l", "ᴘ": "p", "ꞯ": "q",
+                                "ʀ": "r", "ꜱ": "s", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z"})
+#: The last fold of a key: ``i`` as ``l``, as a capital ``I`` (whose skeleton is ``l``) reads.
+_I_AS_L = str.maketrans({"i": "l"})
 
 
 def lookalike(name: str) -> str:
-    """The key two names share when they look alike (compare keys, never show them)."""
+    """The key two names share when they look alike (compare keys, never show them); one key for every case of a
+    name (``ADMIN``, ``AdmIn`` and ``admin``)."""
     shown = "".join(c for c in unicodedata.normalize("NFKC", name) if not ignorable(c)).strip()
-    return skeleton(skeleton(shown.translate(SMALL_CAPITALS)).casefold().translate(SMALL_CAPITALS))
+    folded = skeleton(skeleton(shown.translate(SMALL_CAPITALS)).casefold().translate(SMALL_CAPITALS))
+    return folded.translate(_I_AS_L)
 
 
 @functools.cache
-def _reserved_keys() -> tuple[frozenset[str], str]:
-    return frozenset(lookalike(n) for n in RESERVED), lookalike("bot")
+def reserved_words() -> frozenset[str]:
+    """:data:`RESERVED` with the bots' levels and the guests' mark as each language of the site shows them."""
+    words = set(RESERVED)
+    for lang in LANGS:
+        messages = Messages(lang)
+        words |= {messages(f"level_{level}") for level in LEVELS if f"level_{level}" in messages}
+    return frozenset(words | marker_words())
+
+
+@functools.cache
+def marker_words() -> frozenset[str]:
+    """:data:`MARKERS` in each language of the site (the page's own words for them)."""
+    words = set(MARKERS)
+    for table in translated("web", {"guest": "guest"}).values():
+        words.add(table["guest"])
+    return frozenset(words)
+
+
+@functools.cache
+def _reserved_keys() -> tuple[frozenset[str], frozenset[str], str]:
+    return (frozenset(lookalike(n) for n in reserved_words()), frozenset(lookalike(n) for n in marker_words()),
+            lookalike("bot"))
+
+
+#: What splits a name into words: anything but letters, digits and combining marks.
+_WORDS = re.compile(r"[^\w\u0300-\u036f]+|_+")
 
 
 def reserved_name(name: str) -> bool:
-    """Whether ``name`` looks like a reserved one: a bot level, ``guest``, ``admin``..., or ``bot`` followed by
-    anything but a letter (``bot:expert``, ``BOT_1``, ``ВОТ∶1``)."""
+    """Whether ``name`` looks like a reserved one: a bot level in any language of the site, ``guest``, ``admin``,
+    ``server``..., ``bot`` followed by anything but a letter (``bot:expert``, ``BOT_1``, ``ВОТ∶1``), or a name
+    with a bot's or a guest's mark as a word (``normal (bot)``, ``Ana [guest]``)."""
     key = lookalike(name)
-    keys, bot = _reserved_keys()
+    keys, markers, bot = _reserved_keys()
     if key in keys:
+        return True
+    words = [w for w in _WORDS.split(unicodedata.normalize("NFKC", name)) if w]
+    if len(words) > 1 and any(lookalike(w) in markers for w in words):
         return True
     # As typed (``bot1``: its key is ``botl``, a 1 looking like an l) and as it looks (``вот:``).
     plain = unicodedata.normalize("NFKC", name).casefold().strip()

@@ -263,6 +263,10 @@ PAGE_EN: dict[str, str] = {
     "leftNote": "{name} left the table",
     "resignedNote": "{name} resigned: a bot plays their seat",
     "closedNote": "The table is closed: {reason}",
+    "wonByResignation": "{names} resigned",
+    "provisional": "provisional",
+    "provisionalHint": "A provisional rating: too few rated matches, or too few opponents, for it to count yet. It is "
+                       "not on the leaderboard meanwhile.",
     "tableClosed": "The table is closed",
     "botName": "{name} (bot)",
     "moves": "Moves",
@@ -281,6 +285,8 @@ PAGE_EN: dict[str, str] = {
     "srv_cap": "you have {n} open tables, this server's limit of {cap}: finish or leave one first (a table nobody "
                "is at closes after {idle})",
     "srv_rate": "too many {what} from your address; try again in {n} s",
+    "srv_accountRate": "too many login attempts for this account; try again in {n} s, or from a browser that logged "
+                       "in to it before",
     "srv_slowDown": "too many messages; slow down",
     # What ``srv_rate`` counts (``{what}``), for a rate only a client that breaks the protocol reaches.
     "srv_whatOversize": "oversized WebSocket messages",

@@ -37,9 +37,26 @@ def rate(current: Mapping[str, tuple[float, float]], teams: Sequence[Sequence[st
     return out
 
 
+#: The distinct opponents kept per rating (an established rating needs no more than this many).
+KEPT_OPPONENTS = 32
+
+
+def provisional(games: int, opponents: int, need_games: int, need_opponents: int) -> bool:
+    """Whether a rating of ``games`` rated matches against ``opponents`` distinct opponents is provisional
+    (:attr:`brisca.server.limits.Limits.provisional_games`, ``provisional_opponents``)."""
+    return games < need_games or opponents < min(need_opponents, KEPT_OPPONENTS)
+
+
+def opponents_of(keys: Sequence[str | None], sides: int) -> dict[str, list[str]]:
+    """Each rating key at a table -> the keys of the other sides' seats (its opponents in this match)."""
+    named = [(seat, k) for seat, k in enumerate(keys) if k is not None]
+    return {k: sorted({o for seat2, o in named if seat2 % sides != seat % sides and o != k}) for seat, k in named}
+
+
 def rate_table(current: Mapping[str, tuple[float, float]], keys: Sequence[str | None], sides: int,
                winner: int | None, gone: Set[int] = frozenset(), *, games: Mapping[str, int] | None = None,
-               provisional_games: int = 0,
+               provisional_games: int = 0, opponents: Mapping[str, int] | None = None,
+               provisional_opponents: int = 0,
                addresses: Mapping[str, Set[str]] | None = None) -> dict[str, tuple[float, float]]:
     """The ratings a finished table changes: ``{key: (mu, sigma)}`` (empty: the match is not rated).
 
@@ -56,9 +73,10 @@ def rate_table(current: Mapping[str, tuple[float, float]], keys: Sequence[str | 
     - ``addresses``: the client addresses each account played from (by key). Two accounts of different sides
       that share one are not rated against each other: the match is not rated (one person playing both
       sides would otherwise feed one account with the other's losses).
-    - ``games``: the rated matches each key has played of this preset. An account with fewer than
-      ``provisional_games`` is provisional: while one sits at the table, only the provisional accounts'
-      ratings change (an account made to lose cannot feed an established one, nor a bot).
+    - ``games``, ``opponents``: the rated matches each key has played of this preset, and the distinct
+      opponents it met in them. An account with fewer than ``provisional_games`` or ``provisional_opponents``
+      is provisional: while one sits at the table, only the provisional accounts' ratings change (an account
+      made to lose cannot feed an established one, nor a bot).
     """
     if any(k is None for k in keys) or all(k is None or k.startswith("bot:") for k in keys):
         return {}
@@ -74,10 +92,11 @@ def rate_table(current: Mapping[str, tuple[float, float]], keys: Sequence[str | 
         for side in sorted({s % sides for s in left}):
             resigned = rate(current, teams, winner, loser=side)
             out |= {named[s]: resigned[named[s]] for s in left if s % sides == side}
-    counts = games or {}
-    provisional = {k for k in named if not k.startswith("bot:") and counts.get(k, 0) < provisional_games}
-    if provisional:
-        out = {k: r for k, r in out.items() if k in provisional}
+    counts, met = games or {}, opponents or {}
+    new = {k for k in named if not k.startswith("bot:")
+           and provisional(counts.get(k, 0), met.get(k, 0), provisional_games, provisional_opponents)}
+    if new:
+        out = {k: r for k, r in out.items() if k in new}
     return out
 
 

@@ -134,7 +134,9 @@ def replay_json(record: Record | MatchRecord) -> dict[str, Any]:
         "hands": len(games), "match": rules.match, "target_hands": rules.hands_to_win(players),
         "target_points": rules.target_points, "target_game_points": rules.target_game_points,
         "match_hands": rules.hands, "seating": None if match.draw is None else list(match.draw.seating),
-        "game_points": list(last.game_points), "winner": last.winner, "hands_won": list(last.hands_won),
+        "game_points": list(last.game_points), "hands_won": list(last.hands_won),
+        "winner": last.winner if match.resigned is None else match.resigned.winner,
+        "resigned": None if match.resigned is None else list(match.resigned.seats),
         "match_points": list(last.points), "card_names": rules.card_names, "steps": steps,
         "seed": match.seed, "commitment_scheme": SCHEME, "deals": deals_json(match),
     }

@@ -62,6 +62,8 @@ _MOVE_SEAT = (_SEATS.update()
               .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
               .values(name=sa.bindparam("b_name"), bot=sa.bindparam("b_bot"), token_hash=sa.bindparam("b_hash"),
                       user_id=sa.bindparam("b_user")))
+_SET_REASON = _TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id")).values(
+    closed_reason=sa.bindparam("b_reason"))
 _INSERT_HAND = _HANDS.insert()
 _INSERT_ACTION = _ACTIONS.insert()
 
@@ -89,8 +91,8 @@ class SeatInfo:
 
     @property
     def guest(self) -> bool:
-        """A person without an account sits here."""
-        return self.bot is None and self.token_hash is not None and self.user_id is None
+        """A person without an account sits here (or sat here, and resigned: the seat keeps their name)."""
+        return self.bot is None and self.name is not None and self.user_id is None
 
 
 @dataclass
@@ -118,6 +120,8 @@ class TableState:
     actions: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
     #: Anyone seated may ask for a hint on their turn (a table never rated).
     hints: bool = False
+    #: A finished match's winning side, as stored with it (``None``: level, or not finished).
+    winner: int | None = None
 
 
 #: A write waiting in a batch: the ``write_*`` method and its arguments (the table's id first), and the lease
@@ -374,17 +378,21 @@ class Store:
             self._version(c, table_id, version, None, _now())
 
     def write_close(self, table_id: str, seats: Sequence[int], version: int, preset: str = "",
-                    ratings: dict[str, tuple[float, float]] | None = None) -> None:
-        """The table is closed: these seats (its people's) are freed, their tokens hold nothing any more;
-        ``ratings`` of ``preset``: those the close changes (people who resigned or left, rated as losing)."""
+                    ratings: dict[str, tuple[float, float]] | None = None,
+                    opponents: dict[str, list[str]] | None = None, reason: str | None = None) -> None:
+        """The table is closed (``reason``: why): these seats (its people's) are freed, their tokens hold nothing
+        any more; ``ratings`` of ``preset``: those the close changes (people who resigned or left, rated as
+        losing), and ``opponents``: whom each rated key played against."""
         with self._begin() as c:
             for seat in seats:
                 self._run(c, _SET_SEAT, {"b_table": table_id, "b_seat": seat, "b_name": None, "b_hash": None,
                                          "b_user": None})
             if ratings:
                 with Session(bind=c) as s:
-                    _store_ratings(s, preset, ratings)
+                    _store_ratings(s, preset, ratings, opponents)
                     s.flush()
+            if reason is not None:
+                self._run(c, _SET_REASON, {"b_id": table_id, "b_reason": reason[:200]})
             self._version(c, table_id, version, "closed")
 
     def write_hand(self, table_id: str, hand_number: int, deck: Sequence[str], version: int,
@@ -408,10 +416,11 @@ class Store:
             self._version(c, table_id, version, None, now if by_person else None)
 
     def write_finish(self, table_id: str, game: GameRow, ratings: dict[str, tuple[float, float]],
-                     version: int) -> None:
+                     version: int, opponents: dict[str, list[str]] | None = None) -> None:
+        """The finished match, and the ratings it changed (``opponents``: whom each rated key played against)."""
         with self._begin() as c, Session(bind=c) as s:
             s.add(game)
-            _store_ratings(s, game.preset, ratings)
+            _store_ratings(s, game.preset, ratings, opponents)
             s.flush()
             self._version(c, table_id, version, "finished")
 
@@ -422,21 +431,31 @@ class Store:
 
     def rated_games(self, preset: str, names: Sequence[str]) -> dict[str, int]:
         """How many rated matches of ``preset`` each of ``names`` has played (absent: none)."""
-        with Session(self.engine) as s:
-            rows = s.execute(sa.select(RatingRow.name, RatingRow.games)
-                             .where(RatingRow.preset == preset, RatingRow.name.in_(list(names))))
-            return {name: int(games or 0) for name, games in rows}
+        return {name: games for name, (games, _) in self.rating_counts(preset, names).items()}
 
-    def leaderboard(self, preset: str, limit: int = 100) -> list[dict[str, Any]]:
-        """The rated accounts (by display name, with ``account``: the username) and bots of a preset, best first."""
+    def rating_counts(self, preset: str, names: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """Each of ``names`` rated in ``preset`` -> (its rated matches, the distinct opponents it met in them)."""
+        with Session(self.engine) as s:
+            rows = s.execute(sa.select(RatingRow.name, RatingRow.games, RatingRow.opponents)
+                             .where(RatingRow.preset == preset, RatingRow.name.in_(list(names))))
+            return {name: (int(games or 0), len(met or ())) for name, games, met in rows}
+
+    def leaderboard(self, preset: str, limit: int = 100, provisional_games: int = 0,
+                    provisional_opponents: int = 0) -> list[dict[str, Any]]:
+        """The rated accounts (by display name, with ``account``: the username) and bots of a preset, best first;
+        the accounts whose rating is still provisional (:func:`brisca.server.ratings.provisional`) are left off."""
+        from brisca.server.ratings import provisional
+
         query = (sa.select(RatingRow, UserRow.display).outerjoin(UserRow, UserRow.username == RatingRow.name)
                  .where(RatingRow.preset == preset))
         with Session(self.engine) as s:
             found = [(r, display) for r, display in s.execute(query)
-                     if display is not None or r.name.startswith("bot:")]
+                     if r.name.startswith("bot:") or (display is not None and not provisional(
+                         r.games, len(r.opponents or ()), provisional_games, provisional_opponents))]
         found.sort(key=lambda rd: -(rd[0].mu - 3 * rd[0].sigma))
         return [{"name": display or r.name, "account": r.name if display is not None else None, "mu": r.mu,
-                 "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games} for r, display in found[:limit]]
+                 "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games,
+                 "opponents": len(r.opponents or ())} for r, display in found[:limit]]
 
     def games(self, limit: int = 100, offset: int = 0) -> list[dict[str, Any]]:
         with Session(self.engine) as s:
@@ -462,6 +481,13 @@ class Store:
         except Exception:
             return False
 
+    def closed_reason(self, table_id: str) -> str | None:
+        """Why a closed table closed (``None``: not closed, or closed before the reasons were kept)."""
+        with self.engine.connect() as c:
+            reason: str | None = c.execute(sa.select(_TABLES.c.closed_reason).where(
+                _TABLES.c.id == table_id, _TABLES.c.status == "closed")).scalar()
+            return reason
+
     def status(self, table_id: str) -> str | None:
         """The stored status of a table (``None``: no such table)."""
         with self.engine.connect() as c:
@@ -481,9 +507,12 @@ class Store:
             actions = [(r.hand_number, r.seat, r.action) for r in
                        s.scalars(sa.select(ActionRow).where(ActionRow.table_id == table_id)
                                  .order_by(ActionRow.action_number))]
+            winner = s.scalar(sa.select(GameRow.winner).where(GameRow.table_id == table_id)) \
+                if row.status == "finished" else None
             return TableState(row.id, row.preset, dict(row.options), row.players, row.seed, row.bot_delay,
                               row.status, row.version, seats, [h.deck for h in hands], [h.salt for h in hands],
-                              [h.commitment for h in hands], bool(row.seeded), row.owner, actions, bool(row.hints))
+                              [h.commitment for h in hands], bool(row.seeded), row.owner, actions, bool(row.hints),
+                              winner)
 
 
 def _consume(future: asyncio.Future[None]) -> None:
@@ -493,14 +522,22 @@ def _consume(future: asyncio.Future[None]) -> None:
         future.exception()
 
 
-def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, float]]) -> None:
-    """New ratings of ``preset``, each counting one more game."""
+def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, float]],
+                   opponents: dict[str, list[str]] | None = None) -> None:
+    """New ratings of ``preset``, each counting one more game, and the opponents it was played against (the
+    distinct ones kept, :data:`brisca.server.ratings.KEPT_OPPONENTS` at most)."""
+    from brisca.server.ratings import KEPT_OPPONENTS
+
     for name, (mu, sigma) in ratings.items():
         row = s.get(RatingRow, (preset, name))
+        met = (opponents or {}).get(name, [])
         if row is None:
-            s.add(RatingRow(preset=preset, name=name, mu=mu, sigma=sigma, games=1))
+            s.add(RatingRow(preset=preset, name=name, mu=mu, sigma=sigma, games=1,
+                            opponents=sorted(set(met))[:KEPT_OPPONENTS]))
         else:
-            row.mu, row.sigma, row.games = mu, sigma, row.games + 1
+            known = list(row.opponents or ())
+            known += [o for o in sorted(set(met)) if o not in known][:max(0, KEPT_OPPONENTS - len(known))]
+            row.mu, row.sigma, row.games, row.opponents = mu, sigma, row.games + 1, known
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -523,14 +560,14 @@ _GAME_COLUMNS = (_GAMES.c.table_id, _GAMES.c.preset, _GAMES.c.players, _GAMES.c.
 
 def _seat_owners(c: sa.Connection, table_ids: Sequence[str]) -> dict[str, tuple[list[bool], list[str | None]]]:
     """For each table: which seats a guest held, and the username of each seat's account (``None``: none)."""
-    query = (sa.select(_SEATS.c.table_id, _SEATS.c.seat, _SEATS.c.bot, _SEATS.c.token_hash, _SEATS.c.user_id,
+    query = (sa.select(_SEATS.c.table_id, _SEATS.c.seat, _SEATS.c.bot, _SEATS.c.name, _SEATS.c.user_id,
                        _USERS.c.username)
              .outerjoin(_USERS, _USERS.c.id == _SEATS.c.user_id)
              .where(_SEATS.c.table_id.in_(list(table_ids))).order_by(_SEATS.c.table_id, _SEATS.c.seat))
     out: dict[str, tuple[list[bool], list[str | None]]] = {}
     for r in c.execute(query):
         guests, accounts = out.setdefault(r.table_id, ([], []))
-        guests.append(r.bot is None and r.token_hash is not None and r.user_id is None)
+        guests.append(r.bot is None and r.name is not None and r.user_id is None)  # resigned guests too
         accounts.append(r.username)
     return out
 
@@ -587,8 +624,8 @@ def player_ratings(store: Store, username: str) -> list[dict[str, Any]]:
     query = (sa.select(ratings).where(ratings.c.name == username)
              .order_by(ratings.c.games.desc(), ratings.c.preset))
     with store.engine.connect() as c:
-        return [{"preset": r.preset, "mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games}
-                for r in c.execute(query)]
+        return [{"preset": r.preset, "mu": r.mu, "sigma": r.sigma, "ordinal": r.mu - 3 * r.sigma, "games": r.games,
+                 "opponents": len(r.opponents or ())} for r in c.execute(query)]
 
 
 def rated_presets(store: Store) -> list[dict[str, Any]]:

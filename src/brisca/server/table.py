@@ -32,7 +32,7 @@ from brisca.agents import Agent, make_agent
 from brisca.commitment import commit, new_salt, practice_deck, secure_deck
 from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
 from brisca.game import Game, Match, PartnerDraw, draw_for_partners
-from brisca.record import MatchRecord
+from brisca.record import MatchRecord, Resignation
 from brisca.rules import Rules, make_rules
 from brisca.server.db import DatabaseStalled, GameRow, _now, conflicting, unreachable
 from brisca.server.serialize import action_json, view_json
@@ -245,10 +245,12 @@ class TableActor:
     match is on, before a bot plays the seat until they come back (``None``: never). ``max_hands``: the hands
     its match may deal before the table is closed (``None``: no limit). ``hand_pause``: seconds between the
     end of a hand and the next deal, while the hand's result stays on the table for everyone to read.
-    ``provisional_games``: :attr:`brisca.server.limits.Limits.provisional_games`."""
+    ``provisional_games``, ``provisional_opponents``: :attr:`brisca.server.limits.Limits.provisional_games`
+    and ``provisional_opponents``."""
 
     def __init__(self, store: Store, state: TableState, takeover_after: float | None = None,
-                 max_hands: int | None = None, hand_pause: float = 0.0, provisional_games: int = 0) -> None:
+                 max_hands: int | None = None, hand_pause: float = 0.0, provisional_games: int = 0,
+                 provisional_opponents: int = 0) -> None:
         self.store = store
         self.max_hands = max_hands
         self.hand_pause = hand_pause
@@ -265,6 +267,9 @@ class TableActor:
         #: Rated matches of a preset during which an account's rating is provisional
         #: (:func:`~brisca.server.ratings.rate_table`).
         self.provisional_games = provisional_games
+        self.provisional_opponents = provisional_opponents
+        #: The accounts seated here whose rating of this preset is provisional (or who have none yet).
+        self.provisional_accounts: set[str] = set()
         #: ``time.monotonic()`` of the last change a person made, or of the last connection's coming or going
         #: (a restart starts it again: people get a whole idle period to come back).
         self.last_active = time.monotonic()
@@ -317,13 +322,23 @@ class TableActor:
         self.hinting = False
         #: The seats whose people resigned: a bot plays them to the end of the match (their token holds nothing).
         self.resigned: set[int] = set()
+        #: Those seats in the order their people resigned (after a restart: in seat order).
+        self.resignations: list[int] = []
+        #: How a finished match ended: the side that won (``None``: level), and whether by resignation.
+        self.final_winner: int | None = state.winner
+        self.by_resignation = False
         #: Bumped whenever a person's seat changes hands: a pending :class:`Abandoned` with an older one is stale.
         self._abandon_epoch = 0
         self._replay(state)
-        if self.status == "playing":  # a person's seat without a token mid-match: its person resigned
+        if self.status in ("playing", "finished"):  # a person's seat without a token: its person resigned
             for info in self.seats:
                 if info.bot is None and info.token_hash is None:
                     self._resign_seat(info.seat)
+                    self.resignations.append(info.seat)
+            if self.status == "finished":
+                self.standins.clear()
+                match = self.match
+                self.by_resignation = match is not None and not match.is_over()
 
     # ------------------------------------------------------------------ rebuilding
 
@@ -442,14 +457,18 @@ class TableActor:
                 known.add(address)
 
     async def _load_ratings(self) -> None:
-        """The current rating of every account seated here (shown at its seat; a bot shows its level)."""
-        from brisca.server.ratings import ordinal
+        """The current rating of every account seated here (shown at its seat, marked when provisional; a bot
+        shows its level)."""
+        from brisca.server.ratings import ordinal, provisional
 
         names = sorted({s.account for s in self.seats if s.bot is None and s.account is not None})
         if not names or not self.rated:
             return
         found = await asyncio.to_thread(self.store.ratings, self.preset, names)
+        counts = await asyncio.to_thread(self.store.rating_counts, self.preset, names)
         self.account_ratings = {name: round(ordinal(rating), 1) for name, rating in found.items()}
+        self.provisional_accounts = {name for name in names if provisional(
+            *counts.get(name, (0, 0)), self.provisional_games, self.provisional_opponents)}
 
     async def _recover(self) -> None:
         """Finish what a crash (or a failed write) cut short: the start, a deal after a hand, the end of the match."""
@@ -687,6 +706,7 @@ class TableActor:
             "seats": [{"seat": s.seat, "name": s.name, "bot": s.bot, "guest": s.guest, "account": s.account,
                        "away": s.seat in self.away, "standin": STANDIN_LEVEL if s.seat in self.standins else None,
                        "rating": None if s.account is None else self.account_ratings.get(s.account),
+                       "provisional": s.account is not None and s.account in self.provisional_accounts,
                        "resigned": s.seat in self.resigned}
                       for s in self.seats],
             "bot_delay": self.bot_delay,
@@ -712,8 +732,13 @@ class TableActor:
             "hands_won": None if match is None else list(match.hands_won),
             "game_points": None if match is None else list(match.game_points),
             "match_points": None if match is None else list(match.points),
-            "match_over": False if match is None else match.is_over(),
-            "match_winner": None if match is None else match.winner,
+            "match_over": self.status == "finished" or (match is not None and match.is_over()),
+            "match_winner": self.final_winner if self.status == "finished" else None if match is None
+            else match.winner,
+            # How the match ended: "resigned" (every other side's people resigned), "played" (to its end); and
+            # why a closed table closed.
+            "ended": None if self.status != "finished" else "resigned" if self.by_resignation else "played",
+            "closed_reason": self.closed_reason,
         }
 
     def _audiences(self) -> list[int | None]:
@@ -984,15 +1009,16 @@ class TableActor:
             self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
 
     async def _resign(self, command: SeatCommand) -> None:
-        """During the match: the person's token holds nothing any more, a bot plays the seat to the end, and the
-        person is rated as having lost (as one who leaves). When no person is left to play against another,
-        the table closes."""
+        """During the match: the person's token holds nothing any more, and a bot plays the seat to the end. When
+        the people of every side but one have resigned, the match is over and that side has won (rated, recorded,
+        in the history); otherwise the match goes on, and the person is rated as having lost (as one who leaves).
+        A resigned seat in a team game: its partner plays on beside the bot, and the side loses only when all its
+        people have resigned. When nobody is left playing (the others are away), the table closes."""
         seat = self._seated_conn(command)
         if self.status != "playing" or self.match is None:
             raise TableError("illegal", "the match has not started: leave instead" if self.status == "waiting"
                              else "the match is over")
         info = self.seats[seat]
-        playing_sides = {p % self.rules.sides(self.players) for p in self._people() if p not in self.standins}
         await self._write(self.store.write_join, self.id,
                           SeatInfo(seat, info.name, None, None, info.user_id), self.version + 1)
         self.version += 1
@@ -1003,10 +1029,27 @@ class TableActor:
                 conn.seat = None
         self._ack(command.conn, command.id)
         self._emit("resigned", {"seat": seat, "name": info.name, "bot": STANDIN_LEVEL})
+        standing = self._standing_sides()
+        if len(standing) == 1:
+            # Every other side's people resigned: the match is over, the side left the winner.
+            self.resignations.append(seat)
+            await self._finish(Resignation(tuple(self.resignations), standing[0]))
+            return
+        self.resignations.append(seat)
         sides = self.rules.sides(self.players)
         left = {p % sides for p in self._people() if p not in self.standins}
-        if not left or (len(playing_sides) > 1 and len(left) == 1):
+        if not left:  # nobody plays any more (the others are away, their sides still in): nobody won
             await self._abandon(f"{info.name or f'seat {seat}'} resigned")
+
+    def _standing_sides(self) -> list[int]:
+        """The sides still in the match: every side but those whose people all resigned (a side of bots only,
+        or with a person playing on, stands)."""
+        sides = self.rules.sides(self.players)
+        people = self._people()
+        out = [side for side in range(sides)
+               if not any(p % sides == side for p in people)
+               or any(p % sides == side and p not in self.resigned for p in people)]
+        return out
 
     async def _cancel(self, command: Cancel) -> None:
         if command.owner != self.owner:
@@ -1020,7 +1063,7 @@ class TableActor:
     async def _abandon(self, reason: str) -> None:
         """Close the table mid-match: each person a bot plays for (resigned, or gone) is rated as having lost
         (:func:`~brisca.server.ratings.rate_table`), nobody else."""
-        from brisca.server.ratings import rate_table
+        from brisca.server.ratings import opponents_of, rate_table
 
         ratings: dict[str, tuple[float, float]] = {}
         keys = [f"bot:{s.bot}" if s.bot else s.account for s in self.seats]
@@ -1029,7 +1072,7 @@ class TableActor:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
             ratings = rate_table(current, keys, self.rules.sides(self.players), None, gone)
-        await self._close(reason, ratings)
+        await self._close(reason, ratings, opponents_of(keys, self.rules.sides(self.players)))
 
     # ------------------------------------------------------------------ the match
 
@@ -1065,14 +1108,16 @@ class TableActor:
         if game.is_over():
             await self._after_hand()
 
-    async def _close(self, reason: str, ratings: dict[str, tuple[float, float]] | None = None) -> None:
+    async def _close(self, reason: str, ratings: dict[str, tuple[float, float]] | None = None,
+                     opponents: dict[str, list[str]] | None = None) -> None:
         """Closed for good: stored first (with ``ratings``: the losses of people who resigned or left), then
         announced; the people's seats are freed (their tokens hold nothing), its connections are closed, and
         every later command is refused."""
         if self.status not in OPEN:
             return
         people = [s.seat for s in self.seats if s.bot is None]
-        await self._write(self.store.write_close, self.id, people, self.version + 1, self.preset, ratings or {})
+        await self._write(self.store.write_close, self.id, people, self.version + 1, self.preset, ratings or {},
+                          opponents, reason)
         self.version += 1
         self.status, self.closed_reason = "closed", reason
         for info in self.seats:
@@ -1141,39 +1186,56 @@ class TableActor:
                  for hand, salt, commitment in zip(made.hands, self.salts, self.commitments, strict=False)]
         return dataclasses.replace(made, hands=hands, seed=self.seed if self.seeded else None)
 
-    async def _finish(self) -> None:
+    async def _finish(self, resignation: Resignation | None = None) -> None:
         """Store the finished match and its ratings (:func:`~brisca.server.ratings.rate_table`: accounts and
-        bots, never guests; a person a stand-in was still playing for has resigned)."""
-        from brisca.server.ratings import START, ordinal, rate_table
+        bots, never guests; a person a stand-in was still playing for has resigned). ``resignation``: the match
+        ends before its end, the people of every side but the winner's having resigned; it is rated, recorded
+        and in the history as any other (its record says so)."""
+        from brisca.server.ratings import START, opponents_of, ordinal, rate_table
 
         assert self.match is not None
         match = self.match
-        record = self.record().dumps()
+        made = self.record()
+        if resignation is not None:
+            made = dataclasses.replace(made, resigned=resignation)
+        record = made.dumps()
+        winner = match.winner if resignation is None else resignation.winner
         names = [f"bot:{s.bot}" if s.bot else (s.name or f"seat {s.seat}") for s in self.seats]
         keys = [f"bot:{s.bot}" if s.bot else s.account for s in self.seats]
-        gone = {seat for seat in self.standins if self.seats[seat].bot is None}
+        # Who left and did not come back loses alone; who resigned lost with their side (rated as such when
+        # the resignation ends the match, as having left otherwise).
+        gone = {seat for seat in self.standins if self.seats[seat].bot is None
+                and (resignation is None or seat not in self.resigned)}
         ratings: dict[str, tuple[float, float]] = {}
         # Never rated: a practice table (its person could know every deal), a table with hints; ``rate_table``
         # rates only tables with no guest and an account (so never bots alone).
         if self.rated:
             rated = [k for k in keys if k is not None]
             current = await asyncio.to_thread(self.store.ratings, self.preset, rated) if rated else {}
-            games = await asyncio.to_thread(self.store.rated_games, self.preset, rated) if rated else {}
-            ratings = rate_table(current, keys, self.rules.sides(self.players), match.winner, gone,
-                                 games=games, provisional_games=self.provisional_games,
-                                 addresses=self.addresses)
+            counts = await asyncio.to_thread(self.store.rating_counts, self.preset, rated) if rated else {}
+            ratings = rate_table(current, keys, self.rules.sides(self.players), winner, gone,
+                                 games={k: n for k, (n, _) in counts.items()},
+                                 provisional_games=self.provisional_games,
+                                 opponents={k: met for k, (_, met) in counts.items()},
+                                 provisional_opponents=self.provisional_opponents, addresses=self.addresses)
             self.rating_changes = [
                 {"seat": seat, "before": round(ordinal(current.get(key, START)), 2),
                  "after": round(ordinal(ratings[key]), 2)}
                 for seat, key in enumerate(keys) if key is not None and key in ratings]
         row = GameRow(table_id=self.id, preset=self.preset, players=self.players, names=names,
-                      winner=match.winner, record=record)
-        await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1)
+                      winner=winner, record=record)
+        await self._write(self.store.write_finish, self.id, row, ratings, self.version + 1,
+                          opponents_of(keys, self.rules.sides(self.players)))
         self.version += 1
         self.status = "finished"
+        self.final_winner, self.by_resignation = winner, resignation is not None
+        self.next_deal_at = None
         self.away.clear()
         self.standins.clear()
-        self._emit("match_over", {"winner": match.winner, "record": f"/api/games/{self.id}/record"})
+        over: Message = {"winner": winner, "record": f"/api/games/{self.id}/record"}
+        if resignation is not None:
+            over["resigned"] = list(resignation.seats)
+        self._emit("match_over", over)
 
 
 def draw_json(draw: PartnerDraw) -> Message:

@@ -157,7 +157,16 @@ function playerLink(text, account) {
 
 function seatLabel(s) {
   if (s.bot) return esc(t("botName", {name: t(`level_${s.bot}`)}));
-  return s.name === null ? `<i>${esc(t("freeSeat"))}</i>` : playerLink(displayName(s.name, s.guest), s.account);
+  if (s.name === null) return `<i>${esc(t("freeSeat"))}</i>`;
+  const rating = s.rating === null || s.rating === undefined ? ""
+    : ` <span class="rating">★ ${Number(s.rating).toFixed(1)}</span>${provisionalMark(s.provisional)}`;
+  return playerLink(displayName(s.name, s.guest), s.account) + rating;
+}
+
+// After a rating: "provisional" while the account has played too few rated matches, or met too few opponents,
+// for it to count (it is not on the leaderboard meanwhile).
+function provisionalMark(provisional) {
+  return provisional ? ` <span class="tag provisional" title="${esc(t("provisionalHint"))}">${esc(t("provisional"))}</span>` : "";
 }
 
 // The forms where someone sits down: a name for a guest, the account's name for someone logged in.
@@ -198,10 +207,6 @@ async function refreshLobby() {
 function when(iso) {
   const date = new Date(iso.endsWith("Z") || iso.includes("+") ? iso : iso + "Z");
   return date.toLocaleString(lang, {dateStyle: "medium", timeStyle: "short"});
-}
-
-function winnerText(g) {
-  return g.winner === null ? t("drawn") : `${t("winner")}: ${g.winners.map(displayName).join(", ")}`;
 }
 
 // ------------------------------------------------------------------ finished games
@@ -390,7 +395,7 @@ async function leaderboardPage(preset) {
     const board = await api(`/api/ratings/${encodeURIComponent(select.value)}`);
     history.replaceState(null, "", `/leaderboard/${select.value}`);
     $("#ratingtable tbody").innerHTML = board.map((r) => `<tr><td>${r.rank}</td><td>${playerLink(displayName(r.name), r.account)}</td>` +
-      `<td>${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`).join("");
+      `<td>${r.ordinal.toFixed(1)}${provisionalMark(r.provisional)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`).join("");
     $("#ratingtable").hidden = !board.length;
     $("#boardempty").hidden = board.length > 0;
     document.body.dataset.board = select.value;
@@ -464,7 +469,7 @@ async function playerPage(username) {
     $("#playername").textContent = data.display;
     $("#playerratings tbody").innerHTML = data.ratings.map((r) => `<tr data-preset="${esc(r.preset)}">` +
       `<td><a href="/leaderboard/${encodeURIComponent(r.preset)}">${esc(presetTitle(r.preset, r.title))}</a></td>` +
-      `<td>${r.ordinal.toFixed(1)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`)
+      `<td>${r.ordinal.toFixed(1)}${provisionalMark(r.provisional)}</td><td>${r.mu.toFixed(1)}</td><td>${r.sigma.toFixed(2)}</td><td>${r.games}</td></tr>`)
       .join("");
     $("#playerratings").hidden = !data.ratings.length;
     $("#playernoratings").hidden = data.ratings.length > 0;

@@ -110,10 +110,12 @@ function sideLabel(info, side) {
   return `${t("team")} ${SIDE_LETTERS[side]}`;
 }
 
-// A seat's name where a result names it: a bot's says it is a bot ("normal (bot)"), so it reads as nobody's name.
+// A seat's name where a result names it: a bot's says it is a bot ("normal (bot)"), a guest's that it is a guest
+// ("Ana (guest)"), so neither reads as an account's name.
 function playerName(info, seat) {
   const s = info.seats[seat];
-  return s && s.bot ? t("botName", {name: seatName(info, seat)}) : seatName(info, seat);
+  if (s && s.bot) return t("botName", {name: seatName(info, seat)});
+  return s && s.guest && s.name ? displayName(s.name, true) : seatName(info, seat);
 }
 
 // One number a side, each with who it is: "Team A 3 · Team B 1", or "Ana 11 · normal #1 (bot) -1 · …".
@@ -164,7 +166,7 @@ function receive(m) {
       return;
     }
     table.v = m.v;
-    if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : seatName(m.state.table, m.seat), m.text);
+    if (m.kind === "chat") addChat(m.seat === null || !m.state ? m.name : playerName(m.state.table, m.seat), m.text);
     if (m.kind === "partners" && m.state) {
       // The draw for partners moved everybody: this event says where this connection now sits.
       table.seat = m.you === undefined ? null : m.you;
@@ -194,7 +196,12 @@ function receive(m) {
       document.body.dataset.v = String(table.v);
     }
   } else if (m.type === "error") {
-    if (m.code === "closed") { closed(null); return; }
+    if (m.code === "closed") {
+      // "this table is closed (nobody was at it for 30 min)": the reason, where the server kept it.
+      const why = /^this table is closed \((.+)\)$/.exec(m.message || "");
+      closed(why ? why[1] : null);
+      return;
+    }
     if (m.code === "bad_token") { table.token = null; localStorage.removeItem(`brisca:seat:${table.id}`); }
     showError(m.message);
   }
@@ -233,12 +240,14 @@ function giveUpSeat() {
 function closed(reason) {
   if (table.closed) return;
   table.closed = true;
+  table.closedReason = reason;
   document.body.dataset.closed = "1";
   if (reason) addNote(t("closedNote", {reason: serverText(reason)}));
   localStorage.removeItem(`brisca:seat:${table.id}`);
   localStorage.removeItem(`brisca:created:${table.id}`);
   for (const id of ["#leavebtn", "#cancelbtn", "#resignbtn", "#join"]) $(id).hidden = true;
-  $("#status").textContent = t("tableClosed");
+  $("#status").textContent = reason ? t("closedNote", {reason: serverText(reason)}) : t("tableClosed");
+  if (table.state) render();
 }
 
 // Leave a waiting table, resign the match, cancel the table one created: the server says what happened (an
@@ -311,7 +320,7 @@ function render() {
   briscaAnalysis.tableHint(info, view, mine);
   sound.label();
   if (!view) {
-    $("#status").textContent = t("waiting");
+    $("#status").textContent = info.status === "closed" || table.closed ? closedText(info) : t("waiting");
     for (const id of ["#trick", "#lasttrick", "#stockcards", "#faceup", "#hand", "#actions", "#prompt", "#callgrid",
                       "#contract", "#auction", "#stock", "#trumpsuit", "#keyhint"]) {
       $(id).innerHTML = "";
@@ -325,13 +334,29 @@ function render() {
   if (view.phase !== "play" && view.turn !== null) status += ` · ${t(`phase_${view.phase}`)}`;
   if (view.result) status = info.status === "finished" ? t("matchEnded") : t("handEnded", {n: info.hand_number + 1});
   if (mine === null) status = `${t("spectating")} · ${status}`;
+  // Over: what ended it, not whose turn it was.
+  if (info.status === "finished") status = t("matchEnded");
+  if (info.status === "closed" || table.closed) status = closedText(info);
   $("#status").textContent = status;
   $("#contract").innerHTML = contractHTML(info, view);
   renderAuction(info, view);
   renderPile(info, view);
   renderTrick(info, view, mine);
-  renderHandAndActions(info, view, mine);
+  if (info.status === "playing" && !table.closed) renderHandAndActions(info, view, mine);
+  else for (const id of ["#hand", "#actions", "#prompt", "#callgrid", "#keyhint"]) $(id).innerHTML = "";
   renderResults(info, view);
+}
+
+// "The table is closed: nobody was at it for 30 min", in the page's language.
+function closedText(info) {
+  const reason = info.closed_reason || table.closedReason;
+  return reason ? t("closedNote", {reason: serverText(reason)}) : t("tableClosed");
+}
+
+// Why the match ended before its end: who resigned, and who won.
+function resignedText(info) {
+  const who = info.seats.filter((s) => s.resigned).map((s) => playerName(info, s.seat)).join(", ");
+  return t("wonByResignation", {names: who});
 }
 
 function place(info, seat, mine) {
@@ -354,7 +379,8 @@ function renderSeats(info, view, mine) {
     const pos = place(info, i, mine);
     const [x, y] = (SEAT_AT[n] || SEAT_AT[6])[pos] || [50, 50];
     const me = i === mine;
-    const turn = view && view.turn === i;
+    const live = info.status === "playing" && !table.closed;
+    const turn = live && view && view.turn === i;
     const side = sideOf(info, i);
     const cls = ["seat", `pos-${pos}`, me ? "me" : "", turn ? "turn" : "", pos === 0 ? "bottom" : "",
                  s.away || s.standin ? "away" : "", teams(info) ? `side-${side}` : "",
@@ -363,7 +389,8 @@ function renderSeats(info, view, mine) {
     let tag = "";
     if (s.bot) tag = `<span class="tag bot">${esc(t("bot"))}</span>`;
     else if (s.rating !== null && s.rating !== undefined) {
-      tag = `<span class="tag rating" title="${esc(t("ordinal"))}">★ ${Number(s.rating).toFixed(1)}</span>`;
+      tag = `<span class="tag rating" title="${esc(t("ordinal"))}">★ ${Number(s.rating).toFixed(1)}</span>` +
+        provisionalMark(s.provisional);
     } else if (s.guest) tag = `<span class="tag guest">${esc(t("guest"))}</span>`;
     const name = s.name || s.bot ? seatName(info, i) : t("freeSeat");
     const mark = teams(info) ? sideMark(info, side) + `<span class="sr">${esc(sideLabel(info, side))}</span>` : "";
@@ -381,7 +408,7 @@ function renderSeats(info, view, mine) {
         ? t("away", {n: Math.max(0, Math.ceil((until - Date.now()) / 1000))}) : t("awayShort"))}</div>`;
     }
     let fan = "";
-    if (view && !(me && pos === 0)) {
+    if (view && live && !(me && pos === 0)) {
       const known = view.known.filter((k) => k.seat === i).map((k) => k.card);
       const size = view.hand_sizes[i];
       const open = known.slice(0, size).map((c) => cardSVG(c).replace('class="card', 'class="card known'));
@@ -762,7 +789,13 @@ function resultsHTML(info, view) {
     out.push(`<div class="reason">${esc(t("handShared", {list: r.winners.map((w) => teams(info) ? sideLabel(info, w)
       : playerName(info, w)).join(", ")}))}</div>`);
   }
-  // The match so far.
+  out.push(matchHTML(info));
+  return out.join("");
+}
+
+// The match so far; at its end, its winners and the rating changes.
+function matchHTML(info) {
+  const out = [];
   const kind = info.match;
   const sidesN = kind === "target_points" ? info.match_points : kind === "game_points" ? info.game_points
     : info.hands_won;
@@ -793,18 +826,24 @@ function resultsHTML(info, view) {
 function renderResults(info, view) {
   const panel = $("#results");
   const over = info.status === "finished";
+  const closedNow = info.status === "closed" || Boolean(table.closed);
+  // A match ended by a resignation, or a table closed, mid-hand: no hand's result, but the match's and why.
+  const ended = !(view && view.result) && (over || closedNow) && info.hand_number !== null;
   const result = view && view.result;
-  const key = result ? `${info.id}:${info.hand_number}:${over}` : null;
-  $("#showresults").hidden = !result;
-  if (!result) {
+  const key = result || ended ? `${info.id}:${info.hand_number}:${over}:${closedNow}` : null;
+  $("#showresults").hidden = !(result || ended);
+  if (!result && !ended) {
     panel.hidden = true;
     table.openedResults = null;
     $("#result").innerHTML = "";
     $("#replaylink").hidden = true;
     return;
   }
-  $("#resultstitle").textContent = over ? t("matchOverTitle") : t("handN", {n: info.hand_number + 1});
-  $("#resultsbody").innerHTML = resultsHTML(info, view);
+  $("#resultstitle").textContent = over ? t("matchOverTitle") : closedNow ? t("tableClosed")
+    : t("handN", {n: info.hand_number + 1});
+  const why = closedNow ? closedText(info) : info.ended === "resigned" ? resignedText(info) : null;
+  $("#resultsbody").innerHTML = (why ? `<div class="reason endreason">${esc(why)}</div>` : "") +
+    (result ? resultsHTML(info, view) : matchHTML(info));
   const buttons = [];
   if (over) {
     buttons.push(`<button type="button" id="playagain">${esc(t("playAgain"))}</button>`);
@@ -819,11 +858,12 @@ function renderResults(info, view) {
     table.openedResults = key;
   }
   // The line under the hand says the same in short, with the record.
-  let line = esc(t("handOver") + sideScores(info, result.side_points));
-  if (over) {
+  let line = result ? esc(t("handOver") + sideScores(info, result.side_points)) : esc(why || "");
+  if (closedNow && !over) line = esc(why || "");
+  else if (over) {
     const w = info.match_winner;
     const names = w === null ? "" : winnerNames(info, w);
-    line = esc(w === null ? t("draw") : `${t("matchOverShort")} · ${t("winners", {names})}`) +
+    line = (why ? `${esc(why)} · ` : "") + esc(w === null ? t("draw") : `${t("matchOverShort")} · ${t("winners", {names})}`) +
       (info.match === "target_points" && info.match_points ? esc(` (${sideScores(info, info.match_points)})`) : "") +
       (info.match === "game_points" && info.game_points ? esc(` (${sideScores(info, info.game_points)})`) : "") +
       ` · <a href="/api/games/${info.id}/record">${t("record")}</a>`;
