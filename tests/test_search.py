@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import gc
 import math
 import random
-import time
 from collections.abc import Callable
 
 import pytest
 
 from brisca import Card, Game, View
 from brisca.actions import Signal
-from brisca.agents import LEVELS, ExpertAgent, GreedyAgent, HeuristicAgent, NetAgent, make_agent
+from brisca.agents import LEVELS, AgentError, ExpertAgent, GreedyAgent, HeuristicAgent, NetAgent, make_agent
 from brisca.agents.search import best_exact, exact_choice, expect, margin, outcome, solve
 from brisca.arena import run_arena
 from brisca.rules import find_variant, variant_names
@@ -233,35 +231,35 @@ def test_hard_solves_the_last_draw_over_every_world() -> None:
     assert isinstance(make_agent("net[endgame=draw]"), NetAgent)
 
 
-def _timed(move: Callable[[], object], tries: int = 3) -> float:
-    """The shortest of ``tries`` timings of ``move``, each with the test session's heap frozen out of the
-    collector: a budget is the agent's promise, and neither a full collection over every earlier test's objects
-    (0.3 s for 5 million) nor a stall of a shared machine is the agent's doing. An agent that overruns its
-    budget overruns it every time, and fails."""
-    best = math.inf
-    for _ in range(tries):
-        gc.collect()
-        gc.freeze()
-        try:
-            start = time.perf_counter()
-            move()
-            best = min(best, time.perf_counter() - start)
-        finally:
-            gc.unfreeze()
-    return best
+class Ticks:
+    """A clock for the agents' time budgets that moves ``step`` seconds each time it is read, and never otherwise:
+    a search's time is then the count of its reads, the same on any machine (``step=0``: it stands still, and no
+    budget ever runs out)."""
+
+    def __init__(self, step: float) -> None:
+        self.step = step
+        self.now = 0.0
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        now = self.now
+        self.now += self.step
+        return now
 
 
 def test_the_last_draw_keeps_to_the_time_budget() -> None:
-    """The exact search of the last trick of the stock gives up past the budget: the move still comes in time."""
+    """The exact search of the last trick of the stock gives up past the budget: the move still comes, from the
+    fewest worlds the sampled-world search answers with."""
     game = Game("spanish", 2, seed=5)
     rng = random.Random(5)
     while game.stock_count > 2:
         game.apply(rng.choice(game.legal_actions()))
     view = game.view(game.turn)
-    agent = ExpertAgent(seed=0, think=0.001)
-    assert agent.act(view) in view.legal_actions
-    assert _timed(lambda: agent.act(view)) <= 0.001 * 1.1 + 0.05
-    patient = ExpertAgent(seed=0)
+    hurried = ExpertAgent(seed=0, think=0.001, clock=Ticks(1.0))  # the budget spent at the first look
+    assert hurried.act(view) in view.legal_actions
+    assert 1 <= hurried.last_worlds < len(view.unseen_cards())
+    patient = ExpertAgent(seed=0, think=0.001, clock=Ticks(0.0))
     patient.act(view)
     assert patient.last_worlds == len(view.unseen_cards())  # with time to spare it searched every world
 
@@ -338,25 +336,31 @@ def test_expert_is_deterministic_for_a_seed() -> None:
 
 @pytest.mark.parametrize("search", ["pimc", "ismcts"])
 def test_expert_honours_its_time_budget(search: str) -> None:
+    """Only the deadline stops it here (no cap, never sure): it searches until its clock reaches the budget, and
+    reads the clock once or twice more at most on its way out."""
     game = Game("spanish", 2, seed=2)
-    agent = ExpertAgent(seed=0, think=0.25, sure=0, cap=10**9, search=search)  # only the deadline stops it
-    elapsed = _timed(lambda: agent.act(game.view(game.turn)))
-    assert 0.25 <= elapsed <= 0.25 * 1.1 + 0.05, elapsed
+    clock = Ticks(0.01)
+    agent = ExpertAgent(seed=0, think=0.25, sure=0, cap=10**9, search=search, clock=clock)
+    agent.act(game.view(game.turn))
+    assert 0.25 <= clock.now - clock.step <= 0.25 + 3 * clock.step, clock.now  # the last time read
     assert agent.last_worlds > 5
 
 
 def test_expert_stops_early_once_its_choice_is_settled() -> None:
-    """A budget is an upper bound: a clear choice (or the cap of worlds) ends the search sooner."""
+    """A budget is an upper bound: a clear choice (or the cap of worlds) ends the search sooner. The clock stands
+    still, so that only the cap or a settled choice can end it."""
     game = Game("spanish", 2, seed=2)
-    budget = 3.0
-    for agent in (ExpertAgent(seed=0, think=budget, cap=300), ExpertAgent(seed=0, think=budget, sure=0.5)):
-        start = time.perf_counter()
-        agent.act(game.view(game.turn))
-        assert time.perf_counter() - start < budget
-        assert 0 < agent.last_worlds < 10**5
-    capped = ExpertAgent(seed=0, think=budget, cap=300)
+    capped = ExpertAgent(seed=0, think=3.0, cap=300, clock=Ticks(0.0))
     capped.act(game.view(game.turn))
     assert 300 <= capped.last_worlds < 300 + 8  # the cap is checked after each batch of worlds
+    clock = Ticks(0.001)  # one read a world: 3,000 worlds at most
+    settled = ExpertAgent(seed=0, think=3.0, sure=0.5, cap=10**9, clock=clock)
+    settled.act(game.view(game.turn))
+    assert settled.last_worlds > 0 and clock.now < 3.0  # neither the clock nor the cap: the settled choice ended it
+    with pytest.raises(ValueError, match="clock is a function"):
+        ExpertAgent(clock="fast")  # type: ignore[arg-type]
+    with pytest.raises(AgentError, match="clock is a function"):
+        make_agent("expert[clock=fast]")
 
 
 def test_levels_plugins_and_options() -> None:
