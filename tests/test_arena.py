@@ -192,7 +192,7 @@ def test_an_unreachable_ray_address_is_one_line_at_once() -> None:
     t0 = time.monotonic()
     with pytest.raises(BriscaError, match=r"cannot reach the Ray cluster at '127.0.0.1:1' within 2 s"):
         check_ray_address("127.0.0.1:1", timeout=2)
-    assert time.monotonic() - t0 < 3
+    assert time.monotonic() - t0 < 10  # a refused connection is at once; ray.init alone waits minutes
     with pytest.raises(BriscaError, match="an address is host:port"):
         check_ray_address("nowhere")
     check_ray_address("auto")  # found by Ray itself, on this machine

@@ -557,10 +557,10 @@ def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: A
         worst = min(worst, v)
         total += v
     if mine:
-        return top
+        return float(top)
     share = mix[seat] / 32768
     if share == 0:
-        return worst
+        return float(worst)
     return float(share * total / count + (1 - share) * worst)
 
 @_njit
