@@ -498,17 +498,26 @@ class Messages:
 
 
 def default_lang(environ: Mapping[str, str] | None = None) -> Lang:
-    """The language the locale asks for: the first set of LC_ALL, LC_MESSAGES, LANG decides.
+    """The language the locale asks for: the first set of LC_ALL, LC_MESSAGES, LANG decides, unless LANGUAGE (a
+    list in order of preference, ``it:es``) names one of the languages spoken here first.
 
-    That is the POSIX precedence, so ``LC_ALL=C`` wins over ``LANG=es_ES`` as it does for other tools.
+    That is the precedence of POSIX and of GNU gettext, as other tools read them: ``LC_ALL=C`` wins over
+    ``LANG=es_ES``, and a ``C`` or ``POSIX`` locale sets LANGUAGE aside (gettext ignores it there too)::
+
+        >>> default_lang({"LANGUAGE": "fr:it", "LANG": "es_ES.UTF-8"}), default_lang({"LANGUAGE": "es", "LC_ALL": "C"})
+        ('it', 'en')
     """
     env = os.environ if environ is None else environ
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = env.get(var, "")
-        if value:
-            code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
-            for lang in LANGS:
-                if code == lang:
-                    return lang
-            return "en"
-    return "en"
+    locale = next((env[var] for var in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(var)), "")
+    if locale not in ("C", "POSIX") and not locale.startswith(("C.", "POSIX.")):
+        for entry in env.get("LANGUAGE", "").split(":"):
+            lang = _lang_of(entry)
+            if lang is not None:
+                return lang
+    return _lang_of(locale) or "en"
+
+
+def _lang_of(value: str) -> Lang | None:
+    """The language spoken here that a locale name (``es_ES.UTF-8``, ``it``, ``pt-BR``) asks for, if any."""
+    code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
+    return next((lang for lang in LANGS if code == lang), None)
