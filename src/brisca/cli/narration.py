@@ -69,6 +69,7 @@ class Narrator(Screen):
             self.say("partners" if len(partners) > 1 else "partner_one", who=", ".join(self.label(s) for s in partners))
         if rules.hand_winner == "least":
             self.say("goal_least", style="bold")
+        self.say("match_goal", goal=self._match_goal()[1])  # before the draw and the cut ask anything
 
     def _start_hand(self) -> None:
         view = self.view()

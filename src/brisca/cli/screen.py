@@ -309,6 +309,8 @@ class Screen:
             deals = len(self.match.games) if self.dealt else 1
             return label, msg("goal_rotation", deal=min(deals, 4))
         if rules.match == "fixed_hands":
+            if not self.dealt:  # told before the first deal
+                return label, msg("goal_fixed", deal=1, n=rules.hands)
             match = self.match
             deal = match.deals_done + (0 if match.game.is_over() else 1)
             if deal > rules.hands or (deal == rules.hands and match.game.is_over() and match.winner is None):
