@@ -282,10 +282,10 @@ def test_lost_endgames_are_played_for_the_greedy_players_mistakes() -> None:
     assert better >= 1
 
 
-def _positions(variant: str, players: int, count: int, moves: int = 40) -> list[Game]:
-    """Positions after fewer than ``moves`` random moves from the first ``count`` seeds (those not over)."""
+def _positions(variant: str, players: int, count: int, moves: int = 40, first: int = 0) -> list[Game]:
+    """Positions after fewer than ``moves`` random moves from the seeds ``first`` to ``count`` (those not over)."""
     out = []
-    for seed in range(count):
+    for seed in range(first, count):
         game = Game(variant, players, seed=seed)
         rng = random.Random(seed)
         for _ in range(rng.randrange(0, moves)):
@@ -300,18 +300,28 @@ def _positions(variant: str, players: int, count: int, moves: int = 40) -> list[
 CONFIGS = [(v, n) for v in variant_names() for n in find_variant(v).player_counts]
 
 
-@pytest.mark.parametrize(("variant", "players"), CONFIGS)
-def test_agents_only_return_legal_actions(variant: str, players: int) -> None:
+def _only_legal_actions(variant: str, players: int, seeds: range) -> None:
     agents = [make_agent(name, seed=1) for name in ("random", "greedy", "heuristic", "heuristic[policy=learned]")]
     agents.append(ExpertAgent(seed=1, sims=2))
     agents.append(ExpertAgent(seed=1, sims=2, rollout="learned"))
-    for game in _positions(variant, players, 30):
+    for game in _positions(variant, players, seeds.stop, first=seeds.start):
         seat = game.turn
         assert seat is not None
         view = game.view(seat)
         for agent in agents:
             action = agent.act(view)
             assert action in game.legal_actions(), (type(agent).__name__, action)
+
+
+@pytest.mark.parametrize(("variant", "players"), CONFIGS)
+def test_agents_only_return_legal_actions(variant: str, players: int) -> None:
+    _only_legal_actions(variant, players, range(0, 6))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "players"), CONFIGS)
+def test_agents_only_return_legal_actions_in_more_positions(variant: str, players: int) -> None:
+    _only_legal_actions(variant, players, range(6, 30))
 
 
 def test_agents_finish_games_under_every_option() -> None:
@@ -350,12 +360,13 @@ def test_expert_stops_early_once_its_choice_is_settled() -> None:
     """A budget is an upper bound: a clear choice (or the cap of worlds) ends the search sooner. The clock stands
     still, so that only the cap or a settled choice can end it."""
     game = Game("spanish", 2, seed=2)
-    capped = ExpertAgent(seed=0, think=3.0, cap=300, clock=Ticks(0.0))
+    capped = ExpertAgent(seed=0, think=3.0, cap=100, clock=Ticks(0.0))
     capped.act(game.view(game.turn))
-    assert 300 <= capped.last_worlds < 300 + 8  # the cap is checked after each batch of worlds
+    assert 100 <= capped.last_worlds < 100 + 8  # the cap is checked after each batch of worlds
     clock = Ticks(0.001)  # one read a world: 3,000 worlds at most
     settled = ExpertAgent(seed=0, think=3.0, sure=0.5, cap=10**9, clock=clock)
-    settled.act(game.view(game.turn))
+    clear = Game("spanish", 2, seed=0)  # a first move the search tells apart within a few hundred worlds
+    settled.act(clear.view(clear.turn))
     assert settled.last_worlds > 0 and clock.now < 3.0  # neither the clock nor the cap: the settled choice ended it
     with pytest.raises(ValueError, match="clock is a function"):
         ExpertAgent(clock="fast")  # type: ignore[arg-type]
@@ -380,6 +391,7 @@ def test_levels_plugins_and_options() -> None:
             make_agent(bad)
 
 
+@pytest.mark.slow
 def test_strength_smoke() -> None:
     """Loose bounds on small duplicate runs (the full measurements are benchmarks, in docs/strength.md)."""
     row = run_arena(["heuristic", "greedy"], games=150, seed=3).pair_table()[0]
@@ -407,6 +419,7 @@ def test_inference_weighs_worlds_by_how_well_they_explain_the_plays() -> None:
     assert lower > 0  # some sampled worlds hold cards the model would have played otherwise
 
 
+@pytest.mark.slow
 def test_strength_smoke_against_greedy() -> None:
     """The expert reads the greedy player and expects its rule: it should beat it clearly even with few worlds."""
     # 120 games: 0.692 with the reading, 0.471 without it (``expert-v1[sims=20,read=off]``, the same deals). The
