@@ -303,6 +303,7 @@ def test_win_chance_and_margin_agree_in_every_reading() -> None:
     assert {"sampled", "every world", "exact"} <= methods
 
 
+@pytest.mark.slow  # a benchmark script, run whole
 def test_the_benchmark_script_measures_a_hand() -> None:
     script = Path(__file__).resolve().parent.parent / "examples" / "analysis_time.py"
     out = subprocess.run([sys.executable, str(script), "--hands", "1", "--worlds", "4"], capture_output=True,
@@ -383,6 +384,7 @@ def test_the_auctions_other_choices_are_weighed_from_the_seats_view(variant: str
     raise AssertionError(f"no {choice} with a choice found in {variant}")
 
 
+@pytest.mark.slow  # a benchmark script, run whole
 def test_the_benchmark_script_times_the_face_up_solve() -> None:
     script = Path(__file__).resolve().parent.parent / "examples" / "analysis_time.py"
     out = subprocess.run([sys.executable, str(script), "--hands", "2", "--solve", "6,8"], capture_output=True,
