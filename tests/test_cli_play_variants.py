@@ -421,7 +421,7 @@ def test_a_claim_is_offered_made_and_told() -> None:
             break
     else:
         pytest.fail("no deal let the person claim")
-    assert "  [r] claim the rest of the hand: your side holds the best trumps" in out
+    assert "  [r] claim the rest of the hand: you hold the best trumps" in out and "your side" not in out
     assert ", r claim," in out
     assert "A claim is made when leading, once the stock is gone." in out  # "r" tried too early
     claimed = next(g for g in match.games if g.claim is not None and g.claim[0] == 0)

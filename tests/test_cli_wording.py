@@ -261,6 +261,10 @@ def test_two_players_are_not_called_a_team(lang: str, team: str) -> None:
     out = play("--lang", lang, stdin="?\nq\n").stdout
     assert team not in out.lower()
     assert ("gana la mano quien suma más puntos" if lang == "es" else "vince la mano chi fa più punti") in out
+    claims = play("-r", "claim=true", "--lang", lang, stdin="?\nq\n").stdout
+    assert team not in claims.lower()
+    held = "si sales y tienes los mejores triunfos" if lang == "es" else "se esci e hai le briscole migliori"
+    assert held in claims
     least = play("--variant", "mexican", "-p", "2", "--lang", lang, stdin="?\nq\n").stdout  # the fewest points win
     assert team not in least.lower()
     assert ("gana la mano quien suma menos puntos" if lang == "es" else "vince la mano chi fa meno punti") in least

@@ -159,8 +159,10 @@ _EN: dict[str, str] = {
     "you_arrastro": "You lead {card} calling arrastro: the others must play their best card.",
     "plays_arrastro": "{who} leads {card} calling arrastro: the others must play their best card.",
     "claim_option": "claim the rest of the hand: your side holds the best trumps for every trick left",
+    "claim_option_solo": "claim the rest of the hand: you hold the best trumps for every trick left",
     "you_claim": "You claim the rest of the hand.",
     "claims": "{who} claims the rest of the hand: that side holds the best trumps for every trick left.",
+    "claims_solo": "{who} claims the rest of the hand, holding the best trumps for every trick left.",
     "claimed": "Claimed by {who}: {cards} ({points} points).",
     "signal_option": "signal: {signal}",
     "say_option": "say aloud: {signal}",
@@ -184,6 +186,7 @@ _EN: dict[str, str] = {
     "err_claim_off": "Claims are not played in these rules.",
     "err_claim_not_now": "A claim is made when leading, once the stock is gone.",
     "err_claim_fails": "You cannot claim: your side does not hold the best trumps for every trick left.",
+    "err_claim_fails_solo": "You cannot claim: you do not hold the best trumps for every trick left.",
     "err_signals_off": "Signals are not played in these rules.",
     "err_signal_position": "There is no signal s{n}: signals go from s1 to s{max}.",
     "err_signal_unknown": "There is no signal \"{text}\". Type signal to see the ones you may make now.",
@@ -199,6 +202,10 @@ _EN: dict[str, str] = {
     "rule_claim": (
         "Claim (r): once the stock is gone, when you lead and your side holds the best trumps still out, one for"
         " every trick left, you may claim the rest of the hand."
+    ),
+    "rule_claim_solo": (
+        "Claim (r): once the stock is gone, when you lead and hold the best trumps still out, one for every trick"
+        " left, you may claim the rest of the hand."
     ),
     "rule_kill_three": (
         "Muerte al tres: the ace of trumps may not be played before the three of trumps (except in the last"

@@ -93,7 +93,7 @@ class HelpScreen(Screen):
         if rules.arrastro:
             lines.append(msg("rule_arrastro", ace=self._trump_ace()))
         if rules.claim:
-            lines.append(msg("rule_claim"))
+            lines.append(msg("rule_claim" if self.teams else "rule_claim_solo"))
         if rules.kill_three:
             lines.append(msg("rule_kill_three"))
         if rules.signals != "off" and self.teams:

@@ -252,7 +252,7 @@ class MoveReader(Screen):
             return self.msg("err_claim_off")
         if view.stock_count or view.trick:
             return self.msg("err_claim_not_now")
-        return self.msg("err_claim_fails")
+        return self.msg("err_claim_fails" if self.teams else "err_claim_fails_solo")
 
     def signal_move(self, text: str, view: View, aloud: bool = False) -> Action | str | None:
         """The signal ``text`` asks for (``s1``, ``signal trump-ace``, a signal's name in any language; said aloud

@@ -391,7 +391,7 @@ class Screen:
                 option = self.styled("arrastro_option", card=self.card_text(action.card))
                 self.console.print(Text("  [a] ").append(option))
             elif isinstance(action, Claim):
-                self.console.print(Text(f"  [r] {msg('claim_option')}"))
+                self.console.print(Text(f"  [r] {msg('claim_option' if self.teams else 'claim_option_solo')}"))
             elif isinstance(action, Signal):
                 key = signal_key(action.name, view.rules)
                 said = msg("say_option" if action.aloud else "signal_option", signal=self.signal_name(action.name))
