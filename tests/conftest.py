@@ -10,6 +10,12 @@ browser``, ``pytest -m ""`` for everything) runs what is named. ``.ci/run`` runs
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+#: No property test has a deadline for its examples (Hypothesis' default is 200 ms): how long an example takes is
+#: the machine's business, not the property's. A test's own ``@settings`` adds to this profile.
+settings.register_profile("brisca", deadline=None)
+settings.load_profile("brisca")
 
 #: The groups the README's ``pytest`` leaves to CI's stages of their own.
 GROUPS = ("browser", "cluster", "training", "slow")
