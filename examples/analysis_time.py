@@ -29,7 +29,7 @@ from brisca.record import Record
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="spanish")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--hands", type=int, default=10)

@@ -39,7 +39,7 @@ def gaps(hands: int, rollouts: int, variant: str) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=150)
     parser.add_argument("--rollouts", type=int, default=300)
     parser.add_argument("--variant", default="spanish")

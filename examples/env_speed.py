@@ -178,9 +178,9 @@ def openspiel_loop(preset: str, players: int, tensors: bool) -> Loop:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--preset", default="spanish")
-    parser.add_argument("--players", type=int, default=2)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="spanish", help="the preset played (default: spanish)")
+    parser.add_argument("--players", type=int, default=2, help="players at each table (default: 2)")
     parser.add_argument("--rounds", type=int, default=7, help="rounds of every loop, taken in turn")
     parser.add_argument("--seconds", type=float, default=0.5, help="seconds per loop per round")
     args = parser.parse_args()

@@ -42,7 +42,7 @@ def spread(opponent: str, hands: int, variant: str) -> dict[int, list[float]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=60)
     parser.add_argument("--variant", default="spanish")
     args = parser.parse_args()

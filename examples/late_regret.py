@@ -159,7 +159,7 @@ def timings(positions: int, stock: int, variant: str) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=100)
     parser.add_argument("--stock", type=int, default=4,
                         help="the largest stock to solve at (2 or 4: at most a second or two a decision; 6: minutes)")

@@ -24,7 +24,7 @@ from brisca.envs import openspiel as bo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--preset", default="spanish")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--deals", type=int, default=10, help="deals, each played twice (the bot in each seat)")

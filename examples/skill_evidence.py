@@ -43,7 +43,7 @@ def chances(opponent: str, hands: int, variant: str) -> dict[int, list[float]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=80)
     parser.add_argument("--variant", default="spanish")
     parser.add_argument("--slack", type=float, default=inference.SLACK)

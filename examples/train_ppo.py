@@ -80,7 +80,7 @@ def duplicate(agent: Any, opponent: str, deals: int, seed: int) -> tuple[float, 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=6.0, help="training time budget")
     parser.add_argument("--envs", type=int, default=16)
     parser.add_argument("--steps", type=int, default=64, help="steps per environment per update")

@@ -148,7 +148,7 @@ def fit(paths: Sequence[str], ridge: float = 1e-3, variant: str = "spanish") -> 
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="step", required=True)
     rec = sub.add_parser("record", help="play games and write the expert's values of each card")
     rec.add_argument("--games", type=int, default=100)

@@ -7,7 +7,7 @@ import pickle
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import brisca
@@ -247,6 +247,11 @@ def test_long_bad_input_is_cut_in_the_error() -> None:
     with pytest.raises(InvalidCardError) as info:
         Suit.parse("y" * 6000)
     assert len(str(info.value)) < 200
+
+
+def test_no_property_test_has_a_deadline() -> None:
+    """tests/conftest.py's profile: an example may take as long as a busy machine makes it."""
+    assert settings().deadline is None
 
 
 @given(st.sampled_from(ALL_CARDS), st.sampled_from(list(NOTATIONS.values())),

@@ -394,6 +394,14 @@ def test_messages_format() -> None:
         ({"LC_ALL": "it_IT.UTF-8", "LANG": "es_ES.UTF-8"}, "it"),
         ({"LC_ALL": "", "LC_MESSAGES": "es_ES", "LANG": "it_IT"}, "es"),
         ({"LC_ALL": "POSIX", "LANG": "es_ES"}, "en"),
+        # LANGUAGE, GNU gettext's list in order of preference, first where the locale is not C or POSIX.
+        ({"LANGUAGE": "it", "LANG": "es_ES.UTF-8"}, "it"),
+        ({"LANGUAGE": "es"}, "es"),
+        ({"LANGUAGE": "fr:de:es_MX:it", "LANG": "en_US.UTF-8"}, "es"),
+        ({"LANGUAGE": "fr:de", "LANG": "it_IT.UTF-8"}, "it"),
+        ({"LANGUAGE": ":", "LC_ALL": "es_ES.UTF-8"}, "es"),
+        ({"LANGUAGE": "it", "LC_ALL": "C"}, "en"),
+        ({"LANGUAGE": "it", "LANG": "C.UTF-8"}, "en"),
     ],
 )
 def test_default_lang(env: dict[str, str], lang: str) -> None:

@@ -116,7 +116,7 @@ def test_every_preset_plays_a_whole_match(
         assert Card.parse(notation) is Card.parse(name)
     if lang != "en":
         return
-    assert "Drawing for the deal (the highest card deals):" in out
+    assert "Drawing for the deal (whoever draws the highest card deals):" in out
     assert re.search(r"^Hand 1\. Dealer: .*\. Trump: ", out, re.MULTILINE)
     if variant == "mexican":
         assert "In this game the side with the fewest points wins the hand." in out
@@ -135,7 +135,7 @@ def test_the_rules_of_the_preset_are_in_the_help() -> None:
     assert "Muerte al tres: el as de triunfo no se puede jugar antes que el tres de triunfo" in out
     out = play("-p", "4", "-r", "signals=open", "-r", "arrastro=true", "-r", "claim=true", "--no-cut",
                "--lang", "it", stdin="?\nq\n")
-    assert "Segnali, visti da tutti" in out and "s1 asso di briscola (trump-ace)" in out
+    assert "Segnali, visti da tutti" in out and "s1 asso di briscola, " in out and "(trump-ace)" not in out
     assert "Arrastro: uscendo con l'asso di briscola" in out
     assert "Rivendicare (r)" in out
 
@@ -158,8 +158,8 @@ def test_the_draw_for_the_dealer_is_shown_and_the_highest_card_deals(tmp_path: P
     record = tmp_path / "match.json"
     out = play("-p", "4", "--seed", str(tie), "--ai", "random", "--lang", "en", "-r", "target_hands=1",
                "--save", str(record))
-    block = out.split("Drawing for the deal (the highest card deals):\n", 1)[1]
-    block, dealer_line = block.split("The highest card deals: ", 1)
+    block = out.split("Drawing for the deal (whoever draws the highest card deals):\n", 1)[1]
+    block, dealer_line = block.split("Whoever draws the highest card deals: ", 1)
     assert "tie for the highest card and draw again:" in block
     rounds = re.split(r"^.* tie for the highest card and draw again:\n", block, flags=re.MULTILINE)
     strength = make_rules("spanish").strength_table
@@ -422,7 +422,7 @@ def test_a_claim_is_offered_made_and_told() -> None:
             break
     else:
         pytest.fail("no deal let the person claim")
-    assert "  [r] claim the rest of the hand: your side holds the best trumps" in out
+    assert "  [r] claim the rest of the hand: you hold the best trumps" in out and "your side" not in out
     assert ", r claim," in out
     assert "A claim is made when leading, once the stock is gone." in out  # "r" tried too early
     claimed = next(g for g in match.games if g.claim is not None and g.claim[0] == 0)

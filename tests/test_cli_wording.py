@@ -219,3 +219,78 @@ def test_the_command_line_finds_a_module_in_the_current_folder(tmp_path: Path) -
     elsewhere = subprocess.run(args, cwd=tmp_path.parent, capture_output=True, text=True, env=env, timeout=120)
     assert elsewhere.returncode == 2 and "No module named 'mybots_here'" in elsewhere.stderr
     assert os.getcwd() != str(tmp_path)
+
+
+@pytest.mark.parametrize(("lang", "hint", "help_line"), [
+    ("en", "  h  ", "this help (also help, ayuda, aiuto)"),
+    ("es", "  h  ", "esta ayuda (también help, ayuda, aiuto)"),
+    ("it", "  h  ", "questo aiuto (anche help, ayuda, aiuto)"),
+])
+def test_the_help_gives_h_to_the_hint_alone(lang: str, hint: str, help_line: str) -> None:
+    out = play("--lang", lang, stdin="?\nq\n").stdout
+    keys = out.split("\n", 1)[1]
+    assert help_line in keys
+    assert [line for line in keys.splitlines() if line.startswith(hint)] and "(also h," not in out
+    assert "(también h," not in out and "(anche h," not in out
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("es", "s1 as de triunfo, "), ("it", "s1 asso di briscola, ")])
+def test_the_signals_are_listed_in_the_screens_language_alone(lang: str, shown: str) -> None:
+    out = play("-p", "4", "-r", "signals=partner", "--lang", lang, stdin="?\nq\n").stdout
+    assert shown in out
+    assert "(trump-ace)" not in out and "(no-trumps)" not in out
+    english = play("-p", "4", "-r", "signals=partner", "--lang", "en", stdin="?\nq\n").stdout
+    assert "(trump-ace)" in english  # in English the engine's name is the screen's
+
+
+@pytest.mark.parametrize(("lang", "header", "dealer", "card_deals"), [
+    ("en", "Drawing for the deal (whoever draws the highest card deals):", "Whoever draws the highest card deals: ",
+     "The highest card deals"),
+    ("es", "Sorteo del reparto (reparte quien saca la carta más alta):", "Reparte quien saca la carta más alta: ",
+     "Reparte la carta más alta"),
+    ("it", "Sorteggio del mazziere (distribuisce chi pesca la carta più alta):",
+     "Distribuisce chi pesca la carta più alta: ", "Distribuisce la carta più alta"),
+])
+def test_a_player_deals_not_a_card(lang: str, header: str, dealer: str, card_deals: str) -> None:
+    out = brisca("play", "--seed", "1", "--lang", lang, stdin="q\n").stdout
+    assert header in out and dealer in out and card_deals not in out
+
+
+@pytest.mark.parametrize(("lang", "team"), [("es", "equipo"), ("it", "squadra")])
+def test_two_players_are_not_called_a_team(lang: str, team: str) -> None:
+    out = play("--lang", lang, stdin="?\nq\n").stdout
+    assert team not in out.lower()
+    assert ("gana la mano quien suma más puntos" if lang == "es" else "vince la mano chi fa più punti") in out
+    claims = play("-r", "claim=true", "--lang", lang, stdin="?\nq\n").stdout
+    assert team not in claims.lower()
+    held = "si sales y tienes los mejores triunfos" if lang == "es" else "se esci e hai le briscole migliori"
+    assert held in claims
+    least = play("--variant", "mexican", "-p", "2", "--lang", lang, stdin="?\nq\n").stdout  # the fewest points win
+    assert team not in least.lower()
+    assert ("gana la mano quien suma menos puntos" if lang == "es" else "vince la mano chi fa meno punti") in least
+
+
+@pytest.mark.parametrize(("lang", "position", "unknown"), [
+    ("en", "it holds one card, number 1.", "its position 1, or"),
+    ("es", "solo tienes una, la 1.", "su posición 1, o"),
+    ("it", "ne hai una sola, la 1.", "la sua posizione 1, o"),
+])
+def test_one_card_left_is_not_a_range(lang: str, position: str, unknown: str) -> None:
+    out = _run("spanish", 2, 1, lang, lines=["9", "zz", "1"] * 40)
+    assert position in out and unknown in out
+    assert not re.search(r"\b1 (to|a|da) 1\b", out) and "1-1" not in out
+
+
+def test_a_new_game_says_what_it_is_before_asking_for_the_cut() -> None:
+    for lang, goal in (("en", "Goal: the first to win 2 hands wins the match."), ("es", "Objetivo: "),
+                       ("it", "Obiettivo: ")):
+        out = brisca("play", "--seed", "1", "--lang", lang, stdin="q\n").stdout
+        assert goal in out
+        assert out.index(goal) < out.index("(4-36)")  # the cut's prompt
+
+
+@pytest.mark.parametrize(("language", "expected"), [("it", "Giochi al posto 0"), ("es:it", "Juegas en el puesto 0"),
+                                                    ("fr:it", "Giochi al posto 0")])
+def test_the_language_list_of_gettext_is_read(language: str, expected: str) -> None:
+    out = play(stdin="q\n", env={"LANGUAGE": language, "LANG": "en_US.UTF-8"}).stdout
+    assert expected in out.splitlines()[0]

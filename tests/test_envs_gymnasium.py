@@ -134,8 +134,11 @@ def _random_steps(env: Any, steps: int, seed: int) -> tuple[list[float], int]:
     fresh = 0
     for _ in range(steps):
         mask = info["action_mask"]
-        assert (mask[ended] == 0).all() and (mask[~ended].sum(axis=1) >= 2).all()
-        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in mask])
+        assert (info["autoreset"] == ended).all()
+        assert (mask[~ended].sum(axis=1) >= 2).all()
+        # A hand that just ended allows one action, ignored, on the step that resets it: every row can be sampled.
+        assert (mask[ended].sum(axis=1) == 1).all() and (mask[ended, bg.AUTORESET_ACTION] == 1).all()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
         _obs, reward, term, trunc, info = env.step(actions)
         assert not trunc.any()
         assert (reward[~term] == 0).all()
@@ -187,11 +190,11 @@ def test_the_vector_env_observes_the_learner_s_view() -> None:
     for _ in range(12):
         for lane in range(16):
             seat = int(info["seat"][lane])
-            if info["action_mask"][lane].any():
+            if not info["autoreset"][lane]:
                 assert env.batch.turn(lane) == seat
                 assert obs[lane].tobytes() == env.batch.features(lane, seat)[:env.encoder.size].tobytes()
                 assert sorted(np.flatnonzero(info["action_mask"][lane])) == sorted(env.batch.legal_ids(lane))
-        legal = [np.flatnonzero(m)[0] if m.any() else 0 for m in info["action_mask"]]
+        legal = info["action_mask"].argmax(axis=1)  # a legal action in every row, the resetting ones too
         obs, reward, _term, _trunc, info = env.step(legal)
         assert (np.abs(reward) <= 1).all()
 
@@ -206,6 +209,8 @@ def test_the_vector_env_ends_a_hand_on_an_illegal_action_and_refuses_what_it_can
     _obs, reward, term, _trunc, info = env.step(actions)
     assert term[2] and term[3] and reward[2] == reward[3] == -1.0
     assert info["illegal"].tolist() == [False, False, True, True]
+    assert info["autoreset"][2:].all() and info["action_mask"][2:].sum(axis=1).tolist() == [1, 1]  # reset next
+    assert env.action_masks()[3, bg.AUTORESET_ACTION]
     with pytest.raises(ValueError, match="no network plays"):
         bg.BriscaVectorEnv(4, "briscola", 4, opponent="net")
     with pytest.raises(ValueError, match="does not play chilean"):

@@ -192,3 +192,16 @@ def test_the_critic_fit_script_runs() -> None:
         assert len(values) == 3 and all(0 < v < 3 for v in values)
     # both start from the network's own value: the same error before the first pass
     assert lines[1].split()[-3] == lines[2].split()[-3]
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in EXAMPLES.glob("*.py") if "argparse" in p.read_text("utf-8")))
+def test_each_script_s_help_says_what_it_does_in_whole_sentences(name: str) -> None:
+    """``--help`` shows the docstring's first paragraph, all of it (not its first line, cut mid-sentence)."""
+    first = (EXAMPLES / f"{name}.py").read_text("utf-8").split('"""')[1].split("\n\n")[0]
+    assert first.rstrip().endswith((".", "?", ")")), first
+    out = subprocess.run([sys.executable, str(EXAMPLES / f"{name}.py"), "--help"], capture_output=True, text=True,
+                         timeout=120)
+    if out.returncode and "No module named" in out.stderr:
+        pytest.skip(f"{name} needs an extra: {out.stderr.strip().splitlines()[-1]}")
+    assert out.returncode == 0, out.stderr
+    assert " ".join(out.stdout.split()).count(" ".join(first.split())) == 1

@@ -58,6 +58,7 @@ def test_one_iteration_a_candidate_is_one_rollout_each() -> None:
             assert mean == pytest.approx(playout(child, seat, 0, 0.01, greedy))
 
 
+@pytest.mark.slow  # 200 worlds played out for each move of 80 positions, then the tree search
 def test_the_tree_search_agrees_with_the_sampled_worlds_where_the_choice_is_clear() -> None:
     """Where the sampled-world search, over many worlds, puts one move far ahead, the tree search picks it too."""
     checked = agreed = 0

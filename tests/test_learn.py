@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.training  # a stage of its own in CI (tests/conftest.py)
+
 np = pytest.importorskip("numpy")
 
 from brisca.agents import AgentError, HeuristicAgent, NetAgent, make_agent  # noqa: E402

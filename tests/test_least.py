@@ -78,6 +78,7 @@ def test_the_exact_endgame_plays_for_the_fewest_points() -> None:
     assert checked >= 15
 
 
+@pytest.mark.slow  # 600 games
 def test_strength_smoke_in_the_fewest_points_game() -> None:
     """Before the players knew the goal, the heuristic scored 0.38 against greedy and 0.20 against random here
     (2,000 games each); now 0.93 and 0.76 (docs/strength.md)."""

@@ -380,7 +380,8 @@ def test_the_terminal_shows_the_draw_and_seats_everybody_by_it(cut: bool, tmp_pa
     out = brisca_play(*args, "--seed", str(seed), *([] if cut else ["--no-cut"]), stdin="\n1" * 400)
     data = json.loads(record.read_text("utf-8"))
     seating = data["seating"]
-    block = out.split("Drawing for partners and seats (the highest cards play together, the highest deals):\n")[1]
+    header = "Drawing for partners and seats (the highest cards play together, and whoever draws the highest deals):\n"
+    block = out.split(header)[1]
     block = block.split("At the table:")[0]
     first = re.findall(r"^  (You|Player \d): (\d+[OCEB]) ", block, re.MULTILINE)[:4]
     assert [card for _who, card in first] == data["draw"][0]["cards"]
@@ -390,7 +391,7 @@ def test_the_terminal_shows_the_draw_and_seats_everybody_by_it(cut: bool, tmp_pa
     mine = seating[0]
     assert f"Seat {mine}: You." in block
     highest = seating.index(0)
-    assert f"The highest card deals: {'You' if highest == 0 else f'Player {highest}'}." in block
+    assert f"Whoever draws the highest card deals: {'You' if highest == 0 else f'Player {highest}'}." in block
     assert data["hands"][0]["dealer"] == 0
     assert re.search(rf"^  {mine}  You$", out, re.MULTILINE)
     partner = (mine + 2) % 4

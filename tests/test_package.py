@@ -7,6 +7,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import brisca
 
@@ -45,3 +46,39 @@ def test_the_changelog_keeps_a_changelog() -> None:
     assert kinds <= {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security", "Performance of the web table"}
     for name in ("CHANGELOG.md", "CONTRIBUTING.md", "CITATION.cff", "LICENSE"):
         assert f"]({name})" in (ROOT / "README.md").read_text(encoding="utf-8"), name
+
+
+def _project() -> dict[str, Any]:
+    project: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return project
+
+
+def test_the_metadata_names_its_addresses_and_the_pythons_tested() -> None:
+    """PyPI's page links the home, the docs, the source and the changelog; the classifiers list the Python versions
+    from ``requires-python``'s lowest on (those CI tests), no other."""
+    project = _project()
+    assert set(project["urls"]) == {"Homepage", "Documentation", "Source", "Changelog"}
+    assert all(url.startswith("https://") for url in project["urls"].values())
+    assert project["urls"]["Changelog"].endswith("/CHANGELOG.md")
+    lowest = re.fullmatch(r">=3\.(\d+)", project["requires-python"])
+    assert lowest is not None
+    minors = {int(c.rpartition(".")[2]) for c in project["classifiers"]
+              if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)}
+    assert minors and min(minors) == int(lowest[1])
+    assert any(c.startswith("Development Status :: ") for c in project["classifiers"])
+    assert any(c.startswith("Intended Audience :: ") for c in project["classifiers"])
+    manifest = (ROOT / "MANIFEST.in").read_text(encoding="utf-8")  # the sdist's extra files (.ci/package checks it)
+    assert "CHANGELOG.md CITATION.cff" in manifest and "graft docs" in manifest
+
+
+def test_the_learn_extra_takes_a_cpu_wheel_of_the_torch_measured() -> None:
+    """A range, not a pin; its top is the version the trainer was measured with, so that pip, which prefers the
+    newest it finds, takes 2.13.0's CPU wheel (2.13.0+cpu) where one is found, not a newer CUDA build."""
+    from packaging.requirements import Requirement
+
+    torch = [Requirement(r) for r in _project()["optional-dependencies"]["learn"] if r.startswith("torch")]
+    assert len(torch) == 1
+    spec = torch[0].specifier
+    assert not any(s.operator in ("==", "===") for s in spec)
+    assert spec.contains("2.13.0+cpu") and spec.contains("2.4.0")
+    assert not spec.contains("2.13.1") and not spec.contains("2.14.0")

@@ -32,6 +32,8 @@ pytest.importorskip("websockets")
 from brisca.cli import main
 from brisca.server import loadtest
 
+pytestmark = pytest.mark.cluster  # a stage of its own in CI (tests/conftest.py)
+
 REQUIRE = os.environ.get("BRISCA_REQUIRE_CLUSTER") == "1"
 #: The reverse proxy's test needs Debian's nginx (``apt-get install nginx``): it fails rather than skips with this.
 REQUIRE_NGINX = os.environ.get("BRISCA_REQUIRE_NGINX") == "1"

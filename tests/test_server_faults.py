@@ -35,6 +35,8 @@ from brisca.server import loadtest
 from faultproxy import FaultProxy
 from test_server_cluster import REDIS, _schema_url, _unavailable
 
+pytestmark = pytest.mark.cluster  # a stage of its own in CI (tests/conftest.py)
+
 TABLES = 6
 #: Seconds a seated person may be gone before a bot plays the seat: shorter than every outage, so that a seat
 #: whose person was not let back in at once would be given to a stand-in.

@@ -23,6 +23,8 @@ from brisca.record import MatchRecord
 from brisca.server import loadtest
 from brisca.server.loadtest import SeatLog, check_tables
 
+pytestmark = pytest.mark.cluster  # a stage of its own in CI (tests/conftest.py)
+
 TABLES = 20
 
 

@@ -21,6 +21,8 @@ import pytest
 from brisca.server.collector import Collector, break_transport_cycles
 from test_server_bounds import _server
 
+pytestmark = pytest.mark.slow  # thousands of connections: a stage of its own in CI (tests/conftest.py)
+
 websockets = pytest.importorskip("websockets")
 
 #: Connections open at once, batches after the warm-up, and the warm-up's batches.

@@ -263,15 +263,16 @@ def _reading(candidates: Sequence[Action], rows: Sequence[Sequence[float]], weig
 
 
 def read_view(view: View, seed: int = 0, worlds: int = WORLDS, think: float = THINK,
-              taken: Action | None = None) -> tuple[Reading, bool] | None:
+              taken: Action | None = None,
+              clock: Callable[[], float] = time.perf_counter) -> tuple[Reading, bool] | None:
     """The values of the legal moves for the seat of ``view`` (to act), from that view alone, by the expert's
     search; and whether ``think`` ran out first. ``None`` where the expert weighs nothing (a forced move, a
     claim). A bid is weighed against passing and the lowest bid, the auction's other choices and a blind call's
     first trick each (or on a shortlist), over :data:`BID_WORLDS` deals; ``taken``: the choice played, weighed
-    too."""
+    too. ``think`` is read on ``clock`` (``math.inf``: every world, however long it takes)."""
     wanted = min(worlds, BID_WORLDS) if view.phase != "play" or view.call_pending else worlds
-    agent = ExpertAgent(seed=seed, sims=wanted, weight=_WEIGHT, net="off")
-    appraisal: Appraisal | None = agent.appraise(view, time.perf_counter() + think, taken)
+    agent = ExpertAgent(seed=seed, sims=wanted, weight=_WEIGHT, net="off", clock=clock)
+    appraisal: Appraisal | None = agent.appraise(view, clock() + think, taken)
     if appraisal is None or not appraisal.values:
         return None
     cut = appraisal.method in SAMPLED and len(appraisal.values) < wanted

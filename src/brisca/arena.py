@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from brisca.agents import make_agent
-from brisca.errors import BriscaError
+from brisca.errors import BriscaError, IllegalActionError
 from brisca.game import Game, hand_standing, shuffled
 from brisca.rules import make_rules
 
@@ -259,7 +259,11 @@ def play_deal(
             action = agents[seat].act(game.view(seat))
             out.seconds[name] = out.seconds.get(name, 0.0) + time.perf_counter() - t
             out.moves[name] = out.moves.get(name, 0) + 1
-            game.apply(action)
+            try:
+                game.apply(action)
+            except BriscaError as exc:  # a malformed or illegal action: the bot's fault, named
+                raise AgentMoveError(f"agent {name!r} at seat {seat} played {action}, which these rules refuse"
+                                     f" (deal {deal}, seed {seed}): {exc}") from None
         result = game.result()
         assert result is not None
         if result.scores is not None:
@@ -447,6 +451,11 @@ def _run_on_ray(job: Callable[[T], R], tasks: Sequence[T], address: str,
             ray.shutdown()
 
 
+class AgentMoveError(IllegalActionError):
+    """An agent in the arena chose an action the game refuses: the message names the agent, its seat and the deal,
+    for the one who wrote the agent to find it."""
+
+
 def format_table(result: ArenaResult) -> str:
     """The arena's report as text."""
     lines = [f"{result.variant}, {result.players} players: {result.games} games "
@@ -463,8 +472,9 @@ def format_table(result: ArenaResult) -> str:
                          " deals")
     if len(result.agents) > 2:
         lines.append("  Elo (Bradley-Terry, 95% bootstrap):")
+        width = max(12, *map(len, result.agents))  # the names' column as wide as the longest
         for a, (r, lo, hi) in sorted(result.ratings().items(), key=lambda kv: -kv[1][0]):
-            lines.append(f"    {a:12} {r:7.0f}  ({lo:.0f} to {hi:.0f})")
+            lines.append(f"    {a:{width}} {r:7.0f}  ({lo:.0f} to {hi:.0f})")
     points = result.match_points()
     if points:
         lines.append(f"  {result.unit} per seat and hand: " + ", ".join(f"{a} {p:+.2f}" for a, p in points.items()))

@@ -56,6 +56,7 @@ _EN: dict[str, str] = {
     "points": "Points",
     "hands_won": "Hands won",
     "match_points": "Match points",
+    "match_goal": "Goal: {goal}.",
     "goal_hands_one": "the first to win a hand wins the match",
     "goal_hands": "the first to win {target} hands wins the match",
     "goal_points": "the first to reach {target} points wins the match",
@@ -99,8 +100,10 @@ _EN: dict[str, str] = {
     "last_none": "No trick has finished yet in this hand.",
     "last_header": "Last trick (led by {who}):",
     "err_position": "There is no card number {n} in your hand: choose 1 to {max}.",
+    "err_position_one": "There is no card number {n} in your hand: it holds one card, number 1.",
     "err_unknown": "I do not understand \"{text}\". Type a card like {example}, its position 1 to {max}, or ? for"
                    " help.",
+    "err_unknown_one": "I do not understand \"{text}\". Type a card like {example}, its position 1, or ? for help.",
     "err_ten": "\"{text}\" is ambiguous: 10 is the jack in a Spanish deck, the king in the Italian count. Type {jack}"
                " or {king}.",
     "err_not_held": "You do not hold {card}.",
@@ -127,13 +130,14 @@ _EN: dict[str, str] = {
                        " (not when your partner holds the trick with a plain card)",
     "follow_suit_beat_trump": "You must follow suit and beat the trick if you can, else follow suit, else trump",
     "follow_empty_stock": "{rule} (only once the stock is gone)",
-    "draw_header": "Drawing for the deal (the highest card deals):",
+    "draw_header": "Drawing for the deal (whoever draws the highest card deals):",
     "draw_again": "{who} tie for the highest card and draw again:",
-    "draw_dealer": "The highest card deals: {who}.",
+    "draw_dealer": "Whoever draws the highest card deals: {who}.",
     "welcome_draw": "Brisca: {title}, {players} players. Seats are drawn for.",
     "player": "Player {n}",
-    "draw_partners_header": "Drawing for partners and seats (the highest cards play together, the highest deals):",
-    "draw_seats_header": "Drawing for seats (the highest card deals):",
+    "draw_partners_header": ("Drawing for partners and seats (the highest cards play together, and whoever draws the"
+                             " highest deals):"),
+    "draw_seats_header": "Drawing for seats (whoever draws the highest card deals):",
     "draw_tie": "{who} drew cards of the same rank and draw again:",
     "draw_sides": "{high} play against {low}.",
     "draw_seat": "Seat {seat}: {who}.",
@@ -155,8 +159,10 @@ _EN: dict[str, str] = {
     "you_arrastro": "You lead {card} calling arrastro: the others must play their best card.",
     "plays_arrastro": "{who} leads {card} calling arrastro: the others must play their best card.",
     "claim_option": "claim the rest of the hand: your side holds the best trumps for every trick left",
+    "claim_option_solo": "claim the rest of the hand: you hold the best trumps for every trick left",
     "you_claim": "You claim the rest of the hand.",
     "claims": "{who} claims the rest of the hand: that side holds the best trumps for every trick left.",
+    "claims_solo": "{who} claims the rest of the hand, holding the best trumps for every trick left.",
     "claimed": "Claimed by {who}: {cards} ({points} points).",
     "signal_option": "signal: {signal}",
     "say_option": "say aloud: {signal}",
@@ -184,6 +190,7 @@ _EN: dict[str, str] = {
         "Nobody claims in these rules: a side's claim is made for it as soon as its hands hold the best trumps for"
         " every trick left."
     ),
+    "err_claim_fails_solo": "You cannot claim: you do not hold the best trumps for every trick left.",
     "err_signals_off": "Signals are not played in these rules.",
     "err_signal_position": "There is no signal s{n}: signals go from s1 to s{max}.",
     "err_signal_unknown": "There is no signal \"{text}\". Type signal to see the ones you may make now.",
@@ -203,6 +210,10 @@ _EN: dict[str, str] = {
     "rule_claim": (
         "Claim (r): once the stock is gone, when you lead and your side holds the best trumps still out, one for"
         " every trick left, you may claim the rest of the hand."
+    ),
+    "rule_claim_solo": (
+        "Claim (r): once the stock is gone, when you lead and hold the best trumps still out, one for every trick"
+        " left, you may claim the rest of the hand."
     ),
     "rule_kill_three": (
         "Muerte al tres: the ace of trumps may not be played before the three of trumps (except in the last"
@@ -244,7 +255,7 @@ _EN: dict[str, str] = {
     "hint_none": "No hint here: the computer makes this choice by its rules, not by searching.",
     "help_key_table": "show the table again",
     "help_empty_line": "empty line",
-    "help_key_help": "this help (also h, help, ayuda, aiuto)",
+    "help_key_help": "this help (also help, ayuda, aiuto)",
     "help_key_quit": "leave the match (also quit, salir, esci); --save keeps the record",
     "hand_sorted": "Your hand is sorted by suit and rank (g: back to the order it came in).",
     "hand_unsorted": "Your hand is in the order it came in (g: sorted by suit and rank).",
@@ -525,26 +536,26 @@ class Messages:
 
 
 def default_lang(environ: Mapping[str, str] | None = None) -> Lang:
-    """The language the locale asks for, as gettext reads it: ``LANGUAGE`` (a list, ``it:en``; its first language
-    this package has) unless the locale is ``C`` or ``POSIX`` (``C.UTF-8`` too); else the first set of LC_ALL,
-    LC_MESSAGES, LANG.
+    """The language the locale asks for: the first set of LC_ALL, LC_MESSAGES, LANG decides, unless LANGUAGE (a
+    list in order of preference, ``it:es``) names one of the languages spoken here first.
 
-    That is the POSIX precedence, so ``LC_ALL=C`` wins over ``LANG=es_ES`` as it does for other tools.
+    That is the precedence of POSIX and of GNU gettext, as other tools read them: ``LC_ALL=C`` wins over
+    ``LANG=es_ES``, and a ``C`` or ``POSIX`` locale sets LANGUAGE aside (gettext ignores it there too)::
 
-        >>> default_lang({"LANGUAGE": "it:en", "LANG": "es_ES.UTF-8"}), default_lang({"LANGUAGE": "fr:es"})
-        ('it', 'es')
+        >>> default_lang({"LANGUAGE": "fr:it", "LANG": "es_ES.UTF-8"}), default_lang({"LANGUAGE": "es", "LC_ALL": "C"})
+        ('it', 'en')
     """
     env = os.environ if environ is None else environ
-    locale = next((env[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(v, "")), "")
-    if locale.split(".")[0] not in ("C", "POSIX"):
-        for item in env.get("LANGUAGE", "").split(":"):
-            found = _lang_code(item)
-            if found is not None:
-                return found
-    return _lang_code(locale) or "en"
+    locale = next((env[var] for var in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(var)), "")
+    if locale not in ("C", "POSIX") and not locale.startswith(("C.", "POSIX.")):
+        for entry in env.get("LANGUAGE", "").split(":"):
+            lang = _lang_of(entry)
+            if lang is not None:
+                return lang
+    return _lang_of(locale) or "en"
 
 
-def _lang_code(value: str) -> Lang | None:
-    """The language of a locale name (``es_ES.UTF-8``, ``it``), if it is one of :data:`brisca.cards.LANGS`."""
+def _lang_of(value: str) -> Lang | None:
+    """The language spoken here that a locale name (``es_ES.UTF-8``, ``it``, ``pt-BR``) asks for, if any."""
     code = value.split(".")[0].split("@")[0].split("_")[0].split("-")[0].lower()
     return next((lang for lang in LANGS if code == lang), None)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from brisca.actions import PASS, Action, Bid
 from brisca.agents.auction import choose_bid
@@ -41,9 +41,10 @@ from brisca.worlds import WorldError, WorldSampler
 SURE = 1.0
 
 
-def simulated_bid(view: View, rng: random.Random, worlds: int = 48, deadline: float | None = None) -> Action | None:
+def simulated_bid(view: View, rng: random.Random, worlds: int = 48, deadline: float | None = None,
+                  clock: Callable[[], float] = time.perf_counter) -> Action | None:
     """Pass or the lowest bid, as ``worlds`` sampled deals weigh them (fewer once ``deadline``, a
-    ``time.perf_counter()`` value, has passed), or ``None`` outside a point auction."""
+    value of ``clock``, has passed), or ``None`` outside a point auction."""
     if view.phase != "bid" or view.seat is None:
         return None
     legal = view.legal_actions
@@ -60,7 +61,7 @@ def simulated_bid(view: View, rng: random.Random, worlds: int = 48, deadline: fl
     player = HeuristicAgent()
     gains: list[float] = []  # per world: what bidding is worth more than passing
     for done in range(worlds):
-        if deadline is not None and done and time.perf_counter() > deadline:
+        if deadline is not None and done and clock() > deadline:
             break
         try:
             world = sampler.draw(rng)
@@ -77,11 +78,13 @@ def simulated_bid(view: View, rng: random.Random, worlds: int = 48, deadline: fl
 
 
 def bid_values(view: View, candidates: Sequence[Action], rng: random.Random, worlds: int = 48,
-               deadline: float | None = None, weight: float = 1 / 600) -> list[list[float]]:
-    """For each of ``worlds`` sampled deals (fewer once ``deadline`` has passed), each candidate's value for the
-    seat's side (:func:`~brisca.agents.exact.margin`: the result, and ``weight`` a point of margin) once it is
-    taken and everybody plays on as the heuristic player: the deals :func:`simulated_bid` weighs, read as a win
-    and a margin (for the analysis of a bid, :meth:`brisca.agents.search.ExpertAgent.appraise`)."""
+               deadline: float | None = None, weight: float = 1 / 600,
+               clock: Callable[[], float] = time.perf_counter) -> list[list[float]]:
+    """For each of ``worlds`` sampled deals (fewer once ``deadline``, a value of ``clock``, has passed), each
+    candidate's value for the seat's side (:func:`~brisca.agents.exact.margin`: the result, and ``weight`` a point
+    of margin) once it is taken and everybody plays on as the heuristic player: the deals :func:`simulated_bid`
+    weighs, read as a win and a margin (for the analysis of a bid,
+    :meth:`brisca.agents.search.ExpertAgent.appraise`)."""
     assert view.seat is not None
     try:
         sampler = WorldSampler(view)
@@ -90,7 +93,7 @@ def bid_values(view: View, candidates: Sequence[Action], rng: random.Random, wor
     player = HeuristicAgent()
     rows: list[list[float]] = []
     for done in range(worlds):
-        if deadline is not None and done and time.perf_counter() > deadline:
+        if deadline is not None and done and clock() > deadline:
             break
         try:
             world = sampler.draw(rng)

@@ -53,14 +53,15 @@ def _options(game: Game) -> list[Action]:
 def tree_search(draw: Callable[[], Game], seat: int, candidates: Sequence[Action], rng: random.Random,
                 iterations: int, deadline: float = math.inf, weight: float = 0.01,
                 greedy: Sequence[int] = (), mix: Sequence[int] = (), explore: float = 1.0, widen: float = 4.0,
-                fast: Any = None, learned: bool = False) -> tuple[list[int], list[float]]:
+                fast: Any = None, learned: bool = False,
+                clock: Callable[[], float] = time.perf_counter) -> tuple[list[int], list[float]]:
     """Search from the root information set (worlds from ``draw``, ``seat`` to choose among ``candidates``) for
-    ``iterations`` iterations or until ``deadline``; each candidate's visits and mean value (see
+    ``iterations`` iterations or until ``deadline`` (a value of ``clock``); each candidate's visits and mean value (see
     :func:`brisca.agents.exact.margin`). ``fast``: the compiled kernel, to finish the leaves; ``learned``: the
     rollout policy's card choice is the learned one."""
     root = Node()
     done = 0
-    while done < iterations and (done == 0 or time.perf_counter() < deadline):
+    while done < iterations and (done == 0 or clock() < deadline):
         leaves: list[tuple[Game, int, int]] = []
         paths: list[list[tuple[Node, Action]]] = []
         values: list[float] = []

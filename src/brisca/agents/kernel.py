@@ -557,10 +557,10 @@ def _exact(cfg: Any, strength: Any, points: Any, hands: Any, hlen: Any, trick: A
         worst = min(worst, v)
         total += v
     if mine:
-        return top
+        return float(top)
     share = mix[seat] / 32768
     if share == 0:
-        return worst
+        return float(worst)
     return float(share * total / count + (1 - share) * worst)
 
 @_njit
@@ -1446,12 +1446,12 @@ Reader = Callable[[View, Sequence[Game]], Any]
 
 def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
                  prefer: Action | None = None, deadline: float | None = None, reader: Reader | None = None,
-                 pasts: int = 6) -> Action | None:
+                 pasts: int = 6, clock: Callable[[], float] = time.perf_counter) -> Action | None:
     """Two players, at most ``hidden`` hidden cards left in the stock: the move worth most on average over the
     worlds the view allows (which unseen cards the opponent holds, the order of the rest in the stock), each
     solved exactly to the end by the compiled search (:meth:`Kernel.solve`); every world
     when they are at most ``worlds``, else that many drawn (from ``seed``). Among moves worth the same
-    it keeps ``prefer``. Past ``deadline`` (a ``time.perf_counter()`` value) it stops at the next 16 worlds solved
+    it keeps ``prefer``. Past ``deadline`` (a value of ``clock``) it stops at the next 16 worlds solved
     and weighs those. ``None`` elsewhere, and where the kernel does not cover the game.
 
     Without a ``reader`` every hand the opponent may hold counts the same. With one, each hand counts by how well
@@ -1543,7 +1543,7 @@ def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
         chunk = worlds_rows[start:start + 16]
         values, _nodes = kernel.solve(chunk, view.legal_actions, [side] * len(chunk), first, table=table)
         totals += (values * row_w[start:start + 16, None]).sum(axis=0)
-        if deadline is not None and time.perf_counter() > deadline:
+        if deadline is not None and clock() > deadline:
             break
     top = float(totals.max())
     tie = 1e-9 * max(1.0, float(row_w.sum()))

@@ -93,12 +93,16 @@ class HelpScreen(Screen):
         if rules.arrastro:
             lines.append(msg("rule_arrastro", ace=self._trump_ace()))
         if rules.claim:
-            lines.append(msg("rule_claim" if rules.claim_by == "seat" else "rule_claim_side"))
+            lines.append(msg("rule_claim_side" if rules.claim_by == "side"
+                             else "rule_claim" if self.teams else "rule_claim_solo"))
         if rules.kill_three:
             lines.append(msg("rule_kill_three"))
         if rules.signals != "off" and self.teams:
             names = [n for n in signal_order(rules) if rules.signal_asks or n not in ("ask-points", "ask-cards")]
-            listed = ", ".join(f"{signal_key(n, rules)} {self.signal_name(n)} ({n})" for n in names)
+            # The name typed after ``signal`` in the person's language; in English the engine's name too (a record's).
+            engine = self.lang == "en"
+            listed = ", ".join(f"{signal_key(n, rules)} {self.signal_name(n)}" + (f" ({n})" if engine else "")
+                               for n in names)
             lines.append(msg(f"rule_signals_{rules.signals}", names=listed))
             if not rules.signal_asks and rules.signal_set == "spanish":
                 lines.append(msg("rule_signals_no_asks"))

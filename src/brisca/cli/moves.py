@@ -138,7 +138,7 @@ class MoveReader(Screen):
         if key.isascii() and key.isdecimal():
             n = typed_number(key)
             if not 1 <= n <= len(hand):
-                return self.msg("err_position", n=clip(key), max=len(hand))
+                return self.msg("err_position" if len(hand) > 1 else "err_position_one", n=clip(key), max=len(hand))
             action = Play(hand[n - 1])
         elif key in EXCHANGE_WORDS:
             return self.exchange_move(view)
@@ -157,7 +157,8 @@ class MoveReader(Screen):
             try:
                 action = Action.parse(text, self.notation)
             except BriscaError:
-                return self.msg("err_unknown", text=clip(text), max=len(hand), example=self.example(view))
+                return self.msg("err_unknown" if len(hand) > 1 else "err_unknown_one", text=clip(text), max=len(hand),
+                                example=self.example(view))
         if isinstance(action, Call) and view.call_pending:
             return self.msg("err_call_after_first_trick")
         if isinstance(action, Bid | RankBid | Pass | Discard | TrumpChoice | Call):
@@ -253,7 +254,7 @@ class MoveReader(Screen):
             return self.msg("err_claim_side")
         if view.stock_count or view.trick:
             return self.msg("err_claim_not_now")
-        return self.msg("err_claim_fails")
+        return self.msg("err_claim_fails" if self.teams else "err_claim_fails_solo")
 
     def signal_move(self, text: str, view: View, aloud: bool = False) -> Action | str | None:
         """The signal ``text`` asks for (``s1``, ``signal trump-ace``, a signal's name in any language; said aloud
@@ -462,7 +463,7 @@ class MoveReader(Screen):
             if token.isascii() and token.isdecimal():
                 i = typed_number(token)
                 if not 1 <= i <= len(hand):
-                    return msg("err_position", n=clip(token), max=len(hand))
+                    return msg("err_position" if len(hand) > 1 else "err_position_one", n=clip(token), max=len(hand))
                 card = hand[i - 1]
             else:
                 ten = self.ambiguous_ten(token)

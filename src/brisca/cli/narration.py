@@ -69,6 +69,7 @@ class Narrator(Screen):
             self.say("partners" if len(partners) > 1 else "partner_one", who=", ".join(self.label(s) for s in partners))
         if rules.hand_winner == "least":
             self.say("goal_least", style="bold")
+        self.say("match_goal", goal=self._match_goal()[1])  # before the draw and the cut ask anything
 
     def _start_hand(self) -> None:
         view = self.view()
@@ -266,7 +267,7 @@ class Narrator(Screen):
                 self.say("you_signal" if you else "signal_made", who=who, signal=self.signal_name(action.name))
             return
         if isinstance(action, Claim):
-            self.say("you_claim" if you else "claims", style="bold", who=who)
+            self.say("you_claim" if you else "claims" if self.teams else "claims_solo", style="bold", who=who)
             return
         card = card_of(action)
         if card is None:  # an action of a variant that plays no card: its notation says what it is

@@ -309,6 +309,8 @@ class Screen:
             deals = len(self.match.games) if self.dealt else 1
             return label, msg("goal_rotation", deal=min(deals, 4))
         if rules.match == "fixed_hands":
+            if not self.dealt:  # told before the first deal
+                return label, msg("goal_fixed", deal=1, n=rules.hands)
             match = self.match
             deal = match.deals_done + (0 if match.game.is_over() else 1)
             if deal > rules.hands or (deal == rules.hands and match.game.is_over() and match.winner is None):
@@ -389,7 +391,7 @@ class Screen:
                 option = self.styled("arrastro_option", card=self.card_text(action.card))
                 self.console.print(Text("  [a] ").append(option))
             elif isinstance(action, Claim):
-                self.console.print(Text(f"  [r] {msg('claim_option')}"))
+                self.console.print(Text(f"  [r] {msg('claim_option' if self.teams else 'claim_option_solo')}"))
             elif isinstance(action, Signal):
                 key = signal_key(action.name, view.rules)
                 said = msg("say_option" if action.aloud else "signal_option", signal=self.signal_name(action.name))

@@ -58,7 +58,7 @@ else:
         _MISSING = _exc
         gymnasium = SimpleNamespace(Env=unavailable("Env"))
 
-__all__ = ["ENV_IDS", "BriscaEnv", "BriscaVectorEnv"]
+__all__ = ["AUTORESET_ACTION", "ENV_IDS", "BriscaEnv", "BriscaVectorEnv"]
 
 OpponentSpec = str | Agent
 
@@ -262,6 +262,11 @@ if _MISSING is None:
     _register()
 
 
+#: The action a sub-environment of :class:`BriscaVectorEnv` whose hand has just ended allows, alone, on the step
+#: that resets it (any action is ignored there): its mask row is never all zeros.
+AUTORESET_ACTION = 0
+
+
 class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object):  # type: ignore[misc]
     """``num_envs`` hands at once, one learner seat in each against a built-in player, over
     :class:`brisca.envs.batch.Batch` (numpy and numba: the ``fast`` extra besides ``rl``).
@@ -273,11 +278,13 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
     game, its best action; or a network file's path), every other seat (a partner too) played by them; a seat
     with a single legal action plays it without a step (the learner too); rewards are ``"win"`` or
     ``"points"`` at the end of the hand. Sub-environments reset on the step after the one that ended them
-    (Gymnasium's ``NEXT_STEP`` autoreset: that step's action is ignored).
+    (Gymnasium's ``NEXT_STEP`` autoreset): on that step ``info["autoreset"]`` is true for them, their action is
+    ignored, and their mask allows :data:`AUTORESET_ACTION` alone, so that a legal action can still be sampled
+    from every row (a learner leaves those steps out of its updates, as Gymnasium's autoreset asks).
 
         env = BriscaVectorEnv(256, "spanish", opponent="net", seed=1)
         obs, info = env.reset()
-        masks = info["action_mask"]        # (256, 111) int8
+        masks = info["action_mask"]        # (256, 111) int8, at least one 1 a row
     """
 
     def __init__(self, num_envs: int = 64, preset: Rules | str = "spanish", players: int | None = None, *,
@@ -373,6 +380,9 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
         over = over[~np.isin(over, bad)]
         terminated[over] = True
         rewards[over] = self._returns(over)
+        ended = np.flatnonzero(self._ended)  # reset on the next step, whatever it plays
+        self._mask[ended] = 0
+        self._mask[ended, AUTORESET_ACTION] = 1
         info = self._info()
         info["illegal"] = illegal
         return self._obs.copy(), rewards, terminated, np.zeros(self.num_envs, np.bool_), info
@@ -428,7 +438,7 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
         return out
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._mask.copy(), "seat": self.seats.copy()}
+        return {"action_mask": self._mask.copy(), "seat": self.seats.copy(), "autoreset": self._ended.copy()}
 
     def action_masks(self) -> NDArray[np.bool_]:
         """Every sub-environment's legal actions now, as booleans (``MaskablePPO``'s call)."""
