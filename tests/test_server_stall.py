@@ -34,7 +34,7 @@ from test_server_cluster import REDIS, _schema_url, _unavailable
 
 pytestmark = pytest.mark.cluster  # a stage of its own in CI (tests/conftest.py)
 
-#: The most a player may wait for an answer to a move while the database stalls (the issue's bound).
+#: The most a player may wait for an answer to a move while the database stalls.
 ANSWER_WITHIN = 10.0
 
 Message = dict[str, Any]
