@@ -61,7 +61,8 @@ def test_serve_answers_on_loopback(tmp_path: Path) -> None:
     )
     try:
         base = f"http://127.0.0.1:{port}"
-        for _ in range(100):
+        end = time.monotonic() + 60  # (a start-up on a busy machine: a generous bound, not a measure)
+        while time.monotonic() < end:
             try:
                 with urllib.request.urlopen(f"{base}/api/presets", timeout=2) as r:
                     presets = json.load(r)
