@@ -39,6 +39,7 @@ from brisca.server.serialize import replay_json
 from brisca.server.store import Store
 from brisca.server.table import (
     CLOSE,
+    SEAT_COMMANDS,
     Act,
     Chat,
     Connection,
@@ -55,7 +56,7 @@ from brisca.server.text import clean_text
 log = logging.getLogger("brisca.server")
 T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
-MESSAGE_TYPES = ("hello", "play", "chat", "ping", "leave", "resign")
+MESSAGE_TYPES = ("hello", "play", "chat", "ping", "leave", "resign", "back")
 
 
 #: Bounds of what a client may send beyond a table (:mod:`brisca.server.manager`): page offsets.
@@ -145,7 +146,7 @@ HAND_PAUSE = 8.0
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
                limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None,
-               hand_pause: float = HAND_PAUSE) -> FastAPI:
+               hand_pause: float = HAND_PAUSE, now: Callable[[], float] | None = None) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
@@ -156,7 +157,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     ends TLS); it always is for an HTTPS one. ``hand_pause``: seconds between the end of a hand and the next
     deal, while every page shows the hand's result with a countdown (0: deal at once).
     ``redis_url``: this process is one of several serving the site (``db_url`` a PostgreSQL database they share;
-    :mod:`brisca.server.cluster`).
+    :mod:`brisca.server.cluster`). ``now``: the time the move clocks read (seconds since the epoch; a test's
+    own clock).
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
@@ -179,7 +181,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        manager = Manager(store, takeover_after, limits, hand_pause)
+        manager = Manager(store, takeover_after, limits, hand_pause, now)
         if redis_url is not None:  # one of several processes: tables leased in the database, messages over Redis
             from brisca.server.cluster import start_cluster
 
@@ -803,7 +805,7 @@ def _dispatch(actor: TableActor, conn: Connection, data: str, limiter: Limiter |
         return None
     if kind == "ping":
         actor.submit(Ping(conn, msg_id))
-    elif kind in ("leave", "resign"):
+    elif kind in SEAT_COMMANDS:
         actor.submit(SeatCommand(conn, kind, msg_id))
     elif kind == "hello":
         token, last = message.get("token"), message.get("last")

@@ -80,6 +80,11 @@ class Limits:
     max_bot_tables_total: int = 20
     #: Seconds between two bot moves, at least, at a table with no person's seat.
     min_bot_delay: float = 0.5
+    #: The move clock a table's creator may pick (:mod:`brisca.server.clock`): a move's base from
+    #: ``min_clock_move`` to ``max_clock_move`` seconds, a person's reserve at most ``max_clock_reserve`` seconds.
+    min_clock_move: float = 5.0
+    max_clock_move: float = 600.0
+    max_clock_reserve: float = 3600.0
     #: The match length a table may ask for (its options ``target_hands``, ``target_points``, and
     #: ``target_game_points`` and ``hands`` under the hands' cap).
     max_target_hands: int = 10
@@ -104,6 +109,9 @@ class Limits:
                      "max_target_hands", "max_target_points", "max_hands", "max_addresses", "provisional_games"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} is 0 or more, not {getattr(self, name)}")
+        if not 1 <= self.min_clock_move <= self.max_clock_move <= 86400 or not 0 <= self.max_clock_reserve <= 86400:
+            raise ValueError("the clock's limits: 1 <= min_clock_move <= max_clock_move <= 86400 seconds, and "
+                             "max_clock_reserve from 0 to 86400 seconds")
         if not 0 <= self.min_bot_delay <= 10:
             raise ValueError(f"min_bot_delay is from 0 to 10 seconds, not {self.min_bot_delay:g}")
         if not self.idle_after > 0 or not self.idle_check_every > 0:

@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import HTTPException
 from pydantic import AfterValidator, BaseModel, Field
@@ -23,6 +23,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
 from brisca.rules import Rules, find_variant, make_rules
+from brisca.server.clock import Clock, pick_clock
 from brisca.server.db import unreachable
 from brisca.server.limits import Limits
 from brisca.server.store import SeatInfo, Store, TableState
@@ -93,6 +94,13 @@ Name = Annotated[str, Field(min_length=1, max_length=4 * NAME_LIMIT), AfterValid
 Seat = Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
 
 
+class ClockSpec(BaseModel, extra="forbid"):
+    """A clock of the creator's own: seconds a move, and each person's reserve (within the server's limits)."""
+
+    move: float = Field(ge=1, le=86400, allow_inf_nan=False)
+    reserve: float = Field(ge=0, le=86400, allow_inf_nan=False)
+
+
 class CreateTable(BaseModel):
     preset: str = Field(default="spanish", min_length=1, max_length=MAX_OPTION_TEXT)
     players: int = Field(default=2, ge=1, le=MAX_PLAYERS)
@@ -109,14 +117,18 @@ class CreateTable(BaseModel):
     #: under their account's name, and sits when ``sit`` is true too).
     name: Name | None = None
     sit: bool = False
+    #: The move clock (:mod:`brisca.server.clock`): the preset's ``default``, ``fast``, ``slow``, or one's own.
+    clock: Literal["default", "fast", "slow"] | ClockSpec = "default"
 
 
 class Manager:
     """The live tables of this process, each run by its own actor, and the caps on opening them."""
 
     def __init__(self, store: Store, takeover_after: float | None = None, limits: Limits | None = None,
-                 hand_pause: float = 0.0) -> None:
+                 hand_pause: float = 0.0, now: Callable[[], float] | None = None) -> None:
         self.store = store
+        #: The time the tables' move clocks read (seconds since the epoch; a test gives a clock of its own).
+        self.now: Callable[[], float] = now or time.time
         self.takeover_after = takeover_after
         self.hand_pause = hand_pause
         self.limits = limits or Limits()
@@ -147,7 +159,7 @@ class Manager:
 
     def _actor(self, state: TableState) -> TableActor:
         return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause,
-                          self.limits.provisional_games)
+                          self.limits.provisional_games, self.now)
 
     # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
 
@@ -251,6 +263,7 @@ class Manager:
             raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
                                      "creator's, taken now): anyone who knows the seed knows every hand")
         self.check_limits(spec, rules, owner)
+        clock = self.table_clock(spec, rules)
         seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
                  for s in range(spec.players)]
         state = TableState(
@@ -259,7 +272,7 @@ class Manager:
             # Unseeded tables shuffle from the OS CSPRNG (brisca.commitment); their seed only seeds the bots.
             seed=spec.seed if spec.seed is not None else secrets.randbits(63),
             bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats, seeded=spec.seed is not None,
-            owner=owner,
+            owner=owner, clock=clock,
         )
         self.claim(state.id)
         self.store.create_table(state)
@@ -271,6 +284,20 @@ class Manager:
         actor.start()
         actor.submit(StartIfFull())
         return actor
+
+    def table_clock(self, spec: CreateTable, rules: Rules) -> Clock:
+        """The clock the creator picked, within this server's limits (400 otherwise)."""
+        limits = self.limits
+        spec_clock = spec.clock
+        clock = (pick_clock(rules, spec_clock) if isinstance(spec_clock, str)
+                 else Clock(spec_clock.move, spec_clock.reserve))
+        if not limits.min_clock_move <= clock.move <= limits.max_clock_move:
+            raise HTTPException(400, f"clock: a move's time is from {limits.min_clock_move:g} to "
+                                     f"{limits.max_clock_move:g} s on this server, not {clock.move:g}")
+        if clock.reserve > limits.max_clock_reserve:
+            raise HTTPException(400, f"clock: the reserve is at most {limits.max_clock_reserve:g} s on this "
+                                     f"server, not {clock.reserve:g}")
+        return clock
 
     def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
         """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
@@ -360,4 +387,4 @@ def _client_rules(preset: str, options: dict[str, Any]) -> Rules:
     raise HTTPException(400, "options: these rule options do not go together")
 
 
-__all__ = ["TABLE_ID", "CreateTable", "Manager", "Name", "Seat"]
+__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "Seat"]
