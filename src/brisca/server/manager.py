@@ -262,8 +262,8 @@ class Manager:
         if spec.seed is not None and (people > 1 or (people == 1 and not sits)):
             raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
                                      "creator's, taken now): anyone who knows the seed knows every hand")
-        self.check_limits(spec, rules, owner)
         clock = self.table_clock(spec, rules)
+        self.check_limits(spec, rules, owner)
         seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
                  for s in range(spec.players)]
         state = TableState(
