@@ -12,6 +12,7 @@ from brisca.server.clock import FORFEIT_AFTER, HANDOVER_AFTER, Clock, default_cl
 from brisca.server.ratings import START
 from test_server_accounts import _as, _csrf, _signup
 from test_server_common import Conn, address, deadline, serve
+from test_server_leave import _known
 
 
 class FakeClock:
@@ -117,7 +118,8 @@ def test_a_connected_person_who_never_moves_holds_the_table_at_most_the_clock(tm
         assert ana.request({"type": "back"})["type"] == "ack"
         back = [m for m in ana.messages if _event("back", seat=0)(m)][-1]  # announced before the ack
         assert back["state"]["table"]["seats"][0]["standin"] is None
-        assert ana.request({"type": "back"})["message"] == "no bot is playing your seat"
+        refused = ana.request({"type": "back"})["message"]
+        assert refused == "no bot is playing your seat" and _known(refused)
         state = _turn_of(ana, bo)
         assert state["table"]["clock"]["seat"] == 0 and state["table"]["seats"][0]["clock"]["timeouts"] == 2
         ana.close()
@@ -221,6 +223,8 @@ def test_the_creator_picks_the_clock_within_the_servers_limits(tmp_path: Path) -
                 r = made(bad)
             assert r.status_code == status, (bad, r.text)
             assert where in r.text, r.text
+            if status == 400:
+                assert _known(r.json()["detail"])  # the page shows it in the reader's language
         assert client.get("/api/tables").json() == lobby  # nothing made
 
 

@@ -37,6 +37,7 @@ from brisca.server.names import check_name
 from brisca.server.pagetext import page_script
 from brisca.server.serialize import replay_json
 from brisca.server.store import Store
+from brisca.server.clock import SPEEDS, Clock, clock_text, default_clock, pick_clock
 from brisca.server.table import (
     CLOSE,
     SEAT_COMMANDS,
@@ -141,6 +142,10 @@ def _title(preset: str) -> str:
 TAKEOVER_AFTER = 60.0
 #: Seconds between the end of a hand and the next deal: the hand's result stays on the table meanwhile.
 HAND_PAUSE = 8.0
+
+
+def _clock_json(clock: Clock) -> dict[str, Any]:
+    return {**clock.json(), "text": clock_text(clock)}
 
 
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
@@ -392,7 +397,10 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         out = []
         for name in variant_names():
             rules = find_variant(name)
-            out.append({"name": name, "title": rules.title, "players": list(rules.player_counts)})
+            clocks = {speed: pick_clock(rules, speed) for speed in SPEEDS}
+            out.append({"name": name, "title": rules.title, "players": list(rules.player_counts),
+                        "clock": _clock_json(default_clock(rules)),
+                        "clocks": {speed: _clock_json(clock) for speed, clock in clocks.items()}})
         return out
 
     @app.post("/api/tables")
@@ -463,6 +471,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             "free": [s["seat"] for s in seats if s["name"] is None and s["bot"] is None],
             "hand_number": info["hand_number"], "hands_won": info["hands_won"],
             "match_points": info["match_points"], "created_at": created_at, "practice": info["practice"],
+            "clock": None if info.get("clock") is None else info["clock"]["text"],
         }
 
     @app.get("/api/lobby")

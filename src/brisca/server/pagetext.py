@@ -131,6 +131,18 @@ PAGE_EN: dict[str, str] = {
     "awayNote": "{name} is away: a bot plays for them in {n} s",
     "takeoverNote": "A bot now plays for {name}",
     "backNote": "{name} is back",
+    "moveClock": "Move clock",
+    "clockDefault": "The preset's",
+    "clockFast": "Fast",
+    "clockSlow": "Unhurried",
+    "clockShort": "Move clock: {text}",
+    "moveLeft": "⏱ {time} (+ {reserve} reserve)",
+    "reserveRunning": "⏱ reserve {time}",
+    "reserveLeft": "reserve {time}",
+    "timeoutNote": "{name}'s time ran out: the table's bot played for them",
+    "clockTakeoverNote": "{name}'s time ran out again: a bot plays for them until they are back",
+    "forfeitNote": "{name}'s time ran out too often: they lose the match, a bot plays on for them",
+    "imBack": "I'm back",
     "passed": "pass",
     "shown": "Shown: ",
     "replay": "Replay",
@@ -306,6 +318,9 @@ PAGE_EN: dict[str, str] = {
     "srv_hintDealt": "a hint is for your own turn, once the cards are dealt",
     "srv_hintBusy": "a hint is being searched at this table already",
     "srv_badToken": "this token holds no seat at this table",
+    "srv_notStoodIn": "no bot is playing your seat",
+    "srv_clockMove": "clock: a move's time is from {min} to {max} s on this server, not {n}",
+    "srv_clockReserve": "clock: the reserve is at most {max} s on this server, not {n}",
 }
 
 

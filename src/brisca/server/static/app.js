@@ -19,7 +19,9 @@ const presetTitle = (name, fallback) => STRINGS[lang][`title_${name}`] || fallba
 function translate() {
   document.documentElement.lang = lang;
   $("#lang").value = lang;
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+  document.querySelectorAll("[data-t]").forEach((el) => {
+    el.textContent = t(el.dataset.t) + (el.dataset.times ? ` (${el.dataset.times})` : "");
+  });
 }
 
 // What the server says, in the page's language: its English text matched against the templates ``srv_*`` of the
@@ -93,7 +95,17 @@ async function lobby() {
   const setPlayers = () => {
     const preset = presets.find((p) => p.name === form.preset.value);
     form.players.innerHTML = preset.players.map((n) => `<option>${n}</option>`).join("");
+    setClocks();
     setSeats();
+  };
+  // Each clock's times beside its name: the preset's own, fast, slow.
+  const setClocks = () => {
+    const preset = presets.find((p) => p.name === form.preset.value);
+    for (const option of form.clock.options) {
+      const times = option.value === "default" ? preset.clock : preset.clocks[option.value];
+      option.dataset.times = times.text;
+      option.textContent = `${t(option.dataset.t)} (${times.text})`;
+    }
   };
   const setSeats = () => {
     const n = Number(form.players.value);
@@ -124,6 +136,7 @@ async function lobby() {
       if (!session.user) localStorage.setItem("brisca:name", form.name.value);
       const made = await api("/api/tables", {preset: form.preset.value, players: Number(form.players.value),
                                              bots, ...who, bot_delay: Number(form.speed.value),
+                                             clock: form.clock.value,
                                              options: parseOptions(form.options.value)});
       localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
       localStorage.setItem(`brisca:created:${made.table_id}`, "1");
@@ -180,6 +193,7 @@ async function refreshLobby() {
   const item = (e, open) => `<li class="item" data-table="${e.table_id}">` +
     `<div class="what"><b>${esc(presetTitle(e.preset, e.title))}</b> · ${esc(t("playersN", {n: e.players}))}` +
     (e.practice ? ` · <span class="practice">${esc(t("practiceTag"))}</span>` : "") +
+    (e.clock ? ` · <span class="clocktag nowrap" title="${esc(t("moveClock"))}">⏱ ${esc(e.clock)}</span>` : "") +
     (open ? ` · <span class="free">${esc(t("free", {n: e.free.length}))}</span>`
       : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))}</span> · ${esc(score(e))}`) + `</div>` +
     `<div class="who">${e.seats.map(seatLabel).join(", ")}</div>` +
