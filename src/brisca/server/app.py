@@ -29,6 +29,7 @@ from brisca.server import store as queries
 from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches
 from brisca.server.analyses import add_routes as add_analysis_routes
 from brisca.server.bodysize import BodyLimit
+from brisca.server.clock import SPEEDS, Clock, clock_text, default_clock, pick_clock
 from brisca.server.collector import Collector
 from brisca.server.db import unreachable
 from brisca.server.limits import Limiter, Limits, RateLimited, RedisLimiter, TokenBucket, client_address
@@ -37,7 +38,6 @@ from brisca.server.names import check_name
 from brisca.server.pagetext import page_script
 from brisca.server.serialize import replay_json
 from brisca.server.store import Store
-from brisca.server.clock import SPEEDS, Clock, clock_text, default_clock, pick_clock
 from brisca.server.table import (
     CLOSE,
     SEAT_COMMANDS,
