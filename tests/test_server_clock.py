@@ -248,3 +248,31 @@ def test_the_presets_clocks_and_the_reserve_spent() -> None:
     assert spent(Clock(10, 30), seat, deadline=140.0, now=105.0) == 30.0  # within the move's base
     assert spent(Clock(10, 30), seat, deadline=140.0, now=125.0) == 15.0
     assert spent(Clock(10, 30), seat, deadline=140.0, now=150.0) == 0.0
+
+
+def test_serve_flags_bound_the_clock(tmp_path: Path) -> None:
+    import argparse
+
+    import pytest
+
+    from brisca.cli.serve import add_serve_options, limits
+    from brisca.errors import BriscaError
+
+    parser = argparse.ArgumentParser()
+    add_serve_options(parser)
+    chosen = limits(parser.parse_args(["--min-clock-move", "20", "--max-clock-move", "40",
+                                       "--max-clock-reserve", "100"]))
+    assert (chosen.min_clock_move, chosen.max_clock_move, chosen.max_clock_reserve) == (20, 40, 100)
+    for bad in (["--min-clock-move", "0"], ["--min-clock-move", "50", "--max-clock-move", "40"],
+                ["--max-clock-reserve", "-1"], ["--max-clock-move", "soon"]):
+        with pytest.raises(BriscaError):
+            limits(parser.parse_args(bad))
+    assert "--max-clock-reserve" in parser.format_help()
+    with deadline(30), serve(str(tmp_path / "db.sqlite3"), limits=chosen) as client:
+        # The preset's own clock (15 s a move, a minute in reserve) is brought within this server's limits; a
+        # client's own clock outside them is refused.
+        made = client.post("/api/tables", json={"players": 2}).json()["table_id"]
+        assert client.get(f"/api/tables/{made}").json()["clock"]["text"] == "20 s + 1 min"
+        refused = client.post("/api/tables", json={"players": 2, "clock": {"move": 15, "reserve": 60}})
+        assert refused.status_code == 400 and "from 20 to 40 s" in refused.json()["detail"]
+        assert client.post("/api/tables", json={"players": 2, "clock": {"move": 30, "reserve": 100}}).status_code == 200

@@ -286,11 +286,15 @@ class Manager:
         return actor
 
     def table_clock(self, spec: CreateTable, rules: Rules) -> Clock:
-        """The clock the creator picked, within this server's limits (400 otherwise)."""
+        """The clock the creator picked: a named one brought within this server's limits, one's own refused (400)
+        outside them."""
         limits = self.limits
         spec_clock = spec.clock
-        clock = (pick_clock(rules, spec_clock) if isinstance(spec_clock, str)
-                 else Clock(spec_clock.move, spec_clock.reserve))
+        if isinstance(spec_clock, str):
+            named = pick_clock(rules, spec_clock)
+            return Clock(min(max(named.move, limits.min_clock_move), limits.max_clock_move),
+                         min(named.reserve, limits.max_clock_reserve))
+        clock = Clock(spec_clock.move, spec_clock.reserve)
         if not limits.min_clock_move <= clock.move <= limits.max_clock_move:
             raise HTTPException(400, f"clock: a move's time is from {limits.min_clock_move:g} to "
                                      f"{limits.max_clock_move:g} s on this server, not {clock.move:g}")
