@@ -475,8 +475,9 @@ def test_behind_nginx_with_tls(servers: list[loadtest.Server], tmp_path: Path) -
 
 def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.Server]) -> None:
     """SIGTERM (a restart, an upgrade): the process gives its leases up as it stops, another process runs its
-    tables within a few seconds, and a seat forwarded through a third process is closed, reconnects with its last
-    event number, and plays on. (The last test of the module: it stops one of its processes.)"""
+    tables within a few seconds, with the move clock as it was, and a seat forwarded through a third process is
+    closed, reconnects with its last event number, and plays on. (The last test of the module: it stops one of its
+    processes.)"""
     from websockets.sync.client import connect
 
     first, second, third = servers
@@ -488,6 +489,11 @@ def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.
         assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
         sync = json.loads(ws.recv(timeout=10))
         last, state = sync["v"], sync["state"]
+        while state["view"]["turn"] != 0:  # the bot's move, if it is its turn: then Ana's clock runs
+            m = json.loads(ws.recv(timeout=10))
+            last, state = m["v"], m.get("state", state)
+        due = state["table"]["clock"]["deadline"]
+        assert state["table"]["clock"]["seat"] == 0 and due is not None
         before = [_get(s.base, "/healthz")["tables_owned"] for s in (first, second)]
         stopped = time.monotonic()
         third.stop()
@@ -501,6 +507,8 @@ def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.
     while sum(_get(s.base, "/healthz")["tables_owned"] for s in (first, second)) < sum(before) + 1:
         assert time.monotonic() - stopped < 10, "nobody took the table over"
         time.sleep(0.1)
+    clock = _get(second.base, f"/api/tables/{table_id}")["clock"]
+    assert (clock["seat"], clock["deadline"]) == (0, due)  # the deadline stored, not a timer of the process gone
     with connect(f"ws{second.base[4:]}/ws/{table_id}") as ws:
         ws.send(json.dumps({"type": "hello", "token": made["token"], "last": last}))
         ws.send(json.dumps({"type": "ping"}))
@@ -621,3 +629,18 @@ def test_a_forwarded_connection_left_unanswered_starts_over() -> None:
         assert site.bus.sent[-1][1]["op"] == "act" and route.asked[key_answered] >= start
 
     asyncio.run(run())
+
+
+def test_the_migration_builds_exactly_the_models_on_postgresql() -> None:
+    """Every migration, the move clock's too, on PostgreSQL (a schema of its own, dropped after)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from brisca.server.db import Base
+    from brisca.server.store import Store
+
+    for url in _schema_url():
+        store = Store(url)
+        with store.engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        store.dispose()
