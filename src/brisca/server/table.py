@@ -265,8 +265,9 @@ class TableActor:
         #: When the clock of the seat to act runs out (``None``: no clock runs), and the action count it was set at.
         self.deadline: float | None = None
         self.deadline_action: int | None = None
-        #: The clock's timer set last: ``(action count, deadline)``.
+        #: The clock's timer set last: ``(action count, deadline)``, and its handle (cancelled when a new one is set).
         self._armed: tuple[int, float] | None = None
+        self._clock_timer: asyncio.TimerHandle | None = None
         self.max_hands = max_hands
         self.hand_pause = hand_pause
         #: ``time.monotonic()`` at which the next hand is dealt, during the pause after a hand (else ``None``).
@@ -376,6 +377,7 @@ class TableActor:
 
     async def stop(self) -> None:
         self._stopped = True
+        self._disarm_clock()
         if self._task is not None:
             self.commands.put_nowait(Stop())
             with contextlib.suppress(asyncio.CancelledError):
@@ -583,6 +585,7 @@ class TableActor:
     def _stop_here(self, why: str) -> None:
         """Stop reading commands: the connections are closed, what waits is turned away (``why``)."""
         self._stopped = True
+        self._disarm_clock()
         for conn in list(self.conns):
             conn.send(CLOSE)
         self.conns.clear()
@@ -1080,8 +1083,16 @@ class TableActor:
         if self._armed == armed:
             return
         self._armed = armed
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
         delay = max(0.0, self.deadline - self.now())
-        asyncio.get_running_loop().call_later(delay, self.commands.put_nowait, ClockTick(self.action_count))
+        self._clock_timer = asyncio.get_running_loop().call_later(delay, self.commands.put_nowait,
+                                                                  ClockTick(self.action_count))
+
+    def _disarm_clock(self) -> None:
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
 
     def check_clock(self) -> None:
         """Look at the clock now (its timer does so at the deadline; a test that moves its clock calls this)."""
