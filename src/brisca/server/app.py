@@ -352,6 +352,21 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             raise HTTPException(400, str(exc)) from None
         return me(session)
 
+    @app.get("/api/my/tables")
+    async def my_tables(request: Request) -> dict[str, Any]:
+        """The open tables where the person logged in holds a seat, those whose turn is theirs first (slow tables
+        too, asleep or not: read from the database)."""
+        session = await viewer(request)
+        if session is None:
+            raise HTTPException(401, "log in first")
+        store = manager().store
+        rows = (store.my_tables(session.user.id) if store.inline
+                else await asyncio.to_thread(store.my_tables, session.user.id))
+        tables = [{**{k: v for k, v in r.items() if k != "clock"}, "url": f"/t/{r['table_id']}",
+                   "title": _title(r["preset"]), "slow": r["clock"] is not None and r["clock"].slow,
+                   "clock": None if r["clock"] is None else _clock_json(r["clock"])} for r in rows]
+        return {"now": manager().now(), "tables": tables}
+
     @app.get("/api/players/{username}")
     def player(username: str) -> dict[str, Any]:
         """An account's page: its ratings per preset and its latest finished games."""
@@ -426,8 +441,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                                     None if user is None else user.username, address)
         except TableError as exc:
             # "unavailable", "moved": another process runs the table and did not answer, or it is changing hands.
-            raise HTTPException(410 if exc.code == "closed" else 503 if exc.code in ("unavailable", "moved") else 409,
-                                exc.message) from None
+            raise HTTPException(410 if exc.code == "closed" else 503 if exc.code in ("unavailable", "moved")
+                                else 403 if exc.code == "forbidden" else 409, exc.message) from None
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
@@ -697,6 +712,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/login", include_in_schema=False)
     @app.get("/account", include_in_schema=False)
     @app.get("/players/{username}", include_in_schema=False)
+    @app.get("/my", include_in_schema=False)
     def other_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 

@@ -22,7 +22,11 @@ HANDOVER_AFTER = 2
 #: Time-outs in one match that lose it, on a rated table (the person resigns: a bot plays the seat to the end).
 FORFEIT_AFTER = 3
 #: The clocks a table's creator picks from: the preset's default, or one of these (seconds a move, reserve).
-SPEEDS: dict[str, tuple[float, float]] = {"fast": (10.0, 30.0), "slow": (60.0, 300.0)}
+#: ``days``: a slow table, a move a day.
+SPEEDS: dict[str, tuple[float, float]] = {"fast": (10.0, 30.0), "slow": (60.0, 300.0), "days": (86400.0, 172800.0)}
+#: A move's time from which a table is slow, played over days: it sleeps between moves (no memory, no task) and
+#: wakes on a move or its deadline; only accounts sit at it.
+SLOW_MOVE = 3600.0
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,11 @@ class Clock:
 
     def json(self) -> dict[str, float]:
         return {"move": self.move, "reserve": self.reserve}
+
+    @property
+    def slow(self) -> bool:
+        """A table played over days (:data:`SLOW_MOVE`)."""
+        return self.move >= SLOW_MOVE
 
     @classmethod
     def from_json(cls, data: Any) -> Clock:
@@ -79,6 +88,8 @@ class ClockWrite:
     deadline: float | None
     action: int
     seats: tuple[tuple[int, SeatClock], ...] = ()
+    #: The seat whose clock runs (``None`` with no deadline).
+    seat: int | None = None
 
 
 def spent(clock: Clock, seat: SeatClock, deadline: float, now: float) -> float:
@@ -94,6 +105,10 @@ def clock_text(clock: Clock) -> str:
 
 
 def _seconds(value: float) -> str:
+    if value >= 86400 and value % 86400 == 0:
+        return f"{value / 86400:g} d"
+    if value >= 3600 and value % 3600 == 0:
+        return f"{value / 3600:g} h"
     if value >= 60 and value % 60 == 0:
         return f"{value / 60:g} min"
     return f"{value:g} s"

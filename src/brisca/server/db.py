@@ -49,6 +49,8 @@ class TableRow(Base):
     #: actions had been played when it was set (a deadline of an earlier turn is stale).
     clock_deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
     clock_action: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    #: The seat whose clock runs (``None``: none): whose turn it is, for the pages that list a person's tables.
+    clock_seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
 
 
 class LeaseRow(Base):

@@ -97,8 +97,8 @@ Seat = Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
 class ClockSpec(BaseModel, extra="forbid"):
     """A clock of the creator's own: seconds a move, and each person's reserve (within the server's limits)."""
 
-    move: float = Field(ge=1, le=86400, allow_inf_nan=False)
-    reserve: float = Field(ge=0, le=86400, allow_inf_nan=False)
+    move: float = Field(ge=1, le=30 * 86400, allow_inf_nan=False)
+    reserve: float = Field(ge=0, le=60 * 86400, allow_inf_nan=False)
 
 
 class CreateTable(BaseModel):
@@ -117,8 +117,9 @@ class CreateTable(BaseModel):
     #: under their account's name, and sits when ``sit`` is true too).
     name: Name | None = None
     sit: bool = False
-    #: The move clock (:mod:`brisca.server.clock`): the preset's ``default``, ``fast``, ``slow``, or one's own.
-    clock: Literal["default", "fast", "slow"] | ClockSpec = "default"
+    #: The move clock (:mod:`brisca.server.clock`): the preset's ``default``, ``fast``, ``slow``, ``days`` (a slow
+    #: table, played over days), or one's own.
+    clock: Literal["default", "fast", "slow", "days"] | ClockSpec = "default"
 
 
 class Manager:
@@ -135,7 +136,8 @@ class Manager:
         self.actors: dict[str, TableActor] = {}
 
     def resume(self) -> None:
-        for table_id in self.store.table_ids(["waiting", "playing"]):
+        """Start the open tables (the slow tables that sleep stay asleep until a move or their deadline)."""
+        for table_id in self.store.awake_table_ids(self.now()):
             try:
                 self.get(table_id)
             except Exception:  # one broken table must not keep the others down
@@ -199,7 +201,7 @@ class Manager:
 
     def open_counts(self, owner: str) -> tuple[int, int, int]:
         """The open tables of ``owner``, its tables of bots only among them, and every open table of bots only."""
-        live = [a for a in self.actors.values() if a.status in OPEN]
+        live = [a for a in self.actors.values() if a.status in OPEN and not a.slow]
         mine = [a for a in live if a.owner == owner]
         return len(mine), sum(a.bot_only for a in mine), sum(a.bot_only for a in live)
 
@@ -263,7 +265,10 @@ class Manager:
             raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
                                      "creator's, taken now): anyone who knows the seed knows every hand")
         clock = self.table_clock(spec, rules)
-        self.check_limits(spec, rules, owner)
+        if clock.slow:
+            self.check_slow(spec, owner)
+        else:
+            self.check_limits(spec, rules, owner)
         seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
                  for s in range(spec.players)]
         state = TableState(
@@ -292,9 +297,16 @@ class Manager:
         spec_clock = spec.clock
         if isinstance(spec_clock, str):
             named = pick_clock(rules, spec_clock)
+            if named.slow:
+                return Clock(min(named.move, limits.max_slow_move), min(named.reserve, limits.max_slow_reserve))
             return Clock(min(max(named.move, limits.min_clock_move), limits.max_clock_move),
                          min(named.reserve, limits.max_clock_reserve))
         clock = Clock(spec_clock.move, spec_clock.reserve)
+        if clock.slow:
+            if clock.move > limits.max_slow_move or clock.reserve > limits.max_slow_reserve:
+                raise HTTPException(400, f"clock: a slow table's move is at most {limits.max_slow_move:g} s and its "
+                                         f"reserve at most {limits.max_slow_reserve:g} s on this server")
+            return clock
         if not limits.min_clock_move <= clock.move <= limits.max_clock_move:
             raise HTTPException(400, f"clock: a move's time is from {limits.min_clock_move:g} to "
                                      f"{limits.max_clock_move:g} s on this server, not {clock.move:g}")
@@ -302,6 +314,19 @@ class Manager:
             raise HTTPException(400, f"clock: the reserve is at most {limits.max_clock_reserve:g} s on this "
                                      f"server, not {clock.reserve:g}")
         return clock
+
+    def check_slow(self, spec: CreateTable, owner: str) -> None:
+        """A slow table: an account's, with a person's seat besides bots, within the account's cap (its open slow
+        tables are counted in the database: they sleep, not in memory)."""
+        if not owner.startswith("user:"):
+            raise HTTPException(403, "a slow table is for accounts: log in to open one")
+        if len(spec.bots) == spec.players:
+            raise HTTPException(400, "a slow table has a person's seat")
+        cap = self.limits.max_slow_tables
+        mine = self.store.slow_open(owner)
+        if mine >= cap:
+            raise HTTPException(409, f"you have {mine} open slow tables, this server's limit of {cap}: finish one "
+                                     "first")
 
     def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
         """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
@@ -352,8 +377,10 @@ class Manager:
             except Exception as exc:
                 if not unreachable(exc):  # the database's being down is said once, not once a table a look
                     log.warning("table %s could not be loaded again: %s", table_id, type(exc).__name__)
+        await self._sleep_and_wake()
         after = self.limits.idle_after
-        idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped]
+        # A slow table is never idle: it sleeps between moves, and its clock ends it.
+        idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped and not a.slow]
         to_close = [a for a in idle if a.status in OPEN]
         done = [a for a in self.actors.values() if not a.stopped and (
             a.status == "closed" or (a.status == "finished" and a in idle))]
@@ -364,6 +391,24 @@ class Manager:
             if isinstance(result, BaseException):
                 log.error("table %s could not be closed: %r", actor.id, result)
         return len(to_close)
+
+    async def _sleep_and_wake(self) -> None:
+        """The slow tables waiting for a person who is not there go to sleep (their actors let go: nothing of them
+        stays in memory); those whose deadline has come are woken (their clocks run out)."""
+        for actor in [a for a in self.actors.values() if a.sleepable()]:
+            await self.release(actor)
+        try:
+            due = (self.store.due_slow(self.now()) if self.store.inline
+                   else await asyncio.to_thread(self.store.due_slow, self.now()))
+        except Exception as exc:
+            log.warning("the look for slow tables whose clock ran out failed: %s", type(exc).__name__)
+            return
+        for table_id in due:
+            if table_id not in self.actors:
+                try:
+                    await self.locate(table_id)
+                except Exception as exc:
+                    log.warning("table %s could not be woken: %s", table_id, type(exc).__name__)
 
     async def stop(self) -> None:
         await asyncio.gather(*(a.stop() for a in self.actors.values()))

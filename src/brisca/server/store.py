@@ -21,7 +21,7 @@ from typing import Any, cast
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from brisca.server.clock import Clock, ClockWrite
+from brisca.server.clock import SLOW_MOVE, Clock, ClockWrite
 from brisca.server.db import (
     ActionRow,
     GameRow,
@@ -45,14 +45,17 @@ _ACTIVE = sa.func.coalesce(sa.bindparam("b_active", type_=sa.DateTime), _TABLES.
 _CLOCKED = sa.bindparam("b_clock", type_=sa.Boolean)
 _DEADLINE = sa.case((_CLOCKED, sa.bindparam("b_deadline", type_=sa.Float)), else_=_TABLES.c.clock_deadline)
 _CLOCK_ACTION = sa.case((_CLOCKED, sa.bindparam("b_clock_action", type_=sa.Integer)), else_=_TABLES.c.clock_action)
+_CLOCK_SEAT = sa.case((_CLOCKED, sa.bindparam("b_clock_seat", type_=sa.Integer)), else_=_TABLES.c.clock_seat)
 _SET_VERSION = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
                 .values(version=sa.bindparam("b_version"), last_active=_ACTIVE, clock_deadline=_DEADLINE,
-                        clock_action=_CLOCK_ACTION))
+                        clock_action=_CLOCK_ACTION, clock_seat=_CLOCK_SEAT))
 _SET_VERSION_STATUS = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
                        .values(version=sa.bindparam("b_version"), status=sa.bindparam("b_status"),
-                               last_active=_ACTIVE, clock_deadline=_DEADLINE, clock_action=_CLOCK_ACTION))
+                               last_active=_ACTIVE, clock_deadline=_DEADLINE, clock_action=_CLOCK_ACTION,
+                               clock_seat=_CLOCK_SEAT))
 _SET_CLOCK = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
-              .values(clock_deadline=sa.bindparam("b_deadline"), clock_action=sa.bindparam("b_clock_action")))
+              .values(clock_deadline=sa.bindparam("b_deadline"), clock_action=sa.bindparam("b_clock_action"),
+                      clock_seat=sa.bindparam("b_clock_seat")))
 _SET_SEAT_CLOCK = (_SEATS.update()
                    .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
                    .values(reserve=sa.bindparam("b_reserve"), timeouts=sa.bindparam("b_timeouts"),
@@ -331,7 +334,7 @@ class Store:
                 self._run(c, _SET_SEAT_CLOCK, {"b_table": table_id, "b_seat": seat, "b_reserve": sc.reserve,
                                                "b_timeouts": sc.timeouts, "b_missed": sc.missed})
             self._run(c, _SET_CLOCK, {"b_id": table_id, "b_deadline": clock.deadline,
-                                      "b_clock_action": clock.action})
+                                      "b_clock_action": clock.action, "b_clock_seat": clock.seat})
 
     def write_join(self, table_id: str, info: SeatInfo, version: int) -> None:
         with self._begin() as c:
@@ -420,6 +423,51 @@ class Store:
         with Session(self.engine) as s:
             return list(s.scalars(sa.select(TableRow.id).where(TableRow.status.in_(list(statuses)))))
 
+    # The slow tables (:data:`~brisca.server.clock.SLOW_MOVE`), which sleep between moves: found in the database.
+
+    def slow_open(self, owner: str) -> int:
+        """How many open slow tables ``owner`` has."""
+        query = (sa.select(sa.func.count()).select_from(_TABLES)
+                 .where(_TABLES.c.owner == owner, _TABLES.c.status.in_(["waiting", "playing"]), _SLOW))
+        with self.engine.connect() as c:
+            return int(c.execute(query).scalar_one())
+
+    def due_slow(self, now: float, limit: int = 200) -> list[str]:
+        """The slow tables in play whose clock has run out at ``now`` (seconds since the epoch), first due first."""
+        query = (sa.select(_TABLES.c.id).where(_TABLES.c.status == "playing", _SLOW,
+                                                _TABLES.c.clock_deadline <= now)
+                 .order_by(_TABLES.c.clock_deadline).limit(limit))
+        with self.engine.connect() as c:
+            return [str(t) for t in c.scalars(query)]
+
+    def awake_table_ids(self, now: float) -> list[str]:
+        """The open tables to start with the server: every one but the slow tables that sleep (not yet due)."""
+        asleep = sa.and_(_SLOW, sa.or_(_TABLES.c.status == "waiting", _TABLES.c.clock_deadline.is_(None),
+                                       _TABLES.c.clock_deadline > now))
+        query = sa.select(_TABLES.c.id).where(_TABLES.c.status.in_(["waiting", "playing"]), sa.not_(asleep))
+        with self.engine.connect() as c:
+            return [str(t) for t in c.scalars(query)]
+
+    def my_tables(self, user_id: int, limit: int = 100) -> list[dict[str, Any]]:
+        """The open tables where the account holds a seat: its seat, the seat whose clock runs and until when,
+        those whose turn it is first (the soonest deadline first), then the newest."""
+        query = (sa.select(_TABLES.c.id, _TABLES.c.preset, _TABLES.c.players, _TABLES.c.status,
+                           _TABLES.c.clock_move, _TABLES.c.clock_reserve, _TABLES.c.clock_seat,
+                           _TABLES.c.clock_deadline, _TABLES.c.created_at, _SEATS.c.seat)
+                 .join(_SEATS, _SEATS.c.table_id == _TABLES.c.id)
+                 .where(_SEATS.c.user_id == user_id, _SEATS.c.token_hash.is_not(None),
+                        _TABLES.c.status.in_(["waiting", "playing"]))
+                 .order_by(_TABLES.c.created_at.desc()).limit(limit))
+        with self.engine.connect() as c:
+            rows = list(c.execute(query))
+        out = [{"table_id": r.id, "preset": r.preset, "players": r.players, "status": r.status, "seat": r.seat,
+                "clock": None if r.clock_move is None else Clock(r.clock_move, r.clock_reserve or 0.0),
+                "your_turn": r.status == "playing" and r.clock_seat == r.seat and r.clock_deadline is not None,
+                "deadline": r.clock_deadline if r.clock_seat == r.seat else None,
+                "created_at": r.created_at.isoformat()} for r in rows]
+        out.sort(key=lambda t: (not t["your_turn"], t["deadline"] or 0.0))
+        return out
+
     def ping(self) -> bool:
         """Whether the database answers."""
         try:
@@ -456,6 +504,9 @@ class Store:
                               row.clock_deadline, row.clock_action)
 
 
+#: A slow table (:data:`~brisca.server.clock.SLOW_MOVE`).
+_SLOW = sa.func.coalesce(_TABLES.c.clock_move, 0.0) >= SLOW_MOVE
+
 #: A table's row in a batch: its last version, status, activity and clock.
 _Versioned = tuple[int, str | None, datetime | None, ClockWrite | None]
 
@@ -465,7 +516,8 @@ def _version_row(table_id: str, version: int, status: str | None, active: dateti
     """The parameters of :data:`_SET_VERSION` (and, with a status, :data:`_SET_VERSION_STATUS`)."""
     row: dict[str, Any] = {"b_id": table_id, "b_version": version, "b_active": active, "b_clock": clock is not None,
                            "b_deadline": None if clock is None else clock.deadline,
-                           "b_clock_action": None if clock is None else clock.action}
+                           "b_clock_action": None if clock is None else clock.action,
+                           "b_clock_seat": None if clock is None else clock.seat}
     if status is not None:
         row["b_status"] = status
     return row

@@ -744,6 +744,23 @@ class TableActor:
         return self.deadline - self._seat_clock(seat).reserve
 
     @property
+    def slow(self) -> bool:
+        """Played over days (:data:`~brisca.server.clock.SLOW_MOVE`): it sleeps between moves."""
+        return self.clock is not None and self.clock.slow
+
+    def sleepable(self) -> bool:
+        """A slow table waiting for a person who is not here: let go, it sleeps (nothing in memory, no task) until
+        a move or its deadline wakes it."""
+        if not self.slow or self._stopped or self.conns or self.hinting or not self.commands.empty():
+            return False
+        if self.status == "waiting":
+            return True
+        match = self.match
+        if self.status != "playing" or match is None or match.game.is_over():
+            return False
+        return self.deadline is not None and self._clocked(match.game.turn)
+
+    @property
     def rated(self) -> bool:
         """A table whose match may be rated: not a practice table, every person's seat an account's."""
         return not self.seeded and not self.bot_only and all(
@@ -785,6 +802,8 @@ class TableActor:
             free = [s for s in free if s.seat == command.seat]
         if not free:
             raise TableError("illegal", "no free seat" if command.seat is None else f"seat {command.seat} is taken")
+        if self.slow and command.user_id is None:
+            raise TableError("forbidden", "a slow table is for accounts: log in to sit at it")
         if command.user_id is not None and any(s.user_id == command.user_id for s in self.seats):
             raise TableError("illegal", "you already hold a seat at this table")
         info = free[0]
@@ -1012,7 +1031,7 @@ class TableActor:
                 assert self.clock is not None
                 reserve = changed[turn].reserve if turn in changed else self._seat_clock(turn).reserve
                 deadline = now + self.clock.move + reserve
-        return ClockWrite(deadline, actions, tuple(sorted(changed.items())))
+        return ClockWrite(deadline, actions, tuple(sorted(changed.items())), None if deadline is None else turn)
 
     def _clock_after(self, seat: int, after: Game, by_person: bool, timed_out: SeatClock | None) -> ClockWrite | None:
         """The clock after ``seat``'s move (``after``: the game once it is made): what the mover spent comes off
@@ -1067,10 +1086,12 @@ class TableActor:
             return
         turn = match.game.turn
         now = self.now()
-        if self.deadline is not None and self.deadline < now and self._clocked(turn) and turn is not None:
+        # A slow table woken by its deadline: the clock ran out (a process down a while is nothing beside a day).
+        if (self.deadline is not None and self.deadline < now and self._clocked(turn) and turn is not None
+                and not self.slow):
             sc = self._seat_clock(turn)
             clock = ClockWrite(now + self.clock.move, self.action_count, ((turn, SeatClock(0.0, sc.timeouts,
-                                                                                            sc.missed)),))
+                                                                                            sc.missed)),), turn)
             await self._write(self.store.write_clock, self.id, clock)
             self._apply_clock(clock)
         await self._start_clock()
