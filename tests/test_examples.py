@@ -192,3 +192,14 @@ def test_the_critic_fit_script_runs() -> None:
         assert len(values) == 3 and all(0 < v < 3 for v in values)
     # both start from the network's own value: the same error before the first pass
     assert lines[1].split()[-3] == lines[2].split()[-3]
+
+
+def test_the_slow_tables_script_measures_a_server_holding_them_asleep() -> None:
+    """``slow_tables_memory.py``: a real ``brisca serve`` lets every slow table go once it waits for its person."""
+    out = subprocess.run([sys.executable, str(EXAMPLES / "slow_tables_memory.py"), "--tables", "3"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("    0 slow tables:") and lines[-2].startswith("    3 slow tables:")
+    assert lines[-2].endswith("0 tables loaded")
+    assert lines[-1] == "/api/my/tables lists 3 (the account's turn at 3)"

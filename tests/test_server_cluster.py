@@ -644,3 +644,35 @@ def test_the_migration_builds_exactly_the_models_on_postgresql() -> None:
         with store.engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
         store.dispose()
+
+
+def test_a_slow_table_asleep_is_nobodys_orphan_until_its_deadline() -> None:
+    """A slow table let go (asleep) has no lease: the processes of a site leave it be until its deadline, then one
+    takes it over (its clock ran out); any other open table without a lease is taken at once."""
+    import sqlalchemy as sa
+
+    from brisca.server.clock import Clock
+    from brisca.server.cluster import Leases
+    from brisca.server.store import SeatInfo, Store, TableState
+
+    for url in _schema_url():
+        store = Store(url)
+        leases = Leases(store.engine, "node-a", 30.0)
+
+        def table(table_id: str, clock: Clock, status: str, due: float | None, store: Store = store) -> None:
+            store.create_table(TableState(table_id, "spanish", {}, 2, 1, 0.0, "waiting", 0,
+                                          [SeatInfo(0), SeatInfo(1)], clock=clock))
+            with store.engine.begin() as c:
+                c.execute(sa.text("UPDATE brisca_tables SET status = :s, clock_deadline = :d WHERE id = :t"),
+                          {"s": status, "d": due, "t": table_id})
+
+        now = time.time()
+        days, live = Clock(86400, 0), Clock(15, 60)
+        table("slowwaiting", days, "waiting", None)
+        table("slowasleep", days, "playing", now + 3600)
+        table("slowdue", days, "playing", now - 60)
+        table("livetable", live, "playing", now + 3600)
+        assert set(leases.take_orphans([])) == {"slowdue", "livetable"}
+        assert set(store.awake_table_ids(now)) == {"slowdue", "livetable"}
+        assert store.due_slow(now) == ["slowdue"]
+        store.dispose()

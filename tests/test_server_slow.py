@@ -11,6 +11,7 @@ from brisca.server.limits import Limits, Rate
 from test_server_accounts import _as, _csrf, _signup
 from test_server_clock import FakeClock, _my_turn
 from test_server_common import Conn, deadline, serve
+from test_server_leave import _known
 
 DAY = 86400.0
 
@@ -95,22 +96,23 @@ def test_a_slow_table_sleeps_between_moves_and_wakes_on_a_move_or_its_deadline(t
 def test_slow_tables_are_for_accounts_within_their_own_cap(tmp_path: Path) -> None:
     with deadline(60), serve(str(tmp_path / "db.sqlite3"), limits=_limits(max_slow_tables=2)) as client:
         guest = client.post("/api/tables", json={"players": 2, "clock": "days", "name": "Cris"})
-        assert guest.status_code == 403 and "log in" in guest.json()["detail"]
+        assert guest.status_code == 403 and "log in" in guest.json()["detail"] and _known(guest.json()["detail"])
         _signup(client, "Ana")
         made = [_slow_table(client, bots={}) for _ in range(2)]
         third = client.post("/api/tables", json={"players": 2, "clock": "days", "sit": True}, headers=_csrf(client))
         assert third.status_code == 409 and "2 open slow tables" in third.json()["detail"]
+        assert _known(third.json()["detail"])
         # They do not count in the open tables a person may have: those still open.
         assert client.post("/api/tables", json={"players": 2, "sit": True}, headers=_csrf(client)).status_code == 200
         too_long = client.post("/api/tables", json={"players": 2, "clock": {"move": 8 * DAY, "reserve": 0}},
                                headers=_csrf(client))
-        assert too_long.status_code == 400 and "slow table" in too_long.json()["detail"]
+        assert too_long.status_code == 400 and _known(too_long.json()["detail"])
         bots_only = client.post("/api/tables", json={"players": 2, "bots": {"0": "easy", "1": "easy"},
                                                      "clock": "days"}, headers=_csrf(client))
-        assert bots_only.status_code == 400
+        assert bots_only.status_code == 400 and _known(bots_only.json()["detail"])
         _as(client, None)
         joined = client.post(f"/api/tables/{made[0]['table_id']}/join", json={"name": "Cris"})
-        assert joined.status_code == 403 and "log in" in joined.json()["detail"]
+        assert joined.status_code == 403 and _known(joined.json()["detail"])
 
 
 def test_many_slow_tables_asleep_hold_nothing_in_memory(tmp_path: Path) -> None:
