@@ -124,3 +124,20 @@ def test_many_slow_tables_asleep_hold_nothing_in_memory(tmp_path: Path) -> None:
         mine = client.get("/api/my/tables").json()["tables"]
         assert {t["table_id"] for t in mine} == set(made)
         assert client.get("/healthz").json()["tables_loaded"] == len(_actors(client))
+
+
+def test_serve_flags_bound_the_slow_tables() -> None:
+    import argparse
+
+    import pytest
+
+    from brisca.cli.serve import add_serve_options, limits
+    from brisca.errors import BriscaError
+
+    parser = argparse.ArgumentParser()
+    add_serve_options(parser)
+    chosen = limits(parser.parse_args(["--max-slow-move", "7200", "--max-slow-reserve", "0", "--max-slow-tables", "3"]))
+    assert (chosen.max_slow_move, chosen.max_slow_reserve, chosen.max_slow_tables) == (7200, 0, 3)
+    for bad in (["--max-slow-move", "60"], ["--max-slow-tables", "-1"], ["--max-slow-reserve", "many"]):
+        with pytest.raises(BriscaError):
+            limits(parser.parse_args(bad))
