@@ -60,6 +60,8 @@ def test_a_slow_table_sleeps_between_moves_and_wakes_on_a_move_or_its_deadline(t
         mine = client.get("/api/my/tables").json()["tables"]
         assert [(t["table_id"], t["your_turn"], t["deadline"], t["slow"]) for t in mine] == [
             (table_id, True, due, True)]
+        assert table_id not in {t["table_id"] for t in client.get("/api/lobby").json()["playing"]}
+        assert table_id not in _actors(client)  # the lobby did not wake it
 
         # A move wakes it: Ana comes back, plays, and it sleeps again on her next turn.
         ana = Conn(client, table_id, token=made["token"])
@@ -110,6 +112,14 @@ def test_slow_tables_are_for_accounts_within_their_own_cap(tmp_path: Path) -> No
         bots_only = client.post("/api/tables", json={"players": 2, "bots": {"0": "easy", "1": "easy"},
                                                      "clock": "days"}, headers=_csrf(client))
         assert bots_only.status_code == 400 and _known(bots_only.json()["detail"])
+        # Waiting for a second account, they sleep, and the lobby lists them (read from the database, not woken).
+        _sweep(client)
+        slow_ids = {m["table_id"] for m in made}
+        assert not slow_ids & set(_actors(client))
+        lobby = client.get("/api/lobby").json()
+        assert slow_ids <= {t["table_id"] for t in lobby["open"]}
+        assert {t["clock"] for t in lobby["open"] if t["table_id"] in slow_ids} == {"1 d + 2 d"}
+        assert not slow_ids & set(_actors(client))
         _as(client, None)
         joined = client.post(f"/api/tables/{made[0]['table_id']}/join", json={"name": "Cris"})
         assert joined.status_code == 403 and _known(joined.json()["detail"])

@@ -499,7 +499,10 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         out: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
         for status, key in (("waiting", "open"), ("playing", "playing")):
             try:
-                listed = await asyncio.to_thread(queries.live_tables, manager().store, status, limit)
+                # The slow tables in play sleep: they are listed where their people see them (/api/my/tables), not
+                # among the games to watch.
+                listed = await asyncio.to_thread(queries.live_tables, manager().store, status, limit,
+                                                 status == "waiting")
             except Exception as exc:  # the database does not answer: the tables this process (and others) run
                 if not unreachable(exc):
                     raise

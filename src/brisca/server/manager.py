@@ -196,8 +196,23 @@ class Manager:
         return [(a.id, "") for a in live[:limit]]
 
     async def describe(self, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Tables run by other processes, as everyone sees them (none: there are no others)."""
-        return {}
+        """Tables not loaded here, as everyone sees them: the slow tables that sleep, read from the database
+        (there are no other processes to ask)."""
+        if not table_ids:
+            return {}
+
+        def read() -> dict[str, dict[str, Any]]:
+            out: dict[str, dict[str, Any]] = {}
+            for table_id in table_ids:
+                try:
+                    state = self.store.load(table_id)
+                    if state is not None and state.clock is not None and state.clock.slow:
+                        out[table_id] = TableActor(self.store, state, now=self.now).table_json()
+                except Exception:  # a table that cannot be read is left out of the list
+                    log.exception("table %s could not be described", table_id)
+            return out
+
+        return read() if self.store.inline else await asyncio.to_thread(read)
 
     def open_counts(self, owner: str) -> tuple[int, int, int]:
         """The open tables of ``owner``, its tables of bots only among them, and every open table of bots only."""

@@ -537,10 +537,13 @@ def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, floa
 # Reads for the web pages (the lobby, the history, the leaderboard): select only the columns they show.
 
 
-def live_tables(store: Store, status: str, limit: int = 50) -> list[tuple[str, str]]:
-    """``(table_id, created_at)`` (ISO time) of the tables with this status, newest first."""
+def live_tables(store: Store, status: str, limit: int = 50, slow: bool = True) -> list[tuple[str, str]]:
+    """``(table_id, created_at)`` (ISO time) of the tables with this status, newest first (``slow``: the slow
+    tables among them)."""
     query = (sa.select(_TABLES.c.id, _TABLES.c.created_at).where(_TABLES.c.status == status)
              .order_by(_TABLES.c.created_at.desc(), _TABLES.c.id).limit(limit))
+    if not slow:
+        query = query.where(sa.not_(_SLOW))
     with store.engine.connect() as c:
         return [(row.id, row.created_at.isoformat()) for row in c.execute(query)]
 
