@@ -260,8 +260,10 @@ class TableActor:
                  now: Callable[[], float] | None = None) -> None:
         self.store = store
         self.now: Callable[[], float] = now or time.time
-        #: The move clock (:mod:`brisca.server.clock`; ``None``: a table from before it).
+        #: The move clock (:mod:`brisca.server.clock`; ``None``: a table from before it), and as it is shown.
         self.clock = state.clock
+        self._clock_shown: Message | None = None if state.clock is None else {
+            **state.clock.json(), "text": clock_text(state.clock), "handover_after": HANDOVER_AFTER}
         #: When the clock of the seat to act runs out (``None``: no clock runs), and the action count it was set at.
         self.deadline: float | None = None
         self.deadline_action: int | None = None
@@ -728,14 +730,14 @@ class TableActor:
     def clock_json(self) -> Message | None:
         """The move clock as everyone sees it: its times, and whose clock runs until when (seconds since the
         epoch, by the server's clock: a welcome gives its time, ``now``, to set a page's clock by)."""
-        if self.clock is None:
+        if self._clock_shown is None:
             return None
         turn = self.match.game.turn if self.match is not None and self.deadline is not None else None
         running = turn is not None and self._clocked(turn)
-        return {**self.clock.json(), "text": clock_text(self.clock), "seat": turn if running else None,
+        return {**self._clock_shown, "seat": turn if running else None,
                 "deadline": self.deadline if running else None,
                 "base_until": None if not running or turn is None else self.deadline_base(turn),
-                "handover_after": HANDOVER_AFTER, "forfeit_after": FORFEIT_AFTER if self.rated else None}
+                "forfeit_after": FORFEIT_AFTER if self.rated else None}
 
     def deadline_base(self, seat: int) -> float | None:
         """When the move's base runs out for the seat to act (then its reserve runs)."""
