@@ -205,3 +205,14 @@ def test_each_script_s_help_says_what_it_does_in_whole_sentences(name: str) -> N
         pytest.skip(f"{name} needs an extra: {out.stderr.strip().splitlines()[-1]}")
     assert out.returncode == 0, out.stderr
     assert " ".join(out.stdout.split()).count(" ".join(first.split())) == 1
+
+
+def test_the_slow_tables_script_measures_a_server_holding_them_asleep() -> None:
+    """``slow_tables_memory.py``: a real ``brisca serve`` lets every slow table go once it waits for its person."""
+    out = subprocess.run([sys.executable, str(EXAMPLES / "slow_tables_memory.py"), "--tables", "3"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("    0 slow tables:") and lines[-2].startswith("    3 slow tables:")
+    assert lines[-2].endswith("0 tables loaded")
+    assert lines[-1] == "/api/my/tables lists 3 (the account's turn at 3)"

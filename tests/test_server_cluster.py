@@ -493,8 +493,9 @@ def test_behind_nginx_with_tls(servers: list[loadtest.Server], tmp_path: Path) -
 
 def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.Server]) -> None:
     """SIGTERM (a restart, an upgrade): the process gives its leases up as it stops, another process runs its
-    tables within a few seconds, and a seat forwarded through a third process is closed, reconnects with its last
-    event number, and plays on. (The last test of the module: it stops one of its processes.)"""
+    tables within a few seconds, with the move clock as it was, and a seat forwarded through a third process is
+    closed, reconnects with its last event number, and plays on. (The last test of the module: it stops one of its
+    processes.)"""
     from websockets.sync.client import connect
 
     first, second, third = servers
@@ -506,6 +507,11 @@ def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.
         assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
         sync = json.loads(ws.recv(timeout=10))
         last, state = sync["v"], sync["state"]
+        while state["view"]["turn"] != 0:  # the bot's move, if it is its turn: then Ana's clock runs
+            m = json.loads(ws.recv(timeout=10))
+            last, state = m["v"], m.get("state", state)
+        due = state["table"]["clock"]["deadline"]
+        assert state["table"]["clock"]["seat"] == 0 and due is not None
         before = [_get(s.base, "/healthz")["tables_owned"] for s in (first, second)]
         stopped = time.monotonic()
         third.stop()
@@ -519,6 +525,8 @@ def test_a_stopped_process_hands_its_tables_over_at_once(servers: list[loadtest.
     while sum(_get(s.base, "/healthz")["tables_owned"] for s in (first, second)) < sum(before) + 1:
         assert time.monotonic() - stopped < 10, "nobody took the table over"
         time.sleep(0.1)
+    clock = _get(second.base, f"/api/tables/{table_id}")["clock"]
+    assert (clock["seat"], clock["deadline"]) == (0, due)  # the deadline stored, not a timer of the process gone
     with connect(f"ws{second.base[4:]}/ws/{table_id}") as ws:
         ws.send(json.dumps({"type": "hello", "token": made["token"], "last": last}))
         ws.send(json.dumps({"type": "ping"}))
@@ -727,3 +735,50 @@ def test_a_page_that_comes_back_while_the_bus_is_down_is_held_not_refused_again(
         assert drained(again) == [CLOSE] and not site.held
 
     asyncio.run(run())
+
+
+def test_the_migration_builds_exactly_the_models_on_postgresql() -> None:
+    """Every migration, the move clock's too, on PostgreSQL (a schema of its own, dropped after)."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from brisca.server.db import Base
+    from brisca.server.store import Store
+
+    for url in _schema_url():
+        store = Store(url)
+        with store.engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+        store.dispose()
+
+
+def test_a_slow_table_asleep_is_nobodys_orphan_until_its_deadline() -> None:
+    """A slow table let go (asleep) has no lease: the processes of a site leave it be until its deadline, then one
+    takes it over (its clock ran out); any other open table without a lease is taken at once."""
+    import sqlalchemy as sa
+
+    from brisca.server.clock import Clock
+    from brisca.server.cluster import Leases
+    from brisca.server.store import SeatInfo, Store, TableState
+
+    for url in _schema_url():
+        store = Store(url)
+        leases = Leases(store.engine, "node-a", 30.0)
+
+        def table(table_id: str, clock: Clock, status: str, due: float | None, store: Store = store) -> None:
+            store.create_table(TableState(table_id, "spanish", {}, 2, 1, 0.0, "waiting", 0,
+                                          [SeatInfo(0), SeatInfo(1)], clock=clock))
+            with store.engine.begin() as c:
+                c.execute(sa.text("UPDATE brisca_tables SET status = :s, clock_deadline = :d WHERE id = :t"),
+                          {"s": status, "d": due, "t": table_id})
+
+        now = time.time()
+        days, live = Clock(86400, 0), Clock(15, 60)
+        table("slowwaiting", days, "waiting", None)
+        table("slowasleep", days, "playing", now + 3600)
+        table("slowdue", days, "playing", now - 60)
+        table("livetable", live, "playing", now + 3600)
+        assert set(leases.take_orphans([])) == {"slowdue", "livetable"}
+        assert set(store.awake_table_ids(now)) == {"slowdue", "livetable"}
+        assert store.due_slow(now) == ["slowdue"]
+        store.dispose()

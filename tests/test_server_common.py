@@ -212,7 +212,8 @@ def check_no_leak(message: dict[str, Any], seat: int | None, match: Match) -> No
     assert "salt" not in str(message)  # a deal's salt is revealed by the finished record only
     state = message.get("state")
     if state is None:
-        assert set(message) <= {"type", "v", "kind", "seat", "name", "text", "table_id", "code", "message", "id"}
+        assert set(message) <= {"type", "v", "kind", "seat", "name", "text", "table_id", "code", "message", "id",
+                                "now"}
         return
     if state["view"] is None:
         return

@@ -63,6 +63,14 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
     "--max-bot-tables": ("max_bot_tables", "N", "open tables of bots only, per owner"),
     "--max-bot-tables-total": ("max_bot_tables_total", "N", "open tables of bots only, on the whole server"),
     "--min-bot-delay": ("min_bot_delay", "SECONDS", "seconds between bot moves, at least, at a table of bots only"),
+    "--min-clock-move": ("min_clock_move", "SECONDS", "a table's move clock gives each move this long at least"),
+    "--max-clock-move": ("max_clock_move", "SECONDS", "a table's move clock gives each move this long at most"),
+    "--max-clock-reserve": ("max_clock_reserve", "SECONDS", "a table's move clock gives each person this reserve "
+                            "at most"),
+    "--max-slow-move": ("max_slow_move", "SECONDS", "a slow table (a move's time of an hour or more) gives each move "
+                        "this long at most"),
+    "--max-slow-reserve": ("max_slow_reserve", "SECONDS", "a slow table gives each person this reserve at most"),
+    "--max-slow-tables": ("max_slow_tables", "N", "open slow tables of one account"),
     "--max-target-hands": ("max_target_hands", "N", "the options target_hands, target_game_points and hands, at most"),
     "--max-target-points": ("max_target_points", "N", "the option target_points, at most"),
     "--max-hands": ("max_hands", "N", "hands one match may deal before its table is closed"),

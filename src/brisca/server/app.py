@@ -31,6 +31,7 @@ from brisca.server import store as queries
 from brisca.server.accounts import AccountError, Accounts, LoginSession, csrf_matches, normalize
 from brisca.server.analyses import add_routes as add_analysis_routes
 from brisca.server.bodysize import BodyLimit
+from brisca.server.clock import SPEEDS, Clock, clock_text, default_clock, pick_clock
 from brisca.server.collector import Collector
 from brisca.server.db import UNREACHABLE, in_thread, unreachable
 from brisca.server.devices import DEVICE_COOKIE, DEVICE_DAYS
@@ -51,6 +52,7 @@ from brisca.server.serialize import replay_json
 from brisca.server.store import Store
 from brisca.server.table import (
     CLOSE,
+    SEAT_COMMANDS,
     Act,
     Chat,
     Connection,
@@ -68,7 +70,7 @@ log = logging.getLogger("brisca.server")
 T = TypeVar("T")
 P = ParamSpec("P")
 STATIC = Path(__file__).parent / "static"
-MESSAGE_TYPES = ("hello", "play", "chat", "ping", "leave", "resign")
+MESSAGE_TYPES = ("hello", "play", "chat", "ping", "leave", "resign", "back")
 
 
 #: Bounds of what a client may send beyond a table (:mod:`brisca.server.manager`): page offsets.
@@ -167,10 +169,15 @@ def bounded(fn: Callable[P, T]) -> Callable[P, Awaitable[T]]:
     return run
 
 
+def _clock_json(clock: Clock) -> dict[str, Any]:
+    return {**clock.json(), "text": clock_text(clock)}
+
+
 def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: float = 20.0,
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
                limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None,
-               hand_pause: float = HAND_PAUSE, clock: Callable[[], float] = time.monotonic) -> FastAPI:
+               hand_pause: float = HAND_PAUSE, clock: Callable[[], float] = time.monotonic,
+               now: Callable[[], float] | None = None) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
@@ -181,7 +188,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     ends TLS); it always is for an HTTPS one. ``hand_pause``: seconds between the end of a hand and the next
     deal, while every page shows the hand's result with a countdown (0: deal at once).
     ``redis_url``: this process is one of several serving the site (``db_url`` a PostgreSQL database they share;
-    :mod:`brisca.server.cluster`). ``clock``: the rates' clock (seconds, monotonic; a test's fake one).
+    :mod:`brisca.server.cluster`). ``clock``: the rates' clock (seconds, monotonic; a test's fake one). ``now``:
+    the time the move clocks read (seconds since the epoch; a test's own clock).
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
@@ -208,7 +216,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = Store(db_url)
-        manager = Manager(store, takeover_after, limits, hand_pause)
+        manager = Manager(store, takeover_after, limits, hand_pause, now)
         if redis_url is not None:  # one of several processes: tables leased in the database, messages over Redis
             from brisca.server.cluster import start_cluster
 
@@ -412,6 +420,21 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             set_device(request, response, device)
         return response
 
+    @app.get("/api/my/tables")
+    async def my_tables(request: Request) -> dict[str, Any]:
+        """The open tables where the person logged in holds a seat, those whose turn is theirs first (slow tables
+        too, asleep or not: read from the database)."""
+        session = await viewer(request)
+        if session is None:
+            raise HTTPException(401, "log in first")
+        store = manager().store
+        rows = (store.my_tables(session.user.id) if store.inline
+                else await in_thread(store.my_tables, session.user.id))
+        tables = [{**{k: v for k, v in r.items() if k != "clock"}, "url": f"/t/{r['table_id']}",
+                   "title": _title(r["preset"]), "slow": r["clock"] is not None and r["clock"].slow,
+                   "clock": None if r["clock"] is None else _clock_json(r["clock"])} for r in rows]
+        return {"now": manager().now(), "tables": tables}
+
     @app.get("/api/players/{username}")
     @bounded
     def player(username: str) -> dict[str, Any]:
@@ -459,7 +482,10 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         out = []
         for name in variant_names():
             rules = find_variant(name)
-            out.append({"name": name, "title": rules.title, "players": list(rules.player_counts)})
+            clocks = {speed: pick_clock(rules, speed) for speed in SPEEDS}
+            out.append({"name": name, "title": rules.title, "players": list(rules.player_counts),
+                        "clock": _clock_json(default_clock(rules)),
+                        "clocks": {speed: _clock_json(clock) for speed, clock in clocks.items()}})
         return out
 
     @app.post("/api/tables")
@@ -485,8 +511,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                                     None if user is None else user.username, address)
         except TableError as exc:
             # "unavailable", "moved": another process runs the table and did not answer, or it is changing hands.
-            raise HTTPException(410 if exc.code == "closed" else 503 if exc.code in ("unavailable", "moved") else 409,
-                                exc.message) from None
+            raise HTTPException(410 if exc.code == "closed" else 503 if exc.code in ("unavailable", "moved")
+                                else 403 if exc.code == "forbidden" else 409, exc.message) from None
 
     @app.get("/api/tables/{table_id}")
     async def get_table(table_id: str) -> dict[str, Any]:
@@ -532,6 +558,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             "hand_number": info["hand_number"], "hands_won": info["hands_won"],
             "match_points": info["match_points"], "created_at": created_at, "practice": info["practice"],
             "hints": bool(info.get("hints")),
+            "clock": None if info.get("clock") is None else info["clock"]["text"],
         }
 
     @app.get("/api/lobby")
@@ -544,7 +571,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         out: dict[str, list[dict[str, Any]]] = {"open": [], "playing": []}
         for status, key in (("waiting", "open"), ("playing", "playing")):
             try:
-                listed = await in_thread(queries.live_tables, manager().store, status, limit)
+                # The slow tables in play sleep: they are listed where their people see them (/api/my/tables), not
+                # among the games to watch.
+                listed = await in_thread(queries.live_tables, manager().store, status, limit, status == "waiting")
             except Exception as exc:  # the database does not answer: the tables this process (and others) run
                 if not unreachable(exc):
                     raise
@@ -790,6 +819,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/login", include_in_schema=False)
     @app.get("/account", include_in_schema=False)
     @app.get("/players/{username}", include_in_schema=False)
+    @app.get("/my", include_in_schema=False)
     def other_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
@@ -907,7 +937,7 @@ def _dispatch(actor: TableActor, conn: Connection, data: str, limiter: Limiter |
         return None
     if kind == "ping":
         actor.submit(Ping(conn, msg_id))
-    elif kind in ("leave", "resign"):
+    elif kind in SEAT_COMMANDS:
         actor.submit(SeatCommand(conn, kind, msg_id))
     elif kind == "hello":
         token, last = message.get("token"), message.get("last")

@@ -52,6 +52,7 @@ import sqlalchemy as sa
 from fastapi import HTTPException
 from sqlalchemy.dialects import postgresql
 
+from brisca.server.clock import SLOW_MOVE
 from brisca.server.db import CALL_TIMEOUT, DatabaseStalled, LeaseRow, in_thread, make_engine, unreachable
 from brisca.server.manager import TABLE_ID, Manager
 from brisca.server.store import Fenced, TableState, Write
@@ -123,6 +124,10 @@ SITE = "~site"
 _TABLES = sa.table("brisca_tables", sa.column("id"), sa.column("status"), sa.column("owner"))
 _SEATS = sa.table("brisca_seats", sa.column("table_id"), sa.column("bot"))
 _DEAD = sa.bindparam("dead", type_=postgresql.ARRAY(sa.String), value=[])
+
+#: A slow table asleep (:data:`~brisca.server.clock.SLOW_MOVE`): waiting for people, or its deadline not yet come.
+_ASLEEP = ("(COALESCE(t.clock_move, 0) >= :slow AND (t.status = 'waiting' OR t.clock_deadline IS NULL"
+           " OR t.clock_deadline > extract(epoch from now())))")
 
 
 class LeaseLost(TableError, Fenced):
@@ -259,19 +264,20 @@ class Leases:
 
     def take_orphans(self, dead: Sequence[str], limit: int = TAKE_AT_ONCE) -> dict[str, int]:
         """Take over open tables whose lease ended or whose holder is dead, and open tables with no lease (from
-        a single-process server, or a process killed between creating a table and leasing it). Locked rows are
+        a single-process server, or a process killed between creating a table and leasing it), but not the slow
+        tables that sleep (those a move wakes, or their deadline: :meth:`Manager.sweep`). Locked rows are
         skipped: processes taking over at once share the tables out. ``table -> epoch``."""
         taken = sa.text(
             "UPDATE brisca_leases SET owner = :me, epoch = epoch + 1, expires_at = now() + CAST(:ttl AS interval)"
             " WHERE table_id IN (SELECT l.table_id FROM brisca_leases l JOIN brisca_tables t ON t.id = l.table_id"
-            "  WHERE t.status IN ('waiting', 'playing')"
+            "  WHERE t.status IN ('waiting', 'playing') AND NOT " + _ASLEEP +
             "  AND (l.expires_at < now() - CAST(:grace AS interval) OR l.owner = ANY(:dead))"
             "  ORDER BY random() LIMIT :n FOR UPDATE OF l SKIP LOCKED)"
             " RETURNING table_id, epoch").bindparams(_DEAD)
         leaseless = sa.text(
             "INSERT INTO brisca_leases (table_id, owner, epoch, expires_at)"
             " SELECT t.id, :me, 1, now() + CAST(:ttl AS interval) FROM brisca_tables t"
-            " WHERE t.status IN ('waiting', 'playing')"
+            " WHERE t.status IN ('waiting', 'playing') AND NOT " + _ASLEEP +
             " AND NOT EXISTS (SELECT 1 FROM brisca_leases l WHERE l.table_id = t.id) ORDER BY random() LIMIT :n"
             " ON CONFLICT (table_id) DO NOTHING RETURNING table_id, epoch")
         # Leases of finished or closed tables whose holder is gone: nobody needs to run those.
@@ -281,9 +287,10 @@ class Leases:
             " AND (l.expires_at < now() - CAST(:grace AS interval) OR l.owner = ANY(:dead))"
         ).bindparams(_DEAD)
         with self.engine.begin() as c:
-            out = {str(t): int(e) for t, e in c.execute(taken, self._params(dead=list(dead), n=limit))}
+            out = {str(t): int(e) for t, e in c.execute(taken, self._params(dead=list(dead), n=limit, slow=SLOW_MOVE))}
             if len(out) < limit:
-                out |= {str(t): int(e) for t, e in c.execute(leaseless, self._params(n=limit - len(out)))}
+                out |= {str(t): int(e) for t, e in c.execute(leaseless, self._params(n=limit - len(out),
+                                                                                      slow=SLOW_MOVE))}
             c.execute(stale, self._params(dead=list(dead)))
         return out
 

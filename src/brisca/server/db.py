@@ -48,6 +48,16 @@ class TableRow(Base):
     last_active: Mapped[datetime | None] = mapped_column(sa.DateTime, nullable=True)
     #: Why a closed table closed (the reason its page showed), for whoever opens it afterwards.
     closed_reason: Mapped[str | None] = mapped_column(sa.String(200), nullable=True)
+    #: The move clock (:mod:`brisca.server.clock`): seconds a move, and each person's reserve (``None``: a table
+    #: from before the clock, which has none).
+    clock_move: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    clock_reserve: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    #: When the clock of the seat to act runs out (seconds since the epoch; ``None``: no clock runs), and how many
+    #: actions had been played when it was set (a deadline of an earlier turn is stale).
+    clock_deadline: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    clock_action: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    #: The seat whose clock runs (``None``: none): whose turn it is, for the pages that list a person's tables.
+    clock_seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
 
 
 class LeaseRow(Base):
@@ -74,6 +84,11 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(sa.String(64), nullable=True)
     #: The account holding the seat (``None``: a guest, a bot, or free).
     user_id: Mapped[int | None] = mapped_column(sa.Integer, nullable=True, index=True)
+    #: The seat's clock: the reserve left when its turn began (``None``: the whole reserve), its time-outs in the
+    #: match, and those in a row.
+    reserve: Mapped[float | None] = mapped_column(sa.Float, nullable=True)
+    timeouts: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+    missed: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
 
 
 class HandRow(Base):

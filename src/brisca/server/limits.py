@@ -104,6 +104,17 @@ class Limits:
     max_bot_tables_total: int = 20
     #: Seconds between two bot moves, at least, at a table with no person's seat.
     min_bot_delay: float = 0.5
+    #: The move clock a table's creator may pick (:mod:`brisca.server.clock`): a move's base from
+    #: ``min_clock_move`` to ``max_clock_move`` seconds, a person's reserve at most ``max_clock_reserve`` seconds.
+    min_clock_move: float = 5.0
+    max_clock_move: float = 600.0
+    max_clock_reserve: float = 3600.0
+    #: Slow tables (a move's time of an hour or more, :data:`~brisca.server.clock.SLOW_MOVE`): a move's time and
+    #: a reserve at most, and the open slow tables one account may have (they sleep between moves: they do not
+    #: count in ``max_open_tables_account``).
+    max_slow_move: float = 604800.0
+    max_slow_reserve: float = 1209600.0
+    max_slow_tables: int = 20
     #: The match length a table may ask for (its options ``target_hands``, ``target_points``, and
     #: ``target_game_points`` and ``hands`` under the hands' cap).
     max_target_hands: int = 10
@@ -129,6 +140,13 @@ class Limits:
                      "provisional_opponents"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} is 0 or more, not {getattr(self, name)}")
+        if not 1 <= self.min_clock_move <= self.max_clock_move <= 86400 or not 0 <= self.max_clock_reserve <= 86400:
+            raise ValueError("the clock's limits: 1 <= min_clock_move <= max_clock_move <= 86400 seconds, and "
+                             "max_clock_reserve from 0 to 86400 seconds")
+        if not 3600 <= self.max_slow_move <= 30 * 86400 or not 0 <= self.max_slow_reserve <= 60 * 86400:
+            raise ValueError("max_slow_move is from 3600 seconds to 30 days, max_slow_reserve from 0 to 60 days")
+        if self.max_slow_tables < 0:
+            raise ValueError(f"max_slow_tables is 0 or more, not {self.max_slow_tables}")
         if not 0 <= self.min_bot_delay <= 10:
             raise ValueError(f"min_bot_delay is from 0 to 10 seconds, not {self.min_bot_delay:g}")
         if not self.idle_after > 0 or not self.idle_check_every > 0:

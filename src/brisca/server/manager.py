@@ -15,7 +15,7 @@ import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import HTTPException
 from pydantic import AfterValidator, BaseModel, Field
@@ -23,6 +23,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
 from brisca.rules import Rules, find_variant, make_rules
+from brisca.server.clock import Clock, pick_clock
 from brisca.server.db import in_thread, unreachable
 from brisca.server.limits import Limits
 from brisca.server.store import SeatInfo, Store, TableState
@@ -93,6 +94,13 @@ Name = Annotated[str, Field(min_length=1, max_length=4 * NAME_LIMIT), AfterValid
 Seat = Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
 
 
+class ClockSpec(BaseModel, extra="forbid"):
+    """A clock of the creator's own: seconds a move, and each person's reserve (within the server's limits)."""
+
+    move: float = Field(ge=1, le=30 * 86400, allow_inf_nan=False)
+    reserve: float = Field(ge=0, le=60 * 86400, allow_inf_nan=False)
+
+
 class CreateTable(BaseModel):
     preset: str = Field(default="spanish", min_length=1, max_length=MAX_OPTION_TEXT)
     players: int = Field(default=2, ge=1, le=MAX_PLAYERS)
@@ -112,21 +120,27 @@ class CreateTable(BaseModel):
     #: Anyone seated may ask for the best move on their turn: the table is not rated (a practice table always
     #: gives hints).
     hints: bool = False
+    #: The move clock (:mod:`brisca.server.clock`): the preset's ``default``, ``fast``, ``slow``, ``days`` (a slow
+    #: table, played over days), or one's own.
+    clock: Literal["default", "fast", "slow", "days"] | ClockSpec = "default"
 
 
 class Manager:
     """The live tables of this process, each run by its own actor, and the caps on opening them."""
 
     def __init__(self, store: Store, takeover_after: float | None = None, limits: Limits | None = None,
-                 hand_pause: float = 0.0) -> None:
+                 hand_pause: float = 0.0, now: Callable[[], float] | None = None) -> None:
         self.store = store
+        #: The time the tables' move clocks read (seconds since the epoch; a test gives a clock of its own).
+        self.now: Callable[[], float] = now or time.time
         self.takeover_after = takeover_after
         self.hand_pause = hand_pause
         self.limits = limits or Limits()
         self.actors: dict[str, TableActor] = {}
 
     def resume(self) -> None:
-        for table_id in self.store.table_ids(["waiting", "playing"]):
+        """Start the open tables (the slow tables that sleep stay asleep until a move or their deadline)."""
+        for table_id in self.store.awake_table_ids(self.now()):
             try:
                 self.get(table_id)
             except Exception:  # one broken table must not keep the others down
@@ -150,7 +164,7 @@ class Manager:
 
     def _actor(self, state: TableState) -> TableActor:
         return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause,
-                          self.limits.provisional_games, self.limits.provisional_opponents)
+                          self.limits.provisional_games, self.limits.provisional_opponents, self.now)
 
     # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
 
@@ -185,12 +199,27 @@ class Manager:
         return [(a.id, "") for a in live[:limit]]
 
     async def describe(self, table_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
-        """Tables run by other processes, as everyone sees them (none: there are no others)."""
-        return {}
+        """Tables not loaded here, as everyone sees them: the slow tables that sleep, read from the database
+        (there are no other processes to ask)."""
+        if not table_ids:
+            return {}
+
+        def read() -> dict[str, dict[str, Any]]:
+            out: dict[str, dict[str, Any]] = {}
+            for table_id in table_ids:
+                try:
+                    state = self.store.load(table_id)
+                    if state is not None and state.clock is not None and state.clock.slow:
+                        out[table_id] = TableActor(self.store, state, now=self.now).table_json()
+                except Exception:  # a table that cannot be read is left out of the list
+                    log.exception("table %s could not be described", table_id)
+            return out
+
+        return read() if self.store.inline else await asyncio.to_thread(read)
 
     def open_counts(self, owner: str) -> tuple[int, int, int]:
         """The open tables of ``owner``, its tables of bots only among them, and every open table of bots only."""
-        live = [a for a in self.actors.values() if a.status in OPEN]
+        live = [a for a in self.actors.values() if a.status in OPEN and not a.slow]
         mine = [a for a in live if a.owner == owner]
         return len(mine), sum(a.bot_only for a in mine), sum(a.bot_only for a in live)
 
@@ -268,7 +297,11 @@ class Manager:
         if spec.seed is not None and (people > 1 or (people == 1 and not sits)):
             raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
                                      "creator's, taken now): anyone who knows the seed knows every hand")
-        self.check_limits(spec, rules, owner)
+        clock = self.table_clock(spec, rules)
+        if clock.slow:
+            self.check_slow(spec, owner)
+        else:
+            self.check_limits(spec, rules, owner)
         seats = [SeatInfo(s, f"bot:{spec.bots[s]}" if s in spec.bots else None, spec.bots.get(s))
                  for s in range(spec.players)]
         state = TableState(
@@ -277,7 +310,7 @@ class Manager:
             # Unseeded tables shuffle from the OS CSPRNG (brisca.commitment); their seed only seeds the bots.
             seed=spec.seed if spec.seed is not None else secrets.randbits(63),
             bot_delay=spec.bot_delay, status="waiting", version=0, seats=seats, seeded=spec.seed is not None,
-            owner=owner, hints=spec.hints or spec.seed is not None,
+            owner=owner, hints=spec.hints or spec.seed is not None, clock=clock,
         )
         self.claim(state.id)
         self.store.create_table(state)
@@ -289,6 +322,44 @@ class Manager:
         actor.start()
         actor.submit(StartIfFull())
         return actor
+
+    def table_clock(self, spec: CreateTable, rules: Rules) -> Clock:
+        """The clock the creator picked: a named one brought within this server's limits, one's own refused (400)
+        outside them."""
+        limits = self.limits
+        spec_clock = spec.clock
+        if isinstance(spec_clock, str):
+            named = pick_clock(rules, spec_clock)
+            if named.slow:
+                return Clock(min(named.move, limits.max_slow_move), min(named.reserve, limits.max_slow_reserve))
+            return Clock(min(max(named.move, limits.min_clock_move), limits.max_clock_move),
+                         min(named.reserve, limits.max_clock_reserve))
+        clock = Clock(spec_clock.move, spec_clock.reserve)
+        if clock.slow:
+            if clock.move > limits.max_slow_move or clock.reserve > limits.max_slow_reserve:
+                raise HTTPException(400, f"clock: a slow table's move is at most {limits.max_slow_move:g} s and its "
+                                         f"reserve at most {limits.max_slow_reserve:g} s on this server")
+            return clock
+        if not limits.min_clock_move <= clock.move <= limits.max_clock_move:
+            raise HTTPException(400, f"clock: a move's time is from {limits.min_clock_move:g} to "
+                                     f"{limits.max_clock_move:g} s on this server, not {clock.move:g}")
+        if clock.reserve > limits.max_clock_reserve:
+            raise HTTPException(400, f"clock: the reserve is at most {limits.max_clock_reserve:g} s on this "
+                                     f"server, not {clock.reserve:g}")
+        return clock
+
+    def check_slow(self, spec: CreateTable, owner: str) -> None:
+        """A slow table: an account's, with a person's seat besides bots, within the account's cap (its open slow
+        tables are counted in the database: they sleep, not in memory)."""
+        if not owner.startswith("user:"):
+            raise HTTPException(403, "a slow table is for accounts: log in to open one")
+        if len(spec.bots) == spec.players:
+            raise HTTPException(400, "a slow table has a person's seat")
+        cap = self.limits.max_slow_tables
+        mine = self.store.slow_open(owner)
+        if mine >= cap:
+            raise HTTPException(409, f"you have {mine} open slow tables, this server's limit of {cap}: finish one "
+                                     "first")
 
     def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
         """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
@@ -339,8 +410,10 @@ class Manager:
             except Exception as exc:
                 if not unreachable(exc):  # the database's being down is said once, not once a table a look
                     log.warning("table %s could not be loaded again: %s", table_id, type(exc).__name__)
+        await self._sleep_and_wake()
         after = self.limits.idle_after
-        idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped]
+        # A slow table is never idle: it sleeps between moves, and its clock ends it.
+        idle = [a for a in self.actors.values() if a.idle_for(now) >= after and not a.stopped and not a.slow]
         to_close = [a for a in idle if a.status in OPEN]
         done = [a for a in self.actors.values() if not a.stopped and (
             a.status == "closed" or (a.status == "finished" and a in idle))]
@@ -351,6 +424,24 @@ class Manager:
             if isinstance(result, BaseException):
                 log.error("table %s could not be closed: %r", actor.id, result)
         return len(to_close)
+
+    async def _sleep_and_wake(self) -> None:
+        """The slow tables waiting for a person who is not there go to sleep (their actors let go: nothing of them
+        stays in memory); those whose deadline has come are woken (their clocks run out)."""
+        for actor in [a for a in self.actors.values() if a.sleepable()]:
+            await self.release(actor)
+        try:
+            due = (self.store.due_slow(self.now()) if self.store.inline
+                   else await asyncio.to_thread(self.store.due_slow, self.now()))
+        except Exception as exc:
+            log.warning("the look for slow tables whose clock ran out failed: %s", type(exc).__name__)
+            return
+        for table_id in due:
+            if table_id not in self.actors:
+                try:
+                    await self.locate(table_id)
+                except Exception as exc:
+                    log.warning("table %s could not be woken: %s", table_id, type(exc).__name__)
 
     async def stop(self) -> None:
         await asyncio.gather(*(a.stop() for a in self.actors.values()))
@@ -378,4 +469,4 @@ def _client_rules(preset: str, options: dict[str, Any]) -> Rules:
     raise HTTPException(400, "options: these rule options do not go together")
 
 
-__all__ = ["TABLE_ID", "CreateTable", "Manager", "Name", "Seat"]
+__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "Seat"]

@@ -29,6 +29,7 @@ from typing import Any, cast
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from brisca.server.clock import SLOW_MOVE, Clock, ClockWrite
 from brisca.server.db import (
     ActionRow,
     DatabaseStalled,
@@ -49,11 +50,25 @@ _HANDS = cast(sa.Table, HandRow.__table__)
 _ACTIONS = cast(sa.Table, ActionRow.__table__)
 #: A change made by a person (``b_active``: its time) also sets ``last_active``; a bot's keeps it (``None``).
 _ACTIVE = sa.func.coalesce(sa.bindparam("b_active", type_=sa.DateTime), _TABLES.c.last_active)
+#: A write that carries the clock (``b_clock`` true) sets the turn's deadline; another keeps it.
+_CLOCKED = sa.bindparam("b_clock", type_=sa.Boolean)
+_DEADLINE = sa.case((_CLOCKED, sa.bindparam("b_deadline", type_=sa.Float)), else_=_TABLES.c.clock_deadline)
+_CLOCK_ACTION = sa.case((_CLOCKED, sa.bindparam("b_clock_action", type_=sa.Integer)), else_=_TABLES.c.clock_action)
+_CLOCK_SEAT = sa.case((_CLOCKED, sa.bindparam("b_clock_seat", type_=sa.Integer)), else_=_TABLES.c.clock_seat)
 _SET_VERSION = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
-                .values(version=sa.bindparam("b_version"), last_active=_ACTIVE))
+                .values(version=sa.bindparam("b_version"), last_active=_ACTIVE, clock_deadline=_DEADLINE,
+                        clock_action=_CLOCK_ACTION, clock_seat=_CLOCK_SEAT))
 _SET_VERSION_STATUS = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
                        .values(version=sa.bindparam("b_version"), status=sa.bindparam("b_status"),
-                               last_active=_ACTIVE))
+                               last_active=_ACTIVE, clock_deadline=_DEADLINE, clock_action=_CLOCK_ACTION,
+                               clock_seat=_CLOCK_SEAT))
+_SET_CLOCK = (_TABLES.update().where(_TABLES.c.id == sa.bindparam("b_id"))
+              .values(clock_deadline=sa.bindparam("b_deadline"), clock_action=sa.bindparam("b_clock_action"),
+                      clock_seat=sa.bindparam("b_clock_seat")))
+_SET_SEAT_CLOCK = (_SEATS.update()
+                   .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
+                   .values(reserve=sa.bindparam("b_reserve"), timeouts=sa.bindparam("b_timeouts"),
+                           missed=sa.bindparam("b_missed")))
 _SET_SEAT = (_SEATS.update()
              .where(_SEATS.c.table_id == sa.bindparam("b_table"), _SEATS.c.seat == sa.bindparam("b_seat"))
              .values(name=sa.bindparam("b_name"), token_hash=sa.bindparam("b_hash"), user_id=sa.bindparam("b_user")))
@@ -88,6 +103,10 @@ class SeatInfo:
     user_id: int | None = None
     #: That account's (normalised) username: not a column of the seat, read with it.
     account: str | None = None
+    #: The seat's clock (:class:`~brisca.server.clock.SeatClock`): reserve left (``None``: all of it), time-outs.
+    reserve: float | None = None
+    timeouts: int = 0
+    missed: int = 0
 
     @property
     def guest(self) -> bool:
@@ -122,6 +141,10 @@ class TableState:
     hints: bool = False
     #: A finished match's winning side, as stored with it (``None``: level, or not finished).
     winner: int | None = None
+    #: The move clock (``None``: a table from before the clock), the turn's deadline and the action it was set at.
+    clock: Clock | None = None
+    clock_deadline: float | None = None
+    clock_action: int | None = None
 
 
 #: A write waiting in a batch: the ``write_*`` method and its arguments (the table's id first), and the lease
@@ -314,9 +337,8 @@ class Store:
                 for statement, rows in self._batch.rows.items():
                     c.execute(statement, rows)
                 versions = self._batch.versions.items()
-                plain = [{"b_id": t, "b_version": v, "b_active": a} for t, (v, st, a) in versions if not st]
-                with_status = [{"b_id": t, "b_version": v, "b_status": st, "b_active": a}
-                               for t, (v, st, a) in versions if st]
+                plain = [_version_row(t, v, st, a, k) for t, (v, st, a, k) in versions if not st]
+                with_status = [_version_row(t, v, st, a, k) for t, (v, st, a, k) in versions if st]
                 if plain:
                     c.execute(_SET_VERSION, plain)
                 if with_status:
@@ -346,30 +368,45 @@ class Store:
         with Session(self.engine) as s, s.begin():
             s.add(TableRow(id=state.id, preset=state.preset, options=state.options, players=state.players,
                            seed=state.seed, bot_delay=state.bot_delay, status=state.status, version=state.version,
-                           seeded=state.seeded, owner=state.owner, last_active=_now(), hints=state.hints))
+                           seeded=state.seeded, owner=state.owner, last_active=_now(), hints=state.hints,
+                           clock_move=None if state.clock is None else state.clock.move,
+                           clock_reserve=None if state.clock is None else state.clock.reserve))
             s.flush()
             for info in state.seats:
                 s.add(SeatRow(table_id=state.id, seat=info.seat, name=info.name, bot=info.bot,
                               token_hash=info.token_hash, user_id=info.user_id))
 
     def _version(self, c: sa.Connection, table_id: str, version: int, status: str | None = None,
-                 active: datetime | None = None) -> None:
-        """Set the table's version (and status, and ``last_active`` for a person's change), once per batch."""
-        versions: dict[str, tuple[int, str | None, datetime | None]] | None = getattr(self._batch, "versions", None)
-        if versions is not None:  # in a batch: the table's last version (and status, and activity) wins
-            _, before, was_active = versions.get(table_id, (0, None, None))
-            versions[table_id] = (version, status or before, active or was_active)
-        elif status is None:
-            c.execute(_SET_VERSION, {"b_id": table_id, "b_version": version, "b_active": active})
+                 active: datetime | None = None, clock: ClockWrite | None = None) -> None:
+        """Set the table's version (and status, ``last_active`` for a person's change, the clock's deadline), once
+        per batch; the seats whose clocks changed are written at once."""
+        if clock is not None:
+            for seat, sc in clock.seats:
+                self._run(c, _SET_SEAT_CLOCK, {"b_table": table_id, "b_seat": seat, "b_reserve": sc.reserve,
+                                               "b_timeouts": sc.timeouts, "b_missed": sc.missed})
+        versions: dict[str, _Versioned] | None = getattr(self._batch, "versions", None)
+        if versions is not None:  # in a batch: the table's last version (and status, activity, clock) wins
+            _, before, was_active, was_clock = versions.get(table_id, (0, None, None, None))
+            versions[table_id] = (version, status or before, active or was_active, clock or was_clock)
         else:
-            c.execute(_SET_VERSION_STATUS, {"b_id": table_id, "b_version": version, "b_status": status,
-                                            "b_active": active})
+            c.execute(_SET_VERSION if status is None else _SET_VERSION_STATUS,
+                      _version_row(table_id, version, status, active, clock))
 
     # The writes on the path of every move use SQLAlchemy Core: the ORM's bookkeeping costs more than SQLite.
 
-    def set_version(self, table_id: str, version: int, active: datetime | None = None) -> None:
+    def set_version(self, table_id: str, version: int, active: datetime | None = None,
+                    clock: ClockWrite | None = None) -> None:
         with self._begin() as c:
-            self._version(c, table_id, version, None, active)
+            self._version(c, table_id, version, None, active, clock)
+
+    def write_clock(self, table_id: str, clock: ClockWrite) -> None:
+        """The clock alone (a turn's clock started, the table's version unchanged)."""
+        with self._begin() as c:
+            for seat, sc in clock.seats:
+                self._run(c, _SET_SEAT_CLOCK, {"b_table": table_id, "b_seat": seat, "b_reserve": sc.reserve,
+                                               "b_timeouts": sc.timeouts, "b_missed": sc.missed})
+            self._run(c, _SET_CLOCK, {"b_id": table_id, "b_deadline": clock.deadline,
+                                      "b_clock_action": clock.action, "b_clock_seat": clock.seat})
 
     def write_join(self, table_id: str, info: SeatInfo, version: int) -> None:
         with self._begin() as c:
@@ -408,12 +445,13 @@ class Store:
             self._version(c, table_id, version, "playing")
 
     def write_action(self, table_id: str, number: int, hand_number: int, seat: int, action: dict[str, Any],
-                     version: int, by_person: bool = False) -> None:
+                     version: int, by_person: bool = False, clock: ClockWrite | None = None) -> None:
+        """An action (``clock``: the next turn's deadline, and the clocks it changed)."""
         with self._begin() as c:
             now = _now()
             self._run(c, _INSERT_ACTION, {"table_id": table_id, "action_number": number, "hand_number": hand_number,
                                           "seat": seat, "action": action, "created_at": now})
-            self._version(c, table_id, version, None, now if by_person else None)
+            self._version(c, table_id, version, None, now if by_person else None, clock)
 
     def write_finish(self, table_id: str, game: GameRow, ratings: dict[str, tuple[float, float]],
                      version: int, opponents: dict[str, list[str]] | None = None) -> None:
@@ -472,6 +510,51 @@ class Store:
         with Session(self.engine) as s:
             return list(s.scalars(sa.select(TableRow.id).where(TableRow.status.in_(list(statuses)))))
 
+    # The slow tables (:data:`~brisca.server.clock.SLOW_MOVE`), which sleep between moves: found in the database.
+
+    def slow_open(self, owner: str) -> int:
+        """How many open slow tables ``owner`` has."""
+        query = (sa.select(sa.func.count()).select_from(_TABLES)
+                 .where(_TABLES.c.owner == owner, _TABLES.c.status.in_(["waiting", "playing"]), _SLOW))
+        with self.engine.connect() as c:
+            return int(c.execute(query).scalar_one())
+
+    def due_slow(self, now: float, limit: int = 200) -> list[str]:
+        """The slow tables in play whose clock has run out at ``now`` (seconds since the epoch), first due first."""
+        query = (sa.select(_TABLES.c.id).where(_TABLES.c.status == "playing", _SLOW,
+                                                _TABLES.c.clock_deadline <= now)
+                 .order_by(_TABLES.c.clock_deadline).limit(limit))
+        with self.engine.connect() as c:
+            return [str(t) for t in c.scalars(query)]
+
+    def awake_table_ids(self, now: float) -> list[str]:
+        """The open tables to start with the server: every one but the slow tables that sleep (not yet due)."""
+        asleep = sa.and_(_SLOW, sa.or_(_TABLES.c.status == "waiting", _TABLES.c.clock_deadline.is_(None),
+                                       _TABLES.c.clock_deadline > now))
+        query = sa.select(_TABLES.c.id).where(_TABLES.c.status.in_(["waiting", "playing"]), sa.not_(asleep))
+        with self.engine.connect() as c:
+            return [str(t) for t in c.scalars(query)]
+
+    def my_tables(self, user_id: int, limit: int = 100) -> list[dict[str, Any]]:
+        """The open tables where the account holds a seat: its seat, the seat whose clock runs and until when,
+        those whose turn it is first (the soonest deadline first), then the newest."""
+        query = (sa.select(_TABLES.c.id, _TABLES.c.preset, _TABLES.c.players, _TABLES.c.status,
+                           _TABLES.c.clock_move, _TABLES.c.clock_reserve, _TABLES.c.clock_seat,
+                           _TABLES.c.clock_deadline, _TABLES.c.created_at, _SEATS.c.seat)
+                 .join(_SEATS, _SEATS.c.table_id == _TABLES.c.id)
+                 .where(_SEATS.c.user_id == user_id, _SEATS.c.token_hash.is_not(None),
+                        _TABLES.c.status.in_(["waiting", "playing"]))
+                 .order_by(_TABLES.c.created_at.desc()).limit(limit))
+        with self.engine.connect() as c:
+            rows = list(c.execute(query))
+        out = [{"table_id": r.id, "preset": r.preset, "players": r.players, "status": r.status, "seat": r.seat,
+                "clock": None if r.clock_move is None else Clock(r.clock_move, r.clock_reserve or 0.0),
+                "your_turn": r.status == "playing" and r.clock_seat == r.seat and r.clock_deadline is not None,
+                "deadline": r.clock_deadline if r.clock_seat == r.seat else None,
+                "created_at": r.created_at.isoformat()} for r in rows]
+        out.sort(key=lambda t: (not t["your_turn"], t["deadline"] or 0.0))
+        return out
+
     def ping(self) -> bool:
         """Whether the database answers."""
         try:
@@ -499,7 +582,8 @@ class Store:
             row = s.get(TableRow, table_id)
             if row is None:
                 return None
-            seats = [SeatInfo(r.seat, r.name, r.bot, r.token_hash, r.user_id, username) for r, username in
+            seats = [SeatInfo(r.seat, r.name, r.bot, r.token_hash, r.user_id, username, r.reserve, r.timeouts or 0,
+                              r.missed or 0) for r, username in
                      s.execute(sa.select(SeatRow, UserRow.username).outerjoin(UserRow, UserRow.id == SeatRow.user_id)
                                .where(SeatRow.table_id == table_id).order_by(SeatRow.seat))]
             hands = list(s.scalars(sa.select(HandRow).where(HandRow.table_id == table_id)
@@ -512,7 +596,28 @@ class Store:
             return TableState(row.id, row.preset, dict(row.options), row.players, row.seed, row.bot_delay,
                               row.status, row.version, seats, [h.deck for h in hands], [h.salt for h in hands],
                               [h.commitment for h in hands], bool(row.seeded), row.owner, actions, bool(row.hints),
-                              winner)
+                              winner,
+                              None if row.clock_move is None else Clock(row.clock_move, row.clock_reserve or 0.0),
+                              row.clock_deadline, row.clock_action)
+
+
+#: A slow table (:data:`~brisca.server.clock.SLOW_MOVE`).
+_SLOW = sa.func.coalesce(_TABLES.c.clock_move, 0.0) >= SLOW_MOVE
+
+#: A table's row in a batch: its last version, status, activity and clock.
+_Versioned = tuple[int, str | None, datetime | None, ClockWrite | None]
+
+
+def _version_row(table_id: str, version: int, status: str | None, active: datetime | None,
+                 clock: ClockWrite | None) -> dict[str, Any]:
+    """The parameters of :data:`_SET_VERSION` (and, with a status, :data:`_SET_VERSION_STATUS`)."""
+    row: dict[str, Any] = {"b_id": table_id, "b_version": version, "b_active": active, "b_clock": clock is not None,
+                           "b_deadline": None if clock is None else clock.deadline,
+                           "b_clock_action": None if clock is None else clock.action,
+                           "b_clock_seat": None if clock is None else clock.seat}
+    if status is not None:
+        row["b_status"] = status
+    return row
 
 
 def _consume(future: asyncio.Future[None]) -> None:
@@ -544,10 +649,13 @@ def _store_ratings(s: Session, preset: str, ratings: dict[str, tuple[float, floa
 # Reads for the web pages (the lobby, the history, the leaderboard): select only the columns they show.
 
 
-def live_tables(store: Store, status: str, limit: int = 50) -> list[tuple[str, str]]:
-    """``(table_id, created_at)`` (ISO time) of the tables with this status, newest first."""
+def live_tables(store: Store, status: str, limit: int = 50, slow: bool = True) -> list[tuple[str, str]]:
+    """``(table_id, created_at)`` (ISO time) of the tables with this status, newest first (``slow``: the slow
+    tables among them)."""
     query = (sa.select(_TABLES.c.id, _TABLES.c.created_at).where(_TABLES.c.status == status)
              .order_by(_TABLES.c.created_at.desc(), _TABLES.c.id).limit(limit))
+    if not slow:
+        query = query.where(sa.not_(_SLOW))
     with store.engine.connect() as c:
         return [(row.id, row.created_at.isoformat()) for row in c.execute(query)]
 

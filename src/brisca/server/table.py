@@ -34,6 +34,7 @@ from brisca.errors import BriscaError, IllegalActionError, InvalidActionError
 from brisca.game import Game, Match, PartnerDraw, draw_for_partners
 from brisca.record import MatchRecord, Resignation
 from brisca.rules import Rules, make_rules
+from brisca.server.clock import FORFEIT_AFTER, HANDOVER_AFTER, ClockWrite, SeatClock, clock_text, spent
 from brisca.server.db import DatabaseStalled, GameRow, _now, conflicting, unreachable
 from brisca.server.serialize import action_json, view_json
 from brisca.server.store import Fenced, SeatInfo, Store, TableState, hash_token
@@ -189,6 +190,14 @@ class CheckPresence:
 
 
 @dataclass
+class ClockTick:
+    """The clock of the seat to act may have run out (unless ``action_number`` is stale): its move is played for
+    it when it has."""
+
+    action_number: int
+
+
+@dataclass
 class NextDeal:
     """The pause after a hand is over: deal the next hand (unless ``hands`` is stale)."""
 
@@ -220,9 +229,9 @@ class StartIfFull:
 
 
 Command = (Join | Hello | Leave | Act | Chat | Ping | BotTick | TakeOver | CheckPresence | Stop | StartIfFull
-           | Close | NextDeal | SeatCommand | Cancel | Abandoned)
-#: What a seated person may say about their own seat.
-SEAT_COMMANDS = ("leave", "resign")
+           | Close | NextDeal | SeatCommand | Cancel | Abandoned | ClockTick)
+#: What a seated person may say about their own seat (``back``: take it back from the bot its clock gave it to).
+SEAT_COMMANDS = ("leave", "resign", "back")
 
 
 def bot_wait(game: Game, delay: float) -> float:
@@ -246,12 +255,24 @@ class TableActor:
     its match may deal before the table is closed (``None``: no limit). ``hand_pause``: seconds between the
     end of a hand and the next deal, while the hand's result stays on the table for everyone to read.
     ``provisional_games``, ``provisional_opponents``: :attr:`brisca.server.limits.Limits.provisional_games`
-    and ``provisional_opponents``."""
+    and ``provisional_opponents``. ``now``: the time, in seconds since the epoch, that the move clock reads (its
+    deadlines are stored so; a test gives a clock of its own)."""
 
     def __init__(self, store: Store, state: TableState, takeover_after: float | None = None,
                  max_hands: int | None = None, hand_pause: float = 0.0, provisional_games: int = 0,
-                 provisional_opponents: int = 0) -> None:
+                 provisional_opponents: int = 0, now: Callable[[], float] | None = None) -> None:
         self.store = store
+        self.now: Callable[[], float] = now or time.time
+        #: The move clock (:mod:`brisca.server.clock`; ``None``: a table from before it), and as it is shown.
+        self.clock = state.clock
+        self._clock_shown: Message | None = None if state.clock is None else {
+            **state.clock.json(), "text": clock_text(state.clock), "handover_after": HANDOVER_AFTER}
+        #: When the clock of the seat to act runs out (``None``: no clock runs), and the action count it was set at.
+        self.deadline: float | None = None
+        self.deadline_action: int | None = None
+        #: The clock's timer set last: ``(action count, deadline)``, and its handle (cancelled when a new one is set).
+        self._armed: tuple[int, float] | None = None
+        self._clock_timer: asyncio.TimerHandle | None = None
         self.max_hands = max_hands
         self.hand_pause = hand_pause
         #: ``time.monotonic()`` at which the next hand is dealt, during the pause after a hand (else ``None``).
@@ -330,6 +351,8 @@ class TableActor:
         #: Bumped whenever a person's seat changes hands: a pending :class:`Abandoned` with an older one is stale.
         self._abandon_epoch = 0
         self._replay(state)
+        if state.clock_action == self.action_count and state.clock_deadline is not None:
+            self.deadline, self.deadline_action = state.clock_deadline, state.clock_action
         if self.status in ("playing", "finished"):  # a person's seat without a token: its person resigned
             for info in self.seats:
                 if info.bot is None and info.token_hash is None:
@@ -378,6 +401,7 @@ class TableActor:
 
     async def stop(self) -> None:
         self._stopped = True
+        self._disarm_clock()
         if self._task is not None:
             self.commands.put_nowait(Stop())
             with contextlib.suppress(asyncio.CancelledError):
@@ -404,11 +428,6 @@ class TableActor:
         reply: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.submit(Cancel(owner, reply))
         await reply
-
-    @property
-    def rated(self) -> bool:
-        """Whether the match may change ratings: never at a practice table nor at one with hints."""
-        return not self.seeded and not self.hints
 
     async def hint(self, token: str) -> dict[str, Any]:
         """The best move for the seat of ``token`` on its turn at a practice table, from that seat's view alone
@@ -518,6 +537,7 @@ class TableActor:
         try:
             await self._load_ratings()
             await self._recover()
+            await self._resume_clock()
             self._check_presence_later()
         except Fenced:
             # The recovery's write (the next hand's deal, say) was refused: the table runs elsewhere now, or under a
@@ -547,6 +567,7 @@ class TableActor:
 
     async def _read_commands(self) -> None:
         self._schedule_bot()
+        self._arm_clock()
         while True:
             command = await self.commands.get()
             if isinstance(command, Stop):
@@ -571,6 +592,7 @@ class TableActor:
                 with contextlib.suppress(Exception):
                     await self._recover()
             self._schedule_bot()
+            self._arm_clock()
 
     def _lost_database(self, command: Command, exc: Exception) -> None:
         """A write did not reach the database, or its answer did not come back: whether it was committed is not
@@ -599,6 +621,7 @@ class TableActor:
     def _stop_here(self, why: str) -> None:
         """Stop reading commands: the connections are closed, what waits is turned away (``why``)."""
         self._stopped = True
+        self._disarm_clock()
         for conn in list(self.conns):
             conn.send(CLOSE)
         self.conns.clear()
@@ -673,12 +696,14 @@ class TableActor:
             await self._start_if_full()
         elif isinstance(command, NextDeal):
             await self._next_deal(command)
+        elif isinstance(command, ClockTick):
+            await self._clock_tick(command)
         elif isinstance(command, Close):
             await self._close(command.reason)
             if command.done is not None and not command.done.done():
                 command.done.set_result(None)
         elif isinstance(command, SeatCommand):
-            await (self._leave(command) if command.what == "leave" else self._resign(command))
+            await {"leave": self._leave, "resign": self._resign, "back": self._back}[command.what](command)
         elif isinstance(command, Cancel):
             await self._cancel(command)
         elif isinstance(command, Abandoned) and command.epoch == self._abandon_epoch and self._everyone_gone():
@@ -707,8 +732,10 @@ class TableActor:
                        "away": s.seat in self.away, "standin": STANDIN_LEVEL if s.seat in self.standins else None,
                        "rating": None if s.account is None else self.account_ratings.get(s.account),
                        "provisional": s.account is not None and s.account in self.provisional_accounts,
-                       "resigned": s.seat in self.resigned}
+                       "resigned": s.seat in self.resigned,
+                       "clock": None if self.clock is None or s.bot is not None else self._seat_clock(s.seat).json()}
                       for s in self.seats],
+            "clock": self.clock_json(),
             "bot_delay": self.bot_delay,
             "hand_pause": self.hand_pause,
             "next_hand_in": None if self.next_deal_at is None
@@ -740,6 +767,48 @@ class TableActor:
             "ended": None if self.status != "finished" else "resigned" if self.by_resignation else "played",
             "closed_reason": self.closed_reason,
         }
+
+    def clock_json(self) -> Message | None:
+        """The move clock as everyone sees it: its times, and whose clock runs until when (seconds since the
+        epoch, by the server's clock: a welcome gives its time, ``now``, to set a page's clock by)."""
+        if self._clock_shown is None:
+            return None
+        turn = self.match.game.turn if self.match is not None and self.deadline is not None else None
+        running = turn is not None and self._clocked(turn)
+        return {**self._clock_shown, "seat": turn if running else None,
+                "deadline": self.deadline if running else None,
+                "base_until": None if not running or turn is None else self.deadline_base(turn),
+                "forfeit_after": FORFEIT_AFTER if self.rated else None}
+
+    def deadline_base(self, seat: int) -> float | None:
+        """When the move's base runs out for the seat to act (then its reserve runs)."""
+        if self.deadline is None:
+            return None
+        return self.deadline - self._seat_clock(seat).reserve
+
+    @property
+    def slow(self) -> bool:
+        """Played over days (:data:`~brisca.server.clock.SLOW_MOVE`): it sleeps between moves."""
+        return self.clock is not None and self.clock.slow
+
+    def sleepable(self) -> bool:
+        """A slow table waiting for a person who is not here: let go, it sleeps (nothing in memory, no task) until
+        a move or its deadline wakes it."""
+        if not self.slow or self._stopped or self.conns or self.hinting or not self.commands.empty():
+            return False
+        if self.status == "waiting":
+            return True
+        match = self.match
+        if self.status != "playing" or match is None or match.game.is_over():
+            return False
+        return self.deadline is not None and self._clocked(match.game.turn)
+
+    @property
+    def rated(self) -> bool:
+        """Whether the match may change ratings (and its clock's time-outs lose it): never at a practice table nor
+        at one with hints, and only where every person's seat is an account's."""
+        return not self.seeded and not self.hints and not self.bot_only and all(
+            s.bot is not None or s.user_id is not None for s in self.seats)
 
     def _audiences(self) -> list[int | None]:
         """Every seat (a seat's events are kept for its reconnection), and the spectators while any watch."""
@@ -777,6 +846,8 @@ class TableActor:
             free = [s for s in free if s.seat == command.seat]
         if not free:
             raise TableError("illegal", "no free seat" if command.seat is None else f"seat {command.seat} is taken")
+        if self.slow and command.user_id is None:
+            raise TableError("forbidden", "a slow table is for accounts: log in to sit at it")
         if command.user_id is not None and any(s.user_id == command.user_id for s in self.seats):
             raise TableError("illegal", "you already hold a seat at this table")
         info = free[0]
@@ -814,7 +885,8 @@ class TableActor:
             self._seen(self.seats[seat].account, command.address)
         conn.seat, conn.subscribed = seat, True
         self.conns.add(conn)
-        conn.send({"type": "welcome", "table_id": self.id, "seat": seat, "v": self.version})
+        conn.send({"type": "welcome", "table_id": self.id, "seat": seat, "v": self.version,
+                   "now": round(self.now(), 3)})
         last = command.last
         first = self.events[0][0] if self.events else self.version + 1
         if last is not None and last == self.version:
@@ -910,10 +982,11 @@ class TableActor:
     def _connected(self, seat: int) -> bool:
         return any(c.seat == seat and c.subscribed for c in self.conns)
 
-    async def _event(self, kind: str, public: Message) -> None:
-        """A numbered event that changes nothing in the match (its number is stored first)."""
-        await self._write(self.store.set_version, self.id, self.version + 1)
+    async def _event(self, kind: str, public: Message, clock: ClockWrite | None = None) -> None:
+        """A numbered event that changes nothing in the match (its number is stored first, with ``clock``)."""
+        await self._write(self.store.set_version, self.id, self.version + 1, None, clock)
         self.version += 1
+        self._apply_clock(clock)
         self._emit(kind, public)
 
     def _check_presence_later(self) -> None:
@@ -939,7 +1012,8 @@ class TableActor:
                 self._abandon_epoch += 1  # someone is back: an Abandoned planned before is stale
                 was_away, was_standin = self.away.pop(seat, None), self.standins.pop(seat, None)
                 if playing and (was_away is not None or was_standin is not None):
-                    await self._event("back", {"seat": seat, "standin": was_standin is not None})
+                    await self._event("back", {"seat": seat, "standin": was_standin is not None},
+                                      self._clock_back(seat))
             elif seat not in self.away and seat not in self.standins:
                 self._epoch += 1
                 loop = asyncio.get_running_loop()
@@ -960,12 +1034,185 @@ class TableActor:
         del self.away[seat]
         self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
         await self._event("takeover", {"seat": seat, "bot": STANDIN_LEVEL})
+        self._plan_abandon()
+
+    def _plan_abandon(self) -> None:
         if self._everyone_gone() and self.takeover_after is not None:
             # Every person gone: one more grace period for someone to come back, then the table closes (a bot
             # match nobody plays would otherwise go on to its end).
             self._abandon_epoch += 1
             asyncio.get_running_loop().call_later(self.takeover_after, self.commands.put_nowait,
                                                   Abandoned(self._abandon_epoch))
+
+    # ------------------------------------------------------------------ the move clock
+
+    def _clocked(self, seat: int | None) -> bool:
+        """Whether a clock runs for ``seat`` on its turn: a person's, played by them (not by a bot)."""
+        if self.clock is None or seat is None or self.status != "playing" or self.match is None:
+            return False
+        info = self.seats[seat]
+        return info.bot is None and info.token_hash is not None and seat not in self.standins
+
+    def _seat_clock(self, seat: int) -> SeatClock:
+        info = self.seats[seat]
+        full = 0.0 if self.clock is None else self.clock.reserve
+        return SeatClock(full if info.reserve is None else info.reserve, info.timeouts, info.missed)
+
+    def _apply_clock(self, clock: ClockWrite | None) -> None:
+        """What a write stored of the clock, now true here."""
+        if clock is None:
+            return
+        for seat, sc in clock.seats:
+            info = self.seats[seat]
+            info.reserve, info.timeouts, info.missed = sc.reserve, sc.timeouts, sc.missed
+        self.deadline, self.deadline_action = clock.deadline, clock.action
+
+    def _clock_for(self, game: Game, actions: int, now: float, changed: dict[int, SeatClock],
+                   keep: bool) -> ClockWrite:
+        """The clock once ``actions`` are played and ``game`` is where they leave it: the deadline of its seat to
+        act (``keep``: the running one), with the seats' clocks ``changed``."""
+        turn = None if game.is_over() else game.turn
+        deadline: float | None = None
+        if turn is not None and self._clocked(turn):
+            if keep and self.deadline is not None:
+                deadline = self.deadline
+            else:
+                assert self.clock is not None
+                reserve = changed[turn].reserve if turn in changed else self._seat_clock(turn).reserve
+                deadline = now + self.clock.move + reserve
+        return ClockWrite(deadline, actions, tuple(sorted(changed.items())), None if deadline is None else turn)
+
+    def _clock_after(self, seat: int, after: Game, by_person: bool, timed_out: SeatClock | None) -> ClockWrite | None:
+        """The clock after ``seat``'s move (``after``: the game once it is made): what the mover spent comes off
+        its reserve, and the next seat's clock starts (a move out of turn keeps the running one)."""
+        if self.clock is None or self.match is None:
+            return None
+        game = self.match.game
+        now = self.now()
+        changed: dict[int, SeatClock] = {}
+        running = self.deadline is not None and self.deadline_action == self.action_count
+        if timed_out is not None:
+            changed[seat] = timed_out
+        elif by_person and game.turn == seat and self._clocked(seat):
+            sc = self._seat_clock(seat)
+            left = spent(self.clock, sc, self.deadline, now) if running and self.deadline is not None else sc.reserve
+            if left != sc.reserve or sc.missed:
+                changed[seat] = SeatClock(left, sc.timeouts, 0)
+        keep = running and after.turn == game.turn and seat != game.turn
+        return self._clock_for(after, self.action_count + 1, now, changed, keep)
+
+    def _clock_back(self, seat: int) -> ClockWrite | None:
+        """The clock when ``seat``'s person takes it back from a bot: its time-outs in a row start again, and its
+        clock starts if it is its turn."""
+        if self.clock is None or self.match is None:
+            return None
+        sc = self._seat_clock(seat)
+        changed = {seat: SeatClock(sc.reserve, sc.timeouts, 0)} if sc.missed else {}
+        game = self.match.game
+        running = self.deadline is not None and self.deadline_action == self.action_count and game.turn != seat
+        return self._clock_for(game, self.action_count, self.now(), changed, running)
+
+    async def _start_clock(self) -> None:
+        """Start the clock of the seat to act, unless it runs already (a deal, a restart)."""
+        if self.clock is None or self.match is None:
+            return
+        game = self.match.game
+        turn = None if game.is_over() else game.turn
+        if not self._clocked(turn):
+            self.deadline = None
+            return
+        if self.deadline is not None and self.deadline_action == self.action_count:
+            return
+        clock = self._clock_for(game, self.action_count, self.now(), {}, False)
+        await self._write(self.store.write_clock, self.id, clock)
+        self._apply_clock(clock)
+
+    async def _resume_clock(self) -> None:
+        """After a restart (or a takeover by this process): the stored deadline holds; one that passed while no
+        process ran the table gives the seat one move's base from now (its reserve is spent)."""
+        match = self.match
+        if self.clock is None or match is None or self.status != "playing":
+            return
+        turn = match.game.turn
+        now = self.now()
+        # A slow table woken by its deadline: the clock ran out (a process down a while is nothing beside a day).
+        if (self.deadline is not None and self.deadline < now and self._clocked(turn) and turn is not None
+                and not self.slow):
+            sc = self._seat_clock(turn)
+            clock = ClockWrite(now + self.clock.move, self.action_count, ((turn, SeatClock(0.0, sc.timeouts,
+                                                                                            sc.missed)),), turn)
+            await self._write(self.store.write_clock, self.id, clock)
+            self._apply_clock(clock)
+        await self._start_clock()
+
+    def _arm_clock(self) -> None:
+        """A timer for the running clock's deadline (once for each turn's deadline)."""
+        if self.deadline is None or self.status != "playing":
+            return
+        armed = (self.action_count, self.deadline)
+        if self._armed == armed:
+            return
+        self._armed = armed
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+        delay = max(0.0, self.deadline - self.now())
+        self._clock_timer = asyncio.get_running_loop().call_later(delay, self.commands.put_nowait,
+                                                                  ClockTick(self.action_count))
+
+    def _disarm_clock(self) -> None:
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+
+    def check_clock(self) -> None:
+        """Look at the clock now (its timer does so at the deadline; a test that moves its clock calls this)."""
+        self.submit(ClockTick(self.action_count))
+
+    async def _clock_tick(self, command: ClockTick) -> None:
+        match = self.match
+        if (self.deadline is None or command.action_number != self.action_count or self.status != "playing"
+                or match is None or not self._clocked(match.game.turn)):
+            return
+        if self.now() < self.deadline:
+            self._armed = None  # early (a clock set back, a timer's slack): armed again for what is left
+            return
+        seat = match.game.turn
+        assert seat is not None
+        await self._time_out(seat)
+
+    async def _time_out(self, seat: int) -> None:
+        """The seat's clock ran out: the table's bot plays its move; repeated time-outs give the seat to the bot
+        (:data:`~brisca.server.clock.HANDOVER_AFTER` in a row) or, on a rated table, lose the match
+        (:data:`~brisca.server.clock.FORFEIT_AFTER` in it)."""
+        assert self.match is not None
+        sc = self._seat_clock(seat)
+        after = SeatClock(0.0, sc.timeouts + 1, sc.missed + 1)
+        agent = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1) + self.action_count) % 2**32)
+        action = agent.act(self.match.game.view(seat))
+        log.info("table %s: seat %d's clock ran out (%d time-outs in the match, %d in a row)", self.id, seat,
+                 after.timeouts, after.missed)
+        await self._commit(seat, action, timed_out=after)
+        if self.status != "playing":
+            return
+        if self.rated and after.timeouts >= FORFEIT_AFTER:
+            await self._resign_now(seat, None, clock=True)
+        elif after.missed >= HANDOVER_AFTER and seat not in self.standins:
+            self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
+            self.away.pop(seat, None)
+            self.deadline = None
+            await self._event("takeover", {"seat": seat, "bot": STANDIN_LEVEL, "clock": True})
+            self._plan_abandon()
+
+    async def _back(self, command: SeatCommand) -> None:
+        """A person whose seat a bot plays (their clock ran out, or they were away) takes it back."""
+        seat = self._seated_conn(command)
+        if self.status != "playing" or seat not in self.standins or seat in self.resigned:
+            raise TableError("illegal", "no bot is playing your seat")
+        del self.standins[seat]
+        self.away.pop(seat, None)
+        self._abandon_epoch += 1
+        await self._event("back", {"seat": seat, "standin": True}, self._clock_back(seat))
+        self._ack(command.conn, command.id)
 
     # ------------------------------------------------------------------ leaving, resigning, cancelling
 
@@ -1018,6 +1265,11 @@ class TableActor:
         if self.status != "playing" or self.match is None:
             raise TableError("illegal", "the match has not started: leave instead" if self.status == "waiting"
                              else "the match is over")
+        await self._resign_now(seat, command)
+
+    async def _resign_now(self, seat: int, command: SeatCommand | None, clock: bool = False) -> None:
+        """``seat``'s person resigns: as they asked (``command``), or as their clock ran out too often
+        (``clock``)."""
         info = self.seats[seat]
         await self._write(self.store.write_join, self.id,
                           SeatInfo(seat, info.name, None, None, info.user_id), self.version + 1)
@@ -1027,8 +1279,10 @@ class TableActor:
         for conn in self.conns:
             if conn.seat == seat:
                 conn.seat = None
-        self._ack(command.conn, command.id)
-        self._emit("resigned", {"seat": seat, "name": info.name, "bot": STANDIN_LEVEL})
+        if command is not None:
+            self._ack(command.conn, command.id)
+        self._emit("resigned", {"seat": seat, "name": info.name, "bot": STANDIN_LEVEL} | ({"clock": True} if clock
+                                                                                          else {}))
         standing = self._standing_sides()
         if len(standing) == 1:
             # Every other side's people resigned: the match is over, the side left the winner.
@@ -1076,25 +1330,30 @@ class TableActor:
 
     # ------------------------------------------------------------------ the match
 
-    async def _commit(self, seat: int, action: Action, by_person: bool = False) -> None:
+    async def _commit(self, seat: int, action: Action, by_person: bool = False,
+                      timed_out: SeatClock | None = None) -> None:
         """Check (the engine, on a copy), write, apply, then broadcast; the next hand is dealt when one ends.
+        ``timed_out``: the move was played for a person whose clock ran out (their clock from now).
 
         Nobody, not even an HTTP read of the table, sees a move before it is in the database.
         """
         assert self.match is not None
         match, game = self.match, self.match.game
+        after = game.clone()
         try:
-            game.clone().apply(action, seat)
+            after.apply(action, seat)
         except InvalidActionError as exc:
             raise TableError("malformed", str(exc)) from None
         except IllegalActionError as exc:
             raise TableError("illegal", str(exc)) from None
+        clock = self._clock_after(seat, after, by_person, timed_out)
         number, hand = self.action_count, len(match.games) - 1
         await self._write(self.store.write_action, self.id, number, hand, seat, action.to_json(), self.version + 1,
-                          by_person)
+                          by_person, clock)
         game.apply(action, seat)
         self.version += 1
         self.action_count += 1
+        self._apply_clock(clock)
 
         def visible(audience: int | None) -> bool:
             if type(action) is not Signal and type(action) is not Discard:
@@ -1104,7 +1363,10 @@ class TableActor:
 
         if game.is_over():
             self._plan_deal()
-        self._emit("action", {"action": action_json(seat, action), "hand_over": game.is_over()}, visible)
+        public: Message = {"action": action_json(seat, action), "hand_over": game.is_over()}
+        if timed_out is not None:
+            public["timeout"] = True
+        self._emit("action", public, visible)
         if game.is_over():
             await self._after_hand()
 
@@ -1120,6 +1382,7 @@ class TableActor:
                           opponents, reason)
         self.version += 1
         self.status, self.closed_reason = "closed", reason
+        self.deadline = None
         for info in self.seats:
             if info.bot is None:
                 info.name = info.token_hash = None
@@ -1154,6 +1417,7 @@ class TableActor:
             self.match.next_hand(deck=deck)
         self.status = "playing"
         self.next_deal_at = None
+        await self._start_clock()
         self._emit("deal", {"hand_number": hand_number, "commitment": commitment})
         if hand_number == 0:
             self._check_presence_later()
@@ -1230,6 +1494,7 @@ class TableActor:
         self.status = "finished"
         self.final_winner, self.by_resignation = winner, resignation is not None
         self.next_deal_at = None
+        self.deadline = None
         self.away.clear()
         self.standins.clear()
         over: Message = {"winner": winner, "record": f"/api/games/{self.id}/record"}

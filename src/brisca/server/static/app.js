@@ -21,7 +21,9 @@ const presetTitle = (name, fallback) => STRINGS[lang][`title_${name}`] || fallba
 function translate() {
   document.documentElement.lang = lang;
   $("#lang").value = lang;
-  document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+  document.querySelectorAll("[data-t]").forEach((el) => {
+    el.textContent = t(el.dataset.t) + (el.dataset.times ? ` (${el.dataset.times})` : "");
+  });
 }
 
 // What the server says, in the page's language: its English text matched against the templates ``srv_*`` of the
@@ -95,7 +97,17 @@ async function lobby() {
   const setPlayers = () => {
     const preset = presets.find((p) => p.name === form.preset.value);
     form.players.innerHTML = preset.players.map((n) => `<option>${n}</option>`).join("");
+    setClocks();
     setSeats();
+  };
+  // Each clock's times beside its name: the preset's own, fast, slow.
+  const setClocks = () => {
+    const preset = presets.find((p) => p.name === form.preset.value);
+    for (const option of form.clock.options) {
+      const times = option.value === "default" ? preset.clock : preset.clocks[option.value];
+      option.dataset.times = times.text;
+      option.textContent = `${t(option.dataset.t)} (${times.text})`;
+    }
   };
   const setSeats = () => {
     const n = Number(form.players.value);
@@ -114,6 +126,7 @@ async function lobby() {
   setPlayers();
   form.name.value = localStorage.getItem("brisca:name") || "";
   asAccount(form);
+  form.clock.querySelector("option[value=days]").hidden = !session.user;  // slow tables are for accounts
   form.onsubmit = async (ev) => {
     ev.preventDefault();
     const bots = {};
@@ -127,6 +140,7 @@ async function lobby() {
       const made = await api("/api/tables", {preset: form.preset.value, players: Number(form.players.value),
                                              bots, ...who, bot_delay: Number(form.speed.value),
                                              hints: form.hints.checked,
+                                             clock: form.clock.value,
                                              options: parseOptions(form.options.value)});
       localStorage.setItem(`brisca:seat:${made.table_id}`, JSON.stringify({seat: made.seat, token: made.token}));
       localStorage.setItem(`brisca:created:${made.table_id}`, "1");
@@ -187,12 +201,59 @@ function score(entry) {
     : name(entry.seats[side])} ${v}`).join(" · ");
 }
 
+// Time left before a deadline, in days and hours, hours and minutes, or minutes.
+function timeLeft(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
+  if (d) return t("daysHours", {d, h});
+  if (h) return t("hoursMinutes", {h, m});
+  return t("minutesLeft", {m});
+}
+
+// One of the account's tables: where it is, whether it is their turn, and until when.
+function myItem(e, now) {
+  const state = e.status === "waiting" ? t("waiting") : e.your_turn
+    ? `<b class="yourturn">${esc(t("yourTurn"))}</b> · ${esc(t("dueIn", {time: timeLeft(e.deadline - now)}))}`
+    : esc(t("theirTurn"));
+  return `<li class="item" data-table="${e.table_id}"${e.your_turn ? ' data-turn="1"' : ""}>` +
+    `<div class="what"><b>${esc(presetTitle(e.preset, e.title))}</b> · ${esc(t("playersN", {n: e.players}))}` +
+    (e.clock ? ` · <span class="clocktag nowrap">⏱ ${esc(e.clock.text)}</span>` : "") + `</div>` +
+    `<div class="who">${e.status === "waiting" ? esc(state) : state}</div>` +
+    `<a class="go" href="${e.url}">${esc(t(e.your_turn ? "playNow" : "openTable"))}</a></li>`;
+}
+
+async function myTables() {
+  const mine = await api("/api/my/tables");
+  return {tables: mine.tables, now: mine.now};  // the server's time: the deadlines are in it
+}
+
+async function myPage() {
+  $("#my").hidden = false;
+  if (!session.user) { location.href = "/login"; return; }
+  const show = async () => {
+    const {tables, now} = await myTables();
+    $("#mytables").innerHTML = tables.map((e) => myItem(e, now)).join("") ||
+      `<li class="empty">${esc(t("noMyTables"))}</li>`;
+    document.body.dataset.my = String(Date.now());
+  };
+  rerender = () => show().catch(() => {});
+  await show();
+  setInterval(() => { if (document.visibilityState === "visible") show().catch(() => {}); }, LOBBY_EVERY_MS * 10);
+}
+
 async function refreshLobby() {
+  if (session.user) {
+    const {tables, now} = await myTables();
+    const turn = tables.filter((e) => e.your_turn);
+    $("#yourturn").hidden = !turn.length;
+    $("#yourturntables").innerHTML = turn.map((e) => myItem(e, now)).join("");
+  }
   const lobby = await api("/api/lobby");
   const item = (e, open) => `<li class="item" data-table="${e.table_id}">` +
     `<div class="what"><b>${esc(presetTitle(e.preset, e.title))}</b> · ${esc(t("playersN", {n: e.players}))}` +
     (e.practice ? ` · <span class="practice">${esc(t("practiceTag"))}</span>`
       : e.hints ? ` · <span class="hints">${esc(t("hintsTag"))}</span>` : "") +
+    (e.clock ? ` · <span class="clocktag nowrap" title="${esc(t("moveClock"))}">⏱ ${esc(e.clock)}</span>` : "") +
     (open ? ` · <span class="free">${esc(t("free", {n: e.free.length}))}</span>`
       : ` · <span class="nowrap">${esc(t("handN", {n: e.hand_number + 1}))}</span> · ${esc(score(e))}`) + `</div>` +
     `<div class="who">${e.seats.map(seatLabel).join(", ")}</div>` +
@@ -412,6 +473,7 @@ function renderWho() {
     ? `<a id="nav-me" href="/account">${esc(user.display)}</a> · <a id="logout" href="#">${esc(t("logOut"))}</a>`
     : `<a id="nav-login" href="/login">${esc(t("logInSignUp"))}</a>`;
   document.body.dataset.user = user ? user.username : "";
+  $("#nav-my").hidden = !user;
   if (user) {
     $("#logout").onclick = async (ev) => {
       ev.preventDefault();
@@ -511,11 +573,12 @@ function route() {
     [/^\/login\/?$/, "login", () => loginPage()],
     [/^\/account\/?$/, "account", () => accountPage()],
     [/^\/players\/([^/]+)$/, "player", (username) => playerPage(username)],
+    [/^\/my\/?$/, "my", () => myPage()],
   ];
   for (const [pattern, name, open] of pages) {
     if ((m = path.match(pattern))) {
       document.body.dataset.page = name;
-      const nav = {history: "games", replay: "games", leaderboard: "leaderboard"}[name];
+      const nav = {history: "games", replay: "games", leaderboard: "leaderboard", my: "my"}[name];
       if (nav) $(`#nav-${nav}`).classList.add("here");
       return Promise.resolve(open(m[1]));
     }

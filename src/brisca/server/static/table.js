@@ -4,7 +4,7 @@
 // cards to explain what changed; the motion never holds the state back, and a click or a key finishes it.
 "use strict";
 
-const table = {id: null, ws: null, v: null, state: null, seat: null, token: null, retry: 500,
+const table = {id: null, ws: null, v: null, state: null, seat: null, token: null, retry: 500, skew: 0,
                away: {}, picked: new Set(), nextDealAt: null, closedResults: null, openedResults: null,
                keys: null};
 
@@ -153,6 +153,8 @@ function connect() {
 function receive(m) {
   if (m.type === "welcome") {
     table.seat = m.seat;
+    // The move clocks' deadlines are the server's times: how far this device's clock is from it.
+    if (typeof m.now === "number") table.skew = m.now * 1000 - Date.now();
     // Back after a reconnection that missed nothing: no sync or event follows, so show the table again now
     // (else the status would say "Reconnecting…" until the next event).
     if (table.state && m.v === table.v) { render(); sendQueued(); }
@@ -181,11 +183,13 @@ function receive(m) {
         table.away[m.seat] = Date.now() + m.seconds * 1000;
         addNote(t("awayNote", {name, n: Math.round(m.seconds)}));
       } else if (m.kind === "takeover") {
-        addNote(t("takeoverNote", {name}));
+        addNote(t(m.clock ? "clockTakeoverNote" : "takeoverNote", {name}));
+      } else if (m.kind === "action" && m.timeout) {
+        addNote(t("timeoutNote", {name: seatName(m.state.table, m.action.seat)}));
       } else if (m.kind === "back") {
         addNote(t("backNote", {name}));
       } else if (m.kind === "left" || m.kind === "resigned") {
-        addNote(t(m.kind === "left" ? "leftNote" : "resignedNote", {name: m.name || name}));
+        addNote(t(m.kind === "left" ? "leftNote" : m.clock ? "forfeitNote" : "resignedNote", {name: m.name || name}));
         if (m.seat === table.seat) giveUpSeat();
       } else if (m.kind === "closed") {
         closed(m.reason);
@@ -256,6 +260,9 @@ function seatButtons(info, mine) {
   const live = !table.closed;
   $("#leavebtn").hidden = !(live && info.status === "waiting" && mine !== null);
   $("#resignbtn").hidden = !(live && info.status === "playing" && mine !== null);
+  const seat = mine === null ? null : info.seats[mine];
+  $("#backbtn").hidden = !(live && info.status === "playing" && seat && seat.standin && !seat.resigned);
+  $("#tableclock").textContent = info.clock ? t("clockShort", {text: info.clock.text}) : "";
   $("#cancelbtn").hidden = !(live && info.status === "waiting" && localStorage.getItem(`brisca:created:${info.id}`));
 }
 
@@ -407,6 +414,7 @@ function renderSeats(info, view, mine) {
       clock = `<div class="clock" ${until ? `data-until="${until}"` : ""}>${esc(until
         ? t("away", {n: Math.max(0, Math.ceil((until - Date.now()) / 1000))}) : t("awayShort"))}</div>`;
     }
+    if (!clock) clock = seatClock(info, i);
     let fan = "";
     if (view && live && !(me && pos === 0)) {
       const known = view.known.filter((k) => k.seat === i).map((k) => k.card);
@@ -431,6 +439,32 @@ function renderSeats(info, view, mine) {
       `<div class="plate">${mark}<span class="name">${esc(name)}</span>${tag}${dealer}${role}${turnChip}</div>` +
       fan + stats + clock + bid + `</div>`;
   }).join("");
+}
+
+// A person's move clock: while it runs, the move's time left (then the reserve's); else the reserve left.
+function seatClock(info, i) {
+  const c = info.clock, s = info.seats[i];
+  if (!c || !s.clock || s.bot || s.standin || s.resigned) return "";
+  if (c.seat === i && c.deadline) {
+    return `<div class="clock moveclock running" data-deadline="${c.deadline}" data-base="${c.base_until}">` +
+      `${esc(clockLeft(c.deadline, c.base_until))}</div>`;
+  }
+  return `<div class="clock moveclock">${esc(t("reserveLeft", {time: mmss(s.clock.reserve)}))}</div>`;
+}
+
+function serverNow() {
+  return (Date.now() + table.skew) / 1000;
+}
+
+function mmss(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function clockLeft(deadline, base) {
+  const now = serverNow();
+  if (base !== null && now < base) return t("moveLeft", {time: mmss(base - now), reserve: mmss(deadline - base)});
+  return t("reserveRunning", {time: mmss(deadline - now)});
 }
 
 function renderScoreboard(info, view) {
@@ -905,6 +939,11 @@ function tickClocks() {
     next.textContent = "";
     delete next.dataset.left;
   }
+  document.querySelectorAll("[data-deadline]").forEach((el) => {
+    const deadline = Number(el.dataset.deadline);
+    el.textContent = clockLeft(deadline, el.dataset.base === "null" ? null : Number(el.dataset.base));
+    el.classList.toggle("low", deadline - serverNow() < 10);
+  });
   document.querySelectorAll("[data-until]").forEach((el) => {
     const left = Math.max(0, Math.ceil((Number(el.dataset.until) - Date.now()) / 1000));
     el.textContent = t("away", {n: left});
@@ -1155,6 +1194,7 @@ async function tablePage(id) {
     ev.target.text.value = "";
   };
   $("#leavebtn").onclick = () => sendSeat("leave");
+  $("#backbtn").onclick = () => sendSeat("back");
   $("#resignbtn").onclick = () => { if (confirm(t("resignConfirm"))) sendSeat("resign"); };
   $("#cancelbtn").onclick = async () => {
     if (!confirm(t("cancelConfirm"))) return;

@@ -1,0 +1,90 @@
+"""The move clock in a real browser: picked in the lobby's form, shown at the table, counting down at the seat
+whose turn it is, in the page's language.
+
+Same browser and server as ``test_web_browser.py``; it skips without them unless ``BRISCA_REQUIRE_BROWSER=1``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from test_web_browser import _get, _open_page, browser, server  # noqa: F401  (fixtures)
+
+
+def test_the_creator_picks_a_clock_and_the_table_counts_down_the_turn(browser: Any, server: str) -> None:  # noqa: F811
+    ctx, page, errors = _open_page(browser, locale="en-US")
+    page.goto(server)
+    form = page.locator("#create")
+    form.locator("select[name=preset]").select_option("spanish")
+    clock = form.locator("select[name=clock]")
+    assert clock.locator("option[value=default]").inner_text() == "The preset's (15 s + 1 min)"
+    assert clock.locator("option[value=fast]").inner_text() == "Fast (10 s + 30 s)"
+    form.locator("input[name=name]").fill("Ana")
+    form.locator("select[name=seat1]").select_option("easy")
+    form.locator("select[name=speed]").select_option("0.15")
+    clock.select_option("fast")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    assert _get(f"{server}/api/tables/{table_id}")["clock"]["text"] == "10 s + 30 s"
+    assert page.locator("#tableclock").inner_text() == "Move clock: 10 s + 30 s"
+
+    # Ana's turn comes (the bot plays first or not): her seat's clock runs, the move's time and then the reserve.
+    running = page.locator(".seat.me .moveclock.running")
+    running.wait_for(state="visible")
+    assert re.fullmatch(r"⏱ 0:(0\d|10) \(\+ 0:30 reserve\)", running.inner_text()), running.inner_text()
+    assert page.locator(".seat:not(.me) .moveclock").count() == 0  # the bot has no clock
+
+    # In Spanish, the same clock.
+    page.select_option("#lang", "es")
+    assert page.locator("#tableclock").inner_text() == "Reloj de jugada: 10 s + 30 s"
+    page.wait_for_function("document.querySelector('.seat.me .moveclock.running').textContent.includes('reserva')")
+    # Back in the lobby, the table is listed with its clock.
+    page.goto(server)
+    page.locator(f"[data-table='{table_id}'] .clocktag").wait_for(state="visible")
+    assert "10 s + 30 s" in page.locator(f"[data-table='{table_id}'] .clocktag").inner_text()
+    assert errors == []
+    ctx.close()
+
+
+def test_a_slow_table_on_a_phone_where_it_is_ones_turn(browser: Any, server: str) -> None:  # noqa: F811
+    """An account opens a slow table (a move a day) from the lobby on a phone; the lobby and "My tables" show
+    that it is their turn, and how long is left, in the page's language, within the phone's width."""
+    ctx, page, errors = _open_page(browser, locale="en-US", viewport={"width": 390, "height": 844})
+    page.goto(f"{server}/login")
+    form = page.locator("#signupform")
+    form.locator("input[name=username]").fill("Ana")
+    form.locator("input[name=password]").fill("correct horse battery")
+    form.locator("button[type=submit]").click()
+    page.wait_for_function("document.body.dataset.user === 'ana'")
+    page.goto(server)
+    form = page.locator("#create")
+    form.locator("select[name=preset]").select_option("spanish")
+    form.locator("select[name=seat1]").select_option("easy")
+    form.locator("select[name=speed]").select_option("0.15")
+    form.locator("select[name=clock]").select_option("days")
+    form.locator("button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    table_id = page.url.rsplit("/", 1)[1]
+    assert page.locator("#tableclock").inner_text() == "Move clock: 1 d + 2 d"
+    page.locator(".seat.me .moveclock.running").wait_for(state="visible")  # Ana's turn (the bot may move first)
+
+    page.goto(server)
+    mine = page.locator(f"#yourturntables [data-table='{table_id}']")
+    mine.wait_for(state="visible")
+    assert re.search(r"Your turn · (2 d 23 h|3 d 0 h) left", mine.inner_text()), mine.inner_text()
+    page.locator("#nav-my").click()
+    page.wait_for_url(f"{server}/my")
+    listed = page.locator(f"#mytables [data-table='{table_id}']")
+    listed.wait_for(state="visible")
+    assert listed.get_attribute("data-turn") == "1"
+    page.select_option("#lang", "it")
+    page.wait_for_function(f"document.querySelector(\"#mytables [data-table='{table_id}']\").textContent"
+                           ".includes('Tocca a te')")
+    assert page.locator("#my h1").inner_text() == "I miei tavoli"
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # no sideways scrolling
+    listed.locator("a.go").click()
+    page.wait_for_url(f"{server}/t/{table_id}")
+    assert errors == []
+    ctx.close()
