@@ -197,7 +197,8 @@ def test_a_rated_match_is_lost_after_its_time_outs(tmp_path: Path) -> None:
                 assert ana.request({"type": "back"})["type"] == "ack"
         resigned = ana.until(_event("resigned", seat=0))[-1]
         assert resigned["clock"] is True
-        ana.until(_event("closed"))  # nobody left to play against Bo: the table closes, the loss rated
+        over = ana.until(lambda m: m.get("kind") == "match_over")[-1]  # Ana's side resigned: Bo's side wins
+        assert over["resigned"] == [0] and over["winner"] == 1
         rating = {r["preset"]: r for r in client.get("/api/players/ana").json()["ratings"]}["spanish"]
         assert rating["games"] == 1 and rating["mu"] < START[0]
         ana.close()
