@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 
 import pytest
 
@@ -36,9 +37,10 @@ def hidden(game: Game, seat: int, stock_size: int) -> object:
 
 
 def play_along(presets: list[str], players: int, hands: int, seed: int, options: dict[str, object] | None = None,
-               with_cues: bool = False) -> int:
+               with_cues: bool = False, seen: Counter[str] | None = None) -> int:
     """Random hands played in a one-lane batch and in the engine side by side; every position compared (with the
-    cues where asked). The number of positions."""
+    cues where asked). The number of positions; ``seen`` counts how the hands ended (their results' reasons) and
+    what the seats did (the kinds of the actions taken)."""
     rules = [make_rules(p, options) for p in presets]
     batch = Batch(rules, players, size=1, cues=with_cues)
     encoders = [ObservationEncoder(r, players) for r in rules]
@@ -72,10 +74,14 @@ def play_along(presets: list[str], players: int, hands: int, seed: int, options:
             assert batch.legal_ids(0) == [enc.codec.ids[a] for a in legal]
             assert np.flatnonzero(enc.mask(view)).tolist() == sorted(batch.legal_ids(0))
             action = rng.choice(legal)
+            if seen is not None:
+                seen[action.kind] += 1
             game.apply(action)
             batch.apply(0, enc.codec.ids[action])
         result = game.result()
         assert result is not None
+        if seen is not None:
+            seen[result.reason] += 1
         assert batch.result(0) == (tuple(result.side_points), result.winner)
         for seat in range(players):
             assert batch.reward(0, seat) == reward(game, seat)
@@ -111,6 +117,26 @@ def test_other_plain_presets_match_the_engine(preset: str, players: int) -> None
 def test_plain_options_match_the_engine(options: dict[str, object]) -> None:
     assert play_along(["spanish"], 2, hands=15, seed=7, options=options) > 300
     assert play_along(["spanish"], 4, hands=5, seed=8, options=options) > 100
+
+
+@pytest.mark.parametrize(("players", "hands"), [(2, 300), (3, 200), (4, 200), (6, 100)])
+def test_muerte_al_tres_matches_the_engine(players: int, hands: int) -> None:
+    """kill_three: the ace of trumps held back until the three of trumps is out (or it is the seat's last card);
+    the hand over at once, won by the ace's side, when the ace takes the three."""
+    seen: Counter[str] = Counter()
+    assert covers("muerte-al-tres", players)
+    assert play_along(["muerte-al-tres"], players, hands=hands, seed=20 + players, seen=seen) > hands * 10
+    assert seen["three-killed"] > hands // 20 and seen["points"] > hands // 4, seen
+    assert seen["exchange"] > 0, seen
+
+
+def test_muerte_al_tres_in_a_batch_with_its_options() -> None:
+    """kill_three with the bonuses it skips or keeps when the hand ends at once, and beside the plain preset."""
+    seen: Counter[str] = Counter()
+    play_along(["muerte-al-tres"], 2, hands=60, seed=31, seen=seen,
+               options={"last_trick_bonus": 10, "pair_bonus": True, "trump_exchange": "any_time"})
+    play_along(["muerte-al-tres", "spanish"], 4, hands=40, seed=32, seen=seen, with_cues=True)
+    assert seen["three-killed"] > 5, seen
 
 
 def test_lockstep_lanes_match_games_played_beside_them() -> None:
@@ -187,7 +213,7 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
 
 def test_covers_only_what_it_plays() -> None:
     assert covers("spanish", 2) and covers("briscola", 4)
-    for preset in ("chilean", "rematada", "chiamata", "bixkla", "muerte-al-tres", "scoperta"):
+    for preset in ("chilean", "rematada", "chiamata", "bixkla", "scoperta"):
         assert not covers(preset, 2) and not covers(preset, 4)
     assert not covers(make_rules("spanish", {"signals": "partner"}), 4)
     assert not covers("briscola", 6)  # not a player count of the preset

@@ -33,6 +33,7 @@ still pass; :data:`COMPILED` says which).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -72,14 +73,15 @@ __all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "forward", "greedy", "p
 EXCHANGE_ID = 48
 
 # --- the per-preset configuration (one row of ``cfg`` a preset) ----------------------------------------------------
-(_N, _SIDES, _H, _S, _XMODE, _GIVE_UNTIL, _CHAIN, _PLOOK, _LEAST, _MOST_CARDS, _LTB, _PAIR, _NCARDS,
- _CFG) = range(14)
+(_N, _SIDES, _H, _S, _XMODE, _GIVE_UNTIL, _CHAIN, _PLOOK, _LEAST, _MOST_CARDS, _LTB, _PAIR, _NCARDS, _KILL3,
+ _CFG) = range(15)
 #: ``_XMODE``: no exchange, once the seat has won a trick, at any time.
 _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 
 # --- the per-lane state: one row of ``st`` a lane; offsets in ``lay`` (they depend on n, H, S) --------------------
 (_L_HANDS, _L_HLEN, _L_STOCK, _L_SLEN, _L_TRICK, _L_TLEN, _L_LEADER, _L_TURN, _L_BEST, _L_BSEAT, _L_GIVE, _L_OVER,
- _L_LASTW, _L_DEALER, _L_TRUMP, _L_PRESET, _L_PTS, _L_MAYX, _L_PLAYED, _L_CAPT, _L_KNOWN, _L_WIDTH) = range(22)
+ _L_LASTW, _L_DEALER, _L_TRUMP, _L_PRESET, _L_PTS, _L_MAYX, _L_PLAYED, _L_CAPT, _L_KNOWN, _L_THREE, _L_KILLER,
+ _L_WIDTH) = range(24)
 
 # --- the encoder's field offsets (``enc``) ---------------------------------------------------------------------------
 _ENC_FIELDS = ("hand", "known", "trick", "played", "captured", "face_up", "trump", "leader", "turn", "dealer",
@@ -91,8 +93,10 @@ def covers(rules: Rules | str, players: int) -> bool:
     rules = make_rules(rules)
     if players not in rules.player_counts:
         return False
-    return (rules.plain and not rules.dealt_out and not rules.trump_rotation and rules.signals == "off"
-            and not rules.kill_three and not rules.open_hands and not rules.deal_look and not rules.auction
+    # The rules the lanes play beyond the plain game's path: muerte al tres.
+    base = dataclasses.replace(rules, kill_three=False)
+    return (base.plain and not rules.dealt_out and not rules.trump_rotation and rules.signals == "off"
+            and not rules.open_hands and not rules.deal_look and not rules.auction
             and rules.contract == "off" and rules.trump_exchange in ("off", "after_win", "any_time",
                                                                      "before_penultimate"))
 
@@ -133,6 +137,7 @@ def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck
     row[lay[_L_DEALER]] = dealer
     row[lay[_L_TRUMP]] = deck[dealt] // 12
     row[lay[_L_PRESET]] = preset
+    row[lay[_L_KILLER]] = -1
     for s in range(n):
         row[lay[_L_MAYX] + s] = 1 if c[_XMODE] == _X_ANY else 0
     for i in range(48):
@@ -165,15 +170,28 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
     base = lay[_L_HANDS] + seat * h
     give = row[lay[_L_GIVE]]
     held = False
+    prisoner = _prisoner(row, lay, c, hl)
+    m = 0
     for i in range(hl):
         card = row[base + i]
-        out[i] = card
         if card == give:
             held = True
+        if card != prisoner:
+            out[m] = card
+            m += 1
     if held and row[lay[_L_MAYX] + seat] != 0:
-        out[hl] = EXCHANGE_ID + give
-        return int(hl + 1)
-    return int(hl)
+        out[m] = EXCHANGE_ID + give
+        m += 1
+    return m
+
+
+@_njit
+def _prisoner(row: Any, lay: Any, c: Any, hl: int) -> int:
+    """``kill_three``: the ace of trumps while it may not be played (the three of trumps not yet out, and the ace
+    not the seat's last card), else -1."""
+    if c[_KILL3] == 0 or row[lay[_L_THREE]] != 0 or hl <= 1:
+        return -1
+    return int(row[lay[_L_TRUMP]] * 12)
 
 
 @_njit
@@ -218,13 +236,15 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         row[lay[_L_KNOWN] + give] = 0
         _set_give(row, lay, c, True, xtable[p, give])
         return True
-    if not _take(row, base, hl, aid):
+    if aid == _prisoner(row, lay, c, hl) or not _take(row, base, hl, aid):
         return False
     row[base + hl - 1] = -1
     row[lay[_L_HLEN] + seat] = hl - 1
     row[lay[_L_KNOWN] + aid] = 0
     tlen = row[lay[_L_TLEN]]
     trump = row[lay[_L_TRUMP]]
+    if aid == trump * 12 + 2:
+        row[lay[_L_THREE]] = 1
     if tlen:
         best = row[lay[_L_BEST]]
         if aid // 12 == best // 12:
@@ -248,9 +268,15 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     leader = row[lay[_L_LEADER]]
     sides = c[_SIDES]
     tp = 0
+    killer = -1
+    three = False
     for i in range(n):
         card = row[lay[_L_TRICK] + i]
         tp += points[p, card]
+        if c[_KILL3] != 0 and card == trump * 12:
+            killer = (leader + i) % n
+        elif c[_KILL3] != 0 and card == trump * 12 + 2:
+            three = True
         row[lay[_L_PLAYED] + card] = (leader + i) % n
         row[lay[_L_CAPT] + card] = winner % sides
         row[lay[_L_TRICK] + i] = -1
@@ -259,7 +285,10 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     row[lay[_L_TLEN]] = 0
     row[lay[_L_LASTW]] = winner
     slen = row[lay[_L_SLEN]]
-    if slen > 0:
+    if three and killer >= 0:  # kill_three: the ace took the three, and the hand ends at once (nobody draws)
+        row[lay[_L_KILLER]] = killer
+        row[lay[_L_OVER]] = 1
+    elif slen > 0:
         last = winner
         for i in range(n):
             s = (winner + i) % n
@@ -393,7 +422,8 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
     for s in range(n):
         out[s % sides] += row[lay[_L_PTS] + s]
     lastw = row[lay[_L_LASTW]]
-    if c[_LTB] != 0 and lastw >= 0:
+    killer = row[lay[_L_KILLER]]
+    if c[_LTB] != 0 and lastw >= 0 and killer < 0:
         out[lastw % sides] += c[_LTB]
     if c[_PAIR] != 0:
         trump = row[lay[_L_TRUMP]]
@@ -401,6 +431,8 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
             for su in range(4):
                 if row[lay[_L_CAPT] + su * 12 + 11] == sd and row[lay[_L_CAPT] + su * 12 + 10] == sd:
                     out[sd] += 40 if su == trump else 20
+    if killer >= 0:
+        return int(killer % sides)
     best = out[0]
     for sd in range(1, sides):
         if (c[_LEAST] != 0 and out[sd] < best) or (c[_LEAST] == 0 and out[sd] > best):
@@ -658,7 +690,8 @@ class Batch:
             xmode = {"off": _X_OFF, "any_time": _X_ANY}.get(r.trump_exchange, _X_AFTER_WIN)
             cfg[i] = [n, self.sides, h, s, xmode, n if r.trump_exchange == "before_penultimate" else 0,
                       int(r.exchange_chain), int(r.partners_look), int(r.hand_winner == "least"),
-                      int(r.tie == "most_cards"), r.last_trick_bonus, int(r.pair_bonus), len(decks[i])]
+                      int(r.tie == "most_cards"), r.last_trick_bonus, int(r.pair_bonus), len(decks[i]),
+                      int(r.kill_three)]
         self._cfg = cfg
         self._strength = np.array([r.strength_table for r in self.rules], np.int64)
         self._points = np.array([r.point_table for r in self.rules], np.int64)
