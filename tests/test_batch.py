@@ -139,6 +139,28 @@ def test_muerte_al_tres_in_a_batch_with_its_options() -> None:
     assert seen["three-killed"] > 5, seen
 
 
+@pytest.mark.parametrize(("players", "hands"), [(2, 300), (3, 200), (4, 200)])
+def test_open_hands_match_the_engine(players: int, hands: int) -> None:
+    """scoperta: every hand face up, so every seat's input shows every other hand (and never the stock's order)."""
+    assert covers("scoperta", players)
+    assert play_along(["scoperta"], players, hands=hands, seed=40 + players) > hands * 10
+    batch = Batch(["scoperta"], players, size=1)
+    batch.load(0, Game("scoperta", players, seed=players))
+    enc = ObservationEncoder("scoperta", players)
+    known = enc.split(batch.features(0, 0)[:enc.size])["known"]
+    for r in range(1, players):
+        assert np.flatnonzero(known[r - 1]).tolist() == sorted(batch.hand(0, r))
+
+
+def test_open_hands_beside_hidden_ones_and_with_options() -> None:
+    """open_hands with the exchange, muerte al tres and a partnership; a batch of open and hidden presets."""
+    seen: Counter[str] = Counter()
+    options = {"trump_exchange": "after_win", "kill_three": True}
+    assert play_along(["scoperta"], 4, hands=60, seed=41, options=options, seen=seen, with_cues=True) > 600
+    assert seen["exchange"] > 0 and seen["three-killed"] > 0, seen
+    assert play_along(["scoperta", "briscola"], 2, hands=60, seed=42) > 600
+
+
 def test_lockstep_lanes_match_games_played_beside_them() -> None:
     """observe() plays every forced move and lists each lane's seat to decide, its input and mask; act() applies
     one id a row: the same as each lane's Game."""
@@ -213,7 +235,7 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
 
 def test_covers_only_what_it_plays() -> None:
     assert covers("spanish", 2) and covers("briscola", 4)
-    for preset in ("chilean", "rematada", "chiamata", "bixkla", "scoperta"):
+    for preset in ("chilean", "rematada", "chiamata", "bixkla"):
         assert not covers(preset, 2) and not covers(preset, 4)
     assert not covers(make_rules("spanish", {"signals": "partner"}), 4)
     assert not covers("briscola", 6)  # not a player count of the preset

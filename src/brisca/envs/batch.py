@@ -74,7 +74,7 @@ EXCHANGE_ID = 48
 
 # --- the per-preset configuration (one row of ``cfg`` a preset) ----------------------------------------------------
 (_N, _SIDES, _H, _S, _XMODE, _GIVE_UNTIL, _CHAIN, _PLOOK, _LEAST, _MOST_CARDS, _LTB, _PAIR, _NCARDS, _KILL3,
- _CFG) = range(15)
+ _OPEN, _CFG) = range(16)
 #: ``_XMODE``: no exchange, once the seat has won a trick, at any time.
 _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 
@@ -96,7 +96,7 @@ def covers(rules: Rules | str, players: int) -> bool:
     # The rules the lanes play beyond the plain game's path: muerte al tres.
     base = dataclasses.replace(rules, kill_three=False)
     return (base.plain and not rules.dealt_out and not rules.trump_rotation and rules.signals == "off"
-            and not rules.open_hands and not rules.deal_look and not rules.auction
+            and not rules.deal_look and not rules.auction
             and rules.contract == "off" and rules.trump_exchange in ("off", "after_win", "any_time",
                                                                      "before_penultimate"))
 
@@ -332,10 +332,11 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
     over = row[lay[_L_OVER]] != 0
     slen = row[lay[_L_SLEN]]
     look = c[_PLOOK] != 0 and slen == 0
-    for r in range(1, n):  # known: public cards in another hand, and partners' hands under partners_look
-        s = (me + r) % n
+    shown = c[_OPEN] != 0
+    for r in range(1, n):  # known: public cards in another hand, partners' hands under partners_look, every hand
+        s = (me + r) % n  # under open_hands
         hb = lay[_L_HANDS] + s * h
-        partner = look and s % sides == my_side
+        partner = shown or (look and s % sides == my_side)
         for i in range(row[lay[_L_HLEN] + s]):
             card = row[hb + i]
             if partner or row[lay[_L_KNOWN] + card] != 0:
@@ -691,7 +692,7 @@ class Batch:
             cfg[i] = [n, self.sides, h, s, xmode, n if r.trump_exchange == "before_penultimate" else 0,
                       int(r.exchange_chain), int(r.partners_look), int(r.hand_winner == "least"),
                       int(r.tie == "most_cards"), r.last_trick_bonus, int(r.pair_bonus), len(decks[i]),
-                      int(r.kill_three)]
+                      int(r.kill_three), int(r.open_hands)]
         self._cfg = cfg
         self._strength = np.array([r.strength_table for r in self.rules], np.int64)
         self._points = np.array([r.point_table for r in self.rules], np.int64)
