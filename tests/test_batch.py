@@ -161,6 +161,53 @@ def test_open_hands_beside_hidden_ones_and_with_options() -> None:
     assert play_along(["scoperta", "briscola"], 2, hands=60, seed=42) > 600
 
 
+def test_bixkla_s_partner_signals_match_the_engine() -> None:
+    """Partner signals: each true one a seat's action (the seat acts again), once a turn; seen by the partners
+    alone, in the hand's plane and the current trick's."""
+    seen: Counter[str] = Counter()
+    assert covers("bixkla", 4)
+    assert play_along(["bixkla"], 4, hands=300, seed=50, seen=seen) > 3000 * 4
+    assert seen["signal"] > 1500 and seen["play"] == 300 * 40, seen
+    assert seen["tie"] > 0, seen  # (bixkla's tie is a draw)
+
+
+@pytest.mark.parametrize("options", [
+    {"signals": "partner", "signal_asks": True},
+    {"signals": "open", "kill_three": True},
+    {"signals": "partner", "open_hands": True, "trump_exchange": "any_time"},
+])
+def test_signals_with_other_rules_match_the_engine(options: dict[str, object]) -> None:
+    """The Spanish set (asks too), open signals seen by all, signals beside muerte al tres and open hands."""
+    seen: Counter[str] = Counter()
+    assert play_along(["spanish"], 4, hands=60, seed=51, options=options, seen=seen, with_cues=True) > 60 * 40
+    assert seen["signal"] > 500, seen
+    assert play_along(["spanish"], 2, hands=10, seed=52, options=options) > 200  # two sides of one: no signals
+
+
+def test_a_signal_is_checked_like_a_card() -> None:
+    """A signal that is not true, not of the rules, or already made this turn, is refused and changes nothing."""
+    from brisca.actions import Signal
+
+    game = Game("bixkla", 4, seed=3)
+    batch = Batch(["bixkla"], 4, size=1)
+    batch.load(0, game)
+    ids = batch.codec.ids
+    true = [a for a in game.legal_actions() if isinstance(a, Signal)]
+    false = [Signal(n) for n in ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "high-card")
+             if Signal(n) not in true]
+    assert true and false
+    before = batch.st.copy()
+    for action in [*false, Signal("briscas"), Signal("ask-points")]:
+        with pytest.raises(ValueError, match="not legal"):
+            batch.apply(0, ids[action])
+    assert (batch.st == before).all()
+    batch.apply(0, ids[true[0]])
+    with pytest.raises(ValueError, match="not legal"):
+        batch.apply(0, ids[true[0]])
+    game.apply(true[0])
+    assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
+
+
 def test_lockstep_lanes_match_games_played_beside_them() -> None:
     """observe() plays every forced move and lists each lane's seat to decide, its input and mask; act() applies
     one id a row: the same as each lane's Game."""
@@ -235,12 +282,14 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
 
 def test_covers_only_what_it_plays() -> None:
     assert covers("spanish", 2) and covers("briscola", 4)
-    for preset in ("chilean", "rematada", "chiamata", "bixkla"):
+    for preset in ("chilean", "rematada", "chiamata"):
         assert not covers(preset, 2) and not covers(preset, 4)
-    assert not covers(make_rules("spanish", {"signals": "partner"}), 4)
+    assert not covers(make_rules("spanish", {"signals": "combination"}), 4)
     assert not covers("briscola", 6)  # not a player count of the preset
     with pytest.raises(ValueError, match="does not play chilean"):
         Batch(["chilean"], 2)
+    with pytest.raises(ValueError, match="do not share one action space"):
+        Batch(["bixkla", "briscola"], 4)  # (the high card's signal has an id of its own)
     with pytest.raises(ValueError, match="deal different hands or decks"):
         Batch(["spanish", make_rules("spanish", {"hand_size": 4})], 2)
 
