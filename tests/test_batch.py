@@ -208,6 +208,28 @@ def test_a_signal_is_checked_like_a_card() -> None:
     assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
 
 
+@pytest.mark.parametrize(("presets", "players"), [
+    (["muerte-al-tres"], 2), (["muerte-al-tres", "spanish"], 6), (["scoperta"], 3), (["bixkla"], 4),
+])
+def test_the_trainer_plays_the_new_presets_in_lockstep(presets: list[str], players: int) -> None:
+    """The trainer picks the lockstep self-play wherever :func:`covers` says the batch plays the presets, and its
+    hands there keep what the self-play keeps: legal choices, every hand played to the end, zero-sum rewards between
+    two sides."""
+    from brisca.learn.train import batch_lanes, collect_batch, init_arrays, shape
+
+    assert batch_lanes(None, 64, presets, players, None) == (64 if COMPILED else 0)
+    inputs, actions = shape(presets, players)
+    task = {"weights": init_arrays(inputs, actions, 16, 0), "league": [], "presets": presets, "players": players,
+            "games": 24, "seed": 5, "gae": 0.95, "league_share": 0.0, "lanes": 8}
+    many = collect_batch(task)
+    assert many["games"] == 24 and many["obs"].shape[1] == inputs
+    assert many["mask"][np.arange(len(many["act"])), many["act"]].all()
+    if players != 3:
+        assert abs(many["reward"]) < 1e-9  # what one side wins the other loses
+    if players == 4:  # bixkla: the signals are choices too
+        assert (many["act"] >= 101).sum() > 50
+
+
 def test_lockstep_lanes_match_games_played_beside_them() -> None:
     """observe() plays every forced move and lists each lane's seat to decide, its input and mask; act() applies
     one id a row: the same as each lane's Game."""

@@ -773,14 +773,14 @@ class Batch:
         cfg = np.zeros((len(self.rules), _CFG), np.int64)
         ids = self.codec.ids
         for i, r in enumerate(self.rules):
+            signals = r.signals != "off" and self.sides < n
             xmode = {"off": _X_OFF, "any_time": _X_ANY}.get(r.trump_exchange, _X_AFTER_WIN)
             cfg[i] = [n, self.sides, h, s, xmode, n if r.trump_exchange == "before_penultimate" else 0,
                       int(r.exchange_chain), int(r.partners_look), int(r.hand_winner == "least"),
                       int(r.tie == "most_cards"), r.last_trick_bonus, int(r.pair_bonus), len(decks[i]),
                       int(r.kill_three), int(r.open_hands),
-                      {"off": _SIG_OFF, "partner": _SIG_PARTNER, "open": _SIG_OPEN}[r.signals] if self.sides < n else
-                      _SIG_OFF,
-                      *(ids[Signal(name)] if name in SIGNAL_SETS[r.signal_set] and (
+                      {"off": _SIG_OFF, "partner": _SIG_PARTNER, "open": _SIG_OPEN}[r.signals] if signals else _SIG_OFF,
+                      *(ids[Signal(name)] if signals and name in SIGNAL_SETS[r.signal_set] and (
                           r.signal_asks or name not in ASK_SIGNALS) else -1 for name in _SIG_ORDER),
                       *(int(rank in r.strength_order()[:2]) for rank in range(1, 13))]
         self._cfg = cfg
