@@ -302,11 +302,25 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
     assert (batch.st == before).all()
 
 
+def test_every_preset_with_a_stock_is_covered_at_every_player_count() -> None:
+    """The batch refuses no preset that turns a trump and draws (every trump exchange such a preset uses
+    included); the games dealt out it refuses at every count."""
+    from brisca.rules import find_variant, variant_names
+
+    for name in variant_names():
+        rules = find_variant(name)
+        assert all(covers(rules, n) == (not rules.dealt_out) for n in rules.player_counts), name
+    assert {find_variant(name).trump_exchange for name in variant_names() if not find_variant(name).dealt_out} <= {
+        "off", "after_win", "any_time", "before_penultimate"}
+
+
 def test_covers_only_what_it_plays() -> None:
     assert covers("spanish", 2) and covers("briscola", 4)
     for preset in ("chilean", "rematada", "chiamata"):
         assert not covers(preset, 2) and not covers(preset, 4)
     assert not covers(make_rules("spanish", {"signals": "combination"}), 4)
+    for kind in ("out_of_turn", "announced"):  # no preset with a stock exchanges so
+        assert not covers(make_rules("spanish", {"trump_exchange": kind}), 2)
     assert not covers("briscola", 6)  # not a player count of the preset
     with pytest.raises(ValueError, match="does not play chilean"):
         Batch(["chilean"], 2)

@@ -13,12 +13,16 @@ legal mask is :meth:`~brisca.envs.encode.ObservationEncoder.mask`'s; the hand's 
 :meth:`Game.result <brisca.game.Game.result>`'s and :func:`brisca.agents.net.reward`'s. ``tests/test_batch.py``
 holds all of them to the engine over thousands of positions of every covered preset.
 
-Covered (:func:`covers`): rules on the engine's plain path with a turned trump and a stock (not dealt out), no
-signals, no ``kill_three``, the exchange ``off``, ``after_win``, ``any_time`` or ``before_penultimate``, at most
-two sides' worth of the encoder's plain fields: ``spanish`` and ``briscola`` at 2 and 4 players, their plain
-relatives (``bixkla``-like point and rank tables, ``last_trick_bonus``, ``pair_bonus``, ``tie: most_cards``,
-``hand_winner: least``). Several presets share a batch when their encodings share one layout (the network's
-case: one input a preset)::
+Covered (:func:`covers`): every preset with a turned trump and a stock (not dealt out), at every player count it
+allows: the engine's plain path (point and rank tables, ``last_trick_bonus``, ``pair_bonus``, ``tie:
+most_cards``, ``hand_winner: least``, the exchange ``off``, ``after_win``, ``any_time`` or
+``before_penultimate``), and with it ``kill_three`` (``muerte-al-tres``: the ace of trumps held back, the hand
+over when it takes the three), ``open_hands`` (``scoperta``: every other hand in the ``known`` planes) and
+``signals: partner`` or ``open`` (``bixkla``: each true signal a legal action, the seat acting again; the signal
+planes as the seat saw them). Not covered: the games dealt out (auctions, calls, cuts and vales), ``deal_look``,
+``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and ``announced``, claims,
+arrastro, duties to follow and declarations. Several presets share a batch when their encodings and action ids
+share one layout (the network's case: one input a preset)::
 
     batch = Batch(["spanish", "briscola"], players=2, size=256, seed=1)
     batch.deal_all()
