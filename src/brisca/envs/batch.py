@@ -313,11 +313,14 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         return False
     row[base + hl - 1] = -1
     row[lay[_L_HLEN] + seat] = hl - 1
-    row[lay[_L_TSIG]] = 0
     row[lay[_L_KNOWN] + aid] = 0
     tlen = row[lay[_L_TLEN]]
     trump = row[lay[_L_TRUMP]]
-    if aid == trump * 12 + 2:
+    signals = c[_SIGMODE] != _SIG_OFF
+    if signals:
+        row[lay[_L_TSIG]] = 0
+    kill = c[_KILL3] != 0
+    if kill and aid == trump * 12 + 2:
         row[lay[_L_THREE]] = 1
     if tlen:
         best = row[lay[_L_BEST]]
@@ -344,17 +347,21 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     tp = 0
     killer = -1
     three = False
+    ace3 = trump * 12 if kill else -1
+    three3 = trump * 12 + 2 if kill else -1
     for i in range(n):
         card = row[lay[_L_TRICK] + i]
         tp += points[p, card]
-        if c[_KILL3] != 0 and card == trump * 12:
+        if card == ace3:
             killer = (leader + i) % n
-        elif c[_KILL3] != 0 and card == trump * 12 + 2:
+        elif card == three3:
             three = True
         row[lay[_L_PLAYED] + card] = (leader + i) % n
         row[lay[_L_CAPT] + card] = winner % sides
         row[lay[_L_TRICK] + i] = -1
-        row[lay[_L_SIGT] + i] = 0
+    if signals:  # the signals of the next trick start afresh
+        for i in range(n):
+            row[lay[_L_SIGT] + i] = 0
     row[lay[_L_PTS] + winner] += tp
     row[lay[_L_MAYX] + winner] = 1
     row[lay[_L_TLEN]] = 0
