@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 
 import pytest
 
@@ -36,9 +37,10 @@ def hidden(game: Game, seat: int, stock_size: int) -> object:
 
 
 def play_along(presets: list[str], players: int, hands: int, seed: int, options: dict[str, object] | None = None,
-               with_cues: bool = False) -> int:
+               with_cues: bool = False, seen: Counter[str] | None = None) -> int:
     """Random hands played in a one-lane batch and in the engine side by side; every position compared (with the
-    cues where asked). The number of positions."""
+    cues where asked). The number of positions; ``seen`` counts how the hands ended (their results' reasons) and
+    what the seats did (the kinds of the actions taken)."""
     rules = [make_rules(p, options) for p in presets]
     batch = Batch(rules, players, size=1, cues=with_cues)
     encoders = [ObservationEncoder(r, players) for r in rules]
@@ -72,10 +74,14 @@ def play_along(presets: list[str], players: int, hands: int, seed: int, options:
             assert batch.legal_ids(0) == [enc.codec.ids[a] for a in legal]
             assert np.flatnonzero(enc.mask(view)).tolist() == sorted(batch.legal_ids(0))
             action = rng.choice(legal)
+            if seen is not None:
+                seen[action.kind] += 1
             game.apply(action)
             batch.apply(0, enc.codec.ids[action])
         result = game.result()
         assert result is not None
+        if seen is not None:
+            seen[result.reason] += 1
         assert batch.result(0) == (tuple(result.side_points), result.winner)
         for seat in range(players):
             assert batch.reward(0, seat) == reward(game, seat)
@@ -111,6 +117,117 @@ def test_other_plain_presets_match_the_engine(preset: str, players: int) -> None
 def test_plain_options_match_the_engine(options: dict[str, object]) -> None:
     assert play_along(["spanish"], 2, hands=15, seed=7, options=options) > 300
     assert play_along(["spanish"], 4, hands=5, seed=8, options=options) > 100
+
+
+@pytest.mark.parametrize(("players", "hands"), [(2, 300), (3, 200), (4, 200), (6, 100)])
+def test_muerte_al_tres_matches_the_engine(players: int, hands: int) -> None:
+    """kill_three: the ace of trumps held back until the three of trumps is out (or it is the seat's last card);
+    the hand over at once, won by the ace's side, when the ace takes the three."""
+    seen: Counter[str] = Counter()
+    assert covers("muerte-al-tres", players)
+    assert play_along(["muerte-al-tres"], players, hands=hands, seed=20 + players, seen=seen) > hands * 10
+    assert seen["three-killed"] > hands // 20 and seen["points"] > hands // 4, seen
+    assert seen["exchange"] > 0, seen
+
+
+def test_muerte_al_tres_in_a_batch_with_its_options() -> None:
+    """kill_three with the bonuses it skips or keeps when the hand ends at once, and beside the plain preset."""
+    seen: Counter[str] = Counter()
+    play_along(["muerte-al-tres"], 2, hands=60, seed=31, seen=seen,
+               options={"last_trick_bonus": 10, "pair_bonus": True, "trump_exchange": "any_time"})
+    play_along(["muerte-al-tres", "spanish"], 4, hands=40, seed=32, seen=seen, with_cues=True)
+    assert seen["three-killed"] > 5, seen
+
+
+@pytest.mark.parametrize(("players", "hands"), [(2, 300), (3, 200), (4, 200)])
+def test_open_hands_match_the_engine(players: int, hands: int) -> None:
+    """scoperta: every hand face up, so every seat's input shows every other hand (and never the stock's order)."""
+    assert covers("scoperta", players)
+    assert play_along(["scoperta"], players, hands=hands, seed=40 + players) > hands * 10
+    batch = Batch(["scoperta"], players, size=1)
+    batch.load(0, Game("scoperta", players, seed=players))
+    enc = ObservationEncoder("scoperta", players)
+    known = enc.split(batch.features(0, 0)[:enc.size])["known"]
+    for r in range(1, players):
+        assert np.flatnonzero(known[r - 1]).tolist() == sorted(batch.hand(0, r))
+
+
+def test_open_hands_beside_hidden_ones_and_with_options() -> None:
+    """open_hands with the exchange, muerte al tres and a partnership; a batch of open and hidden presets."""
+    seen: Counter[str] = Counter()
+    options = {"trump_exchange": "after_win", "kill_three": True}
+    assert play_along(["scoperta"], 4, hands=60, seed=41, options=options, seen=seen, with_cues=True) > 600
+    assert seen["exchange"] > 0 and seen["three-killed"] > 0, seen
+    assert play_along(["scoperta", "briscola"], 2, hands=60, seed=42) > 600
+
+
+def test_bixkla_s_partner_signals_match_the_engine() -> None:
+    """Partner signals: each true one a seat's action (the seat acts again), once a turn; seen by the partners
+    alone, in the hand's plane and the current trick's."""
+    seen: Counter[str] = Counter()
+    assert covers("bixkla", 4)
+    assert play_along(["bixkla"], 4, hands=300, seed=50, seen=seen) > 3000 * 4
+    assert seen["signal"] > 1500 and seen["play"] == 300 * 40, seen
+    assert seen["tie"] > 0, seen  # (bixkla's tie is a draw)
+
+
+@pytest.mark.parametrize("options", [
+    {"signals": "partner", "signal_asks": True},
+    {"signals": "open", "kill_three": True},
+    {"signals": "partner", "open_hands": True, "trump_exchange": "any_time"},
+])
+def test_signals_with_other_rules_match_the_engine(options: dict[str, object]) -> None:
+    """The Spanish set (asks too), open signals seen by all, signals beside muerte al tres and open hands."""
+    seen: Counter[str] = Counter()
+    assert play_along(["spanish"], 4, hands=60, seed=51, options=options, seen=seen, with_cues=True) > 60 * 40
+    assert seen["signal"] > 500, seen
+    assert play_along(["spanish"], 2, hands=10, seed=52, options=options) > 200  # two sides of one: no signals
+
+
+def test_a_signal_is_checked_like_a_card() -> None:
+    """A signal that is not true, not of the rules, or already made this turn, is refused and changes nothing."""
+    from brisca.actions import Signal
+
+    game = Game("bixkla", 4, seed=3)
+    batch = Batch(["bixkla"], 4, size=1)
+    batch.load(0, game)
+    ids = batch.codec.ids
+    true = [a for a in game.legal_actions() if isinstance(a, Signal)]
+    false = [Signal(n) for n in ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "high-card")
+             if Signal(n) not in true]
+    assert true and false
+    before = batch.st.copy()
+    for action in [*false, Signal("briscas"), Signal("ask-points")]:
+        with pytest.raises(ValueError, match="not legal"):
+            batch.apply(0, ids[action])
+    assert (batch.st == before).all()
+    batch.apply(0, ids[true[0]])
+    with pytest.raises(ValueError, match="not legal"):
+        batch.apply(0, ids[true[0]])
+    game.apply(true[0])
+    assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
+
+
+@pytest.mark.parametrize(("presets", "players"), [
+    (["muerte-al-tres"], 2), (["muerte-al-tres", "spanish"], 6), (["scoperta"], 3), (["bixkla"], 4),
+])
+def test_the_trainer_plays_the_new_presets_in_lockstep(presets: list[str], players: int) -> None:
+    """The trainer picks the lockstep self-play wherever :func:`covers` says the batch plays the presets, and its
+    hands there keep what the self-play keeps: legal choices, every hand played to the end, zero-sum rewards between
+    two sides."""
+    from brisca.learn.train import batch_lanes, collect_batch, init_arrays, shape
+
+    assert batch_lanes(None, 64, presets, players, None) == (64 if COMPILED else 0)
+    inputs, actions = shape(presets, players)
+    task = {"weights": init_arrays(inputs, actions, 16, 0), "league": [], "presets": presets, "players": players,
+            "games": 24, "seed": 5, "gae": 0.95, "league_share": 0.0, "lanes": 8}
+    many = collect_batch(task)
+    assert many["games"] == 24 and many["obs"].shape[1] == inputs
+    assert many["mask"][np.arange(len(many["act"])), many["act"]].all()
+    if players != 3:
+        assert abs(many["reward"]) < 1e-9  # what one side wins the other loses
+    if players == 4:  # bixkla: the signals are choices too
+        assert (many["act"] >= 101).sum() > 50
 
 
 def test_lockstep_lanes_match_games_played_beside_them() -> None:
@@ -185,14 +302,30 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
     assert (batch.st == before).all()
 
 
+def test_every_preset_with_a_stock_is_covered_at_every_player_count() -> None:
+    """The batch refuses no preset that turns a trump and draws (every trump exchange such a preset uses
+    included); the games dealt out it refuses at every count."""
+    from brisca.rules import find_variant, variant_names
+
+    for name in variant_names():
+        rules = find_variant(name)
+        assert all(covers(rules, n) == (not rules.dealt_out) for n in rules.player_counts), name
+    assert {find_variant(name).trump_exchange for name in variant_names() if not find_variant(name).dealt_out} <= {
+        "off", "after_win", "any_time", "before_penultimate"}
+
+
 def test_covers_only_what_it_plays() -> None:
     assert covers("spanish", 2) and covers("briscola", 4)
-    for preset in ("chilean", "rematada", "chiamata", "bixkla", "muerte-al-tres", "scoperta"):
+    for preset in ("chilean", "rematada", "chiamata"):
         assert not covers(preset, 2) and not covers(preset, 4)
-    assert not covers(make_rules("spanish", {"signals": "partner"}), 4)
+    assert not covers(make_rules("spanish", {"signals": "combination"}), 4)
+    for kind in ("out_of_turn", "announced"):  # no preset with a stock exchanges so
+        assert not covers(make_rules("spanish", {"trump_exchange": kind}), 2)
     assert not covers("briscola", 6)  # not a player count of the preset
     with pytest.raises(ValueError, match="does not play chilean"):
         Batch(["chilean"], 2)
+    with pytest.raises(ValueError, match="do not share one action space"):
+        Batch(["bixkla", "briscola"], 4)  # (the high card's signal has an id of its own)
     with pytest.raises(ValueError, match="deal different hands or decks"):
         Batch(["spanish", make_rules("spanish", {"hand_size": 4})], 2)
 

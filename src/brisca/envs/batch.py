@@ -13,12 +13,16 @@ legal mask is :meth:`~brisca.envs.encode.ObservationEncoder.mask`'s; the hand's 
 :meth:`Game.result <brisca.game.Game.result>`'s and :func:`brisca.agents.net.reward`'s. ``tests/test_batch.py``
 holds all of them to the engine over thousands of positions of every covered preset.
 
-Covered (:func:`covers`): rules on the engine's plain path with a turned trump and a stock (not dealt out), no
-signals, no ``kill_three``, the exchange ``off``, ``after_win``, ``any_time`` or ``before_penultimate``, at most
-two sides' worth of the encoder's plain fields: ``spanish`` and ``briscola`` at 2 and 4 players, their plain
-relatives (``bixkla``-like point and rank tables, ``last_trick_bonus``, ``pair_bonus``, ``tie: most_cards``,
-``hand_winner: least``). Several presets share a batch when their encodings share one layout (the network's
-case: one input a preset)::
+Covered (:func:`covers`): every preset with a turned trump and a stock (not dealt out), at every player count it
+allows: the engine's plain path (point and rank tables, ``last_trick_bonus``, ``pair_bonus``, ``tie:
+most_cards``, ``hand_winner: least``, the exchange ``off``, ``after_win``, ``any_time`` or
+``before_penultimate``), and with it ``kill_three`` (``muerte-al-tres``: the ace of trumps held back, the hand
+over when it takes the three), ``open_hands`` (``scoperta``: every other hand in the ``known`` planes) and
+``signals: partner`` or ``open`` (``bixkla``: each true signal a legal action, the seat acting again; the signal
+planes as the seat saw them). Not covered: the games dealt out (auctions, calls, cuts and vales), ``deal_look``,
+``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and ``announced``, claims,
+arrastro, duties to follow and declarations. Several presets share a batch when their encodings and action ids
+share one layout (the network's case: one input a preset)::
 
     batch = Batch(["spanish", "briscola"], players=2, size=256, seed=1)
     batch.deal_all()
@@ -33,9 +37,11 @@ still pass; :data:`COMPILED` says which).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from brisca.actions import ASK_SIGNALS, SIGNAL_SETS, Signal
 from brisca.envs import deck_points
 from brisca.envs.encode import ObservationEncoder, cue_size
 from brisca.game import Game
@@ -72,18 +78,31 @@ __all__ = ["COMPILED", "EXCHANGE_ID", "Batch", "covers", "forward", "greedy", "p
 EXCHANGE_ID = 48
 
 # --- the per-preset configuration (one row of ``cfg`` a preset) ----------------------------------------------------
-(_N, _SIDES, _H, _S, _XMODE, _GIVE_UNTIL, _CHAIN, _PLOOK, _LEAST, _MOST_CARDS, _LTB, _PAIR, _NCARDS,
- _CFG) = range(14)
+(_N, _SIDES, _H, _S, _XMODE, _GIVE_UNTIL, _CHAIN, _PLOOK, _LEAST, _MOST_CARDS, _LTB, _PAIR, _NCARDS, _KILL3,
+ _OPEN, _SIGMODE) = range(16)
+#: ``_SIGMODE``: no signals, signals seen by the signaller's partners, signals seen by all.
+_SIG_OFF, _SIG_PARTNER, _SIG_OPEN = range(3)
+#: The signals in the order the engine lists the true ones (``RuledGame._truthful_signals``): ``cfg[_SIGID + k]`` is
+#: signal ``k``'s action id (-1: not in these rules); its slot in the encoder's signal planes is :func:`_slot`'s.
+_SIG_ORDER = ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-jack", "small-trumps", "briscas",
+              "high-card", "no-trumps", "ask-points", "ask-cards")
+_SIGID = _SIGMODE + 1
+#: ``cfg[_TOPR + rank - 1]``: the rank is a carico (one of the two strongest: Briscola guide's high card).
+_TOPR = _SIGID + len(_SIG_ORDER)
+_CFG = _TOPR + 12
 #: ``_XMODE``: no exchange, once the seat has won a trick, at any time.
 _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 
 # --- the per-lane state: one row of ``st`` a lane; offsets in ``lay`` (they depend on n, H, S) --------------------
 (_L_HANDS, _L_HLEN, _L_STOCK, _L_SLEN, _L_TRICK, _L_TLEN, _L_LEADER, _L_TURN, _L_BEST, _L_BSEAT, _L_GIVE, _L_OVER,
- _L_LASTW, _L_DEALER, _L_TRUMP, _L_PRESET, _L_PTS, _L_MAYX, _L_PLAYED, _L_CAPT, _L_KNOWN, _L_WIDTH) = range(22)
+ _L_LASTW, _L_DEALER, _L_TRUMP, _L_PRESET, _L_PTS, _L_MAYX, _L_PLAYED, _L_CAPT, _L_KNOWN, _L_THREE, _L_KILLER,
+ _L_TSIG, _L_SIGH, _L_SIGT, _L_WIDTH) = range(27)
 
 # --- the encoder's field offsets (``enc``) ---------------------------------------------------------------------------
 _ENC_FIELDS = ("hand", "known", "trick", "played", "captured", "face_up", "trump", "leader", "turn", "dealer",
-               "partners", "arrastro", "stock", "points", "hand_sizes")
+               "partners", "arrastro", "stock", "points", "hand_sizes", "signals_trick", "signals_hand")
+#: ``enc[_ENC_END]``: the encoding's size (the presets' inputs follow it).
+_ENC_END = len(_ENC_FIELDS)
 
 
 def covers(rules: Rules | str, players: int) -> bool:
@@ -91,10 +110,11 @@ def covers(rules: Rules | str, players: int) -> bool:
     rules = make_rules(rules)
     if players not in rules.player_counts:
         return False
-    return (rules.plain and not rules.dealt_out and not rules.trump_rotation and rules.signals == "off"
-            and not rules.kill_three and not rules.open_hands and not rules.deal_look and not rules.auction
-            and rules.contract == "off" and rules.trump_exchange in ("off", "after_win", "any_time",
-                                                                     "before_penultimate"))
+    # The rules the lanes play beyond the plain game's path: muerte al tres, partner and open signals.
+    base = dataclasses.replace(rules, kill_three=False, signals="off")
+    return (base.plain and not rules.dealt_out and not rules.trump_rotation and not rules.deal_look
+            and rules.signals in ("off", "partner", "open") and not rules.auction and rules.contract == "off"
+            and rules.trump_exchange in ("off", "after_win", "any_time", "before_penultimate"))
 
 
 # ---------------------------------------------------------------------------------------------- compiled core
@@ -133,6 +153,7 @@ def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck
     row[lay[_L_DEALER]] = dealer
     row[lay[_L_TRUMP]] = deck[dealt] // 12
     row[lay[_L_PRESET]] = preset
+    row[lay[_L_KILLER]] = -1
     for s in range(n):
         row[lay[_L_MAYX] + s] = 1 if c[_XMODE] == _X_ANY else 0
     for i in range(48):
@@ -165,15 +186,74 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
     base = lay[_L_HANDS] + seat * h
     give = row[lay[_L_GIVE]]
     held = False
+    prisoner = _prisoner(row, lay, c, hl)
+    m = 0
     for i in range(hl):
         card = row[base + i]
-        out[i] = card
         if card == give:
             held = True
+        if card != prisoner:
+            out[m] = card
+            m += 1
     if held and row[lay[_L_MAYX] + seat] != 0:
-        out[hl] = EXCHANGE_ID + give
-        return int(hl + 1)
-    return int(hl)
+        out[m] = EXCHANGE_ID + give
+        m += 1
+    if c[_SIGMODE] != _SIG_OFF:
+        true = _truthful(row, base, hl, row[lay[_L_TRUMP]], c) & ~row[lay[_L_TSIG]]
+        for k in range(len(_SIG_ORDER)):
+            if (true >> k) & 1 and c[_SIGID + k] >= 0:
+                out[m] = c[_SIGID + k]
+                m += 1
+    return m
+
+
+@_njit
+def _truthful(row: Any, base: int, hl: int, trump: int, c: Any) -> int:
+    """The signals (bit ``k``: ``_SIG_ORDER[k]``) the hand of ``hl`` cards at ``row[base:]`` makes true, the asks
+    included (whether the rules have each is the caller's)."""
+    bits = (1 << 9) | (1 << 10)
+    trumps = False
+    for i in range(hl):
+        card = row[base + i]
+        rank = card % 12 + 1
+        if card // 12 == trump:
+            trumps = True
+            if rank == 1:
+                bits |= 1
+            elif rank == 3:
+                bits |= 1 << 1
+            elif rank == 12:
+                bits |= 1 << 2
+            elif rank == 11:
+                bits |= 1 << 3
+            elif rank == 10:
+                bits |= 1 << 4
+            else:
+                bits |= 1 << 5
+        else:
+            if rank == 1 or rank == 3:
+                bits |= 1 << 6
+            if c[_TOPR + rank - 1] != 0:
+                bits |= 1 << 7
+    if not trumps:
+        bits |= 1 << 8
+    return bits
+
+
+@_njit
+def _slot(k: int) -> int:
+    """Signal ``k``'s place in the encoder's planes (:data:`brisca.actions.SIGNALS`' order, the high card in the
+    briscas' place)."""
+    return k if k <= 6 else k - 1
+
+
+@_njit
+def _prisoner(row: Any, lay: Any, c: Any, hl: int) -> int:
+    """``kill_three``: the ace of trumps while it may not be played (the three of trumps not yet out, and the ace
+    not the seat's last card), else -1."""
+    if c[_KILL3] == 0 or row[lay[_L_THREE]] != 0 or hl <= 1:
+        return -1
+    return int(row[lay[_L_TRUMP]] * 12)
 
 
 @_njit
@@ -205,6 +285,17 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     seat = row[lay[_L_TURN]]
     hl = row[lay[_L_HLEN] + seat]
     base = lay[_L_HANDS] + seat * h
+    if aid >= 2 * EXCHANGE_ID:  # a signal: true, of these rules, not yet made this turn; the seat acts again
+        if c[_SIGMODE] == _SIG_OFF:
+            return False
+        true = _truthful(row, base, hl, row[lay[_L_TRUMP]], c) & ~row[lay[_L_TSIG]]
+        for k in range(len(_SIG_ORDER)):
+            if c[_SIGID + k] == aid and (true >> k) & 1:
+                row[lay[_L_TSIG]] |= 1 << k
+                row[lay[_L_SIGH] + seat] |= 1 << _slot(k)
+                row[lay[_L_SIGT] + seat] |= 1 << _slot(k)
+                return True
+        return False
     if aid >= EXCHANGE_ID:
         give = aid - EXCHANGE_ID
         if give != row[lay[_L_GIVE]] or row[lay[_L_MAYX] + seat] == 0:
@@ -218,13 +309,19 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         row[lay[_L_KNOWN] + give] = 0
         _set_give(row, lay, c, True, xtable[p, give])
         return True
-    if not _take(row, base, hl, aid):
+    if aid == _prisoner(row, lay, c, hl) or not _take(row, base, hl, aid):
         return False
     row[base + hl - 1] = -1
     row[lay[_L_HLEN] + seat] = hl - 1
     row[lay[_L_KNOWN] + aid] = 0
     tlen = row[lay[_L_TLEN]]
     trump = row[lay[_L_TRUMP]]
+    signals = c[_SIGMODE] != _SIG_OFF
+    if signals:
+        row[lay[_L_TSIG]] = 0
+    kill = c[_KILL3] != 0
+    if kill and aid == trump * 12 + 2:
+        row[lay[_L_THREE]] = 1
     if tlen:
         best = row[lay[_L_BEST]]
         if aid // 12 == best // 12:
@@ -248,18 +345,32 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     leader = row[lay[_L_LEADER]]
     sides = c[_SIDES]
     tp = 0
+    killer = -1
+    three = False
+    ace3 = trump * 12 if kill else -1
+    three3 = trump * 12 + 2 if kill else -1
     for i in range(n):
         card = row[lay[_L_TRICK] + i]
         tp += points[p, card]
+        if card == ace3:
+            killer = (leader + i) % n
+        elif card == three3:
+            three = True
         row[lay[_L_PLAYED] + card] = (leader + i) % n
         row[lay[_L_CAPT] + card] = winner % sides
         row[lay[_L_TRICK] + i] = -1
+    if signals:  # the signals of the next trick start afresh
+        for i in range(n):
+            row[lay[_L_SIGT] + i] = 0
     row[lay[_L_PTS] + winner] += tp
     row[lay[_L_MAYX] + winner] = 1
     row[lay[_L_TLEN]] = 0
     row[lay[_L_LASTW]] = winner
     slen = row[lay[_L_SLEN]]
-    if slen > 0:
+    if three and killer >= 0:  # kill_three: the ace took the three, and the hand ends at once (nobody draws)
+        row[lay[_L_KILLER]] = killer
+        row[lay[_L_OVER]] = 1
+    elif slen > 0:
         last = winner
         for i in range(n):
             s = (winner + i) % n
@@ -303,10 +414,11 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
     over = row[lay[_L_OVER]] != 0
     slen = row[lay[_L_SLEN]]
     look = c[_PLOOK] != 0 and slen == 0
-    for r in range(1, n):  # known: public cards in another hand, and partners' hands under partners_look
-        s = (me + r) % n
+    shown = c[_OPEN] != 0
+    for r in range(1, n):  # known: public cards in another hand, partners' hands under partners_look, every hand
+        s = (me + r) % n  # under open_hands
         hb = lay[_L_HANDS] + s * h
-        partner = look and s % sides == my_side
+        partner = shown or (look and s % sides == my_side)
         for i in range(row[lay[_L_HLEN] + s]):
             card = row[hb + i]
             if partner or row[lay[_L_KNOWN] + card] != 0:
@@ -339,9 +451,20 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
         size = row[lay[_L_HLEN] + s]
         if size:
             out[enc[14] + r] = size * scales[p, 2]
-    out[enc[15] + p] = 1.0
+    if c[_SIGMODE] != _SIG_OFF:  # the signals the seat saw: in this hand, and since the last trick was taken
+        for s in range(n):
+            if c[_SIGMODE] == _SIG_OPEN or s % sides == my_side:
+                r = (s - me) % n
+                hand_bits = row[lay[_L_SIGH] + s]
+                trick_bits = row[lay[_L_SIGT] + s]
+                for b in range(10):
+                    if (hand_bits >> b) & 1:
+                        out[enc[16] + r * 10 + b] = 1.0
+                    if (trick_bits >> b) & 1:
+                        out[enc[15] + r * 10 + b] = 1.0
+    out[enc[_ENC_END] + p] = 1.0
     if cues:
-        _cues(row, lay, c, me, strength[p], out, enc[15] + npresets)
+        _cues(row, lay, c, me, strength[p], out, enc[_ENC_END] + npresets)
 
 
 @_njit
@@ -393,7 +516,8 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
     for s in range(n):
         out[s % sides] += row[lay[_L_PTS] + s]
     lastw = row[lay[_L_LASTW]]
-    if c[_LTB] != 0 and lastw >= 0:
+    killer = row[lay[_L_KILLER]]
+    if c[_LTB] != 0 and lastw >= 0 and killer < 0:
         out[lastw % sides] += c[_LTB]
     if c[_PAIR] != 0:
         trump = row[lay[_L_TRUMP]]
@@ -401,6 +525,8 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
             for su in range(4):
                 if row[lay[_L_CAPT] + su * 12 + 11] == sd and row[lay[_L_CAPT] + su * 12 + 10] == sd:
                     out[sd] += 40 if su == trump else 20
+    if killer >= 0:
+        return int(killer % sides)
     best = out[0]
     for sd in range(1, sides):
         if (c[_LEAST] != 0 and out[sd] < best) or (c[_LEAST] == 0 and out[sd] > best):
@@ -630,6 +756,8 @@ class Batch:
         encoders = [ObservationEncoder(r, n) for r in self.rules]
         if len({tuple((f.name, f.offset, f.shape) for f in e.fields) for e in encoders}) != 1:
             raise ValueError("these presets do not share one encoding; batch them apart")
+        if len({e.codec.actions for e in encoders}) != 1:
+            raise ValueError("these presets do not share one action space; batch them apart")
         self.encoder = enc = encoders[0]
         self.codec = enc.codec
         #: Whether the inputs end with the :func:`~brisca.envs.encode.cues` (a network trained with them).
@@ -645,7 +773,7 @@ class Batch:
         self.sides = self.rules[0].sides(n)
         offsets = [0] * _L_WIDTH
         widths = {_L_HANDS: n * h, _L_HLEN: n, _L_STOCK: s, _L_TRICK: n, _L_PTS: n, _L_MAYX: n, _L_PLAYED: 48,
-                  _L_CAPT: 48, _L_KNOWN: 48}
+                  _L_CAPT: 48, _L_KNOWN: 48, _L_SIGH: n, _L_SIGT: n}
         at = 0
         for f in range(_L_WIDTH):
             offsets[f] = at
@@ -654,11 +782,18 @@ class Batch:
         self.size = size
         self.st = np.zeros((size, at), np.int64)
         cfg = np.zeros((len(self.rules), _CFG), np.int64)
+        ids = self.codec.ids
         for i, r in enumerate(self.rules):
+            signals = r.signals != "off" and self.sides < n
             xmode = {"off": _X_OFF, "any_time": _X_ANY}.get(r.trump_exchange, _X_AFTER_WIN)
             cfg[i] = [n, self.sides, h, s, xmode, n if r.trump_exchange == "before_penultimate" else 0,
                       int(r.exchange_chain), int(r.partners_look), int(r.hand_winner == "least"),
-                      int(r.tie == "most_cards"), r.last_trick_bonus, int(r.pair_bonus), len(decks[i])]
+                      int(r.tie == "most_cards"), r.last_trick_bonus, int(r.pair_bonus), len(decks[i]),
+                      int(r.kill_three), int(r.open_hands),
+                      {"off": _SIG_OFF, "partner": _SIG_PARTNER, "open": _SIG_OPEN}[r.signals] if signals else _SIG_OFF,
+                      *(ids[Signal(name)] if signals and name in SIGNAL_SETS[r.signal_set] and (
+                          r.signal_asks or name not in ASK_SIGNALS) else -1 for name in _SIG_ORDER),
+                      *(int(rank in r.strength_order()[:2]) for rank in range(1, 13))]
         self._cfg = cfg
         self._strength = np.array([r.strength_table for r in self.rules], np.int64)
         self._points = np.array([r.point_table for r in self.rules], np.int64)
@@ -681,7 +816,7 @@ class Batch:
         self._mask = np.zeros((size, self.codec.size), np.bool_)
         self._lanes = np.zeros(size, np.int64)
         self._seats = np.zeros(size, np.int64)
-        self._buf = np.zeros(h + 2, np.int64)
+        self._buf = np.zeros(h + 2 + len(_SIG_ORDER), np.int64)
         self._forced = np.zeros(1, np.int64)
         self._acted = 0
         self._totals = np.zeros(max(2, self.sides), np.int64)
@@ -765,7 +900,7 @@ class Batch:
 
     def legal_ids(self, lane: int) -> list[int]:
         """The legal action ids of the seat to act in ``lane`` (the engine's order)."""
-        out = np.zeros(self.hand_size + 2, np.int64)
+        out = np.zeros(self.hand_size + 2 + len(_SIG_ORDER), np.int64)
         m = _legal(self.st, lane, self._lay, self._cfg, out)
         return [int(x) for x in out[:m]]
 
