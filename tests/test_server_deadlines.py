@@ -97,3 +97,47 @@ def test_the_analysis_routes_on_a_stalled_database_answer_503(tmp_path: Path, st
         stall(cls, name)
         _unavailable(getattr(client, method)(path.format(id="a" * 12)))
         assert stall.calls == 1
+
+
+def test_a_table_whose_creation_times_out_is_not_stored(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its creation answered 503, a table does not exist: when the write commits after all, the table is deleted
+    (nobody knows its id: left, it would wait empty in the lobby). A creation in time is stored and runs."""
+    import asyncio
+
+    from brisca.server.manager import CreateTable, Manager
+
+    store = Store(str(tmp_path / "db.sqlite3"))
+    store.inline = False  # the path of a database on another server (PostgreSQL): its calls have a deadline
+    manager = Manager(store)
+    release = threading.Event()
+    stored: list[str] = []
+    create = Store.create_table
+
+    def slow_create(self: Store, state: Any) -> None:
+        release.wait(30)
+        create(self, state)
+        stored.append(state.id)
+
+    async def scenario() -> None:
+        monkeypatch.setattr(db, "CALL_TIMEOUT", SHORT)
+        monkeypatch.setattr(Store, "create_table", slow_create)
+        with pytest.raises(db.DatabaseStalled):
+            await manager.open_table(CreateTable(players=2), "guest:a")
+        release.set()  # the database answers after all: the row is committed, then deleted
+        for _ in range(200):
+            if stored and store.status(stored[0]) is None and not manager._late:
+                break
+            await asyncio.sleep(0.05)
+        assert stored and store.status(stored[0]) is None and store.table_ids(["waiting"]) == []
+        assert manager.actors == {}
+        monkeypatch.setattr(Store, "create_table", create)
+        actor = await manager.open_table(CreateTable(players=2), "guest:a")
+        assert store.status(actor.id) == "waiting" and manager.actors == {actor.id: actor}
+        assert not store.delete_new_table("nosuchtable0")
+        await manager.stop()
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), 30))
+    finally:
+        release.set()
+        store.dispose()

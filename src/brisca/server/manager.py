@@ -23,7 +23,7 @@ from pydantic import AfterValidator, BaseModel, Field
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
 from brisca.rules import Rules, find_variant, make_rules
-from brisca.server.db import in_thread, unreachable
+from brisca.server.db import DatabaseStalled, in_thread, unreachable, within_deadline
 from brisca.server.limits import Limits
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import OPEN, Close, StartIfFull, TableActor
@@ -124,6 +124,8 @@ class Manager:
         self.hand_pause = hand_pause
         self.limits = limits or Limits()
         self.actors: dict[str, TableActor] = {}
+        #: Deletions of tables stored after their creation timed out, under way.
+        self._late: set[asyncio.Task[None]] = set()
 
     def resume(self) -> None:
         for table_id in self.store.table_ids(["waiting", "playing"]):
@@ -242,8 +244,34 @@ class Manager:
         """:meth:`create`, its database work off the event loop where the database is another server's."""
         if self.store.inline:
             return self.create(spec, owner, sits=sits)
-        state = await in_thread(self._store_new, spec, owner, sits)
+        work = asyncio.ensure_future(asyncio.to_thread(self._store_new, spec, owner, sits))
+        try:
+            state = await within_deadline(work)
+        except DatabaseStalled:
+            # Answered 503: the table must not exist. A write that commits after all is deleted then.
+            work.add_done_callback(self._stored_too_late)
+            raise
         return self._start_new(state)
+
+    def _stored_too_late(self, work: asyncio.Future[TableState]) -> None:
+        if work.cancelled() or work.exception() is not None:
+            return
+        task = asyncio.get_running_loop().create_task(self._delete_late(work.result().id))
+        self._late.add(task)
+        task.add_done_callback(self._late.discard)
+
+    async def _delete_late(self, table_id: str) -> None:
+        """A table stored after its creation was answered 503 (nobody knows its id): deleted. Where the database
+        does not answer that either, it stays an empty waiting table, which closes once idle after it is loaded
+        (a restart loads it)."""
+        try:
+            deleted = await in_thread(self.store.delete_new_table, table_id)
+        except Exception as exc:
+            log.warning("table %s: stored after its creation timed out, and not deleted: %s", table_id,
+                        type(exc).__name__)
+            return
+        if deleted:
+            log.info("table %s: stored after its creation timed out; deleted", table_id)
 
     def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
         """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits;
