@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -141,3 +142,31 @@ def test_a_table_whose_creation_times_out_is_not_stored(tmp_path: Path, monkeypa
     finally:
         release.set()
         store.dispose()
+
+
+def test_a_table_whose_creator_s_seat_times_out_is_not_stored(tmp_path: Path, stall: Stall) -> None:
+    """The table is stored, but the creator's seat is not in time: the creation is answered 503 and the table is
+    deleted (whether or not the seat's write commits afterwards)."""
+    seen: list[str] = []
+    write_join = Store.write_join
+
+    def slow_join(self: Store, table_id: str, *args: Any) -> None:
+        seen.append(table_id)
+        stall.released.wait(30)
+        write_join(self, table_id, *args)
+
+    with stall.serving(tmp_path) as client:
+        manager = client.app.state.manager
+        store = manager.store
+        store.inline, store.write_timeout = False, SHORT  # a database on another server (PostgreSQL)
+        stall.monkeypatch.setattr(Store, "write_join", slow_join)
+        stall.monkeypatch.setattr(db, "CALL_TIMEOUT", SHORT)
+        made = client.post("/api/tables", json={"players": 2, "name": "Ana"})
+        assert made.status_code == 503 and "did not answer" in made.json()["detail"], made.text
+        assert len(seen) == 1
+        stall.released.set()  # the seat's write goes through now, after the answer
+        at = time.monotonic()
+        while (store.status(seen[0]) is not None or manager._late) and time.monotonic() - at < 20:
+            time.sleep(0.05)
+        assert store.status(seen[0]) is None and seen[0] not in manager.actors
+        assert client.get(f"/api/tables/{seen[0]}").status_code == 404

@@ -430,7 +430,12 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         actor = await manager().open_table(spec, owner, sits=sits)
         out: dict[str, Any] = {"table_id": actor.id, "url": f"/t/{actor.id}"}
         if name is not None:
-            seat, token = await _join(actor, name, None, session, address)
+            try:
+                seat, token = await _join(actor, name, None, session, address)
+            except HTTPException as exc:
+                if exc.status_code == 503 and not manager().store.inline:  # answered 503: no table either
+                    await manager().drop_new(actor)
+                raise
             out |= {"seat": seat, "token": token}
         return out
 

@@ -30,6 +30,9 @@ from brisca.server.table import OPEN, Close, StartIfFull, TableActor
 from brisca.server.text import clean_text
 
 log = logging.getLogger("brisca.server")
+#: Tries, and seconds between them, to delete a table whose creation was answered 503.
+DELETE_TRIES = 6
+DELETE_RETRY = 5.0
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 
 
@@ -256,22 +259,36 @@ class Manager:
     def _stored_too_late(self, work: asyncio.Future[TableState]) -> None:
         if work.cancelled() or work.exception() is not None:
             return
-        task = asyncio.get_running_loop().create_task(self._delete_late(work.result().id))
+        self._delete_later(work.result().id, 0)
+
+    async def drop_new(self, actor: TableActor) -> None:
+        """A new table whose creator's seat could not be stored in time (the creation is answered 503): let go and
+        deleted, with the creator's seat if that write commits after all."""
+        await self.release(actor)
+        self._delete_later(actor.id, 1)
+
+    def _delete_later(self, table_id: str, version: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._delete_late(table_id, version))
         self._late.add(task)
         task.add_done_callback(self._late.discard)
 
-    async def _delete_late(self, table_id: str) -> None:
-        """A table stored after its creation was answered 503 (nobody knows its id): deleted. Where the database
-        does not answer that either, it stays an empty waiting table, which closes once idle after it is loaded
-        (a restart loads it)."""
-        try:
-            deleted = await in_thread(self.store.delete_new_table, table_id)
-        except Exception as exc:
-            log.warning("table %s: stored after its creation timed out, and not deleted: %s", table_id,
-                        type(exc).__name__)
+    async def _delete_late(self, table_id: str, version: int) -> None:
+        """A table whose creation was answered 503 (nobody knows its id): deleted, tried again while the database
+        does not answer (:data:`DELETE_TRIES` times). Where it never does, or someone else sat meanwhile, the table
+        stays, an open table like any other (it closes once idle after it is loaded; a restart loads it)."""
+        for attempt in range(DELETE_TRIES):
+            try:
+                deleted = await in_thread(self.store.delete_new_table, table_id, version)
+            except Exception as exc:
+                if attempt + 1 < DELETE_TRIES and unreachable(exc):
+                    await asyncio.sleep(DELETE_RETRY)
+                    continue
+                log.warning("table %s: its creation timed out, and it was not deleted: %s", table_id,
+                            type(exc).__name__)
+                return
+            if deleted:
+                log.info("table %s: its creation timed out; deleted", table_id)
             return
-        if deleted:
-            log.info("table %s: stored after its creation timed out; deleted", table_id)
 
     def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
         """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits;
