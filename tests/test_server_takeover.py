@@ -72,18 +72,51 @@ def test_an_absent_seat_is_played_by_a_bot_until_its_player_returns(tmp_path: Pa
 
 
 def test_a_seat_never_connected_is_taken_over_after_the_start(tmp_path: Path) -> None:
+    """Bea never connects: her seat is announced away once the match starts, then a bot plays it. Cy, the other
+    person, stays, so the table plays on to the end of the match (were every person's seat played by a bot, it
+    would close one grace period later: the next test)."""
     with deadline(30), serve(str(tmp_path / "db.sqlite3"), takeover_after=GRACE) as client:
-        made = client.post("/api/tables", json={"players": 2, "bots": {"1": "easy"}, "bot_delay": 0,
+        made = client.post("/api/tables", json={"players": 2, "name": "Bea",
+                                                "options": {"target_hands": 1}}).json()
+        table_id = made["table_id"]
+        joined = client.post(f"/api/tables/{table_id}/join", json={"name": "Cy"}).json()
+        cy = Conn(client, table_id, token=joined["token"])
+        assert cy.seat == 1
+        cy.until(_is("away", 0))
+        message = cy.until(_is("takeover", 0))[-1]
+        # Cy plays his turns; the stand-in plays Bea's, to the end of the match.
+        while message.get("kind") != "match_over":
+            view = (message.get("state") or {}).get("view")
+            if message.get("type") == "event" and view and view["turn"] == 1 and view["legal"]:
+                cy.send({"type": "play", "action": view["legal"][0]["text"]})
+            message = cy.recv()
+        # The person's name stays on the seat and in the history.
+        info = client.get(f"/api/tables/{table_id}").json()
+        assert info["status"] == "finished" and info["seats"][0]["name"] == "Bea"
+        assert info["seats"][0]["standin"] is None and not info["seats"][0]["away"]
+        assert client.get("/api/games").json()[0]["names"][:2] == ["Bea", "Cy"]
+        # A finished table stays watchable.
+        watcher = Conn(client, table_id)
+        assert watcher.state is not None and watcher.state["table"]["status"] == "finished"
+        watcher.close()
+        cy.close()
+
+
+def test_a_table_whose_only_person_never_connects_closes_one_grace_period_after_the_takeover(
+        tmp_path: Path) -> None:
+    """Every person's seat played by a stand-in: the table closes one more grace period after the takeover, and a
+    watcher hears why before its connection closes. (The bots wait 1 s a move: the match cannot end first.)"""
+    with deadline(30), serve(str(tmp_path / "db.sqlite3"), takeover_after=GRACE) as client:
+        made = client.post("/api/tables", json={"players": 2, "bots": {"1": "easy"}, "bot_delay": 1,
                                                 "seed": 9, "name": "Bea"}).json()
         watcher = Conn(client, made["table_id"])
         watcher.until(_is("away", 0))
-        watcher.until(_is("takeover", 0))
-        # The bots finish the match; the person's name stays on the seat and in the history.
-        watcher.until(lambda m: m.get("kind") == "match_over")
-        info = client.get(f"/api/tables/{made['table_id']}").json()
-        assert info["status"] == "finished" and info["seats"][0]["name"] == "Bea"
-        assert info["seats"][0]["standin"] is None and not info["seats"][0]["away"]
-        assert client.get("/api/games").json()[0]["names"][0] == "Bea"
+        took = watcher.until(_is("takeover", 0))[-1]
+        closed = watcher.until(lambda m: m.get("kind") == "closed")[-1]
+        assert closed["reason"] == "everyone at it left"
+        assert closed["state"]["table"]["version"] - took["state"]["table"]["version"] <= 2  # a move, at most
+        assert not [m for m in watcher.messages if m.get("kind") == "match_over"]
+        assert client.get(f"/api/tables/{made['table_id']}").status_code == 410
         watcher.close()
 
 

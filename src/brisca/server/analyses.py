@@ -33,7 +33,7 @@ from pydantic import BaseModel, Field
 from brisca import analysis
 from brisca.analysis import analyse
 from brisca.record import loads
-from brisca.server.db import AnalysisRow, GameRow, SeatRow, make_engine
+from brisca.server.db import AnalysisRow, GameRow, SeatRow, in_thread, make_engine
 from brisca.server.manager import TABLE_ID
 from brisca.server.store import Store
 from brisca.server.table import TableActor, TableError
@@ -239,18 +239,22 @@ def add_routes(app: FastAPI, store: Callable[[], Store], find_user: Callable[[st
             raise HTTPException(404, "no finished game with this id")
         return text
 
+    # Each read runs in a thread within the reads' deadline (brisca.server.db.CALL_TIMEOUT): a database that does
+    # not answer gets 503, not a request held for ever.
+
     @app.get("/api/games/{table_id}/analysis")
-    def game_analysis(table_id: str) -> dict[str, Any]:
+    async def game_analysis(table_id: str) -> dict[str, Any]:
         """A finished game's analysis: ``none`` (not asked for), ``queued``, ``done`` (with it) or ``failed``."""
-        finished_record(table_id)
-        return analyst().status(table_id)
+        await in_thread(finished_record, table_id)
+        return await in_thread(analyst().status, table_id)
 
     @app.post("/api/games/{table_id}/analysis")
-    def ask_analysis(table_id: str) -> dict[str, Any]:
-        """Ask for a finished game's analysis, made in the background (429 while the site's queue is full)."""
-        record = finished_record(table_id)
+    async def ask_analysis(table_id: str) -> dict[str, Any]:
+        """Ask for a finished game's analysis, made in the background (429 while the site's queue is full). Asked
+        again after a 503, it is queued once."""
+        record = await in_thread(finished_record, table_id)
         try:
-            return analyst().request(table_id, record)
+            return await in_thread(analyst().request, table_id, record)
         except AnalysisBusy as exc:
             raise HTTPException(429, str(exc), headers={"Retry-After": "60"}) from None
 
@@ -271,9 +275,9 @@ def add_routes(app: FastAPI, store: Callable[[], Store], find_user: Callable[[st
             raise HTTPException(status, exc.message, headers=retry) from None
 
     @app.get("/api/players/{username}/analysis")
-    def player_analysis(username: str) -> list[dict[str, Any]]:
+    async def player_analysis(username: str) -> list[dict[str, Any]]:
         """An account's play by preset, from the analyses of its finished games (:func:`player_stats`)."""
-        user = find_user(username) if len(username) <= 64 else None
+        user = await in_thread(find_user, username) if len(username) <= 64 else None
         if user is None:
             raise HTTPException(404, "no such player")
-        return player_stats(store().engine, user.id)
+        return await in_thread(player_stats, store().engine, user.id)

@@ -33,7 +33,7 @@ from brisca.server.analyses import add_routes as add_analysis_routes
 from brisca.server.bodysize import BodyLimit
 from brisca.server.clock import SPEEDS, Clock, clock_text, default_clock, pick_clock
 from brisca.server.collector import Collector
-from brisca.server.db import UNREACHABLE, in_thread, unreachable
+from brisca.server.db import UNREACHABLE, in_thread, unreachable, within_deadline
 from brisca.server.devices import DEVICE_COOKIE, DEVICE_DAYS
 from brisca.server.limits import (
     AccountThrottled,
@@ -350,7 +350,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     async def hashing(fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` (an Argon2 hash or check) in a thread, at most ``limits.max_hashing`` at once: each
         takes 64 MiB and a core for a moment, so many at once would take the server's memory. A request that
-        waits more than ``limits.hash_wait`` seconds for its turn gets 503."""
+        waits more than ``limits.hash_wait`` seconds for its turn gets 503, and so does one whose call takes more
+        than :data:`~brisca.server.db.CALL_TIMEOUT` seconds (the database does not answer)."""
         semaphore: asyncio.Semaphore = app.state.hashing
         try:
             async with asyncio.timeout(limits.hash_wait):
@@ -361,7 +362,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         # The turn is given back when the thread is done, even if the request is cancelled meanwhile.
         work = asyncio.ensure_future(asyncio.to_thread(fn, *args))
         work.add_done_callback(lambda _: semaphore.release())
-        return await asyncio.shield(work)
+        # Its account's rows are read and written too: a stalled database answers 503 at the reads' deadline.
+        return await within_deadline(work)
 
     @app.get("/api/me")
     async def who(request: Request) -> dict[str, Any]:
@@ -499,7 +501,12 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
         actor = await manager().open_table(spec, owner, sits=sits)
         out: dict[str, Any] = {"table_id": actor.id, "url": f"/t/{actor.id}"}
         if name is not None:
-            seat, token = await _join(actor, name, None, session, address)
+            try:
+                seat, token = await _join(actor, name, None, session, address)
+            except HTTPException as exc:
+                if exc.status_code == 503 and not manager().store.inline:  # answered 503: no table either
+                    await manager().drop_new(actor)
+                raise
             out |= {"seat": seat, "token": token}
         return out
 

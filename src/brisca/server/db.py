@@ -263,14 +263,24 @@ def postgresql_bounds(url: str) -> dict[str, Any]:
             "tcp_user_timeout": int(TCP_USER_TIMEOUT * 1000), **KEEPALIVES}
 
 
-async def in_thread(fn: Callable[..., T], *args: Any, timeout: float = CALL_TIMEOUT) -> T:
-    """``fn(*args)`` (a database call) in a thread, waited for ``timeout`` seconds at most (then
-    :class:`DatabaseStalled`; the thread finishes alone, its connection held until the database answers or the
-    kernel gives it up)."""
+async def in_thread(fn: Callable[..., T], *args: Any, timeout: float | None = None) -> T:
+    """``fn(*args)`` (a database call) in a thread, waited for ``timeout`` seconds at most (:data:`CALL_TIMEOUT`
+    unless given; then :class:`DatabaseStalled`; the thread finishes alone, its connection held until the
+    database answers or the kernel gives it up)."""
+    return await within_deadline(asyncio.ensure_future(asyncio.to_thread(fn, *args)), timeout)
+
+
+async def within_deadline(work: asyncio.Future[T], timeout: float | None = None) -> T:
+    """``work`` (a database call under way in a thread), waited for ``timeout`` seconds at most
+    (:data:`CALL_TIMEOUT` unless given), then :class:`DatabaseStalled`. ``work`` itself is not cancelled: what
+    waits on its end (a semaphore's release) still follows the thread."""
+    limit = CALL_TIMEOUT if timeout is None else timeout
     try:
-        return await asyncio.wait_for(asyncio.to_thread(fn, *args), timeout)
+        return await asyncio.wait_for(asyncio.shield(work), limit)
     except TimeoutError:
-        raise DatabaseStalled(f"the database did not answer within {timeout:g} s") from None
+        # Its end, whatever it is, is not waited for: retrieved, so that a late failure is not reported twice.
+        work.add_done_callback(lambda f: f.cancelled() or f.exception())
+        raise DatabaseStalled(f"the database did not answer within {limit:g} s") from None
 
 
 def check_reachable(url: str | None) -> None:

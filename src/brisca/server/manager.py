@@ -24,13 +24,16 @@ from brisca.agents import LEVELS
 from brisca.errors import BriscaError
 from brisca.rules import Rules, find_variant, make_rules
 from brisca.server.clock import Clock, pick_clock
-from brisca.server.db import in_thread, unreachable
+from brisca.server.db import DatabaseStalled, in_thread, unreachable, within_deadline
 from brisca.server.limits import Limits
 from brisca.server.store import SeatInfo, Store, TableState
 from brisca.server.table import OPEN, Close, StartIfFull, TableActor
 from brisca.server.text import clean_text
 
 log = logging.getLogger("brisca.server")
+#: Tries, and seconds between them, to delete a table whose creation was answered 503.
+DELETE_TRIES = 6
+DELETE_RETRY = 5.0
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 
 
@@ -137,6 +140,8 @@ class Manager:
         self.hand_pause = hand_pause
         self.limits = limits or Limits()
         self.actors: dict[str, TableActor] = {}
+        #: Deletions of tables stored after their creation timed out, under way.
+        self._late: set[asyncio.Task[None]] = set()
 
     def resume(self) -> None:
         """Start the open tables (the slow tables that sleep stay asleep until a move or their deadline)."""
@@ -271,8 +276,48 @@ class Manager:
         """:meth:`create`, its database work off the event loop where the database is another server's."""
         if self.store.inline:
             return self.create(spec, owner, sits=sits)
-        state = await in_thread(self._store_new, spec, owner, sits)
+        work = asyncio.ensure_future(asyncio.to_thread(self._store_new, spec, owner, sits))
+        try:
+            state = await within_deadline(work)
+        except DatabaseStalled:
+            # Answered 503: the table must not exist. A write that commits after all is deleted then.
+            work.add_done_callback(self._stored_too_late)
+            raise
         return self._start_new(state)
+
+    def _stored_too_late(self, work: asyncio.Future[TableState]) -> None:
+        if work.cancelled() or work.exception() is not None:
+            return
+        self._delete_later(work.result().id, 0)
+
+    async def drop_new(self, actor: TableActor) -> None:
+        """A new table whose creator's seat could not be stored in time (the creation is answered 503): let go and
+        deleted, with the creator's seat if that write commits after all."""
+        await self.release(actor)
+        self._delete_later(actor.id, 1)
+
+    def _delete_later(self, table_id: str, version: int) -> None:
+        task = asyncio.get_running_loop().create_task(self._delete_late(table_id, version))
+        self._late.add(task)
+        task.add_done_callback(self._late.discard)
+
+    async def _delete_late(self, table_id: str, version: int) -> None:
+        """A table whose creation was answered 503 (nobody knows its id): deleted, tried again while the database
+        does not answer (:data:`DELETE_TRIES` times). Where it never does, or someone else sat meanwhile, the table
+        stays, an open table like any other (it closes once idle after it is loaded; a restart loads it)."""
+        for attempt in range(DELETE_TRIES):
+            try:
+                deleted = await in_thread(self.store.delete_new_table, table_id, version)
+            except Exception as exc:
+                if attempt + 1 < DELETE_TRIES and unreachable(exc):
+                    await asyncio.sleep(DELETE_RETRY)
+                    continue
+                log.warning("table %s: its creation timed out, and it was not deleted: %s", table_id,
+                            type(exc).__name__)
+                return
+            if deleted:
+                log.info("table %s: its creation timed out; deleted", table_id)
+            return
 
     def create(self, spec: CreateTable, owner: str, *, sits: bool = False) -> TableActor:
         """A new table of ``owner`` (``guest:<address>`` or ``user:<id>``), within the server's limits;

@@ -376,6 +376,18 @@ class Store:
                 s.add(SeatRow(table_id=state.id, seat=info.seat, name=info.name, bot=info.bot,
                               token_hash=info.token_hash, user_id=info.user_id))
 
+    def delete_new_table(self, table_id: str, version: int = 0) -> bool:
+        """Delete a table nothing happened at yet (waiting, at ``version`` at most: 0, nobody sat; 1, its creator
+        alone): one whose creation was answered as failed. Whether it was there to delete."""
+        with self.engine.begin() as c:
+            fresh = c.execute(sa.select(_TABLES.c.id).where(_TABLES.c.id == table_id, _TABLES.c.status == "waiting",
+                                                            _TABLES.c.version <= version).with_for_update()).first()
+            if fresh is None:
+                return False
+            c.execute(_SEATS.delete().where(_SEATS.c.table_id == table_id))
+            c.execute(_TABLES.delete().where(_TABLES.c.id == table_id))
+        return True
+
     def _version(self, c: sa.Connection, table_id: str, version: int, status: str | None = None,
                  active: datetime | None = None, clock: ClockWrite | None = None) -> None:
         """Set the table's version (and status, ``last_active`` for a person's change, the clock's deadline), once
