@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy as sa
 
 from brisca import record as brisca_record
-from brisca.analysis import analyse
+from brisca.analysis import analyse, format_text, move_words
 from test_web_browser import _create_table, _get, _open_page, browser, serving
 
 __all__ = ["browser"]  # the fixture, shared with the other browser test
@@ -220,6 +220,35 @@ def test_the_analysis_page_speaks_card_words_and_holds_its_layout(site: tuple[st
                                   " t('toHands', {n: 3}), t('cardsN', {n: 1})]")
             assert words == SINGULAR[lang], words
             page.screenshot(path=str(tmp_path / f"analysis-{lang}-{width}.png"), full_page=True)
+            assert not errors, errors
+        finally:
+            ctx.close()
+
+
+def test_the_page_and_the_terminal_name_the_moves_alike(site: tuple[str, str], browser: Any) -> None:
+    """The replay page's analysis says each move in the words of ``brisca replay --analyse`` (the deck's own names,
+    ``Card.name``), in Spanish, Italian and English: the moves' list and a move's alternatives."""
+    base, db = site
+    table_id, _data = _stored_analysis(base, db, range(5, 25))
+    with urllib.request.urlopen(f"{base}/api/games/{table_id}/record", timeout=10) as r:
+        record = brisca_record.loads(r.read().decode())
+    analysis = analyse(record, seed=0, worlds=4)  # what _stored_analysis stored: the same seed, the same moves
+    exchange = next(m for m in analysis.moves if m.reading is not None and "exchange" in m.action.to_json())
+    for lang in ("es", "it", "en"):
+        terminal = format_text(analysis, lang=lang)
+        said = [move_words(m.action, lang) for m in analysis.moves]
+        assert all(move_words(m.action, lang) in terminal for m in analysis.decisions)
+        options = [move_words(o.action, lang) for o in exchange.reading.options]  # type: ignore[union-attr]
+        ctx, page, errors = _open_page(browser)
+        try:
+            page.add_init_script(f"localStorage.setItem('brisca:lang', '{lang}');")
+            page.goto(f"{base}/games/{table_id}")
+            page.wait_for_selector("#ranalysis[data-status='done'] #rgraph")
+            assert page.locator("#amoves li .what").all_inner_texts() == said
+            page.locator(f"#amoves li[data-step='{exchange.index + 1}'][data-hand='{exchange.hand}']").first.click()
+            page.wait_for_selector("#ralternatives tbody tr")
+            cells = page.locator("#ralternatives tbody tr td:first-child").all_inner_texts()
+            assert [c.removeprefix("★ ").strip() for c in cells] == options
             assert not errors, errors
         finally:
             ctx.close()
