@@ -17,7 +17,10 @@ import sqlalchemy as sa
 
 from brisca import record as brisca_record
 from brisca.analysis import analyse, format_text, move_words
+from brisca.rulebook import title_in
+from brisca.rules import make_rules
 from test_web_browser import _create_table, _get, _open_page, browser, serving
+from test_web_pages import _rated_game
 
 __all__ = ["browser"]  # the fixture, shared with the other browser test
 
@@ -252,6 +255,38 @@ def test_the_page_and_the_terminal_name_the_moves_alike(site: tuple[str, str], b
             assert not errors, errors
         finally:
             ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_the_player_page_names_its_presets_in_the_pages_language(site: tuple[str, str], browser: Any,
+                                                                 lang: str) -> None:
+    """The player page's ratings and analysed games name each preset by its title in the page's language, on the
+    left of its row, never by its key ("spanish")."""
+    base, db = site
+    table_id = _rated_game(base, "Lucia", "spanish", "easy", seconds=60)
+    with urllib.request.urlopen(f"{base}/api/games/{table_id}/record", timeout=10) as r:
+        record = brisca_record.loads(r.read().decode())
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        c.execute(sa.text("INSERT INTO brisca_analyses (table_id, status, result, requested_at) VALUES "
+                          "(:id, 'done', :result, :now)"),
+                  {"id": table_id, "result": json.dumps(analyse(record, seed=0, worlds=4).to_json()),
+                   "now": datetime.now(UTC).replace(tzinfo=None)})
+    engine.dispose()
+    title = title_in(make_rules("spanish"), lang)
+    assert title != "spanish"
+    ctx, page, errors = _open_page(browser)
+    try:
+        page.add_init_script(f"localStorage.setItem('brisca:lang', '{lang}');")
+        page.goto(f"{base}/players/Lucia")
+        page.wait_for_selector("#playeranalysis:not([hidden]) tbody tr")
+        for table in ("#playeranalysis", "#playerratings"):
+            cell = page.locator(f"{table} tbody tr td").first
+            assert cell.inner_text() == title
+            assert cell.evaluate("(td) => getComputedStyle(td).textAlign") == "left"
+        assert not errors, errors
+    finally:
+        ctx.close()
 
 
 def test_a_table_with_hints_is_made_from_the_lobby(site: tuple[str, str], browser: Any) -> None:

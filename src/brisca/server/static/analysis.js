@@ -183,12 +183,12 @@ const briscaAnalysis = (() => {
     if (!box) return;
     const rows = await api(`/api/players/${encodeURIComponent(username)}/analysis`);
     box.hidden = !rows.length;
-    box.innerHTML = `<h2>${esc(t("analysisStats"))}</h2><table class="board"><thead><tr>` +
+    box.innerHTML = `<h2>${esc(t("analysisStats"))}</h2><div class="scroll"><table class="board stats"><thead><tr>` +
       ["preset", "statGames", "statDecisions", "statLoss", "statMistakes", "statBlunders"]
         .map((k) => `<th>${esc(t(k))}</th>`).join("") + "</tr></thead><tbody>" +
-      rows.map((r) => `<tr data-preset="${esc(r.preset)}"><td>${esc(r.preset)}</td><td>${r.games}</td>` +
+      rows.map((r) => `<tr data-preset="${esc(r.preset)}"><td>${esc(presetTitle(r.preset))}</td><td>${r.games}</td>` +
         `<td>${r.decisions}</td><td>${r.loss.toFixed(3)}</td><td>${r.mistakes_per_hand.toFixed(2)}</td>` +
-        `<td>${r.blunders_per_hand.toFixed(2)}</td></tr>`).join("") + "</tbody></table>";
+        `<td>${r.blunders_per_hand.toFixed(2)}</td></tr>`).join("") + "</tbody></table></div>";
   }
 
   // The hint button of a table with hints (a practice table, or one made with them; never rated: the server
