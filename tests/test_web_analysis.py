@@ -298,7 +298,8 @@ def test_a_table_with_hints_is_made_from_the_lobby(site: tuple[str, str], browse
         page.locator("#create input[name=hints]").check()
         table_id = _create_table(page, "spanish", "Ana", {1: "normal"}, players=2)
         assert _get(f"{base}/api/tables/{table_id}")["hints"] is True
-        assert "Hints on" in page.locator("#fair").inner_text()
+        # The table's line about fairness, once the first state has come over the WebSocket.
+        page.wait_for_function("document.querySelector('#fair').textContent.includes('Hints on')", timeout=30_000)
         page.wait_for_selector("#hintbtn", timeout=30_000)
         page.click("#hintbtn")
         page.wait_for_function("document.querySelector('#hinttext').textContent.startsWith('Hint: ')",
