@@ -17,6 +17,7 @@ import sqlalchemy as sa
 
 from brisca import record as brisca_record
 from brisca.analysis import analyse, format_text, move_words
+from brisca.cards import Card
 from brisca.rulebook import title_in
 from brisca.rules import make_rules
 from test_web_browser import _create_table, _get, _open_page, browser, serving
@@ -252,6 +253,10 @@ def test_the_page_and_the_terminal_name_the_moves_alike(site: tuple[str, str], b
             page.wait_for_selector("#ralternatives tbody tr")
             cells = page.locator("#ralternatives tbody tr td:first-child").all_inner_texts()
             assert [c.removeprefix("★ ").strip() for c in cells] == options
+            # The replay's own move log names its cards in the same words.
+            logged = page.locator("#rmoves .logcard").evaluate_all(
+                "els => els.map(e => [e.dataset.card, e.textContent])")
+            assert logged and all(name == Card.parse(code).name(lang) for code, name in logged), logged
             assert not errors, errors
         finally:
             ctx.close()

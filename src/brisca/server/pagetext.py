@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from brisca.cards import Lang
+from brisca.cards import ALL_CARDS, Lang
 from brisca.locale import translated
 from brisca.rulebook import SIGNAL_NAMES, title_in
 from brisca.rules import find_variant, variant_names
@@ -337,6 +337,8 @@ def page_strings() -> dict[Lang, dict[str, str]]:
         table.update({f"sig_{name}": names[lang] for name, names in SIGNAL_NAMES.items()})
         # The presets' titles (``title_NAME``), from the catalogs' ``title`` area.
         table.update({f"title_{rules.variant}": title_in(rules, lang) for rules in presets})
+        # Every card's name (``card_CODE``), the deck's own words (``Card.name``): what the terminal says too.
+        table.update({f"card_{card}": card.name(lang) for card in ALL_CARDS})
     return strings
 
 

@@ -39,7 +39,11 @@ const MOVE_MS = 320;
 //: "spanish" or "italian": the table's rules decide (``card_names``).
 let faces = "spanish";
 
+// A card's name: the deck's own words, as the server names it (``card_CODE`` in /messages.js, from ``Card.name``) and
+// the terminal and the analysis say it; the page's own words for a code the server did not name.
 function cardName(code) {
+  const named = STRINGS[lang][`card_${code}`];
+  if (named) return named;
   const [rank, suit] = cardParts(code);
   const word = STRINGS[lang][`rank_${faces}_${rank}`] ?? STRINGS.en[`rank_${faces}_${rank}`];
   return t("cardOf", {rank: word || cardIndex(code, faces).rank, suit: suitName(suit)});
