@@ -229,6 +229,7 @@ def decks(browser: Any, base: str, out: Path) -> None:
         document.querySelectorAll('#decks .card').forEach(c => { c.style.width = '88px'; c.style.height = '136px'; });
     }""")
     page.locator("#decks").screenshot(path=str(out / "decks.png"))
+    compress(out / "decks.png")
     print(f"wrote {out / 'decks.png'}")
     context.close()
 
