@@ -5,7 +5,8 @@ a one-hand match on a practice table (seeded: every run deals the same cards), a
 waits for it, opens the replay page at the first blunder in chromium under Playwright and writes, in
 ``docs/img`` (or DIR): ``replay-analysis.png`` (English, a desktop 1280 wide), ``replay-analysis-es.png`` and
 ``replay-analysis-it.png`` (Spanish and Italian), ``replay-analysis-phone.png`` (Italian, a phone 390 wide).
-Needs the test extras and ``/usr/bin/chromium`` (or ``BRISCA_CHROMIUM``).
+Needs the test extras and ``/usr/bin/chromium`` (or ``BRISCA_CHROMIUM``); ``pngquant``, where installed,
+quantizes the pictures.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from screenshots import compress  # noqa: E402  (the scripts folder is no package)
 
 
 def _call(url: str, body: dict[str, Any] | None = None) -> Any:
@@ -75,6 +78,7 @@ def main() -> None:
                     page.goto(f"{base}/games/{table_id}#{step}")
                     page.wait_for_selector("#ranalysis[data-status='done'] #ralternatives table")
                     page.screenshot(path=str(out / name), full_page=True)
+                    compress(out / name)
                     page.close()
                     print(out / name)
                 browser.close()

@@ -12,12 +12,17 @@ legal card, and writes into ``docs/img/`` (or OUT_DIR):
 - ``decks.png``: the Spanish and the Italian deck and the back;
 - ``lobby.png``, ``lobby-es.png``, ``lobby-it.png``: the lobby in English, Spanish and Italian, its form for a new
   table included (desktop, the whole page);
-- ``table-2p-es.png``, ``table-2p-it.png``: ``table-2p.png``'s table in Spanish and Italian.
+- ``table-2p-es.png``, ``table-2p-it.png``: ``table-2p.png``'s table in Spanish and Italian;
+- ``table-results-es.png``, ``table-results-it.png``: ``table-results.png``'s results in Spanish and Italian;
+- ``replay.png``, ``replay-es.png``, ``replay-it.png``: that finished match's replay page at its sixth card;
+- ``player.png``, ``player-es.png``, ``player-it.png``: the page of an account that played a rated one-hand
+  match against a bot (its rating and figures change from run to run), its analysis asked for and done.
 
 The replay page's analysis, in the three languages and on a phone: ``scripts/analysis_screenshot.py``.
 
 Needs the test extras (``pip install -e '.[test]'``) and a chromium (``/usr/bin/chromium``, or set
-``BRISCA_CHROMIUM``). Motion is off (``prefers-reduced-motion``), so each picture is the table at rest.
+``BRISCA_CHROMIUM``); with ``pngquant`` installed the pictures are quantized, a third of their size. Motion is
+off (``prefers-reduced-motion``), so each picture is the table at rest.
 """
 
 from __future__ import annotations
@@ -43,6 +48,14 @@ def _post(url: str, body: dict[str, Any]) -> Any:
     request = urllib.request.Request(url, json.dumps(body).encode(), {"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as r:
         return json.load(r)
+
+
+def compress(path: Path) -> None:
+    """Quantize a screenshot to a palette with pngquant where it is installed (``apt-get install pngquant``):
+    about a third of the bytes, no change a reader sees; left as it is without it."""
+    if shutil.which("pngquant"):
+        subprocess.run(["pngquant", "--quality", "70-95", "--speed", "1", "--strip", "--force", "--skip-if-larger",
+                        "--output", str(path), str(path)], check=False)
 
 
 def _serve(db: Path, log: Any) -> tuple[subprocess.Popen[bytes], str]:
@@ -127,6 +140,54 @@ class Shooter:
             self.turns(page, 1)
         raise SystemExit("the match did not end")
 
+    def account_game(self, username: str) -> str:
+        """An account (``username``) plays a rated one-hand match against a bot to the end (unseeded: a seed makes
+        a practice table, never rated) and asks for its analysis; the finished game's id, once the analysis is
+        done (the player page's figures count analysed games only)."""
+        context = self.browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{self.base}/")
+        signed = page.request.post(f"{self.base}/api/signup", data={"username": username, "password": "a long pass"})
+        csrf = {"X-CSRF-Token": signed.json()["csrf"]}
+        answer = page.request.post(f"{self.base}/api/tables", headers=csrf, data={
+            "preset": "spanish", "players": 2, "bots": {"1": "normal"}, "bot_delay": 0, "sit": True,
+            "options": {"target_hands": 1}})
+        if not answer.ok:
+            raise SystemExit(f"the table was not made: {answer.status} {answer.text()}")
+        made = answer.json()
+        page.evaluate(f"localStorage.setItem('brisca:seat:{made['table_id']}', JSON.stringify({json.dumps(made)}))")
+        page.goto(f"{self.base}/t/{made['table_id']}")
+        page.wait_for_function("document.body.dataset.status === 'playing'")
+        self.to_end(page)
+        table_id: str = made["table_id"]
+        for _ in range(300):
+            if table_id in [g["table_id"] for g in json.loads(urllib.request.urlopen(
+                    f"{self.base}/api/games", timeout=10).read())]:
+                break
+            time.sleep(0.2)
+        _post(f"{self.base}/api/games/{table_id}/analysis", {})
+        for _ in range(600):
+            with urllib.request.urlopen(f"{self.base}/api/games/{table_id}/analysis", timeout=10) as r:
+                status = json.load(r)["status"]
+            if status != "queued":
+                break
+            time.sleep(0.5)
+        if status != "done":
+            raise SystemExit(f"the analysis of {table_id} is {status}")
+        context.close()
+        return table_id
+
+    def page(self, path: str, lang: str, ready: str) -> Any:
+        """The site's page at ``path`` in ``lang``, once the script ``ready`` is true."""
+        context = self.browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
+        context.add_init_script(f"localStorage.setItem('brisca:lang', '{lang}');")
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{self.base}{path}")
+        page.wait_for_function(ready)
+        return page
+
     def lobby(self, lang: str) -> Any:
         """The lobby in ``lang``, its lists loaded."""
         context = self.browser.new_context(viewport=DESKTOP, locale="en-US", reduced_motion="reduce")
@@ -142,6 +203,7 @@ class Shooter:
         page.evaluate("window.scrollTo(0, 0)")
         page.wait_for_timeout(200)
         page.screenshot(path=str(self.out / name), full_page=full)
+        compress(self.out / name)
         print(f"wrote {self.out / name}")
         page.context.close()
 
@@ -167,6 +229,7 @@ def decks(browser: Any, base: str, out: Path) -> None:
         document.querySelectorAll('#decks .card').forEach(c => { c.style.width = '88px'; c.style.height = '136px'; });
     }""")
     page.locator("#decks").screenshot(path=str(out / "decks.png"))
+    compress(out / "decks.png")
     print(f"wrote {out / 'decks.png'}")
     context.close()
 
@@ -203,9 +266,11 @@ def main() -> int:
                 s.my_turn(page)
                 s.shot(page, "table-chiamata-auction.png")
 
-                page = s.table("spanish", 4, 5, {"target_hands": 1})
-                s.to_end(page)
-                s.shot(page, "table-results.png")
+                for lang in ("en", "es", "it"):
+                    page = s.table("spanish", 4, 5, {"target_hands": 1}, lang=lang)
+                    s.to_end(page)
+                    finished = page.evaluate("location.pathname").rsplit("/", 1)[-1]
+                    s.shot(page, "table-results.png" if lang == "en" else f"table-results-{lang}.png")
 
                 page = s.table("spanish", 4, 8, {"target_hands": 1}, phone=True)
                 s.turns(page, 2)
@@ -219,6 +284,17 @@ def main() -> int:
                     s.shot(page, f"table-2p-{lang}.png")
                 for lang in ("en", "es", "it"):
                     s.shot(s.lobby(lang), "lobby.png" if lang == "en" else f"lobby-{lang}.png", full=True)
+
+                # The replay of the four-player match above, at its sixth card; an account's page.
+                lucia = s.account_game("Lucia")
+                for lang in ("en", "es", "it"):
+                    tail = "" if lang == "en" else f"-{lang}"
+                    page = s.page(f"/games/{finished}#6", lang, "document.body.dataset.step === '6'")
+                    s.shot(page, f"replay{tail}.png")
+                    page = s.page("/players/Lucia", lang,
+                                  "document.body.dataset.player && !document.querySelector('#playeranalysis').hidden")
+                    assert page.locator(f"#playergames [data-game='{lucia}']").count() == 1
+                    s.shot(page, f"player{tail}.png", full=True)
 
                 decks(browser, base, out)
                 browser.close()

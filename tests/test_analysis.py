@@ -35,7 +35,7 @@ from brisca.analysis import (
     read_face_up,
     read_view,
 )
-from brisca.cards import Suit
+from brisca.cards import Card, Suit
 from brisca.cli import main
 from brisca.envs.encode import shuffle_hidden
 from brisca.i18n import Messages
@@ -313,6 +313,23 @@ def test_the_analysis_is_the_same_for_a_seed_and_differs_for_another(record: Rec
         else:
             assert "face_up" not in m, m
     assert sum("face_up" in m for m in searched) >= 6
+
+
+def test_the_json_carries_the_terminals_words_for_every_move(record: Record) -> None:
+    """The web page takes its words for a move from the JSON: the terminal's own (``move_words``, so
+    ``Card.name``), in every language, for the move and for each option read."""
+    analysis = analyse(record, seed=1, worlds=4)
+    moves = analysis.to_json()["moves"]
+    for lang in ("es", "it", "en"):
+        text = format_text(analysis, lang=lang)
+        for m, data in zip(analysis.moves, moves, strict=True):
+            assert data["words"][lang] == move_words(m.action, lang)
+            if m.reading is not None:
+                assert data["words"][lang] in text
+                assert [o["words"][lang] for o in data["reading"]["options"]] == [
+                    move_words(o.action, lang) for o in m.reading.options]
+    first = next(m for m in moves if m["act"].get("play"))
+    assert first["words"] == {lang: Card.parse(first["act"]["play"]).name(lang) for lang in ("es", "it", "en")}
 
 
 def test_workers_give_the_same_analysis(record: Record) -> None:

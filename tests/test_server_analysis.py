@@ -14,7 +14,8 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from brisca import record as brisca_record
-from brisca.analysis import analyse
+from brisca.actions import Action
+from brisca.analysis import analyse, move_words
 from brisca.server import analyses
 from brisca.server.analyses import Analyst
 from test_server_common import Conn, create, deadline, serve
@@ -190,6 +191,9 @@ def test_a_hint_at_a_practice_table_on_ones_own_turn(tmp_path: Path) -> None:
         found = hint.json()["hint"]
         assert found["text"] in [a["text"] for a in state["view"]["legal"]]
         assert 0 <= found["win"] <= 1 and 1 <= found["worlds"] <= 200
+        # The move in words, as the terminal's hint and analysis say it, in every language.
+        action = Action.from_json(found["action"])
+        assert found["words"] == {lang: move_words(action, lang) for lang in ("es", "it", "en")}
         # The hint changed nothing at the table: the same move is still asked for.
         assert client.get(f"/api/tables/{body['table_id']}").json()["status"] == "playing"
         wrong = client.post(f"/api/tables/{body['table_id']}/hint", json={"token": "not-a-token"})

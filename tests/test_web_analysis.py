@@ -16,8 +16,12 @@ import pytest
 import sqlalchemy as sa
 
 from brisca import record as brisca_record
-from brisca.analysis import analyse
+from brisca.analysis import analyse, format_text, move_words
+from brisca.cards import Card
+from brisca.rulebook import title_in
+from brisca.rules import make_rules
 from test_web_browser import _create_table, _get, _open_page, browser, serving
+from test_web_pages import _rated_game
 
 __all__ = ["browser"]  # the fixture, shared with the other browser test
 
@@ -225,6 +229,71 @@ def test_the_analysis_page_speaks_card_words_and_holds_its_layout(site: tuple[st
             ctx.close()
 
 
+def test_the_page_and_the_terminal_name_the_moves_alike(site: tuple[str, str], browser: Any) -> None:
+    """The replay page's analysis says each move in the words of ``brisca replay --analyse`` (the deck's own names,
+    ``Card.name``), in Spanish, Italian and English: the moves' list and a move's alternatives."""
+    base, db = site
+    table_id, _data = _stored_analysis(base, db, range(5, 25))
+    with urllib.request.urlopen(f"{base}/api/games/{table_id}/record", timeout=10) as r:
+        record = brisca_record.loads(r.read().decode())
+    analysis = analyse(record, seed=0, worlds=4)  # what _stored_analysis stored: the same seed, the same moves
+    exchange = next(m for m in analysis.moves if m.reading is not None and "exchange" in m.action.to_json())
+    for lang in ("es", "it", "en"):
+        terminal = format_text(analysis, lang=lang)
+        said = [move_words(m.action, lang) for m in analysis.moves]
+        assert all(move_words(m.action, lang) in terminal for m in analysis.decisions)
+        options = [move_words(o.action, lang) for o in exchange.reading.options]  # type: ignore[union-attr]
+        ctx, page, errors = _open_page(browser)
+        try:
+            page.add_init_script(f"localStorage.setItem('brisca:lang', '{lang}');")
+            page.goto(f"{base}/games/{table_id}")
+            page.wait_for_selector("#ranalysis[data-status='done'] #rgraph")
+            assert page.locator("#amoves li .what").all_inner_texts() == said
+            page.locator(f"#amoves li[data-step='{exchange.index + 1}'][data-hand='{exchange.hand}']").first.click()
+            page.wait_for_selector("#ralternatives tbody tr")
+            cells = page.locator("#ralternatives tbody tr td:first-child").all_inner_texts()
+            assert [c.removeprefix("★ ").strip() for c in cells] == options
+            # The replay's own move log names its cards in the same words.
+            logged = page.locator("#rmoves .logcard").evaluate_all(
+                "els => els.map(e => [e.dataset.card, e.textContent])")
+            assert logged and all(name == Card.parse(code).name(lang) for code, name in logged), logged
+            assert not errors, errors
+        finally:
+            ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_the_player_page_names_its_presets_in_the_pages_language(site: tuple[str, str], browser: Any,
+                                                                 lang: str) -> None:
+    """The player page's ratings and analysed games name each preset by its title in the page's language, on the
+    left of its row, never by its key ("spanish")."""
+    base, db = site
+    table_id = _rated_game(base, "Lucia", "spanish", "easy", seconds=60)
+    with urllib.request.urlopen(f"{base}/api/games/{table_id}/record", timeout=10) as r:
+        record = brisca_record.loads(r.read().decode())
+    engine = sa.create_engine(f"sqlite:///{db}")
+    with engine.begin() as c:
+        c.execute(sa.text("INSERT INTO brisca_analyses (table_id, status, result, requested_at) VALUES "
+                          "(:id, 'done', :result, :now)"),
+                  {"id": table_id, "result": json.dumps(analyse(record, seed=0, worlds=4).to_json()),
+                   "now": datetime.now(UTC).replace(tzinfo=None)})
+    engine.dispose()
+    title = title_in(make_rules("spanish"), lang)
+    assert title != "spanish"
+    ctx, page, errors = _open_page(browser)
+    try:
+        page.add_init_script(f"localStorage.setItem('brisca:lang', '{lang}');")
+        page.goto(f"{base}/players/Lucia")
+        page.wait_for_selector("#playeranalysis:not([hidden]) tbody tr")
+        for table in ("#playeranalysis", "#playerratings"):
+            cell = page.locator(f"{table} tbody tr td").first
+            assert cell.inner_text() == title
+            assert cell.evaluate("(td) => getComputedStyle(td).textAlign") == "left"
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
 def test_a_table_with_hints_is_made_from_the_lobby(site: tuple[str, str], browser: Any) -> None:
     base, _db = site
     ctx, page, errors = _open_page(browser, locale="en-US")
@@ -234,7 +303,8 @@ def test_a_table_with_hints_is_made_from_the_lobby(site: tuple[str, str], browse
         page.locator("#create input[name=hints]").check()
         table_id = _create_table(page, "spanish", "Ana", {1: "normal"}, players=2)
         assert _get(f"{base}/api/tables/{table_id}")["hints"] is True
-        assert "Hints on" in page.locator("#fair").inner_text()
+        # The table's line about fairness, once the first state has come over the WebSocket.
+        page.wait_for_function("document.querySelector('#fair').textContent.includes('Hints on')", timeout=30_000)
         page.wait_for_selector("#hintbtn", timeout=30_000)
         page.click("#hintbtn")
         page.wait_for_function("document.querySelector('#hinttext').textContent.startsWith('Hint: ')",

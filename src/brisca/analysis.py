@@ -50,7 +50,7 @@ from brisca.actions import Action, Arrastro, Exchange, Play
 from brisca.agents.exact import outcome, solve, team_of
 from brisca.agents.search import SOLVE_WEIGHT, Appraisal, ExpertAgent
 from brisca.arena import run_tasks
-from brisca.cards import Lang
+from brisca.cards import LANGS, Lang
 from brisca.errors import BriscaError
 from brisca.game import Game, View
 from brisca.i18n import Messages
@@ -107,8 +107,10 @@ class Option:
 
     def to_json(self) -> dict[str, Any]:
         """The option as JSON-ready data (rounded): ``action`` in the record's notation, ``act`` as the table's
-        messages give an action (``{"exchange": "2C"}``), for a reader to put in words."""
-        return {"action": str(self.action), "act": self.action.to_json(), "win": round(self.win, 4),
+        messages give an action (``{"exchange": "2C"}``), ``words`` the move in each language as the terminal
+        says it (:func:`move_words`), so that the web page and the terminal name the cards alike."""
+        return {"action": str(self.action), "act": self.action.to_json(), "words": _words(self.action),
+                "win": round(self.win, 4),
                 "win_se": round(self.win_se, 4),
                 "margin": round(self.margin, 2), "margin_se": round(self.margin_se, 2)}
 
@@ -182,7 +184,8 @@ class Move:
     def to_json(self) -> dict[str, Any]:
         """The move as JSON-ready data: with its readings, the move's values, loss and mark."""
         out: dict[str, Any] = {"hand": self.hand, "index": self.index, "seat": self.seat, "side": self.side,
-                               "action": str(self.action), "act": self.action.to_json()}
+                               "action": str(self.action), "act": self.action.to_json(),
+                               "words": _words(self.action)}
         if self.reading is not None:
             loss, se = self.reading.loss(self.action)
             taken = self.reading.option(self.action)
@@ -430,6 +433,11 @@ def format_text(analysis: Analysis, names: Sequence[str] | None = None, lang: La
         lines.append(f"  {name(seat):{width}} {int(st['decisions']):>3} {st['loss']:.3f}"
                      f" {int(st['mistakes']):>3} {int(st['blunders']):>3}")
     return "\n".join(lines)
+
+
+def _words(action: Action) -> dict[str, str]:
+    """The move in words in every language (:func:`move_words`): what the analysis JSON carries to its readers."""
+    return {lang: move_words(action, lang) for lang in LANGS}
 
 
 def decision_seed(seed: int, hand: int, index: int) -> int:

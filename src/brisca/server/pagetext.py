@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from functools import cache
 
-from brisca.cards import Lang
+from brisca.cards import ALL_CARDS, Lang
 from brisca.locale import translated
 from brisca.rulebook import SIGNAL_NAMES, title_in
 from brisca.rules import find_variant, variant_names
@@ -88,6 +88,7 @@ PAGE_EN: dict[str, str] = {
     "send": "Send",
     "human": "person",
     "stock": "stock",
+    "stockN": "{n} in the stock",
     "yourTurn": "Your turn",
     "turnOf": "Turn: ",
     "waiting": "Waiting for players",
@@ -172,6 +173,7 @@ PAGE_EN: dict[str, str] = {
     "committed": "Deck of hand {n} committed: {h}",
     "practice": "Practice table: the deals come from seed {seed}, never rated.",
     "dealsOk": "✓ Deals verified: {n} of {m} decks match the commitments published when they were dealt",
+    "dealsOk_one": "✓ Deal verified: its deck matches the commitment published when it was dealt",
     "dealsBad": "✗ Deal check failed: the deck of hand {list} does not match its commitment",
     "dealsSeen": "✓ the same commitments this browser saw during play",
     "dealsNotSeen": "✗ this browser saw other commitments during play (hand {list})",
@@ -372,6 +374,8 @@ def page_strings() -> dict[Lang, dict[str, str]]:
         table.update({f"sig_{name}": names[lang] for name, names in SIGNAL_NAMES.items()})
         # The presets' titles (``title_NAME``), from the catalogs' ``title`` area.
         table.update({f"title_{rules.variant}": title_in(rules, lang) for rules in presets})
+        # Every card's name (``card_CODE``), the deck's own words (``Card.name``): what the terminal says too.
+        table.update({f"card_{card}": card.name(lang) for card in ALL_CARDS})
     return strings
 
 

@@ -455,7 +455,8 @@ class TableActor:
         if found is None:
             return {"hint": None}
         best = found[0].best
-        return {"hint": {"action": best.action.to_json(), "text": str(best.action), "win": round(best.win, 4),
+        return {"hint": {"action": best.action.to_json(), "text": str(best.action), "words": best.to_json()["words"],
+                         "win": round(best.win, 4),
                          "margin": round(best.margin, 2), "worlds": found[0].worlds}}
 
     async def join(self, name: str, seat: int | None, user_id: int | None = None,

@@ -77,7 +77,7 @@ const briscaAnalysis = (() => {
 
   const searched = () => state.analysis.moves.filter((m) => m.taken);
   const stepOf = (m) => state.steps.get(`${m.hand}:${m.index}`);
-  const words = (m) => moveWords(replay.info, m.act, m.action);
+  const words = (m) => moveWords(replay.info, m.act, m.action, m.words);
   // The hand of replay step n (the graph draws one hand: in a called game the sides change from hand to hand).
   const handAt = (n) => { const s = replay.data.steps[n]; return s ? s.hand : 0; };
 
@@ -168,7 +168,7 @@ const briscaAnalysis = (() => {
       const f = up.get(o.action);
       const cls = [o.action === here.action ? "taken" : "", o.action === here.reading.best ? "best" : ""].join(" ");
       return `<tr class="${cls.trim()}" data-action="${esc(o.action)}"><td>${o.action === here.reading.best ? "★ " : ""}` +
-        `${esc(moveWords(replay.info, o.act, o.action))}</td><td>${pct(o.win)} ± ${pct(o.win_se)}</td>` +
+        `${esc(moveWords(replay.info, o.act, o.action, o.words))}</td><td>${pct(o.win)} ± ${pct(o.win_se)}</td>` +
         `<td>${signed(o.margin)} ± ${o.margin_se.toFixed(1)}</td>` +
         (faceUp ? `<td>${f ? pct(f.win) + " · " + signed(f.margin) : ""}</td>` : "") + "</tr>";
     }).join("");
@@ -183,12 +183,12 @@ const briscaAnalysis = (() => {
     if (!box) return;
     const rows = await api(`/api/players/${encodeURIComponent(username)}/analysis`);
     box.hidden = !rows.length;
-    box.innerHTML = `<h2>${esc(t("analysisStats"))}</h2><table class="board"><thead><tr>` +
+    box.innerHTML = `<h2>${esc(t("analysisStats"))}</h2><div class="scroll"><table class="board stats"><thead><tr>` +
       ["preset", "statGames", "statDecisions", "statLoss", "statMistakes", "statBlunders"]
         .map((k) => `<th>${esc(t(k))}</th>`).join("") + "</tr></thead><tbody>" +
-      rows.map((r) => `<tr data-preset="${esc(r.preset)}"><td>${esc(r.preset)}</td><td>${r.games}</td>` +
+      rows.map((r) => `<tr data-preset="${esc(r.preset)}"><td>${esc(presetTitle(r.preset))}</td><td>${r.games}</td>` +
         `<td>${r.decisions}</td><td>${r.loss.toFixed(3)}</td><td>${r.mistakes_per_hand.toFixed(2)}</td>` +
-        `<td>${r.blunders_per_hand.toFixed(2)}</td></tr>`).join("") + "</tbody></table>";
+        `<td>${r.blunders_per_hand.toFixed(2)}</td></tr>`).join("") + "</tbody></table></div>";
   }
 
   // The hint button of a table with hints (a practice table, or one made with them; never rated: the server
@@ -213,7 +213,7 @@ const briscaAnalysis = (() => {
       try {
         const body = await api(`/api/tables/${encodeURIComponent(info.id)}/hint`, {token: table.token});
         if (hint.key === asked) {
-          hint.text = body.hint ? t("hintText", {move: moveWords(info, body.hint.action, body.hint.text),
+          hint.text = body.hint ? t("hintText", {move: moveWords(info, body.hint.action, body.hint.text, body.hint.words),
                                                  win: pct(body.hint.win),
                                                  margin: signed(body.hint.margin)}) : t("hintNone");
         }

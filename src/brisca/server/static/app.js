@@ -405,7 +405,7 @@ function showStep(n) {
   $("#rcontract").innerHTML = contractHTML(info, view);
   $("#rauction").innerHTML = auctionHTML(info, view);
   $("#rfaceup").innerHTML = view.face_up ? cardSVG(view.face_up) : trumpHTML(view);
-  $("#rstock").textContent = `${view.stock_count} ${t("stock")}`;
+  $("#rstock").textContent = t("stockN", {n: view.stock_count});
   const talon = [...view.talon, ...view.discards.filter((c) => !view.talon.includes(c))];
   $("#rtalon").hidden = !talon.length;
   $("#rtaloncards").innerHTML = talon.map(cardSVG).join("");
@@ -416,9 +416,10 @@ function showStep(n) {
     `<figure>${cardSVG(c)}<figcaption>${esc(seatName(info, (lastTrick.leader + i) % view.players))}</figcaption></figure>`).join("") : "";
   $("#rseats").innerHTML = view.hands.map((cards, seat) => {
     const cls = `rseat${view.turn === seat ? " turn" : ""}${step.action && step.action.seat === seat ? " acted" : ""}`;
-    const side = d.sides < d.players ? ` · ${sideLabel(info, seat % d.sides)}` : "";
+    // Each part whole on its line: "Equipo A", "21 ptos", never "Equipo" above "A".
+    const side = d.sides < d.players ? ` · <span class="nowrap">${esc(sideLabel(info, seat % d.sides))}</span>` : "";
     return `<div class="${cls}" data-seat="${seat}"><div class="rname">${esc(seatName(info, seat))}` +
-      ` · <span class="pts">${view.seat_points[seat]}</span> ${t("points")}${esc(side)}</div>` +
+      ` · <span class="nowrap"><span class="pts">${view.seat_points[seat]}</span> ${esc(t("points"))}</span>${side}</div>` +
       `<div class="hand small">${cards.map(cardSVG).join("")}</div></div>`;
   }).join("");
   let result = "";

@@ -39,7 +39,11 @@ const MOVE_MS = 320;
 //: "spanish" or "italian": the table's rules decide (``card_names``).
 let faces = "spanish";
 
+// A card's name: the deck's own words, as the server names it (``card_CODE`` in /messages.js, from ``Card.name``) and
+// the terminal and the analysis say it; the page's own words for a code the server did not name.
 function cardName(code) {
+  const named = STRINGS[lang][`card_${code}`];
+  if (named) return named;
   const [rank, suit] = cardParts(code);
   const word = STRINGS[lang][`rank_${faces}_${rank}`] ?? STRINGS.en[`rank_${faces}_${rank}`];
   return t("cardOf", {rank: word || cardIndex(code, faces).rank, suit: suitName(suit)});
@@ -85,9 +89,12 @@ function actionText(info, a) {
 }
 
 // A move as a card player says it: a card by its name, an exchange, an arrastro; an auction's choice as the move
-// log gives it. ``a``: an action's JSON ({play}, {exchange}, {bid}, ...), ``text`` its notation where nothing else.
-function moveWords(info, a, text) {
+// log gives it. ``a``: an action's JSON ({play}, {exchange}, {bid}, ...), ``text`` its notation where nothing else;
+// ``words``: the server's words for a card's move in each language (the analysis sends them, as the terminal says
+// them), used before the page's own.
+function moveWords(info, a, text, words) {
   if (!a) return text || "";
+  if (words && words[lang] && (a.exchange || a.play !== undefined)) return words[lang];
   if (a.exchange) return t("exchangeMove", {card: cardName(a.exchange)});
   if (a.play !== undefined) return a.arrastro ? t("arrastroMove", {card: cardName(a.play)}) : cardName(a.play);
   return actionText(info, {text: text || "", ...a});
