@@ -36,7 +36,7 @@ def _finished(client: TestClient, seed: int = 5) -> str:
 def _quick(client: TestClient) -> None:
     """Few worlds a decision: the tests check the plumbing, brisca.analysis's tests the values."""
     app: Any = client.app
-    app.state.analyst = Analyst(app.state.manager.store.engine, worlds=4, think=5.0)
+    app.state.analyst = Analyst(app.state.manager.store.engine, worlds=4, think=60.0)  # (4 worlds never take a minute: no decision is cut)
 
 
 def _until_done(client: TestClient, table_id: str) -> dict[str, Any]:
@@ -66,7 +66,7 @@ def test_a_finished_game_is_analysed_on_request_and_kept(tmp_path: Path) -> None
         assert [m["action"] for m in data["moves"]] == [str(a) for h in record.hands for _s, a in h.actions]
         # The same analysis as the library's (none of its decisions ran out of time).
         if not any(m.get("cut") for m in data["moves"]):
-            assert data["moves"] == analyse(record, seed=0, worlds=4, think=5.0).to_json()["moves"]
+            assert data["moves"] == analyse(record, seed=0, worlds=4, think=60.0).to_json()["moves"]
         # Asked again: it is kept, not made again.
         again = client.post(f"/api/games/{table_id}/analysis").json()
         assert again["status"] == "done" and again["analysis"] == data

@@ -482,7 +482,7 @@ class TableActor:
         from brisca.server.ratings import ordinal, provisional
 
         names = sorted({s.account for s in self.seats if s.bot is None and s.account is not None})
-        if not names or not self.rated:
+        if not names or self.seeded or self.hints:  # (shown beside a guest too, though such a match is not rated)
             return
         found = await asyncio.to_thread(self.store.ratings, self.preset, names)
         counts = await asyncio.to_thread(self.store.rating_counts, self.preset, names)
