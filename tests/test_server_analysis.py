@@ -34,9 +34,10 @@ def _finished(client: TestClient, seed: int = 5) -> str:
 
 
 def _quick(client: TestClient) -> None:
-    """Few worlds a decision: the tests check the plumbing, brisca.analysis's tests the values."""
+    """Few worlds a decision: the tests check the plumbing, brisca.analysis's tests the values. (Four worlds never
+    take a minute: no decision is cut by the clock.)"""
     app: Any = client.app
-    app.state.analyst = Analyst(app.state.manager.store.engine, worlds=4, think=60.0)  # (4 worlds never take a minute: no decision is cut)
+    app.state.analyst = Analyst(app.state.manager.store.engine, worlds=4, think=60.0)
 
 
 def _until_done(client: TestClient, table_id: str) -> dict[str, Any]:
