@@ -382,7 +382,8 @@ def test_the_shipped_networks_are_the_ones_documented_and_play_legal_moves() -> 
         assert shipped_path(name).stat().st_size < 4_000_000
     shelf = _shipped()
     assert len(shelf.nets) == len(SHIPPED)
-    assert set(shelf.games()) >= {("spanish", 2), ("briscola", 2), ("spanish", 4)}
+    assert set(shelf.games()) >= {("spanish", 2), ("briscola", 2), ("spanish", 4), ("mariaje", 2), ("tuscan", 2)}
+    assert not {("mexican", 2), ("lombard", 2)} & set(shelf.games())  # read in training, not served
     for preset, players in shelf.games():
         for deal in range(3):
             game = Game(preset, players, seed=deal)
@@ -463,7 +464,7 @@ def test_the_endgame_option_is_net_exact_or_draw(capsys: pytest.CaptureFixture[s
 def test_other_games_fall_back_to_hard_v1() -> None:
     agent = make_agent("hard", seed=1)
     assert isinstance(agent, NetAgent) and isinstance(agent.fallback, HeuristicAgent)
-    for preset, players in (("briscola", 4), ("briscola", 3), ("mexican", 2)):
+    for preset, players in (("briscola", 4), ("briscola", 3), ("mexican", 2), ("lombard", 2)):
         game = Game(preset, players, seed=2)
         assert not agent.covers(game.rules, players)
         while not game.is_over():
@@ -476,11 +477,32 @@ def test_other_games_fall_back_to_hard_v1() -> None:
     assert not agent.covers(tied.rules, 2)  # other options: not the games it learned
 
 
+def test_a_network_plays_only_the_presets_it_serves_and_the_expert_reads_only_the_searched_ones() -> None:
+    """``two_player_family.npz`` reads four presets and serves two (``meta["serves"]``): ``hard`` plays it in
+    ``mariaje`` and ``tuscan``, ``hard-v1`` in ``mexican`` and ``lombard``; the expert's search reads only the
+    networks measured against ``expert-v1`` (:data:`brisca.agents.net.SEARCHED`), so it plays ``tuscan`` as
+    ``expert-v1`` does."""
+    from brisca.agents.net import SEARCHED, shipped_path
+
+    family = Net.load(shipped_path("two_player_family.npz"))
+    assert family.presets == ("mariaje", "mexican", "lombard", "tuscan") and family.serves == {"mariaje", "tuscan"}
+    hard = make_agent("hard", seed=1)
+    assert isinstance(hard, NetAgent)
+    for preset, served in (("mariaje", True), ("tuscan", True), ("mexican", False), ("lombard", False)):
+        assert family.covers(make_rules(preset), 2) == served == hard.covers(make_rules(preset), 2)
+    wide = Net(family.arrays, {**family.meta, "serves": list(family.presets)})
+    assert wide.covers(make_rules("mexican"), 2)  # (without the list it serves every preset it reads)
+    assert "two_player_family.npz" not in SEARCHED
+    expert = make_agent("expert", seed=1)
+    assert isinstance(expert, ExpertAgent) and isinstance(expert.net, Shelf)
+    assert expert.net.pick(make_rules("tuscan"), 2) is None and expert.net.pick(make_rules("spanish"), 2)
+
+
 def test_the_levels_and_their_fixed_versions() -> None:
     assert isinstance(make_agent("hard-v1"), HeuristicAgent)
     old, new = make_agent("expert-v1"), make_agent("expert")
     assert isinstance(old, ExpertAgent) and isinstance(new, ExpertAgent)
-    assert old.net is None and new.net is load_net()
+    assert old.net is None and new.net is load_net(searched=True)
     assert (old.early, old.hidden, new.early, new.hidden) == ("search", 1, "net", 5)
 
 

@@ -54,10 +54,18 @@ else:
 #: - ``four_player.npz``: 4-player ``spanish``, reading the cues (:func:`brisca.envs.encode.cues`); the imitation of
 #:   ``heuristic`` over 20,000 hands, then 1,310,720 self-play hands in 640 updates, an hour on a 2-core machine
 #:   (curve: docs/curves/net-four-player.jsonl).
+#: - ``two_player_family.npz``: 2-player ``mariaje`` and ``tuscan`` (``meta["serves"]``; it read ``mexican`` and
+#:   ``lombard`` too in training, where it plays worse than ``hard-v1``): ``two_player.npz`` with each new preset
+#:   starting as ``spanish``, then 81,920 self-play hands in 40 updates on a 2-core machine.
 SHIPPED: dict[str, str] = {
     "two_player.npz": "ab1bb975bba7662aa53995b7e575d2e4a16655af226ce286c942d03cb06d9073",
     "four_player.npz": "c9c0ccf9207c46f9e43b01fc0d033896eb18e47f59d388a3d0d572837c59275c",
+    "two_player_family.npz": "ffcb2f829f9369fb3d6f1011a3a73789c3d41f1a73b3dbf548250e7f3232d28e",
 }
+
+#: The shipped networks the expert's search reads (its early moves, the values of its worlds): those measured
+#: against ``expert-v1`` in their games (docs/strength.md). The others play ``hard`` alone.
+SEARCHED = ("two_player.npz", "four_player.npz")
 
 #: The parameter arrays of a network, in order: two hidden layers, the policy head, the value head.
 LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
@@ -86,6 +94,9 @@ class Net:
         self.arrays = {k: np.ascontiguousarray(arrays[k], dtype=np.float32) for k in LAYERS}
         self.meta = meta
         self.presets: tuple[str, ...] = tuple(meta["presets"])
+        #: The presets it plays (``meta["serves"]``, by default every one it reads): a network trained on several
+        #: plays only those where it measured stronger than what it replaces.
+        self.serves: frozenset[str] = frozenset(meta.get("serves", self.presets))
         self.players: int = int(meta.get("players", 2))
         self._rules = {make_rules(p): i for i, p in enumerate(self.presets)}
         self._encoders: dict[int, ObservationEncoder] = {}
@@ -128,7 +139,8 @@ class Net:
         was trained on those games only."""
         if players != self.players:
             return None
-        return self._rules.get(rules)
+        index = self._rules.get(rules)
+        return index if index is not None and self.presets[index] in self.serves else None
 
     def covers(self, rules: Rules, players: int) -> bool:
         return self.preset(rules, players) is not None
@@ -285,7 +297,7 @@ class Shelf:
 
     def games(self) -> list[tuple[str, int]]:
         """The presets (with their default options) and numbers of players the networks play."""
-        return [(preset, net.players) for net in self.nets for preset in net.presets]
+        return [(preset, net.players) for net in self.nets for preset in net.presets if preset in net.serves]
 
 
 def shipped_path(name: str = "two_player.npz") -> Path:
@@ -305,16 +317,18 @@ def _load(path: str) -> Net | None:
 
 
 @cache
-def _shipped() -> Shelf | None:
-    nets = [net for net in (_load(str(shipped_path(name))) for name in SHIPPED) if net is not None]
+def _shipped(searched: bool = False) -> Shelf | None:
+    names = SEARCHED if searched else tuple(SHIPPED)
+    nets = [net for net in (_load(str(shipped_path(name))) for name in names) if net is not None]
     return Shelf(nets) if nets else None
 
 
-def load_net(weights: str | None = None) -> Net | Shelf | None:
-    """The network at ``weights`` (a path), or when ``None`` the shipped ones (a :class:`Shelf`); ``None`` where
-    numpy or the shipped files are missing. Loaded once a path."""
+def load_net(weights: str | None = None, *, searched: bool = False) -> Net | Shelf | None:
+    """The network at ``weights`` (a path), or when ``None`` the shipped ones (a :class:`Shelf`; with
+    ``searched``, those of :data:`SEARCHED` only); ``None`` where numpy or the shipped files are missing. Loaded
+    once a path."""
     if weights is None:
-        return _shipped()
+        return _shipped(searched)
     if not Path(weights).exists():
         raise ValueError(f"no network at {weights}")
     return _load(str(weights))
@@ -384,4 +398,5 @@ def games() -> list[tuple[str, int]]:
     return shelf.games() if isinstance(shelf, Shelf) else []
 
 
-__all__ = ["LAYERS", "SHIPPED", "Net", "NetAgent", "Shelf", "games", "load_net", "reward", "sha256", "shipped_path"]
+__all__ = ["LAYERS", "SEARCHED", "SHIPPED", "Net", "NetAgent", "Shelf", "games", "load_net", "reward", "sha256",
+           "shipped_path"]

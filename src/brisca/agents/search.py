@@ -402,9 +402,10 @@ class ExpertAgent:
             raise ValueError(f"blend is a share from 0 to 1, not {blend!r}")
         self.net: Any = None
         if str(net).lower() not in ("off", "0", "false", "no"):
-            self.net = load_net(None if str(net).lower() in ("on", "1", "true", "yes") else str(net))
+            self.net = (load_net(None, searched=True) if str(net).lower() in ("on", "1", "true", "yes")
+                        else load_net(str(net)))
         elif self.net_rollout:
-            self.net = load_net(None)
+            self.net = load_net(None, searched=True)
         self._rollouts: dict[tuple[object, int], NetRollouts | None] = {}
         #: Two players, where the network covers the game: ``hidden`` (more than 1) solves every world exactly from
         #: that many hidden cards left in the stock on (:func:`~brisca.agents.kernel.stock_choice`: every world when
@@ -426,7 +427,7 @@ class ExpertAgent:
             raise ValueError(f"weigh is uniform or net, not {weigh!r}")
         self.weigh = weigh
         if (self.hidden > 1 or early == "net") and self.net is None:
-            self.net = load_net(None)
+            self.net = load_net(None, searched=True)
         #: How it bids in a point auction: ``rules``, the shared rule-based bidder; ``sim``, each choice weighed
         #: over sampled deals played out (:mod:`brisca.agents.bidding`), within ``think`` (48 deals under
         #: ``sims``). Measured: docs/strength.md ("Bidding by simulation").
