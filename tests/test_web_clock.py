@@ -28,6 +28,7 @@ def test_the_creator_picks_a_clock_and_the_table_counts_down_the_turn(browser: A
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     table_id = page.url.rsplit("/", 1)[1]
     assert _get(f"{server}/api/tables/{table_id}")["clock"]["text"] == "10 s + 30 s"
+    page.wait_for_function("document.querySelector('#tableclock').textContent === 'Move clock: 10 s + 30 s'")  # (drawn)
     assert page.locator("#tableclock").inner_text() == "Move clock: 10 s + 30 s"
 
     # Ana's turn comes (the bot plays first or not): her seat's clock runs, the move's time and then the reserve.
@@ -38,6 +39,7 @@ def test_the_creator_picks_a_clock_and_the_table_counts_down_the_turn(browser: A
 
     # In Spanish, the same clock.
     page.select_option("#lang", "es")
+    page.wait_for_function("document.querySelector('#tableclock').textContent === 'Reloj de jugada: 10 s + 30 s'")  # (drawn)
     assert page.locator("#tableclock").inner_text() == "Reloj de jugada: 10 s + 30 s"
     page.wait_for_function("document.querySelector('.seat.me .moveclock.running').textContent.includes('reserva')")
     # Back in the lobby, the table is listed with its clock.
@@ -67,6 +69,7 @@ def test_a_slow_table_on_a_phone_where_it_is_ones_turn(browser: Any, server: str
     form.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     table_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_function("document.querySelector('#tableclock').textContent === 'Move clock: 1 d + 2 d'")  # (drawn)
     assert page.locator("#tableclock").inner_text() == "Move clock: 1 d + 2 d"
     page.locator(".seat.me .moveclock.running").wait_for(state="visible")  # Ana's turn (the bot may move first)
 
