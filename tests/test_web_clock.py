@@ -39,7 +39,7 @@ def test_the_creator_picks_a_clock_and_the_table_counts_down_the_turn(browser: A
 
     # In Spanish, the same clock.
     page.select_option("#lang", "es")
-    page.wait_for_function("document.querySelector('#tableclock').textContent === 'Reloj de jugada: 10 s + 30 s'")  # (drawn)
+    page.wait_for_function("document.querySelector('#tableclock').textContent === 'Reloj de jugada: 10 s + 30 s'")
     assert page.locator("#tableclock").inner_text() == "Reloj de jugada: 10 s + 30 s"
     page.wait_for_function("document.querySelector('.seat.me .moveclock.running').textContent.includes('reserva')")
     # Back in the lobby, the table is listed with its clock.
