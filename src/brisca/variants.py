@@ -1,6 +1,6 @@
 """The presets: each a :class:`~brisca.rules.Rules` with its sources and the readings it chose.
 
-The sources (``shared/seeds/``) disagree with each other; every disagreement is a
+The sources (the rule texts :data:`brisca.rulebook.SOURCES` names) disagree with each other; every disagreement is a
 rule option, and each preset says here which reading it took. ``brisca rules NAME``
 and the rule pages (``docs/variants/NAME.md``, in Spanish ``docs/es/reglas/NAME.md``, in Italian
 ``docs/it/regole/NAME.md``; ``python -m brisca.rulebook docs``) are generated from this data.
