@@ -224,7 +224,7 @@ def test_serving_on_is_said_once_it_serves_with_its_limits(tmp_path: Path) -> No
 
 @pytest.mark.parametrize(("flags", "said"), [
     (["--max-frame", "100"], "max_frame is from 4096 (the largest message) to 16777216 bytes, not 100"),
-    (["--max-frame", "lots"], "--max-frame: invalid literal for int()"),
+    (["--max-frame", "lots"], "--max-frame is a whole number, not 'lots'"),
     (["--head-timeout", "0"], "hash_wait, hello_timeout and head_timeout are more than 0 and at most 600 seconds"),
     (["--max-open-per-address", "0"], "max_open_per_address is 1 or more, not 0"),
     (["--max-open-connections", "-5"], "max_open_connections is 1 or more, not -5"),

@@ -115,6 +115,9 @@ def limits(args: argparse.Namespace) -> Limits:
             else:
                 changes[name] = type(default)(text)
         except ValueError as exc:
+            if not isinstance(default, Rate):
+                kind = "a whole number" if isinstance(default, int) else "a number"
+                raise BriscaError(f"{flag} is {kind}, not {text!r}") from None
             raise BriscaError(f"{flag}: {exc}") from None
     try:
         return defaults.replace(**changes)
