@@ -271,7 +271,7 @@ def test_a_silent_ray_address_is_one_line_within_the_timeout() -> None:
         with pytest.raises(BriscaError, match=rf"'127.0.0.1:{port}' accepted a connection but did not answer "
                                               r"within 1 s"):
             check_ray_address(f"127.0.0.1:{port}", timeout=1)
-        assert time.monotonic() - t0 < 2.5
+        assert time.monotonic() - t0 < 15  # (ray.init would wait 32 s; a busy machine is slow, not that slow)
     thread.join(5)
     settings = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
     server, thread = _listener(settings)
