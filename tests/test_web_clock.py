@@ -91,3 +91,41 @@ def test_a_slow_table_on_a_phone_where_it_is_ones_turn(browser: Any, server: str
     page.wait_for_url(f"{server}/t/{table_id}")
     assert errors == []
     ctx.close()
+
+
+def test_a_person_whose_clock_ran_out_twice_takes_the_seat_back_in_chromium(browser: Any, tmp_path: Any) -> None:  # noqa: F811
+    """Ana's page is open but she never moves: her clock (1 s a move, no reserve) runs out, the table's bot plays
+    for her, and the second time in a row a bot takes her seat. The page says so and offers "I'm back"; a click
+    gives her the seat again, which the table and every page hear."""
+    import json
+    import urllib.request
+
+    from test_web_browser import serving
+
+    with serving(str(tmp_path / "db.sqlite3"), tmp_path, flags=("--min-clock-move", "1")) as base:
+        body = {"preset": "spanish", "players": 2, "bots": {"1": "easy"}, "bot_delay": 0.2, "name": "Ana",
+                "clock": {"move": 1, "reserve": 0}}
+        request = urllib.request.Request(f"{base}/api/tables", data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            made = json.load(r)
+        table_id = made["table_id"]
+        assert _get(f"{base}/api/tables/{table_id}")["clock"]["text"] == "1 s + 0 s"
+        ctx, page, errors = _open_page(browser, locale="en-US")
+        page.goto(base)
+        page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                      [f"brisca:seat:{table_id}", json.dumps({"seat": made["seat"], "token": made["token"]})])
+        page.goto(f"{base}/t/{table_id}")
+
+        back = page.locator("#backbtn")
+        back.wait_for(state="visible", timeout=30_000)
+        assert back.inner_text() == "I'm back"
+        log = page.locator("#chatlog")
+        assert "Ana's time ran out: the table's bot played for them" in log.inner_text()
+        assert "Ana's time ran out again: a bot plays for them until they are back" in log.inner_text()
+        assert "away" in (page.locator(".seat.me").get_attribute("class") or "")
+
+        back.click()  # the note comes from the table's "back" event, sent to every page
+        page.wait_for_function("document.querySelector('#chatlog').textContent.includes('Ana is back')")
+        assert errors == []
+        ctx.close()
