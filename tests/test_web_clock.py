@@ -72,16 +72,20 @@ def test_a_slow_table_on_a_phone_where_it_is_ones_turn(browser: Any, server: str
     page.wait_for_function("document.querySelector('#tableclock').textContent === 'Move clock: 1 d + 2 d'")  # (drawn)
     assert page.locator("#tableclock").inner_text() == "Move clock: 1 d + 2 d"
     page.locator(".seat.me .moveclock.running").wait_for(state="visible")  # Ana's turn (the bot may move first)
+    title = next(p["title"] for p in _get(f"{server}/api/presets") if p["name"] == "spanish")
+    assert page.title() == f"● Your turn · {title}"  # the tab says it is her turn
 
     page.goto(server)
     mine = page.locator(f"#yourturntables [data-table='{table_id}']")
     mine.wait_for(state="visible")
+    assert page.title() == "(1) Brisca"  # the tab says a table waits for her
     assert re.search(r"Your turn · (2 d 23 h|3 d 0 h) left", mine.inner_text()), mine.inner_text()
     page.locator("#nav-my").click()
     page.wait_for_url(f"{server}/my")
     listed = page.locator(f"#mytables [data-table='{table_id}']")
     listed.wait_for(state="visible")
     assert listed.get_attribute("data-turn") == "1"
+    assert page.title() == "(1) My tables · Brisca"
     page.select_option("#lang", "it")
     page.wait_for_function(f"document.querySelector(\"#mytables [data-table='{table_id}']\").textContent"
                            ".includes('Tocca a te')")

@@ -234,6 +234,8 @@ async function myPage() {
     const {tables, now} = await myTables();
     $("#mytables").innerHTML = tables.map((e) => myItem(e, now)).join("") ||
       `<li class="empty">${esc(t("noMyTables"))}</li>`;
+    const turns = tables.filter((e) => e.your_turn).length;
+    document.title = `${turns ? `(${turns}) ` : ""}${t("myTables")} · Brisca`;
     document.body.dataset.my = String(Date.now());
   };
   rerender = () => show().catch(() => {});
@@ -246,6 +248,7 @@ async function refreshLobby() {
     const {tables, now} = await myTables();
     const turn = tables.filter((e) => e.your_turn);
     $("#yourturn").hidden = !turn.length;
+    document.title = turn.length ? `(${turn.length}) Brisca` : "Brisca";
     $("#yourturntables").innerHTML = turn.map((e) => myItem(e, now)).join("");
   }
   const lobby = await api("/api/lobby");

@@ -283,6 +283,12 @@ function addChat(name, text) {
   log.scrollTop = log.scrollHeight;
 }
 
+// The tab's title says whose turn it is, so a person whose table is in another tab sees their turn come.
+function tabTitle(info, myTurn) {
+  const name = presetTitle(info.preset, info.title);
+  document.title = myTurn ? `● ${t("yourTurn")} · ${name}` : `${name} · Brisca`;
+}
+
 function addNote(text) {
   const log = $("#chatlog");
   log.insertAdjacentHTML("beforeend", `<div class="note">${esc(text)}</div>`);
@@ -352,6 +358,7 @@ function render() {
   if (info.status === "finished") status = t("matchEnded");
   if (info.status === "closed" || table.closed) status = closedText(info);
   $("#status").textContent = status;
+  tabTitle(info, view.turn !== null && view.turn === mine && info.status === "playing" && !view.result && !table.closed);
   $("#contract").innerHTML = contractHTML(info, view);
   renderAuction(info, view);
   renderPile(info, view);
