@@ -214,9 +214,9 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
     c = cfg[row[lay[_L_PRESET]]]
     phase = row[lay[_L_PHASE]]
     if phase == _PH_BID:
-        return _bids(row, lay, c, out)
+        return int(_bids(row, lay, c, out))
     if phase == _PH_CALL:
-        return _calls(row, lay, c, out)
+        return int(_calls(row, lay, c, out))
     h = c[_H]
     seat = row[lay[_L_TURN]]
     hl = row[lay[_L_HLEN] + seat]
@@ -429,9 +429,9 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     seat = row[lay[_L_TURN]]
     phase = row[lay[_L_PHASE]]
     if phase == _PH_BID:
-        return _bid(row, lay, c, seat, aid)
+        return bool(_bid(row, lay, c, seat, aid))
     if phase == _PH_CALL:
-        return _call(row, lay, c, aid)
+        return bool(_call(row, lay, c, aid))
     hl = row[lay[_L_HLEN] + seat]
     base = lay[_L_HANDS] + seat * h
     if aid >= 2 * EXCHANGE_ID:  # a signal: true, of these rules, not yet made this turn; the seat acts again
@@ -701,11 +701,7 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
         decl = row[lay[_L_DECL]]
         if decl < 0:
             return -1
-        partner = row[lay[_L_PARTNER]]
-        took = out[decl % sides]
-        if partner != decl:
-            took += out[partner % sides]
-        return int(decl % sides) if took >= row[lay[_L_HIGH]] else -1
+        return int(decl % sides) if _took(row, lay, sides, out) >= row[lay[_L_HIGH]] else -1
     best = out[0]
     for sd in range(1, sides):
         if (c[_LEAST] != 0 and out[sd] < best) or (c[_LEAST] == 0 and out[sd] > best):
@@ -735,6 +731,17 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
         if tied == 1:
             return win
     return -1
+
+
+@_njit
+def _took(row: Any, lay: Any, sides: int, totals: Any) -> int:
+    """The points (of ``totals``) the declarer's side took: his and his partner's, once if he played alone."""
+    decl = row[lay[_L_DECL]]
+    partner = row[lay[_L_PARTNER]]
+    took = totals[decl % sides]
+    if partner != decl:
+        took += totals[partner % sides]
+    return int(took)
 
 
 @_njit
@@ -853,6 +860,15 @@ def _margins(st: Any, lanes: Any, sides_of: Any, weight: float, lay: Any, cfg: A
         win = _totals(st, lane, lay, cfg, totals)
         c = cfg[st[lane, lay[_L_PRESET]]]
         side = sides_of[i]
+        if c[_AUCT] != 0:  # side 0 the declarer's, 1 the others: the points over (or under) the contract
+            row = st[lane]
+            if row[lay[_L_DECL]] < 0:
+                out[i] = 0.5
+                continue
+            over = _took(row, lay, c[_SIDES], totals) - row[lay[_L_HIGH]]
+            value = 1.0 if (over >= 0) == (side == 0) else 0.0
+            out[i] = value + (over if side == 0 else -over) * weight
+            continue
         least = c[_LEAST] != 0
         other = 0
         first = True
