@@ -370,6 +370,40 @@ def test_a_run_of_three_or_six_seats_plays_every_side_and_saves_its_network(tmp_
     assert not net.covers(make_rules("spanish"), 2)
 
 
+def test_a_briscola_chiamata_run_plays_its_hands_in_lockstep(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Briscola Chiamata at 5 (and Buia): the lockstep batch plays their auctions, calls and cards, so the trainer
+    takes it (where numba is installed), and the network it saves plays the five seats of both presets."""
+    from brisca.envs.batch import COMPILED
+
+    assert batch_lanes(None, 64, ["chiamata", "chiamata-buia"], 5, None) == (64 if COMPILED else 0)
+    train(parser().parse_args(["--out", str(tmp_path / "r"), "--presets", "chiamata,chiamata-buia", "--players", "5",
+                               "--workers", "1", "--games", "8", "--updates", "1", "--minibatch", "256",
+                               "--epochs", "1", "--eval-every", "0", "--expert-deals", "0", "--backend", "numpy",
+                               "--hidden", "16"]), "chiamata")
+    out = capsys.readouterr().out
+    assert "5-player chiamata, chiamata-buia" in out
+    assert ("in lockstep" if COMPILED else "one at a time") in out, out
+    net = Net.load(tmp_path / "r" / "net.npz")
+    assert net.players == 5 and net.covers(make_rules("chiamata"), 5) and net.covers(make_rules("chiamata-buia"), 5)
+    game = Game("chiamata-buia", 5, seed=4)
+    while not game.is_over():
+        legal = game.legal_actions()
+        game.apply(legal[0] if len(legal) == 1 else net.choose(game.view(game.turn)))
+    assert game.result() is not None
+
+
+def test_the_self_play_benchmark_measures_briscola_chiamata() -> None:
+    """``brisca bench --selfplay --presets chiamata --players 5``: the same self-play, one hand at a time and in
+    lockstep, in paired rounds (at least three)."""
+    from brisca.learn.bench import measure
+
+    res = measure(seconds=0.0, lanes=16, presets=["chiamata"], players=5)
+    assert res["presets"] == ["chiamata"] and res["players"] == 5 and res["lanes"] == 16 and res["rounds"] == 3
+    for how in ("one_at_a_time", "lockstep"):
+        assert res[how]["decisions_per_second"] > res[how]["hands_per_second"] * 5 > 0  # (each seat decides)
+
+
 def _shipped() -> Shelf:
     shelf = load_net()
     assert isinstance(shelf, Shelf)
