@@ -1158,6 +1158,16 @@ class Batch:
         win = _totals(self.st, lane, self._lay, self._cfg, self._totals)
         return tuple(int(x) for x in self._totals[:self.sides]), None if win < 0 else int(win)
 
+    def contract(self, lane: int) -> tuple[int, int, int] | None:
+        """The contract of ``lane`` once its declarer has called his card: the declarer, the called card's holder
+        (the declarer himself, alone) and the points bid; ``None`` before, without an auction, or when everybody
+        passed. Engine-level access (the partner is hidden from the seats until the card is played)."""
+        row = self.st[lane]
+        lay = self._lay
+        if row[lay[_L_CALLED]] < 0:
+            return None
+        return int(row[lay[_L_DECL]]), int(row[lay[_L_PARTNER]]), int(row[lay[_L_HIGH]])
+
     def reward(self, lane: int, seat: int) -> float:
         """:func:`brisca.agents.net.reward` for ``seat`` of a finished hand."""
         return float(_reward(self.st, lane, seat, self._lay, self._cfg, self._totals))
