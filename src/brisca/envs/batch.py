@@ -1,4 +1,4 @@
-"""Many hands at once: the plain game, its views' encodings and legal masks over numpy arrays, compiled (numba).
+"""Many hands at once: the game, its views' encodings and legal masks over numpy arrays, compiled (numba).
 
 Self-play spends its time in Python objects: a :class:`~brisca.game.Game`, a :class:`~brisca.game.View` and an
 :class:`~brisca.envs.encode.ObservationEncoder` call per decision, then a one-row forward pass. :class:`Batch`
@@ -19,17 +19,25 @@ most_cards``, ``hand_winner: least``, the exchange ``off``, ``after_win``, ``any
 ``before_penultimate``), and with it ``kill_three`` (``muerte-al-tres``: the ace of trumps held back, the hand
 over when it takes the three), ``open_hands`` (``scoperta``: every other hand in the ``known`` planes) and
 ``signals: partner`` or ``open`` (``bixkla``: each true signal a legal action, the seat acting again; the signal
-planes as the seat saw them). Not covered: the games dealt out (auctions, calls, cuts and vales), ``deal_look``,
-``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and ``announced``, claims,
-arrastro, duties to follow and declarations. Several presets share a batch when their encodings and action ids
-share one layout (the network's case: one input a preset)::
+planes as the seat saw them). And Briscola Chiamata at 5, ``chiamata`` and ``chiamata-buia``: every card dealt,
+the auction for points (each bid and pass an action id; ``min_bid``, ``bid_step``, ``max_bid``, ``all_pass``
+and ``auction_direction`` as set), the call of a card (its suit trump, its holder the hidden partner, shown in
+the ``partner`` plane once the card is played; before the play, or after a first trick with no trump under
+``call_time: after_first_trick``) and the contract's result (:meth:`Batch.contract` gives the engine-level
+contract). Not covered: the other games dealt out (``chilean``'s cuts and vales, ``rematada``'s talon and
+named trump, ``bidding: low_card``), and with an auction ``kill_three``, ``open_hands`` and ``deal_look``;
+``deal_look``, ``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and
+``announced``, claims, arrastro, duties to follow and declarations. Several presets share a batch when their
+encodings and action ids share one layout (the network's case: one input a preset)::
 
     batch = Batch(["spanish", "briscola"], players=2, size=256, seed=1)
     batch.deal_all()
     obs, mask, lanes, seats = batch.observe()   # (256, 492) float32, (256, 111) bool: every lane's seat to act
     batch.act(lanes, ids)                       # one action id a row
 
-docs/research.md shows a whole loop.
+docs/research.md shows a whole loop. The trainer's self-play runs about eleven times as many decisions a second
+in lockstep as one hand at a time, for 2-player ``spanish`` and ``briscola`` and for ``chiamata`` at 5 alike
+(``brisca bench --selfplay``, and ``--presets chiamata --players 5``; docs/research.md has the figures).
 
 numba is optional (the ``fast`` extra): without it the same functions run as plain Python, slowly (the tests
 still pass; :data:`COMPILED` says which).
