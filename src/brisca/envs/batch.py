@@ -35,9 +35,10 @@ encodings and action ids share one layout (the network's case: one input a prese
     obs, mask, lanes, seats = batch.observe()   # (256, 492) float32, (256, 111) bool: every lane's seat to act
     batch.act(lanes, ids)                       # one action id a row
 
-docs/research.md shows a whole loop. The trainer's self-play runs about eleven times as many decisions a second
-in lockstep as one hand at a time, for 2-player ``spanish`` and ``briscola`` and for ``chiamata`` at 5 alike
-(``brisca bench --selfplay``, and ``--presets chiamata --players 5``; docs/research.md has the figures).
+docs/research.md shows a whole loop. The trainer's self-play makes about twelve times as many decisions a second
+in lockstep as one hand at a time, for ``chiamata`` at 5 (11.8x: ``brisca bench --selfplay --presets chiamata
+--players 5 --seconds 10``) as for 2-player ``spanish`` and ``briscola`` (12.5x in the same session:
+``brisca bench --selfplay --seconds 10``); docs/research.md has the figures.
 
 numba is optional (the ``fast`` extra): without it the same functions run as plain Python, slowly (the tests
 still pass; :data:`COMPILED` says which).
