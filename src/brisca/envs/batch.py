@@ -25,7 +25,7 @@ and ``auction_direction`` as set), the call of a card (its suit trump, its holde
 the ``partner`` plane once the card is played; before the play, or after a first trick with no trump under
 ``call_time: after_first_trick``) and the contract's result (:meth:`Batch.contract` gives the engine-level
 contract). Not covered: the other games dealt out (``chilean``'s cuts and vales, ``rematada``'s talon and
-named trump, ``bidding: low_card``), and with an auction ``kill_three``, ``open_hands`` and ``deal_look``;
+named trump, ``bidding: low_card``, ``contract: solo``), ``kill_three`` and ``open_hands`` with an auction,
 ``deal_look``, ``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and
 ``announced``, claims, arrastro, duties to follow and declarations. Several presets share a batch when their
 encodings and action ids share one layout (the network's case: one input a preset)::
