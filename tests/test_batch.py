@@ -423,9 +423,9 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
     assert (batch.st == before).all()
 
 
-def test_every_preset_with_a_stock_is_covered_at_every_player_count() -> None:
+def test_every_preset_with_a_stock_and_chiamata_are_covered_at_every_player_count() -> None:
     """The batch refuses no preset that turns a trump and draws (every trump exchange such a preset uses
-    included); the games dealt out it refuses at every count."""
+    included), nor Briscola Chiamata's (a called card); the other games dealt out it refuses at every count."""
     from brisca.rules import find_variant, variant_names
 
     for name in variant_names():
