@@ -79,6 +79,32 @@ def test_lockstep_self_play_keeps_what_the_one_at_a_time_self_play_keeps() -> No
     assert abs(len(half["act"]) / len(many["act"]) - 0.5) < 0.1
 
 
+def test_lockstep_self_play_of_briscola_chiamata_keeps_what_the_one_at_a_time_self_play_keeps() -> None:
+    """Five seats, each a side of its own: the bids, passes and calls are decisions beside the cards, in lockstep as
+    one hand at a time; against a league, one seat of the five plays a past self."""
+    from brisca.envs.batch import COMPILED
+
+    if not COMPILED:
+        pytest.skip("the lockstep self-play needs numba")
+    presets = ["chiamata", "chiamata-buia"]
+    inputs, actions = shape(presets, 5)
+    task = {"weights": init_arrays(inputs, actions, 16, 0), "league": [], "presets": presets, "players": 5,
+            "games": 60, "seed": 4, "gae": 0.95, "league_share": 0.0}
+    one = collect(task)
+    many = collect_batch({**task, "lanes": 16})
+    for key in ("obs", "mask", "act", "logp", "adv", "ret"):
+        assert many[key].dtype == one[key].dtype and many[key].shape[1:] == one[key].shape[1:]
+    assert abs(len(many["act"]) / len(one["act"]) - 1) < 0.15
+    assert many["mask"][np.arange(len(many["act"])), many["act"]].all()
+    assert (many["mask"].sum(axis=1) >= 2).all()
+    for part in (one, many):  # the auction's and the call's ids (bids 111-170, pass 171, calls 172-219)
+        acts = part["act"]
+        assert ((acts >= 111) & (acts <= 171)).sum() > 60 and ((acts >= 172) & (acts < actions)).sum() > 0
+        assert (part["obs"][:, inputs - 2:].sum(axis=1) == 255).all()  # one preset's input set
+    half = collect_batch({**task, "league": [task["weights"]], "league_share": 1.0, "lanes": 16})
+    assert abs(len(half["act"]) / len(many["act"]) - 0.8) < 0.1
+
+
 def test_a_critic_blind_to_the_hidden_cards_gives_the_network_s_own_advantages() -> None:
     """The full-information critic starts as the network's own value (its weights on the hidden cards at zero):
     the same hands, choices and advantages; the values learn the hand's reward; and once it reads the hidden cards
