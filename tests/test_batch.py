@@ -114,6 +114,8 @@ def play_along(presets: list[str | Rules], players: int, hands: int, seed: int,
             seen[result.reason] += 1
             seen["alone"] += bool(result.contract is not None and result.contract.alone)
         assert batch.result(0) == (tuple(result.side_points), result.winner)
+        c = result.contract
+        assert batch.contract(0) == (None if c is None else (c.declarer, c.partner, c.points))
         for seat in range(players):
             assert batch.reward(0, seat) == reward(game, seat)
     return positions
