@@ -203,7 +203,7 @@ def main() -> None:
             loops[name] = make()
         except ImportError as exc:
             print(f"skipping {name}: {exc}")
-        except ValueError as exc:  # the batch plays the games with a stock only
+        except ValueError as exc:  # the batch plays the games it covers only (brisca.envs.batch.covers)
             print(f"skipping {name}: {exc}")
     rates: dict[str, list[float]] = {name: [] for name in loops}
     for loop in loops.values():  # warm up

@@ -6,17 +6,22 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
 np = pytest.importorskip("numpy")
 
+from brisca.actions import PASS, Action, Bid  # noqa: E402
 from brisca.agents.net import Net, reward  # noqa: E402
+from brisca.agents.simple import GreedyAgent  # noqa: E402
 from brisca.envs.batch import COMPILED, Batch, covers, policy, privileged_size, quantize  # noqa: E402
 from brisca.envs.encode import ObservationEncoder, cues  # noqa: E402
 from brisca.game import Game  # noqa: E402
-from brisca.rules import make_rules  # noqa: E402
+from brisca.rules import Rules, make_rules  # noqa: E402
 
 if os.environ.get("BRISCA_REQUIRE_KERNEL") and not COMPILED:
     pytest.fail("BRISCA_REQUIRE_KERNEL is set but numba is not installed")
@@ -36,11 +41,36 @@ def hidden(game: Game, seat: int, stock_size: int) -> object:
     return out
 
 
-def play_along(presets: list[str], players: int, hands: int, seed: int, options: dict[str, object] | None = None,
-               with_cues: bool = False, seen: Counter[str] | None = None) -> int:
+#: How a seat of :func:`play_along` picks its action: from the game, its legal actions and the random numbers.
+Chooser = Callable[[Game, list[Action], random.Random], Action]
+
+
+def at_random(game: Game, legal: list[Action], rng: random.Random) -> Action:
+    return rng.choice(legal)
+
+
+def bidding_low(share: float) -> Chooser:
+    """Random play whose auction passes three times in four and otherwise bids the lowest bid, and which with
+    chance ``share`` plays the fixed greedy player's choice: hands made and set, voided, played alone."""
+    greedy = GreedyAgent()
+
+    def choose(game: Game, legal: list[Action], rng: random.Random) -> Action:
+        if rng.random() < share:
+            return greedy.act(game.view(game.turn))
+        bids = [a for a in legal if isinstance(a, Bid)]
+        if PASS in legal and (not bids or rng.random() < 0.75):
+            return PASS
+        return bids[0] if bids else rng.choice(legal)
+
+    return choose
+
+
+def play_along(presets: list[str | Rules], players: int, hands: int, seed: int,
+               options: dict[str, object] | None = None, with_cues: bool = False, seen: Counter[str] | None = None,
+               choose: Chooser = at_random) -> int:
     """Random hands played in a one-lane batch and in the engine side by side; every position compared (with the
     cues where asked). The number of positions; ``seen`` counts how the hands ended (their results' reasons) and
-    what the seats did (the kinds of the actions taken)."""
+    what the seats did (the kinds of the actions taken). ``choose`` picks each action (at random by default)."""
     rules = [make_rules(p, options) for p in presets]
     batch = Batch(rules, players, size=1, cues=with_cues)
     encoders = [ObservationEncoder(r, players) for r in rules]
@@ -73,7 +103,7 @@ def play_along(presets: list[str], players: int, hands: int, seed: int, options:
             view = game.view(game.turn)
             assert batch.legal_ids(0) == [enc.codec.ids[a] for a in legal]
             assert np.flatnonzero(enc.mask(view)).tolist() == sorted(batch.legal_ids(0))
-            action = rng.choice(legal)
+            action = choose(game, legal, rng)
             if seen is not None:
                 seen[action.kind] += 1
             game.apply(action)
@@ -82,7 +112,10 @@ def play_along(presets: list[str], players: int, hands: int, seed: int, options:
         assert result is not None
         if seen is not None:
             seen[result.reason] += 1
+            seen["alone"] += bool(result.contract is not None and result.contract.alone)
         assert batch.result(0) == (tuple(result.side_points), result.winner)
+        c = result.contract
+        assert batch.contract(0) == (None if c is None else (c.declarer, c.partner, c.points))
         for seat in range(players):
             assert batch.reward(0, seat) == reward(game, seat)
     return positions
@@ -208,8 +241,96 @@ def test_a_signal_is_checked_like_a_card() -> None:
     assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
 
 
+@pytest.mark.parametrize("preset", ["chiamata", "chiamata-buia"])
+@pytest.mark.parametrize(("share", "hands", "seed"), [(0.0, 80, 60), (0.5, 60, 61), (1.0, 60, 62)])
+def test_briscola_chiamata_matches_the_engine(preset: str, share: float, hands: int, seed: int) -> None:
+    """Briscola Chiamata at 5 (and Buia, the call after a first trick with no trump): every bid and pass, the
+    call and every card an action id of the engine's, every seat's input bit for bit (the auction's fields, the
+    called card, the partner once the card shows him), the contract's result and the rewards; random, greedy and
+    mixed play."""
+    seen: Counter[str] = Counter()
+    assert covers(preset, 5)
+    assert play_along([preset], 5, hands=hands, seed=seed + len(preset), seen=seen,
+                      choose=bidding_low(share)) > hands * 30
+    assert seen["made"] > hands // 10 and seen["set"] > hands // 10, seen
+    assert seen["call"] == seen["made"] + seen["set"] and seen["play"] == 40 * seen["call"], seen
+    if share < 1.0:  # (the greedy player always bids, and calls a card it lacks)
+        assert seen["alone"] > 0, seen
+    if share == 0.0:
+        assert seen["all-passed"] > 0, seen
+        assert play_along([preset], 5, hands=15, seed=seed, with_cues=True) > 15 * 40  # random bids, high ones
+
+
+@pytest.mark.parametrize("options", [
+    {"auction_direction": "against_play", "all_pass": "last_must_bid"},
+    {"min_bid": 70, "bid_step": 5, "max_bid": 100, "last_trick_bonus": 10},
+    {"pair_bonus": True, "call_time": "after_first_trick"},
+])
+def test_briscola_chiamata_s_options_match_the_engine(options: dict[str, object]) -> None:
+    """The auction's way round and its bids, the last seat made to bid, bonuses added to the contract's points."""
+    seen: Counter[str] = Counter()
+    assert covers(make_rules("chiamata", options), 5)
+    assert play_along(["chiamata"], 5, hands=40, seed=63, options=options, seen=seen, with_cues=True,
+                      choose=bidding_low(0.3)) > 40 * 30
+    assert seen["made"] > 0 and seen["set"] > 0, seen
+    if options.get("all_pass") == "last_must_bid":
+        assert seen["all-passed"] == 0, seen
+    assert play_along(["chiamata", "chiamata-buia"], 5, hands=20, seed=64, options=options) > 20 * 40
+
+
+def test_a_chiamata_action_out_of_its_phase_is_refused_and_changes_nothing() -> None:
+    """A card during the auction, a bid not above the highest, a call of a card out of the deck or played in the
+    first trick, a bid or a card while the declarer calls: each refused, the lane as it was."""
+    game = Game("chiamata-buia", 5, seed=8)
+    batch = Batch(["chiamata-buia"], 5, size=1)
+    batch.load(0, game)
+    ids = batch.codec.ids
+
+    def refused(*actions: Action) -> None:
+        before = batch.st.copy()
+        for action in actions:
+            with pytest.raises(ValueError, match="not legal"):
+                batch.apply(0, ids[action])
+        assert (batch.st == before).all()
+
+    def both(action: Action) -> None:
+        game.apply(action)
+        batch.apply(0, ids[action])
+        assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
+
+    from brisca.actions import Call, Play
+    from brisca.cards import Card
+
+    refused(Play(game.hand(game.turn)[0]), Call(Card.parse("1O")))
+    both(Bid(70))
+    refused(Bid(70), Bid(65))
+    for _ in range(4):
+        both(PASS)
+    declarer = game.turn
+    refused(Bid(80), PASS, Call(Card.parse("1O")))  # the call waits for the first trick
+    for _ in range(5):
+        both(game.legal_actions()[0])
+    assert game.phase == "call" and game.turn == declarer
+    played = game.tricks[0].cards[0]
+    refused(Call(played), Call(Card.parse("8O")), Play(game.hand(declarer)[0]), PASS)
+    both(next(a for a in game.legal_actions() if isinstance(a, Call)))
+
+
+def test_the_plain_python_lanes_play_briscola_chiamata_as_the_engine() -> None:
+    """The same functions run as plain Python where numba is missing (here with numba's compiler off)."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from collections import Counter; import test_batch as t;"
+            "seen = Counter(); n = t.play_along(['chiamata', 'chiamata-buia'], 5, hands=12, seed=70, seen=seen,"
+            " with_cues=True, choose=t.bidding_low(0.5)); assert seen['made'] and seen['set'], seen; print(n)")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", code, os.path.dirname(__file__)], env=env, capture_output=True,
+                         text=True, timeout=600, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout.strip()) > 12 * 40
+
+
 @pytest.mark.parametrize(("presets", "players"), [
     (["muerte-al-tres"], 2), (["muerte-al-tres", "spanish"], 6), (["scoperta"], 3), (["bixkla"], 4),
+    (["chiamata", "chiamata-buia"], 5),
 ])
 def test_the_trainer_plays_the_new_presets_in_lockstep(presets: list[str], players: int) -> None:
     """The trainer picks the lockstep self-play wherever :func:`covers` says the batch plays the presets, and its
@@ -224,23 +345,25 @@ def test_the_trainer_plays_the_new_presets_in_lockstep(presets: list[str], playe
     many = collect_batch(task)
     assert many["games"] == 24 and many["obs"].shape[1] == inputs
     assert many["mask"][np.arange(len(many["act"])), many["act"]].all()
-    if players != 3:
+    if make_rules(presets[0]).sides(players) == 2:
         assert abs(many["reward"]) < 1e-9  # what one side wins the other loses
     if players == 4:  # bixkla: the signals are choices too
         assert (many["act"] >= 101).sum() > 50
+    if players == 5:  # chiamata: the bids, the passes and the calls are choices too
+        assert (many["act"] >= 111).sum() > 24 * 2
 
 
-def test_lockstep_lanes_match_games_played_beside_them() -> None:
+@pytest.mark.parametrize(("presets", "players"), [(["spanish", "briscola"], 2), (["chiamata", "chiamata-buia"], 5)])
+def test_lockstep_lanes_match_games_played_beside_them(presets: list[str], players: int) -> None:
     """observe() plays every forced move and lists each lane's seat to decide, its input and mask; act() applies
     one id a row: the same as each lane's Game."""
-    presets = ["spanish", "briscola"]
-    batch = Batch(presets, 2, size=12, seed=3)
-    encoders = [ObservationEncoder(p, 2) for p in presets]
+    batch = Batch(presets, players, size=12, seed=3)
+    encoders = [ObservationEncoder(p, players) for p in presets]
     rng = random.Random(5)
     games = []
     for lane in range(12):
         p = lane % 2
-        g = Game(presets[p], 2, dealer=lane % 2, seed=lane)
+        g = Game(presets[p], players, dealer=lane % players, seed=lane)
         batch.load(lane, g, p)
         games.append((g, p))
     steps = 0
@@ -266,7 +389,7 @@ def test_lockstep_lanes_match_games_played_beside_them() -> None:
         steps += 1
     assert steps > 10
     rewards = batch.rewards(np.arange(12))
-    assert rewards.tolist() == [[reward(g, s) for s in range(2)] for g, _p in games]
+    assert rewards.tolist() == [[reward(g, s) for s in range(players)] for g, _p in games]
     assert not batch.live.any()
 
 
@@ -302,14 +425,15 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
     assert (batch.st == before).all()
 
 
-def test_every_preset_with_a_stock_is_covered_at_every_player_count() -> None:
+def test_every_preset_with_a_stock_and_chiamata_are_covered_at_every_player_count() -> None:
     """The batch refuses no preset that turns a trump and draws (every trump exchange such a preset uses
-    included); the games dealt out it refuses at every count."""
+    included), nor Briscola Chiamata's (a called card); the other games dealt out it refuses at every count."""
     from brisca.rules import find_variant, variant_names
 
     for name in variant_names():
         rules = find_variant(name)
-        assert all(covers(rules, n) == (not rules.dealt_out) for n in rules.player_counts), name
+        called = rules.contract == "called"  # (Briscola Chiamata: dealt out, and played)
+        assert all(covers(rules, n) == (not rules.dealt_out or called) for n in rules.player_counts), name
     assert {find_variant(name).trump_exchange for name in variant_names() if not find_variant(name).dealt_out} <= {
         "off", "after_win", "any_time", "before_penultimate"}
 
@@ -318,6 +442,9 @@ def test_covers_only_what_it_plays() -> None:
     assert covers("spanish", 2) and covers("briscola", 4)
     for preset in ("chilean", "rematada", "chiamata"):
         assert not covers(preset, 2) and not covers(preset, 4)
+    assert covers("chiamata", 5) and covers("chiamata-buia", 5) and not covers("rematada", 3)
+    for options in ({"bidding": "low_card"}, {"kill_three": True}, {"open_hands": True}):
+        assert not covers(make_rules("chiamata", options), 5), options
     assert not covers(make_rules("spanish", {"signals": "combination"}), 4)
     for kind in ("out_of_turn", "announced"):  # no preset with a stock exchanges so
         assert not covers(make_rules("spanish", {"trump_exchange": kind}), 2)
@@ -376,16 +503,20 @@ def test_the_research_page_examples_run() -> None:
     exec(compile(blocks[1], "research.md", "exec"), {})
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_hands_in_progress_replay_as_the_engine_plays_them(players: int) -> None:
+@pytest.mark.parametrize(("presets", "players"), [
+    (["spanish", "briscola"], 2), (["spanish", "briscola"], 4), (["chiamata", "chiamata-buia"], 5),
+])
+def test_hands_in_progress_replay_as_the_engine_plays_them(presets: list[str], players: int) -> None:
     """``replay`` sets many lanes to hands part played (deck, dealer, history) in one call: every seat's input, the
-    turn and the legal ids then match the engine's; played on, the margins match :func:`margin`'s."""
+    turn and the legal ids then match the engine's; played on, the margins match :func:`margin`'s (under a
+    contract, side 0 the declarer's and 1 the others')."""
     from brisca.agents.exact import margin
 
-    rules = [make_rules("spanish"), make_rules("briscola")]
+    rules = [make_rules(p) for p in presets]
     batch = Batch(rules, players, size=24, cues=True)
     enc = ObservationEncoder(rules[0], players)
     rng = random.Random(players)
+    choose = bidding_low(0.3)
     games, presets, histories = [], [], []
     for lane in range(batch.size):
         p = lane % 2
@@ -393,7 +524,7 @@ def test_hands_in_progress_replay_as_the_engine_plays_them(players: int) -> None
         for _ in range(rng.randrange(0, 40 // players * players)):
             if game.is_over():
                 break
-            game.apply(rng.choice(game.legal_actions()))
+            game.apply(choose(game, game.legal_actions(), rng))
         games.append(game)
         presets.append(p)
         histories.append([enc.codec.ids[a] for _s, a in game.history])
@@ -411,7 +542,7 @@ def test_hands_in_progress_replay_as_the_engine_plays_them(players: int) -> None
                 game.view(seat)).tobytes()
             assert got[enc.size + len(rules):].tobytes() == cues(game.view(seat)).tobytes()
         while not game.is_over():
-            action = rng.choice(game.legal_actions())
+            action = choose(game, game.legal_actions(), rng)
             game.apply(action)
             batch.apply(lane, enc.codec.ids[action])
     lanes = np.arange(batch.size)
@@ -419,7 +550,7 @@ def test_hands_in_progress_replay_as_the_engine_plays_them(players: int) -> None
         got = batch.margins(lanes, side, 0.01)
         assert got.tolist() == pytest.approx([margin(g, side, 0.01) for g in games], abs=1e-12)
     # an illegal history is refused with the row that broke
-    ids[3, 0] = 200  # no action has this id
+    ids[3, 0] = 999  # no action has this id
     with pytest.raises(ValueError, match="row 3"):
         batch.replay(lanes[:4], decks[:4], [g.dealer for g in games[:4]], ids[:4], [1] * 4, presets[:4])
     assert not batch.live[:4].any()

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from brisca import find_variant, variant_names
-from brisca.actions import Action
+from brisca.actions import PASS, Action
 from brisca.game import View
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -217,6 +217,47 @@ def test_the_vector_env_ends_a_hand_on_an_illegal_action_and_refuses_what_it_can
         bg.BriscaVectorEnv(4, "chilean")
     with pytest.raises(ValueError, match="dense"):
         bg.BriscaVectorEnv(4, "spanish", reward="dense")
+
+
+@pytest.mark.parametrize("reward", ["win", "points"])
+def test_the_vector_env_pays_briscola_chiamata_s_contract_as_the_engine(reward: str) -> None:
+    """Briscola Chiamata at 5 in the vector env: a finished hand's return is the contract's
+    (:func:`brisca.envs.hand_returns`: the declarer's team against the others), the learner's seat wherever it
+    sat; random play through the env ends hands and pays them within the returns' bounds."""
+    from brisca.actions import Call
+    from brisca.agents.simple import GreedyAgent
+    from brisca.game import Game
+
+    env = bg.BriscaVectorEnv(16, "chiamata", opponent="random", seed=8, reward=reward)
+    rng = random.Random(8)
+    greedy = GreedyAgent()
+    games = []
+    for lane in range(env.num_envs):
+        game = Game("chiamata", 5, dealer=lane % 5, seed=lane)
+        env.batch.load(lane, game)
+        while not game.is_over():
+            legal = game.legal_actions()
+            if lane < 2 and PASS in legal:  # everybody passes
+                action: Action = PASS
+            elif lane < 5 and game.phase == "call":  # the declarer calls his own card: alone
+                action = Call(game.hand(game.turn)[0])
+            elif game.phase == "bid" or rng.random() < 0.7:
+                action = greedy.act(game.view(game.turn))
+            else:
+                action = rng.choice(legal)
+            game.apply(action)
+            env.batch.apply(lane, env.codec.ids[action])
+        env.seats[lane] = rng.randrange(5)
+        games.append(game)
+    got = env._returns(np.arange(env.num_envs))
+    want = [hand_returns(g, reward)[int(env.seats[lane])] for lane, g in enumerate(games)]
+    assert got.tolist() == pytest.approx(want, abs=1e-12)
+    results = [g.result() for g in games]
+    assert {"all-passed", "made", "set"} <= {r.reason for r in results if r is not None}
+    assert any(r is not None and r.contract is not None and r.contract.alone for r in results)
+    rewards, fresh = _random_steps(env, 200, seed=9)
+    assert len(rewards) > 10 and fresh > 10
+    assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)
 
 
 def test_the_speed_script_s_lockstep_loops_count_every_move() -> None:

@@ -79,6 +79,32 @@ def test_lockstep_self_play_keeps_what_the_one_at_a_time_self_play_keeps() -> No
     assert abs(len(half["act"]) / len(many["act"]) - 0.5) < 0.1
 
 
+def test_lockstep_self_play_of_briscola_chiamata_keeps_what_the_one_at_a_time_self_play_keeps() -> None:
+    """Five seats, each a side of its own: the bids, passes and calls are decisions beside the cards, in lockstep as
+    one hand at a time; against a league, one seat of the five plays a past self."""
+    from brisca.envs.batch import COMPILED
+
+    if not COMPILED:
+        pytest.skip("the lockstep self-play needs numba")
+    presets = ["chiamata", "chiamata-buia"]
+    inputs, actions = shape(presets, 5)
+    task = {"weights": init_arrays(inputs, actions, 16, 0), "league": [], "presets": presets, "players": 5,
+            "games": 60, "seed": 4, "gae": 0.95, "league_share": 0.0}
+    one = collect(task)
+    many = collect_batch({**task, "lanes": 16})
+    for key in ("obs", "mask", "act", "logp", "adv", "ret"):
+        assert many[key].dtype == one[key].dtype and many[key].shape[1:] == one[key].shape[1:]
+    assert abs(len(many["act"]) / len(one["act"]) - 1) < 0.15
+    assert many["mask"][np.arange(len(many["act"])), many["act"]].all()
+    assert (many["mask"].sum(axis=1) >= 2).all()
+    for part in (one, many):  # the auction's and the call's ids (bids 111-170, pass 171, calls 172-219)
+        acts = part["act"]
+        assert ((acts >= 111) & (acts <= 171)).sum() > 60 and ((acts >= 172) & (acts < actions)).sum() > 0
+        assert (part["obs"][:, inputs - 2:].sum(axis=1) == 255).all()  # one preset's input set
+    half = collect_batch({**task, "league": [task["weights"]], "league_share": 1.0, "lanes": 16})
+    assert abs(len(half["act"]) / len(many["act"]) - 0.8) < 0.1
+
+
 def test_a_critic_blind_to_the_hidden_cards_gives_the_network_s_own_advantages() -> None:
     """The full-information critic starts as the network's own value (its weights on the hidden cards at zero):
     the same hands, choices and advantages; the values learn the hand's reward; and once it reads the hidden cards
@@ -368,6 +394,40 @@ def test_a_run_of_three_or_six_seats_plays_every_side_and_saves_its_network(tmp_
     net = Net.load(tmp_path / "r" / "net.npz")
     assert net.players == players and net.covers(make_rules("spanish"), players)
     assert not net.covers(make_rules("spanish"), 2)
+
+
+def test_a_briscola_chiamata_run_plays_its_hands_in_lockstep(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Briscola Chiamata at 5 (and Buia): the lockstep batch plays their auctions, calls and cards, so the trainer
+    takes it (where numba is installed), and the network it saves plays the five seats of both presets."""
+    from brisca.envs.batch import COMPILED
+
+    assert batch_lanes(None, 64, ["chiamata", "chiamata-buia"], 5, None) == (64 if COMPILED else 0)
+    train(parser().parse_args(["--out", str(tmp_path / "r"), "--presets", "chiamata,chiamata-buia", "--players", "5",
+                               "--workers", "1", "--games", "8", "--updates", "1", "--minibatch", "256",
+                               "--epochs", "1", "--eval-every", "0", "--expert-deals", "0", "--backend", "numpy",
+                               "--hidden", "16"]), "chiamata")
+    out = capsys.readouterr().out
+    assert "5-player chiamata, chiamata-buia" in out
+    assert ("in lockstep" if COMPILED else "one at a time") in out, out
+    net = Net.load(tmp_path / "r" / "net.npz")
+    assert net.players == 5 and net.covers(make_rules("chiamata"), 5) and net.covers(make_rules("chiamata-buia"), 5)
+    game = Game("chiamata-buia", 5, seed=4)
+    while not game.is_over():
+        legal = game.legal_actions()
+        game.apply(legal[0] if len(legal) == 1 else net.choose(game.view(game.turn)))
+    assert game.result() is not None
+
+
+def test_the_self_play_benchmark_measures_briscola_chiamata() -> None:
+    """``brisca bench --selfplay --presets chiamata --players 5``: the same self-play, one hand at a time and in
+    lockstep, in paired rounds (at least three)."""
+    from brisca.learn.bench import measure
+
+    res = measure(seconds=0.0, lanes=16, presets=["chiamata"], players=5)
+    assert res["presets"] == ["chiamata"] and res["players"] == 5 and res["lanes"] == 16 and res["rounds"] == 3
+    for how in ("one_at_a_time", "lockstep"):
+        assert res[how]["decisions_per_second"] > res[how]["hands_per_second"] * 5 > 0  # (each seat decides)
 
 
 def _shipped() -> Shelf:

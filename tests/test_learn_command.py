@@ -79,3 +79,27 @@ def test_an_out_that_is_a_file_is_one_error(tmp_path: Path, capsys: pytest.Captu
     assert main(["train", "--out", str(out), "--workers", "1"]) == 2
     assert capsys.readouterr().err == f"brisca train: error: --out {out} is a file, not a run's folder\n"
     assert out.read_text() == "mine"
+
+
+def test_five_seats_are_briscola_chiamata_s() -> None:
+    args = parser().parse_args(["--out", "run", "--players", "5", "--presets", "chiamata"])
+    assert args.players == 5
+    with pytest.raises(SystemExit):
+        parser().parse_args(["--out", "run", "--players", "7"])
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--presets", "chiamata", "--players", "5", "--players", "4"], "--selfplay measures one player count"),
+    (["--presets", "chiamata"], "--presets: chiamata is played by 5 players, not 2"),
+    (["--presets", "spanish,chiamata", "--players", "5"], "--presets: spanish is played by"),
+    (["--presets", "chilean", "--players", "4"], "--presets: the lockstep batch does not play chilean at 4 players"),
+    (["--presets", " , "], "--presets names no preset"),
+])
+def test_a_bad_self_play_benchmark_is_one_error(capsys: pytest.CaptureFixture[str], args: list[str],
+                                                said: str) -> None:
+    """``brisca bench --selfplay`` measures presets the lockstep batch plays, at one player count."""
+    pytest.importorskip("numpy")
+    assert main(["bench", "--selfplay", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"brisca: error: {said}") and captured.err.count("\n") == 1
+    assert captured.out == ""

@@ -82,6 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--selfplay", action="store_true",
                        help="the trainer's self-play instead: hands in lockstep against one at a time (numpy, numba)")
     bench.add_argument("--lanes", type=int, default=1024, help="with --selfplay: hands in lockstep (default 1024)")
+    bench.add_argument("--presets", default="spanish,briscola",
+                       help="with --selfplay: the presets, comma-separated (default spanish,briscola; with"
+                            " --players, at that one player count)")
 
     arena = sub.add_parser("arena", help="agents play duplicate deals; results with 95%% intervals")
     arena.add_argument("agents", nargs="+", help="two or more agents (one or more with --versus): random, greedy, "
@@ -219,8 +222,17 @@ def _run(argv: Sequence[str] | None) -> int:
                 print("brisca bench: error: --selfplay needs numpy (and numba to be fast): pip install 'brisca[fast]'",
                       file=sys.stderr)
                 return 2
-            return selfplay.run(seconds=args.seconds if args.seconds != 1.0 else 10.0, lanes=args.lanes,
-                                as_json=args.json, seed=args.seed)
+            if args.players and len(args.players) > 1:
+                raise BriscaError("--selfplay measures one player count: give --players once")
+            presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+            if not presets:
+                raise BriscaError("--presets names no preset")
+            try:
+                return selfplay.run(seconds=args.seconds if args.seconds != 1.0 else 10.0, lanes=args.lanes,
+                                    as_json=args.json, seed=args.seed, presets=presets,
+                                    players=args.players[0] if args.players else 2)
+            except ValueError as exc:  # an unknown preset, a player count it does not play, two encodings
+                raise BriscaError(f"--presets: {exc}") from None
         if args.command == "bench":
             from brisca.bench import run_bench
 

@@ -53,7 +53,8 @@ from brisca.rules import Rules
 REWARDS: tuple[str, ...] = ("win", "points", "dense")
 
 __all__ = [
-    "REWARDS", "ActionCodec", "Block", "check_reward", "deck_points", "hand_returns", "register_block",
+    "REWARDS", "ActionCodec", "Block", "check_reward", "contract_returns", "deck_points", "hand_returns",
+    "register_block",
     "render_table", "return_bounds", "step_rewards", "unavailable",
 ]
 
@@ -118,20 +119,25 @@ def _contract_returns(game: Game, reward: str) -> tuple[float, ...]:
     """Returns of a finished hand played for a contract (see the module docs)."""
     result = game.result()
     assert result is not None and result.scores is not None
-    n = game.players
     c = result.contract
     if c is None:
-        return (0.0,) * n
+        return (0.0,) * game.players
+    return contract_returns(game.rules, reward, c.side(), result.reason == "made", result.scores)
+
+
+def contract_returns(rules: Rules, reward: str, team: frozenset[int], made: bool,
+                     scores: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's return for a contract its ``team`` (the declarer and his partner) ``made`` or not, the seats
+    scoring ``scores`` (:attr:`HandResult.scores <brisca.game.HandResult.scores>`)."""
+    n = len(scores)
     if reward == "win":
-        team = c.side()
-        winners = team if result.reason == "made" else frozenset(range(n)) - team
+        winners = team if made else frozenset(range(n)) - team
         w, lose = len(winners), n - len(winners)
         up = min(1.0, lose / w)
         down = -w * up / lose
         return tuple(up if s in winners else down for s in range(n))
-    scores = result.scores
     mean = sum(scores) / n
-    scale = 1.0 / _contract_scale(game.rules)
+    scale = 1.0 / _contract_scale(rules)
     return tuple((v - mean) * scale for v in scores)
 
 

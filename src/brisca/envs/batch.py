@@ -1,4 +1,4 @@
-"""Many hands at once: the plain game, its views' encodings and legal masks over numpy arrays, compiled (numba).
+"""Many hands at once: the game, its views' encodings and legal masks over numpy arrays, compiled (numba).
 
 Self-play spends its time in Python objects: a :class:`~brisca.game.Game`, a :class:`~brisca.game.View` and an
 :class:`~brisca.envs.encode.ObservationEncoder` call per decision, then a one-row forward pass. :class:`Batch`
@@ -19,17 +19,26 @@ most_cards``, ``hand_winner: least``, the exchange ``off``, ``after_win``, ``any
 ``before_penultimate``), and with it ``kill_three`` (``muerte-al-tres``: the ace of trumps held back, the hand
 over when it takes the three), ``open_hands`` (``scoperta``: every other hand in the ``known`` planes) and
 ``signals: partner`` or ``open`` (``bixkla``: each true signal a legal action, the seat acting again; the signal
-planes as the seat saw them). Not covered: the games dealt out (auctions, calls, cuts and vales), ``deal_look``,
-``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and ``announced``, claims,
-arrastro, duties to follow and declarations. Several presets share a batch when their encodings and action ids
-share one layout (the network's case: one input a preset)::
+planes as the seat saw them). And Briscola Chiamata at 5, ``chiamata`` and ``chiamata-buia``: every card dealt,
+the auction for points (each bid and pass an action id; ``min_bid``, ``bid_step``, ``max_bid``, ``all_pass``
+and ``auction_direction`` as set), the call of a card (its suit trump, its holder the hidden partner, shown in
+the ``partner`` plane once the card is played; before the play, or after a first trick with no trump under
+``call_time: after_first_trick``) and the contract's result (:meth:`Batch.contract` gives the engine-level
+contract). Not covered: the other games dealt out (``chilean``'s cuts and vales, ``rematada``'s talon and
+named trump, ``bidding: low_card``, ``contract: solo``), ``kill_three`` and ``open_hands`` with an auction,
+``deal_look``, ``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and
+``announced``, claims, arrastro, duties to follow and declarations. Several presets share a batch when their
+encodings and action ids share one layout (the network's case: one input a preset)::
 
     batch = Batch(["spanish", "briscola"], players=2, size=256, seed=1)
     batch.deal_all()
     obs, mask, lanes, seats = batch.observe()   # (256, 492) float32, (256, 111) bool: every lane's seat to act
     batch.act(lanes, ids)                       # one action id a row
 
-docs/research.md shows a whole loop.
+docs/research.md shows a whole loop. The trainer's self-play makes about twelve times as many decisions a second
+in lockstep as one hand at a time, for ``chiamata`` at 5 (11.8x: ``brisca bench --selfplay --presets chiamata
+--players 5 --seconds 10``) as for 2-player ``spanish`` and ``briscola`` (12.5x in the same session:
+``brisca bench --selfplay --seconds 10``); docs/research.md has the figures.
 
 numba is optional (the ``fast`` extra): without it the same functions run as plain Python, slowly (the tests
 still pass; :data:`COMPILED` says which).
@@ -41,7 +50,8 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from brisca.actions import ASK_SIGNALS, SIGNAL_SETS, Signal
+from brisca.actions import ASK_SIGNALS, CALLS, PASS, SIGNAL_SETS, Bid, Signal
+from brisca.cards import ALL_CARDS
 from brisca.envs import deck_points
 from brisca.envs.encode import ObservationEncoder, cue_size
 from brisca.game import Game
@@ -89,18 +99,31 @@ _SIG_ORDER = ("trump-ace", "trump-three", "trump-king", "trump-knight", "trump-j
 _SIGID = _SIGMODE + 1
 #: ``cfg[_TOPR + rank - 1]``: the rank is a carico (one of the two strongest: Briscola guide's high card).
 _TOPR = _SIGID + len(_SIG_ORDER)
-_CFG = _TOPR + 12
+#: The auction of a called card (Briscola Chiamata): ``cfg[_AUCT]`` is 1 where the rules have one; its bids (the
+#: lowest, the step, the highest, their number), whether the last seat left must bid (``all_pass: last_must_bid``),
+#: the way it goes round (+1 or -1), whether the call waits for the first trick (``call_time:
+#: after_first_trick``), and the action ids of the pass, the first bid and the first call.
+(_AUCT, _MINBID, _STEP, _MAXBID, _NBIDS, _LASTMUST, _WAY, _BUIA, _PASSID, _BIDID, _CALLID) = range(_TOPR + 12,
+                                                                                                 _TOPR + 23)
+#: ``cfg[_INDECK + card]``: the card is in the preset's deck (it may be called).
+_INDECK = _TOPR + 23
+_CFG = _INDECK + 48
 #: ``_XMODE``: no exchange, once the seat has won a trick, at any time.
 _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 
 # --- the per-lane state: one row of ``st`` a lane; offsets in ``lay`` (they depend on n, H, S) --------------------
 (_L_HANDS, _L_HLEN, _L_STOCK, _L_SLEN, _L_TRICK, _L_TLEN, _L_LEADER, _L_TURN, _L_BEST, _L_BSEAT, _L_GIVE, _L_OVER,
  _L_LASTW, _L_DEALER, _L_TRUMP, _L_PRESET, _L_PTS, _L_MAYX, _L_PLAYED, _L_CAPT, _L_KNOWN, _L_THREE, _L_KILLER,
- _L_TSIG, _L_SIGH, _L_SIGT, _L_WIDTH) = range(27)
+ _L_TSIG, _L_SIGH, _L_SIGT, _L_PHASE, _L_BIDS, _L_PASSED, _L_HIGH, _L_HSEAT, _L_DECL, _L_CALLED, _L_PARTNER,
+ _L_SHOWN, _L_BLIND, _L_WIDTH) = range(37)
+#: ``_L_PHASE``: the hand's phase, as its index in :data:`brisca.game.PHASES` (the auction's bids, the call, the
+#: play; the trump is -1 until the call names it).
+_PH_BID, _PH_CALL, _PH_PLAY = 0, 3, 4
 
 # --- the encoder's field offsets (``enc``) ---------------------------------------------------------------------------
 _ENC_FIELDS = ("hand", "known", "trick", "played", "captured", "face_up", "trump", "leader", "turn", "dealer",
-               "partners", "arrastro", "stock", "points", "hand_sizes", "signals_trick", "signals_hand")
+               "partners", "arrastro", "stock", "points", "hand_sizes", "signals_trick", "signals_hand", "phase",
+               "bids", "passed", "declarer", "called", "partner")
 #: ``enc[_ENC_END]``: the encoding's size (the presets' inputs follow it).
 _ENC_END = len(_ENC_FIELDS)
 
@@ -110,10 +133,16 @@ def covers(rules: Rules | str, players: int) -> bool:
     rules = make_rules(rules)
     if players not in rules.player_counts:
         return False
+    if rules.auction:  # Briscola Chiamata: every card dealt, an auction for points, a called card, no stock
+        return (rules.bidding == "points" and rules.trump_from == "called" and rules.contract == "called"
+                and rules.talon == 0 and rules.deal == "one_by_one" and rules.sides(players) == players
+                and rules.follow == "none" and not rules.arrastro and not rules.claim and not rules.kill_three
+                and rules.declarations == "off" and rules.lead_two == "any" and rules.capote == "off"
+                and not rules.open_hands and not rules.deal_look)
     # The rules the lanes play beyond the plain game's path: muerte al tres, partner and open signals.
     base = dataclasses.replace(rules, kill_three=False, signals="off")
     return (base.plain and not rules.dealt_out and not rules.trump_rotation and not rules.deal_look
-            and rules.signals in ("off", "partner", "open") and not rules.auction and rules.contract == "off"
+            and rules.signals in ("off", "partner", "open") and rules.contract == "off"
             and rules.trump_exchange in ("off", "after_win", "any_time", "before_penultimate"))
 
 
@@ -137,12 +166,6 @@ def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck
             row[lay[_L_HANDS] + seat * h + i] = deck[k + i * n]
         row[lay[_L_HLEN] + seat] = h
     ncards = c[_NCARDS]
-    row[lay[_L_STOCK]] = deck[dealt]
-    j = 1
-    for i in range(ncards - 1, dealt, -1):
-        row[lay[_L_STOCK] + j] = deck[i]
-        j += 1
-    row[lay[_L_SLEN]] = ncards - dealt
     row[lay[_L_TLEN]] = 0
     row[lay[_L_LEADER]] = (dealer + 1) % n
     row[lay[_L_TURN]] = (dealer + 1) % n
@@ -151,14 +174,32 @@ def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck
     row[lay[_L_OVER]] = 0
     row[lay[_L_LASTW]] = -1
     row[lay[_L_DEALER]] = dealer
-    row[lay[_L_TRUMP]] = deck[dealt] // 12
     row[lay[_L_PRESET]] = preset
     row[lay[_L_KILLER]] = -1
+    row[lay[_L_HSEAT]] = -1
+    row[lay[_L_DECL]] = -1
+    row[lay[_L_CALLED]] = -1
+    row[lay[_L_PARTNER]] = -1
     for s in range(n):
         row[lay[_L_MAYX] + s] = 1 if c[_XMODE] == _X_ANY else 0
     for i in range(48):
         row[lay[_L_PLAYED] + i] = -1
         row[lay[_L_CAPT] + i] = -1
+    if c[_AUCT] != 0:  # every card dealt: no stock, no trump until the call; the auction from the dealer's side
+        row[lay[_L_SLEN]] = 0
+        row[lay[_L_TRUMP]] = -1
+        row[lay[_L_GIVE]] = -1
+        row[lay[_L_PHASE]] = _PH_BID
+        row[lay[_L_TURN]] = (dealer + c[_WAY]) % n
+        return
+    row[lay[_L_PHASE]] = _PH_PLAY
+    row[lay[_L_STOCK]] = deck[dealt]
+    j = 1
+    for i in range(ncards - 1, dealt, -1):
+        row[lay[_L_STOCK] + j] = deck[i]
+        j += 1
+    row[lay[_L_SLEN]] = ncards - dealt
+    row[lay[_L_TRUMP]] = deck[dealt] // 12
     _set_give(row, lay, c, False, xtable[preset, deck[dealt]])
 
 
@@ -180,6 +221,11 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
     if row[lay[_L_OVER]] != 0:
         return 0
     c = cfg[row[lay[_L_PRESET]]]
+    phase = row[lay[_L_PHASE]]
+    if phase == _PH_BID:
+        return int(_bids(row, lay, c, out))
+    if phase == _PH_CALL:
+        return int(_calls(row, lay, c, out))
     h = c[_H]
     seat = row[lay[_L_TURN]]
     hl = row[lay[_L_HLEN] + seat]
@@ -205,6 +251,113 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
                 out[m] = c[_SIGID + k]
                 m += 1
     return m
+
+
+@_njit
+def _left(row: Any, lay: Any, n: int) -> int:
+    """How many seats have not passed in the auction."""
+    left = 0
+    for s in range(n):
+        if row[lay[_L_PASSED] + s] == 0:
+            left += 1
+    return left
+
+
+@_njit
+def _bids(row: Any, lay: Any, c: Any, out: Any) -> int:
+    """The auction's legal ids, in the engine's order: the pass (unless the last seat left must bid), then every
+    bid above the highest so far."""
+    m = 0
+    high = row[lay[_L_HIGH]]
+    none = row[lay[_L_HSEAT]] < 0
+    if not (c[_LASTMUST] != 0 and none and _left(row, lay, c[_N]) == 1):
+        out[m] = c[_PASSID]
+        m += 1
+    low = c[_MINBID] if none else high + c[_STEP]
+    for v in range(low, c[_MAXBID] + 1, c[_STEP]):
+        out[m] = c[_BIDID] + (v - c[_MINBID]) // c[_STEP]
+        m += 1
+    return m
+
+
+@_njit
+def _calls(row: Any, lay: Any, c: Any, out: Any) -> int:
+    """The cards the declarer may call, in the deck's order: any of the deck, or after the first trick any still
+    in a hand."""
+    m = 0
+    for card in range(48):
+        if c[_INDECK + card] != 0 and row[lay[_L_PLAYED] + card] < 0:
+            out[m] = c[_CALLID] + card
+            m += 1
+    return m
+
+
+@_njit
+def _bid(row: Any, lay: Any, c: Any, seat: int, aid: int) -> bool:
+    """A bid or a pass by ``seat``, then the auction's next seat, or its end (the declarer to call or to lead the
+    first trick; or, everybody passed, the hand void); false (nothing changed) when not legal."""
+    n = c[_N]
+    none = row[lay[_L_HSEAT]] < 0
+    if aid == c[_PASSID]:
+        if c[_LASTMUST] != 0 and none and _left(row, lay, n) == 1:
+            return False
+        row[lay[_L_PASSED] + seat] = 1
+    elif c[_BIDID] <= aid < c[_BIDID] + c[_NBIDS]:
+        v = c[_MINBID] + (aid - c[_BIDID]) * c[_STEP]
+        if not none and v < row[lay[_L_HIGH]] + c[_STEP]:
+            return False
+        row[lay[_L_BIDS] + seat] = v
+        row[lay[_L_HIGH]] = v
+        row[lay[_L_HSEAT]] = seat
+    else:
+        return False
+    left = _left(row, lay, n)
+    high = row[lay[_L_HSEAT]]
+    if left > 0 and not (left == 1 and high >= 0 and row[lay[_L_PASSED] + high] == 0):
+        nxt = (seat + c[_WAY]) % n
+        while row[lay[_L_PASSED] + nxt] != 0:
+            nxt = (nxt + c[_WAY]) % n
+        row[lay[_L_TURN]] = nxt
+        return True
+    if left == 0:  # everybody passed: the hand is void
+        row[lay[_L_OVER]] = 1
+        return True
+    row[lay[_L_DECL]] = high
+    row[lay[_L_TURN]] = high
+    if c[_BUIA] != 0:  # the declarer leads a first trick with no trump, and calls once it is over
+        row[lay[_L_BLIND]] = 1
+        row[lay[_L_PHASE]] = _PH_PLAY
+        row[lay[_L_LEADER]] = high
+    else:
+        row[lay[_L_PHASE]] = _PH_CALL
+    return True
+
+
+@_njit
+def _call(row: Any, lay: Any, c: Any, aid: int) -> bool:
+    """The declarer calls a card: its suit trump, its holder the partner; the play begins (led by the declarer, or
+    after the first trick by its winner). False (nothing changed) when not legal."""
+    card = aid - c[_CALLID]
+    if card < 0 or card >= 48 or c[_INDECK + card] == 0 or row[lay[_L_PLAYED] + card] >= 0:
+        return False
+    n = c[_N]
+    h = c[_H]
+    holder = -1
+    for s in range(n):
+        for i in range(row[lay[_L_HLEN] + s]):
+            if row[lay[_L_HANDS] + s * h + i] == card:
+                holder = s
+    row[lay[_L_TRUMP]] = card // 12
+    row[lay[_L_CALLED]] = card
+    row[lay[_L_PARTNER]] = holder
+    row[lay[_L_PHASE]] = _PH_PLAY
+    if row[lay[_L_BLIND]] != 0:
+        row[lay[_L_BLIND]] = 0
+        row[lay[_L_TURN]] = row[lay[_L_LEADER]]
+    else:
+        row[lay[_L_LEADER]] = row[lay[_L_DECL]]
+        row[lay[_L_TURN]] = row[lay[_L_DECL]]
+    return True
 
 
 @_njit
@@ -283,6 +436,11 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     n = c[_N]
     h = c[_H]
     seat = row[lay[_L_TURN]]
+    phase = row[lay[_L_PHASE]]
+    if phase == _PH_BID:
+        return bool(_bid(row, lay, c, seat, aid))
+    if phase == _PH_CALL:
+        return bool(_call(row, lay, c, aid))
     hl = row[lay[_L_HLEN] + seat]
     base = lay[_L_HANDS] + seat * h
     if aid >= 2 * EXCHANGE_ID:  # a signal: true, of these rules, not yet made this turn; the seat acts again
@@ -314,6 +472,8 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     row[base + hl - 1] = -1
     row[lay[_L_HLEN] + seat] = hl - 1
     row[lay[_L_KNOWN] + aid] = 0
+    if aid == row[lay[_L_CALLED]]:  # the called card shows its holder, the partner
+        row[lay[_L_SHOWN]] = 1
     tlen = row[lay[_L_TLEN]]
     trump = row[lay[_L_TRUMP]]
     signals = c[_SIGMODE] != _SIG_OFF
@@ -389,6 +549,9 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         row[lay[_L_OVER]] = 1
     row[lay[_L_LEADER]] = winner
     row[lay[_L_TURN]] = winner
+    if row[lay[_L_BLIND]] != 0 and row[lay[_L_OVER]] == 0:  # the first trick is over: the declarer calls now
+        row[lay[_L_PHASE]] = _PH_CALL
+        row[lay[_L_TURN]] = row[lay[_L_DECL]]
     return True
 
 
@@ -434,7 +597,8 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
             out[enc[4] + ((row[lay[_L_CAPT] + card] - my_side) % sides) * 48 + card] = 1.0
     if slen > 0:
         out[enc[5] + row[lay[_L_STOCK]]] = 1.0
-    out[enc[6] + row[lay[_L_TRUMP]]] = 1.0
+    if row[lay[_L_TRUMP]] >= 0:
+        out[enc[6] + row[lay[_L_TRUMP]]] = 1.0
     out[enc[7] + (leader - me) % n] = 1.0
     if not over:
         out[enc[8] + (row[lay[_L_TURN]] - me) % n] = 1.0
@@ -462,6 +626,21 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
                         out[enc[16] + r * 10 + b] = 1.0
                     if (trick_bits >> b) & 1:
                         out[enc[15] + r * 10 + b] = 1.0
+    if c[_AUCT] != 0:  # the auction's fields: phase, each seat's last bid and pass, the declarer, the call
+        phase = row[lay[_L_PHASE]]
+        out[enc[17] + phase] = 1.0
+        for s in range(n):
+            r = (s - me) % n
+            if row[lay[_L_BIDS] + s] > 0:
+                out[enc[18] + r] = row[lay[_L_BIDS] + s] / scales[p, 3]
+            if row[lay[_L_PASSED] + s] != 0:
+                out[enc[19] + r] = 1.0
+        if phase != _PH_BID and row[lay[_L_HSEAT]] >= 0:
+            out[enc[20] + (row[lay[_L_HSEAT]] - me) % n] = 1.0
+        if row[lay[_L_CALLED]] >= 0:
+            out[enc[21] + row[lay[_L_CALLED]]] = 1.0
+            if row[lay[_L_SHOWN]] != 0:
+                out[enc[22] + (row[lay[_L_PARTNER]] - me) % n] = 1.0
     out[enc[_ENC_END] + p] = 1.0
     if cues:
         _cues(row, lay, c, me, strength[p], out, enc[_ENC_END] + npresets)
@@ -496,7 +675,7 @@ def _cues(row: Any, lay: Any, c: Any, me: int, strength: Any, out: Any, at: int)
             out[at + k] = 1.0
         if strength[k] > high[k // 12]:
             out[at + 48 + k] = 1.0
-            if k // 12 == trump or high[trump] == 0:
+            if k // 12 == trump or trump < 0 or high[trump] == 0:
                 out[at + 96 + k] = 1.0
     if tlen > 0:
         out[at + 144 + (row[lay[_L_BSEAT]] - me) % n] = 1.0
@@ -527,6 +706,11 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
                     out[sd] += 40 if su == trump else 20
     if killer >= 0:
         return int(killer % sides)
+    if c[_AUCT] != 0:  # the contract: made when the declarer and his partner (himself, alone) took the bid
+        decl = row[lay[_L_DECL]]
+        if decl < 0:
+            return -1
+        return int(decl % sides) if _took(row, lay, sides, out) >= row[lay[_L_HIGH]] else -1
     best = out[0]
     for sd in range(1, sides):
         if (c[_LEAST] != 0 and out[sd] < best) or (c[_LEAST] == 0 and out[sd] > best):
@@ -556,6 +740,17 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
         if tied == 1:
             return win
     return -1
+
+
+@_njit
+def _took(row: Any, lay: Any, sides: int, totals: Any) -> int:
+    """The points (of ``totals``) the declarer's side took: his and his partner's, once if he played alone."""
+    decl = row[lay[_L_DECL]]
+    partner = row[lay[_L_PARTNER]]
+    took = totals[decl % sides]
+    if partner != decl:
+        took += totals[partner % sides]
+    return int(took)
 
 
 @_njit
@@ -674,6 +869,15 @@ def _margins(st: Any, lanes: Any, sides_of: Any, weight: float, lay: Any, cfg: A
         win = _totals(st, lane, lay, cfg, totals)
         c = cfg[st[lane, lay[_L_PRESET]]]
         side = sides_of[i]
+        if c[_AUCT] != 0:  # side 0 the declarer's, 1 the others: the points over (or under) the contract
+            row = st[lane]
+            if row[lay[_L_DECL]] < 0:
+                out[i] = 0.5
+                continue
+            over = _took(row, lay, c[_SIDES], totals) - row[lay[_L_HIGH]]
+            value = 1.0 if (over >= 0) == (side == 0) else 0.0
+            out[i] = value + (over if side == 0 else -over) * weight
+            continue
         least = c[_LEAST] != 0
         other = 0
         first = True
@@ -773,7 +977,7 @@ class Batch:
         self.sides = self.rules[0].sides(n)
         offsets = [0] * _L_WIDTH
         widths = {_L_HANDS: n * h, _L_HLEN: n, _L_STOCK: s, _L_TRICK: n, _L_PTS: n, _L_MAYX: n, _L_PLAYED: 48,
-                  _L_CAPT: 48, _L_KNOWN: 48, _L_SIGH: n, _L_SIGT: n}
+                  _L_CAPT: 48, _L_KNOWN: 48, _L_SIGH: n, _L_SIGT: n, _L_BIDS: n, _L_PASSED: n}
         at = 0
         for f in range(_L_WIDTH):
             offsets[f] = at
@@ -793,7 +997,8 @@ class Batch:
                       {"off": _SIG_OFF, "partner": _SIG_PARTNER, "open": _SIG_OPEN}[r.signals] if signals else _SIG_OFF,
                       *(ids[Signal(name)] if signals and name in SIGNAL_SETS[r.signal_set] and (
                           r.signal_asks or name not in ASK_SIGNALS) else -1 for name in _SIG_ORDER),
-                      *(int(rank in r.strength_order()[:2]) for rank in range(1, 13))]
+                      *(int(rank in r.strength_order()[:2]) for rank in range(1, 13)),
+                      *self._auction(r), *(int(c in decks[i]) for c in ALL_CARDS)]
         self._cfg = cfg
         self._strength = np.array([r.strength_table for r in self.rules], np.int64)
         self._points = np.array([r.point_table for r in self.rules], np.int64)
@@ -803,11 +1008,11 @@ class Batch:
         for i, d in enumerate(decks):
             self._decks[i, :len(d)] = [c.index for c in d]
         at_enc = {f.name: f.offset for f in enc.fields}
-        self._enc = np.array([at_enc[name] for name in _ENC_FIELDS] + [enc.size], np.int64)
+        self._enc = np.array([at_enc.get(name, -1) for name in _ENC_FIELDS] + [enc.size], np.int64)
         # The encoder's scales, computed as it computes them (the same doubles, so the same float32 values).
         self._scales = np.array([[max(1, len(d) - r.hand_size * n), 1.0 / float(deck_points(r, n)),
-                                  1.0 / float(r.hand_size + r.talon)] for r, d in zip(self.rules, decks, strict=True)],
-                                np.float64)
+                                  1.0 / float(r.hand_size + r.talon), float(r.max_bid)]
+                                 for r, d in zip(self.rules, decks, strict=True)], np.float64)
         self._state = np.zeros(1, np.uint64)
         self.seed(seed)
         self.live = np.zeros(size, np.int64)
@@ -816,10 +1021,21 @@ class Batch:
         self._mask = np.zeros((size, self.codec.size), np.bool_)
         self._lanes = np.zeros(size, np.int64)
         self._seats = np.zeros(size, np.int64)
-        self._buf = np.zeros(h + 2 + len(_SIG_ORDER), np.int64)
+        #: The most legal actions a seat may have: its cards, the exchange and the signals; the pass and every
+        #: bid; or every card to call.
+        self._buf = np.zeros(max(h + 2 + len(_SIG_ORDER), 1 + int(cfg[:, _NBIDS].max()), 48), np.int64)
         self._forced = np.zeros(1, np.int64)
         self._acted = 0
         self._totals = np.zeros(max(2, self.sides), np.int64)
+
+    def _auction(self, r: Rules) -> list[int]:
+        """The auction's part of a preset's configuration row (all zero without an auction)."""
+        if not r.auction:
+            return [0] * (_CALLID + 1 - _AUCT)
+        ids = self.codec.ids
+        return [1, r.min_bid, r.bid_step, r.max_bid, (r.max_bid - r.min_bid) // r.bid_step + 1,
+                int(r.all_pass == "last_must_bid"), -1 if r.auction_direction == "against_play" else 1,
+                int(r.call_time == "after_first_trick"), ids[PASS], ids[Bid(r.min_bid)], ids[CALLS[0]]]
 
     # -- dealing
 
@@ -900,7 +1116,7 @@ class Batch:
 
     def legal_ids(self, lane: int) -> list[int]:
         """The legal action ids of the seat to act in ``lane`` (the engine's order)."""
-        out = np.zeros(self.hand_size + 2 + len(_SIG_ORDER), np.int64)
+        out = np.zeros(len(self._buf), np.int64)
         m = _legal(self.st, lane, self._lay, self._cfg, out)
         return [int(x) for x in out[:m]]
 
@@ -950,6 +1166,16 @@ class Batch:
         """A finished hand's side totals and winning side (``None``: none)."""
         win = _totals(self.st, lane, self._lay, self._cfg, self._totals)
         return tuple(int(x) for x in self._totals[:self.sides]), None if win < 0 else int(win)
+
+    def contract(self, lane: int) -> tuple[int, int, int] | None:
+        """The contract of ``lane`` once its declarer has called his card: the declarer, the called card's holder
+        (the declarer himself, alone) and the points bid; ``None`` before, without an auction, or when everybody
+        passed. Engine-level access (the partner is hidden from the seats until the card is played)."""
+        row = self.st[lane]
+        lay = self._lay
+        if row[lay[_L_CALLED]] < 0:
+            return None
+        return int(row[lay[_L_DECL]]), int(row[lay[_L_PARTNER]]), int(row[lay[_L_HIGH]])
 
     def reward(self, lane: int, seat: int) -> float:
         """:func:`brisca.agents.net.reward` for ``seat`` of a finished hand."""

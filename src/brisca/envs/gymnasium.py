@@ -36,7 +36,15 @@ from typing import TYPE_CHECKING, Any
 
 from brisca.actions import Action
 from brisca.agents import Agent, make_agent
-from brisca.envs import check_reward, deck_points, hand_returns, render_table, step_rewards, unavailable
+from brisca.envs import (
+    check_reward,
+    contract_returns,
+    deck_points,
+    hand_returns,
+    render_table,
+    step_rewards,
+    unavailable,
+)
 from brisca.envs.actions import ActionCodec
 from brisca.envs.encode import ObservationEncoder
 from brisca.errors import IllegalActionError
@@ -274,7 +282,8 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
     The same observation and action spaces as :class:`BriscaEnv` (without the mask in the observation: the masks
     are in ``info["action_mask"]`` and :meth:`action_masks`), for the presets the batch plays
     (:func:`brisca.envs.batch.covers`: the games with a stock, ``muerte-al-tres``, ``scoperta`` and ``bixkla``
-    among them). Differences, for
+    among them, and ``chiamata`` and ``chiamata-buia`` at 5, whose returns are their contract's, as
+    :func:`brisca.envs.hand_returns` gives them). Differences, for
     speed: the opponents are ``"random"`` (a uniform legal action) or ``"net"`` (the shipped network for the
     game, its best action; or a network file's path), every other seat (a partner too) played by them; a seat
     with a single legal action plays it without a step (the learner too); rewards are ``"win"`` or
@@ -431,12 +440,29 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
         scale = 1.0 / deck_points(self.rules, self.players)
         for i, lane in enumerate(lanes):
             totals, winner = self.batch.result(int(lane))
+            if self.rules.contract != "off":  # Briscola Chiamata: the contract's teams and match points
+                out[i] = self._contract_return(int(lane), winner is not None)
+                continue
             side = int(self.seats[lane]) % sides
             if self.reward == "win":
                 out[i] = 0.0 if winner is None else (1.0 if winner == side else -1.0 / (sides - 1))
             else:
                 out[i] = (totals[side] - sum(totals) / sides) * sign * scale
         return out
+
+    def _contract_return(self, lane: int, made: bool) -> float:
+        """:func:`brisca.envs.hand_returns` of a finished hand of Briscola Chiamata for the lane's learner: the
+        called contract scores the declarer 2 (4 alone), his partner 1 and every other seat -1, each negated when
+        it is set; nothing when everybody passed."""
+        contract = self.batch.contract(lane)
+        if contract is None:
+            return 0.0
+        declarer, partner, _points = contract
+        value = [(4 if partner == declarer else 2) if s == declarer else 1 if s == partner else -1
+                 for s in range(self.players)]
+        scores = value if made else [-v for v in value]
+        return contract_returns(self.rules, self.reward, frozenset((declarer, partner)), made,
+                                scores)[int(self.seats[lane])]
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask.copy(), "seat": self.seats.copy(), "autoreset": self._ended.copy()}

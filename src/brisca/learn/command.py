@@ -65,8 +65,9 @@ def parser() -> argparse.ArgumentParser:
                                              "from its folder with --resume.")
     ap.add_argument("--out", required=True, help="the run's folder: curve.jsonl, net.npz, league, checkpoints")
     ap.add_argument("--presets", default="spanish,briscola", help="presets, comma-separated")
-    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 6),
-                    help="seats: 2 or 3 each alone, 4 or 6 in two partnerships (the presets must allow it)")
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5, 6),
+                    help="seats: 2 or 3 each alone, 4 or 6 in two partnerships, 5 in Briscola Chiamata's hidden"
+                         " partnership (the presets must allow it)")
     ap.add_argument("--minutes", type=POSITIVE, default=60.0,
                     help="this invocation stops within this long: no update or evaluation starts that would not "
                          "end by then, an evaluation the limit reaches is cut")
