@@ -140,6 +140,8 @@ class Manager:
         self.hand_pause = hand_pause
         self.limits = limits or Limits()
         self.actors: dict[str, TableActor] = {}
+        #: Told the id of each table of this process whose match is over or that closed (the tournaments listen).
+        self.on_table_over: Callable[[str], None] | None = None
         #: Deletions of tables stored after their creation timed out, under way.
         self._late: set[asyncio.Task[None]] = set()
 
@@ -168,8 +170,14 @@ class Manager:
         return actor
 
     def _actor(self, state: TableState) -> TableActor:
-        return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause,
-                          self.limits.provisional_games, self.limits.provisional_opponents, self.now)
+        actor = TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause,
+                           self.limits.provisional_games, self.limits.provisional_opponents, self.now)
+        actor.on_over = self._table_over
+        return actor
+
+    def _table_over(self, table_id: str) -> None:
+        if self.on_table_over is not None:
+            self.on_table_over(table_id)
 
     # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
 
@@ -326,7 +334,7 @@ class Manager:
 
     def _store_new(self, spec: CreateTable, owner: str, sits: bool) -> TableState:
         """A new table checked against the limits and stored (synchronous: no actor yet)."""
-        rules = _client_rules(spec.preset, spec.options)
+        rules = client_rules(spec.preset, spec.options)
         try:
             rules.check_players(spec.players)
         except BriscaError as exc:
@@ -342,7 +350,7 @@ class Manager:
         if spec.seed is not None and (people > 1 or (people == 1 and not sits)):
             raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
                                      "creator's, taken now): anyone who knows the seed knows every hand")
-        clock = self.table_clock(spec, rules)
+        clock = self.table_clock(spec.clock, rules)
         if clock.slow:
             self.check_slow(spec, owner)
         else:
@@ -368,11 +376,10 @@ class Manager:
         actor.submit(StartIfFull())
         return actor
 
-    def table_clock(self, spec: CreateTable, rules: Rules) -> Clock:
+    def table_clock(self, spec_clock: str | ClockSpec, rules: Rules) -> Clock:
         """The clock the creator picked: a named one brought within this server's limits, one's own refused (400)
         outside them."""
         limits = self.limits
-        spec_clock = spec.clock
         if isinstance(spec_clock, str):
             named = pick_clock(rules, spec_clock)
             if named.slow:
@@ -406,8 +413,8 @@ class Manager:
             raise HTTPException(409, f"you have {mine} open slow tables, this server's limit of {cap}: finish one "
                                      "first")
 
-    def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
-        """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
+    def check_match_length(self, rules: Rules) -> None:
+        """The match-length caps of the server's limits (400 beyond them)."""
         limits = self.limits
         for option, value, cap in (("target_hands", rules.target_hands, limits.max_target_hands),
                                    ("target_game_points", rules.target_game_points, limits.max_target_hands),
@@ -415,6 +422,11 @@ class Manager:
                                    ("target_points", rules.target_points, limits.max_target_points)):
             if value > cap:
                 raise HTTPException(400, f"option {option!r} is at most {cap} on this server, not {value}")
+
+    def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
+        """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
+        limits = self.limits
+        self.check_match_length(rules)
         bot_only = len(spec.bots) == spec.players
         if bot_only and spec.bot_delay < limits.min_bot_delay:
             raise HTTPException(400, f"bot_delay is at least {limits.min_bot_delay:g} s at a table with no "
@@ -493,7 +505,7 @@ class Manager:
         self.actors.clear()
 
 
-def _client_rules(preset: str, options: dict[str, Any]) -> Rules:
+def client_rules(preset: str, options: dict[str, Any]) -> Rules:
     """The rules a client asked for; any failure is a 400 that names the preset or the option at fault."""
     try:
         return make_rules(preset, options)
@@ -514,4 +526,4 @@ def _client_rules(preset: str, options: dict[str, Any]) -> Rules:
     raise HTTPException(400, "options: these rule options do not go together")
 
 
-__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "Seat"]
+__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "Seat", "client_rules"]
