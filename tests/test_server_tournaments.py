@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from brisca.cli import main
 from brisca.server.clock import Clock
 from brisca.server.db import TournamentRow, TournamentTableRow
 from brisca.server.limits import Limits, Rate
@@ -294,6 +295,13 @@ def test_a_tournament_the_host_offers_is_made_once(tmp_path: Path) -> None:
             listed = client.get("/api/tournaments").json()["tournaments"]
             assert [(t["name"], t["host"], t["status"]) for t in listed] == [("Daily", True, "open")]
             assert len(_rows(client, TournamentRow)) == 1
+    with deadline(60), serve(db, tournaments=[offered]) as client:
+        # Once it is over, the next look offers it again.
+        with client.app.state.manager.store.engine.begin() as c:
+            c.execute(sa.text("UPDATE brisca_tournaments SET status = 'finished'"))
+        client.portal.call(client.app.state.tournaments.sweep)
+        listed = client.get("/api/tournaments").json()["tournaments"]
+        assert [(t["name"], t["status"]) for t in listed] == [("Daily", "open"), ("Daily", "finished")]
 
 
 def _paired_once(url: str) -> None:
@@ -337,3 +345,18 @@ def test_the_next_round_is_paired_once_on_postgresql() -> None:
 
     for url in _schema_url():
         _paired_once(url)
+
+
+@pytest.mark.parametrize(("flag", "said"), [
+    ("[1]", "--tournament is a JSON object, not '[1]'"),
+    ("{", "--tournament is a JSON object"),
+    ('{"name": "Daily", "start": "creator"}', "--tournament: a tournament the host offers starts when full"),
+    ('{"name": ""}', "--tournament: name: "),
+    ('{"name": "Daily", "rounds": 99}', "--tournament: rounds: at most 15 on this server, not 99"),
+    ('{"name": "Daily", "preset": "nope"}', "--tournament: unknown"),
+])
+def test_a_bad_tournament_flag_is_one_line(flag: str, said: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--db", str(tmp_path / "db.sqlite3"), "--tournament", flag]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith(f"brisca: error: {said}"), err

@@ -234,9 +234,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             manager = await start_cluster(manager, redis_url)
         app.state.manager = manager
         app.state.tournaments = Tournaments(manager)
-        for offered in tournaments:
-            if not await in_thread(app.state.tournaments.store.host_made, offered.name):
-                await app.state.tournaments.create(offered, "host")
+        app.state.tournaments.offered = list(tournaments)
+        await app.state.tournaments.offer()
         app.state.accounts = Accounts(store.engine)
         app.state.hashing = asyncio.Semaphore(limits.max_hashing)
         await asyncio.to_thread(app.state.accounts.purge)

@@ -377,28 +377,8 @@ class Manager:
         return actor
 
     def table_clock(self, spec_clock: str | ClockSpec, rules: Rules) -> Clock:
-        """The clock the creator picked: a named one brought within this server's limits, one's own refused (400)
-        outside them."""
-        limits = self.limits
-        if isinstance(spec_clock, str):
-            named = pick_clock(rules, spec_clock)
-            if named.slow:
-                return Clock(min(named.move, limits.max_slow_move), min(named.reserve, limits.max_slow_reserve))
-            return Clock(min(max(named.move, limits.min_clock_move), limits.max_clock_move),
-                         min(named.reserve, limits.max_clock_reserve))
-        clock = Clock(spec_clock.move, spec_clock.reserve)
-        if clock.slow:
-            if clock.move > limits.max_slow_move or clock.reserve > limits.max_slow_reserve:
-                raise HTTPException(400, f"clock: a slow table's move is at most {limits.max_slow_move:g} s and its "
-                                         f"reserve at most {limits.max_slow_reserve:g} s on this server")
-            return clock
-        if not limits.min_clock_move <= clock.move <= limits.max_clock_move:
-            raise HTTPException(400, f"clock: a move's time is from {limits.min_clock_move:g} to "
-                                     f"{limits.max_clock_move:g} s on this server, not {clock.move:g}")
-        if clock.reserve > limits.max_clock_reserve:
-            raise HTTPException(400, f"clock: the reserve is at most {limits.max_clock_reserve:g} s on this "
-                                     f"server, not {clock.reserve:g}")
-        return clock
+        """:func:`table_clock` within this server's limits."""
+        return table_clock(spec_clock, rules, self.limits)
 
     def check_slow(self, spec: CreateTable, owner: str) -> None:
         """A slow table: an account's, with a person's seat besides bots, within the account's cap (its open slow
@@ -414,14 +394,8 @@ class Manager:
                                      "first")
 
     def check_match_length(self, rules: Rules) -> None:
-        """The match-length caps of the server's limits (400 beyond them)."""
-        limits = self.limits
-        for option, value, cap in (("target_hands", rules.target_hands, limits.max_target_hands),
-                                   ("target_game_points", rules.target_game_points, limits.max_target_hands),
-                                   ("hands", rules.hands, limits.max_target_hands),
-                                   ("target_points", rules.target_points, limits.max_target_points)):
-            if value > cap:
-                raise HTTPException(400, f"option {option!r} is at most {cap} on this server, not {value}")
+        """:func:`check_match_length` within this server's limits."""
+        check_match_length(rules, self.limits)
 
     def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
         """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
@@ -505,6 +479,40 @@ class Manager:
         self.actors.clear()
 
 
+def table_clock(spec_clock: str | ClockSpec, rules: Rules, limits: Limits) -> Clock:
+    """The clock the creator picked: a named one brought within this server's limits, one's own refused (400)
+    outside them."""
+    if isinstance(spec_clock, str):
+        named = pick_clock(rules, spec_clock)
+        if named.slow:
+            return Clock(min(named.move, limits.max_slow_move), min(named.reserve, limits.max_slow_reserve))
+        return Clock(min(max(named.move, limits.min_clock_move), limits.max_clock_move),
+                     min(named.reserve, limits.max_clock_reserve))
+    clock = Clock(spec_clock.move, spec_clock.reserve)
+    if clock.slow:
+        if clock.move > limits.max_slow_move or clock.reserve > limits.max_slow_reserve:
+            raise HTTPException(400, f"clock: a slow table's move is at most {limits.max_slow_move:g} s and its "
+                                     f"reserve at most {limits.max_slow_reserve:g} s on this server")
+        return clock
+    if not limits.min_clock_move <= clock.move <= limits.max_clock_move:
+        raise HTTPException(400, f"clock: a move's time is from {limits.min_clock_move:g} to "
+                                 f"{limits.max_clock_move:g} s on this server, not {clock.move:g}")
+    if clock.reserve > limits.max_clock_reserve:
+        raise HTTPException(400, f"clock: the reserve is at most {limits.max_clock_reserve:g} s on this "
+                                 f"server, not {clock.reserve:g}")
+    return clock
+
+
+def check_match_length(rules: Rules, limits: Limits) -> None:
+    """The match-length caps of the server's limits (400 beyond them)."""
+    for option, value, cap in (("target_hands", rules.target_hands, limits.max_target_hands),
+                               ("target_game_points", rules.target_game_points, limits.max_target_hands),
+                               ("hands", rules.hands, limits.max_target_hands),
+                               ("target_points", rules.target_points, limits.max_target_points)):
+        if value > cap:
+            raise HTTPException(400, f"option {option!r} is at most {cap} on this server, not {value}")
+
+
 def client_rules(preset: str, options: dict[str, Any]) -> Rules:
     """The rules a client asked for; any failure is a 400 that names the preset or the option at fault."""
     try:
@@ -526,4 +534,5 @@ def client_rules(preset: str, options: dict[str, Any]) -> Rules:
     raise HTTPException(400, "options: these rule options do not go together")
 
 
-__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "Seat", "client_rules"]
+__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "Seat", "check_match_length", "client_rules",
+           "table_clock"]

@@ -20,8 +20,18 @@ from brisca.agents import LEVELS
 from brisca.errors import BriscaError
 from brisca.server.accounts import LoginSession
 from brisca.server.db import in_thread, unreachable
-from brisca.server.limits import Limiter, client_address
-from brisca.server.manager import MAX_OPTIONS, MAX_PLAYERS, ClockSpec, Manager, Name, _check_options, client_rules
+from brisca.server.limits import Limiter, Limits, client_address
+from brisca.server.manager import (
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    ClockSpec,
+    Manager,
+    Name,
+    _check_options,
+    check_match_length,
+    client_rules,
+    table_clock,
+)
 from brisca.server.tournament_store import TOURNAMENT_ID, Settings, TournamentError, TournamentStore, table_rules
 
 log = logging.getLogger("brisca.server")
@@ -59,6 +69,30 @@ class EntrantToken(BaseModel, extra="forbid"):
     token: str | None = Field(default=None, max_length=128)
 
 
+def settings_of(spec: CreateTournament, owner: str, limits: Limits) -> Settings:
+    """``spec`` checked: the preset and its options, the players, the clock and the caps (``HTTPException``)."""
+    rules = client_rules(spec.preset, spec.options)
+    try:
+        rules.check_players(spec.players)
+        rules = table_rules(spec.preset, spec.options, spec.players)
+    except BriscaError as exc:
+        raise HTTPException(400, str(exc)) from None
+    check_match_length(rules, limits)
+    if spec.bot not in LEVELS:
+        raise HTTPException(400, f"bot: unknown bot level {spec.bot!r}; levels: {', '.join(LEVELS)}")
+    clock = table_clock(spec.clock, rules, limits)
+    if clock.slow:
+        raise HTTPException(400, "clock: a tournament's tables are not slow tables (a round waits for its last"
+                                 " table)")
+    if spec.rounds > limits.max_tournament_rounds:
+        raise HTTPException(400, f"rounds: at most {limits.max_tournament_rounds} on this server, not {spec.rounds}")
+    if spec.max_entrants > limits.max_entrants:
+        raise HTTPException(400, f"max_entrants: at most {limits.max_entrants} on this server, not "
+                                 f"{spec.max_entrants}")
+    return Settings(spec.name, rules.variant, rules.overrides(), spec.players, spec.rounds, clock, spec.rated,
+                    spec.start, spec.max_entrants, owner, spec.bot, spec.bot_delay)
+
+
 class Tournaments:
     """The tournaments of the site: the database's (:class:`TournamentStore`) and the tables of their rounds,
     started in this process."""
@@ -67,35 +101,18 @@ class Tournaments:
         self.manager = manager
         self.store = TournamentStore(manager.store.engine, manager.limits)
         self._tasks: set[asyncio.Task[None]] = set()
+        #: The tournaments the host offers (``brisca serve --tournament``): each made again once it is over.
+        self.offered: list[CreateTournament] = []
         manager.on_table_over = self.table_over
 
-    def settings(self, spec: CreateTournament, owner: str) -> Settings:
-        """``spec`` checked: the preset and its options, the players, the clock and the caps (``HTTPException``)."""
-        limits = self.manager.limits
-        rules = client_rules(spec.preset, spec.options)
-        try:
-            rules.check_players(spec.players)
-            rules = table_rules(spec.preset, spec.options, spec.players)
-        except BriscaError as exc:
-            raise HTTPException(400, str(exc)) from None
-        self.manager.check_match_length(rules)
-        if spec.bot not in LEVELS:
-            raise HTTPException(400, f"bot: unknown bot level {spec.bot!r}; levels: {', '.join(LEVELS)}")
-        clock = self.manager.table_clock(spec.clock, rules)
-        if clock.slow:
-            raise HTTPException(400, "clock: a tournament's tables are not slow tables (a round waits for its last"
-                                     " table)")
-        if spec.rounds > limits.max_tournament_rounds:
-            raise HTTPException(400, f"rounds: at most {limits.max_tournament_rounds} on this server, not "
-                                     f"{spec.rounds}")
-        if spec.max_entrants > limits.max_entrants:
-            raise HTTPException(400, f"max_entrants: at most {limits.max_entrants} on this server, not "
-                                     f"{spec.max_entrants}")
-        return Settings(spec.name, rules.variant, rules.overrides(), spec.players, spec.rounds, clock, spec.rated,
-                        spec.start, spec.max_entrants, owner, spec.bot, spec.bot_delay)
+    async def offer(self) -> None:
+        """Make each tournament the host offers that is not open or playing now."""
+        for spec in self.offered:
+            if not await in_thread(self.store.host_made, spec.name):
+                await self.create(spec, "host")
 
     async def create(self, spec: CreateTournament, owner: str) -> str:
-        settings = self.settings(spec, owner)
+        settings = settings_of(spec, owner, self.manager.limits)
         made: str = await self._call(self.store.create, settings)
         return made
 
@@ -141,6 +158,7 @@ class Tournaments:
         paired on."""
         for tournament_id in await in_thread(self.store.playing):
             await self._advance_logged(tournament_id)
+        await self.offer()
 
     async def wait(self) -> None:
         """Until the rounds being paired now are (a test's, or the server's stop)."""
@@ -218,4 +236,4 @@ def add_routes(app: FastAPI, tournaments: Callable[[], Tournaments], limiter: Li
         return found
 
 
-__all__ = ["CreateTournament", "Tournaments", "add_routes"]
+__all__ = ["CreateTournament", "Tournaments", "add_routes", "settings_of"]
