@@ -124,7 +124,7 @@ def test_a_swiss_tournament_of_guests_played_by_the_clock(tmp_path: Path) -> Non
         info = client.get(f"/api/tables/{table['table_id']}").json()
         assert info["tournament"] == tournament_id and info["rated"] is False
         stranger = client.post(f"/api/tournaments/{tournament_id}/me", json={"token": "nope"}).json()
-        assert stranger == {"entrant": None, "table": None}
+        assert stranger == {"entrant": None, "table": None, "creator": False}
 
         after_one = _play_round(client, clock, tournament_id)
         assert after_one["round"] == 2 and after_one["status"] == "playing"

@@ -208,15 +208,16 @@ class TournamentStore:
             c.execute(_E.delete().where(_E.c.id == entrant.id))
 
     def seat(self, tournament_id: str, token: str | None, user_id: int | None) -> dict[str, Any]:
-        """Who the token (or account) is in the tournament, and their seat at the current round's table (its
-        token), if they have one."""
+        """Who the token (or account) is in the tournament, their seat at the current round's table (its token) if
+        they have one, and whether the account made the tournament."""
         with self.engine.connect() as c:
             t = self._row(c, tournament_id)
             entrant = self._entrant(c, tournament_id, token, user_id)
+            creator = user_id is not None and t.owner == f"user:{user_id}"
             if entrant is None:
-                return {"entrant": None, "table": None}
+                return {"entrant": None, "table": None, "creator": creator}
             out: dict[str, Any] = {"entrant": {"id": entrant.id, "number": entrant.number, "name": entrant.name},
-                                   "table": None}
+                                   "table": None, "creator": creator}
             if entrant.number is None or t.status != "playing":
                 return out
             for board in c.execute(sa.select(_TT).where(_TT.c.tournament_id == tournament_id,
