@@ -1,0 +1,82 @@
+"""A tournament in a real browser: a guest finds the one the host offers in the lobby, joins it on a phone, is
+given their table when it starts, and reads the standings once its round is over, in English and in Spanish.
+
+Same browser and server as ``test_web_browser.py``; it skips without them unless ``BRISCA_REQUIRE_BROWSER=1``.
+The tables' clock is the shortest the server allows (a second a move, no reserve): nobody at the tables moves, so
+each seat's clock runs out twice, then bots play the one-hand matches to their end, in seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from test_web_browser import _get, _open_page, browser, serving  # noqa: F401  (fixtures)
+
+OFFERED = {"name": "Quick cup", "max_entrants": 2, "rounds": 1, "options": {"target_hands": 1},
+           "clock": {"move": 1, "reserve": 0}, "bot_delay": 0}
+
+
+def _post(url: str, body: dict[str, Any]) -> Any:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=5) as r:
+        return json.load(r)
+
+
+def test_a_guest_joins_a_tournament_on_a_phone_and_reads_the_standings(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    flags = ("--tournament", json.dumps(OFFERED), "--min-clock-move", "1")
+    with serving(str(tmp_path / "db.sqlite3"), tmp_path, flags=flags) as server:
+        ctx, page, errors = _open_page(browser, locale="en-US", viewport={"width": 390, "height": 844})
+        page.goto(server)
+        offered = page.locator("#lobbytournaments .item", has_text="Quick cup")
+        offered.wait_for(state="visible")
+        offered.locator("a.go").click()
+        page.wait_for_function("document.body.dataset.page === 'tournament' && !!document.body.dataset.tournament")
+        assert page.locator("#tourname").inner_text() == "Quick cup"
+        assert "open to join" in page.locator("#tourinfo").inner_text()
+        form = page.locator("#tourjoin")
+        form.locator("input[name=name]").fill("Ana")
+        form.locator("button[type=submit]").click()
+        page.wait_for_function("document.querySelector('#tourme').textContent === 'You are in as Ana.'")
+        assert page.locator("#tourentrants li").all_inner_texts() == ["Ana"]
+        assert not page.locator("#tourleave").is_hidden()
+
+        # Bo joins too: the tournament is full, and starts; Ana's page gives her her table.
+        tournament_id = page.url.rsplit("/", 1)[1]
+        _post(f"{server}/api/tournaments/{tournament_id}/join", {"name": "Bo"})
+        link = page.locator("#tourtable")
+        link.wait_for(state="visible")
+        table_id = link.get_attribute("href").rsplit("/", 1)[1]
+        shown = _get(f"{server}/api/tournaments/{tournament_id}")
+        assert shown["rounds"][0]["tables"][0]["table_id"] == table_id
+        kept = json.loads(page.evaluate(f"localStorage.getItem('brisca:seat:{table_id}')"))
+        assert [s["name"] for s in shown["rounds"][0]["tables"][0]["seats"]][kept["seat"]] == "Ana"
+
+        # The round's one table ends (the clock, then bots): the standings show, with the round robin's
+        # tie-breaks, and the table's result.
+        page.wait_for_function("(document.body.dataset.tournament || '').startsWith('finished:')", timeout=60_000)
+        rows = page.locator("#tourstandings tbody tr")
+        assert sorted(rows.locator("td:nth-child(2)").all_inner_texts()) == ["Ana", "Bo"]
+        head = page.locator("#tourstandings thead th").all_inner_texts()
+        assert head == ["#", "Name", "Score", "Head to head", "Card points"]
+        scores = sorted(float(s) for s in rows.locator("td:nth-child(3)").all_inner_texts())
+        assert scores in ([0.0, 1.0], [0.5, 0.5])
+        assert page.locator(f"#tourrounds [data-table='{table_id}'] a.go").inner_text() == "Replay"
+        assert page.locator("#tourtable").is_hidden()  # no table of hers is being played any more
+
+        # In Spanish, the same page; nothing wider than the phone.
+        page.select_option("#lang", "es")
+        page.wait_for_function("document.querySelector('#tourstandingsbox h2').textContent === 'Clasificación'")
+        head = page.locator("#tourstandings thead th").all_inner_texts()
+        assert head == ["#", "Nombre", "Puntos", "Enfrentamiento directo", "Puntos de cartas"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        # The table's page leads back to the tournament.
+        page.goto(f"{server}/t/{table_id}")
+        back = page.locator("#tourback")
+        back.wait_for(state="visible")
+        assert back.get_attribute("href") == f"/tournaments/{tournament_id}"
+        assert errors == []
+        ctx.close()
