@@ -24,6 +24,7 @@ from brisca.server.tournament_store import Settings, TournamentStore
 from test_server_accounts import PASSWORD, _as, _csrf, _signup
 from test_server_clock import FakeClock
 from test_server_common import address, deadline, serve
+from test_server_leave import _known
 
 #: One hand a match, a short clock: a round is a handful of time-outs, then the bots that took the seats.
 QUICK = {"preset": "spanish", "options": {"target_hands": 1}, "clock": {"move": 5, "reserve": 0}, "bot_delay": 0}
@@ -92,11 +93,12 @@ def test_a_swiss_tournament_of_guests_played_by_the_clock(tmp_path: Path) -> Non
         left = client.post(f"/api/tournaments/{tournament_id}/leave", json={"token": joined["Ed"]["token"]})
         assert left.status_code == 200
         again = client.post(f"/api/tournaments/{tournament_id}/leave", json={"token": joined["Ed"]["token"]})
-        assert again.status_code == 403
+        assert again.status_code == 403 and _known(again.json()["detail"])
         # Only its creator starts it.
         assert client.post(f"/api/tournaments/{tournament_id}/start").status_code == 401
         _signup(client, "intruder")
-        assert client.post(f"/api/tournaments/{tournament_id}/start", headers=_csrf(client)).status_code == 403
+        refused = client.post(f"/api/tournaments/{tournament_id}/start", headers=_csrf(client))
+        assert refused.status_code == 403 and _known(refused.json()["detail"])
         _as(client, None)
         r = client.post("/api/login", json={"username": "organiser", "password": PASSWORD}, headers=_csrf(client))
         assert r.status_code == 200
@@ -112,7 +114,7 @@ def test_a_swiss_tournament_of_guests_played_by_the_clock(tmp_path: Path) -> Non
         assert seated == ["Ana", "Bo", "Cy", "Di"]
         # Joining after the start is refused.
         late = client.post(f"/api/tournaments/{tournament_id}/join", json={"name": "Late"})
-        assert late.status_code == 409 and "started" in late.json()["detail"]
+        assert late.status_code == 409 and "started" in late.json()["detail"] and _known(late.json()["detail"])
 
         # Each entrant's token gives their seat at this round's table, and that seat's token holds it.
         mine = client.post(f"/api/tournaments/{tournament_id}/me", json={"token": joined["Ana"]["token"]}).json()
@@ -197,6 +199,7 @@ def test_a_rated_tournament_rates_its_tables_and_is_for_accounts(tmp_path: Path)
         _as(client, None)
         refused = client.post(f"/api/tournaments/{tournament_id}/join", json={"name": "Carla"})
         assert refused.status_code == 403 and "accounts" in refused.json()["detail"]
+        assert _known(refused.json()["detail"])
         for user, host in (("alba", "10.0.0.1"), ("bruno", "10.0.0.2")):
             with address(client, host):
                 _as(client, None)
@@ -251,6 +254,8 @@ def test_limits_and_bad_input(tmp_path: Path) -> None:
                             ({"name": "x", **QUICK, "clock": {"move": 1, "reserve": 0}}, "clock")):
             r = client.post("/api/tournaments", json=body, headers=_csrf(client))
             assert r.status_code in (400, 422) and words in r.json()["detail"], (body, r.text)
+            if "at most" in words:  # what the page's form can ask for: shown in the reader's language
+                assert _known(r.json()["detail"])
         for malformed in ("[1, 2", "[]", '{"name": ""}', '{"name": "x", "rounds": "many"}',
                           '{"name": "x", "extra": 1}', '{"name": "x", "max_entrants": 1}'):
             r = client.post("/api/tournaments", content=malformed,
@@ -259,14 +264,14 @@ def test_limits_and_bad_input(tmp_path: Path) -> None:
         assert client.get("/api/tournaments").json()["tournaments"] == []  # nothing made by any of that
         made = _make(client, max_entrants=2)
         r = client.post("/api/tournaments", json={"name": "Second", **QUICK, "max_entrants": 4}, headers=_csrf(client))
-        assert r.status_code == 409 and "limit of 1" in r.json()["detail"]
+        assert r.status_code == 409 and "limit of 1" in r.json()["detail"] and _known(r.json()["detail"])
         _as(client, None)
         _signup(client, "second")
         _make(client, name="Other", max_entrants=4)
         _as(client, None)
         _signup(client, "third")
         r = client.post("/api/tournaments", json={"name": "Third", **QUICK, "max_entrants": 4}, headers=_csrf(client))
-        assert r.status_code == 409 and "limit of 2" in r.json()["detail"]
+        assert r.status_code == 409 and "limit of 2" in r.json()["detail"] and _known(r.json()["detail"])
         _as(client, None)
         # Unknown tournaments, malformed ids and bodies.
         for path in ("/api/tournaments/nosuchthing", "/api/tournaments/%20bad%20"):
@@ -279,10 +284,10 @@ def test_limits_and_bad_input(tmp_path: Path) -> None:
         assert client.post(f"/api/tournaments/{made}/me", json={"token": 5}).status_code == 422
         _join(client, made, "Ana")
         dup = client.post(f"/api/tournaments/{made}/join", json={"name": "ana"})
-        assert dup.status_code == 409 and "taken" in dup.json()["detail"]
+        assert dup.status_code == 409 and "taken" in dup.json()["detail"] and _known(dup.json()["detail"])
         _join(client, made, "Bo")
         over = client.post(f"/api/tournaments/{made}/join", json={"name": "Cy"})
-        assert over.status_code == 409 and "full" in over.json()["detail"]
+        assert over.status_code == 409 and "full" in over.json()["detail"] and _known(over.json()["detail"])
         # The creator starts it with its two entrants (no more could join).
         assert len(_show(client, made)["entrants"]) == 2
 

@@ -415,6 +415,8 @@ PAGE_EN: dict[str, str] = {
     "srv_tourNone": "no such tournament",
     "srv_tourLogIn": "log in to make a tournament",
     "srv_tourCap": "you have {n} tournaments open or playing, this server's limit of {cap}: wait for one to end",
+    "srv_tourRounds": "rounds: at most {max} on this server, not {n}",
+    "srv_tourEntrantsCap": "max_entrants: at most {max} on this server, not {n}",
     "srv_tourSiteCap": "this server has {n} tournaments open or playing, its limit of {cap}: try again when one ends",
 }
 

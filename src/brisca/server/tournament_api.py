@@ -222,7 +222,7 @@ def add_routes(app: FastAPI, tournaments: Callable[[], Tournaments], limiter: Li
     async def start_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
         session = await guard(request)
         if session is None:
-            raise HTTPException(401, "log in to start your tournament")
+            raise HTTPException(401, "log in first")
         await tournaments().start(checked(tournament_id), f"user:{session.user.id}")
         return {"id": tournament_id, "status": "playing"}
 
