@@ -4,6 +4,8 @@ ratings of a rated one, a restart mid-tournament, the limits, and bad input."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -365,3 +367,49 @@ def test_a_bad_tournament_flag_is_one_line(flag: str, said: str, tmp_path: Path,
     assert main(["serve", "--db", str(tmp_path / "db.sqlite3"), "--tournament", flag]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and err.startswith(f"brisca: error: {said}"), err
+
+
+@pytest.mark.cluster
+def test_a_tournament_on_a_site_of_two_processes(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Two processes over one PostgreSQL database and Redis both offer the same tournament: it is made once; people
+    join it through either; its rounds, their tables run by whichever process started them, are paired once each
+    while both processes look at it."""
+    from brisca.server import loadtest
+    from test_server_cluster import _get, _post, _schema_url
+    from test_server_cluster import redis_url as site_redis
+
+    redis = site_redis.__wrapped__()  # type: ignore[attr-defined]
+    offered = {"name": "Site cup", "max_entrants": 4, "rounds": 2, "options": {"target_hands": 1},
+               "clock": {"move": 1, "reserve": 0}, "bot_delay": 0}
+    monkeypatch.setattr(loadtest, "UNLIMITED", [*loadtest.UNLIMITED, "--tournament", json.dumps(offered),
+                                                "--min-clock-move", "1"])
+    for url in _schema_url():
+        servers = [loadtest.Server(url, loadtest.free_port(), tmp_path / f"server{i}.log", redis=redis)
+                   for i in range(2)]
+        for s in servers:
+            s.start()
+        try:
+            asyncio.run(asyncio.wait_for(loadtest._ready(servers), 60))
+            one, two = (s.base for s in servers)
+            listed = [t for t in _get(one, "/api/tournaments")["tournaments"] if t["name"] == "Site cup"]
+            assert len(listed) == 1 and _get(two, "/api/tournaments")["tournaments"] == listed
+            tournament_id = listed[0]["id"]
+            for base, name in ((one, "Ana"), (two, "Bo"), (one, "Cy"), (two, "Di")):
+                _post(base, f"/api/tournaments/{tournament_id}/join", {"name": name})
+            with deadline(120):
+                while (shown := _get(one, f"/api/tournaments/{tournament_id}"))["status"] != "finished":
+                    time.sleep(0.2)
+            assert [len(r["tables"]) for r in shown["rounds"]] == [2, 2]
+            assert sum(s["score"] for s in shown["standings"]) == 4 - sum(
+                t["finished"] is False for r in shown["rounds"] for t in r["tables"])
+            assert _get(two, f"/api/tournaments/{tournament_id}") == shown
+            # Once over, both offer it again: one new tournament of that name, open.
+            with deadline(30):
+                while not [t for t in _get(two, "/api/tournaments")["tournaments"]
+                           if t["name"] == "Site cup" and t["status"] == "open"]:
+                    time.sleep(0.2)
+            names = [(t["name"], t["status"]) for t in _get(one, "/api/tournaments")["tournaments"]]
+            assert names == [("Site cup", "open"), ("Site cup", "finished")]
+        finally:
+            for s in servers:
+                s.stop()

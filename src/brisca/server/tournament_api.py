@@ -32,7 +32,7 @@ from brisca.server.manager import (
     client_rules,
     table_clock,
 )
-from brisca.server.tournament_store import TOURNAMENT_ID, Settings, TournamentError, TournamentStore, table_rules
+from brisca.server.tournament_store import HOST, TOURNAMENT_ID, Settings, TournamentError, TournamentStore, table_rules
 
 log = logging.getLogger("brisca.server")
 
@@ -109,7 +109,7 @@ class Tournaments:
         """Make each tournament the host offers that is not open or playing now."""
         for spec in self.offered:
             if not await in_thread(self.store.host_made, spec.name):
-                await self.create(spec, "host")
+                await self.create(spec, HOST)
 
     async def create(self, spec: CreateTournament, owner: str) -> str:
         settings = settings_of(spec, owner, self.manager.limits)

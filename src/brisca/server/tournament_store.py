@@ -45,6 +45,8 @@ from brisca.server.tournaments import Layout, Pairing, Result, plan, standings, 
 from brisca.server.tournaments import round_robin as round_robin_schedule
 
 TOURNAMENT_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
+#: The owner of the tournaments the server's configuration offers.
+HOST = "host"
 #: The statuses of a tournament that count against the caps.
 LIVE = ("open", "playing")
 
@@ -117,7 +119,18 @@ class TournamentStore:
     # ------------------------------------------------------------------ making, joining, leaving
 
     def create(self, settings: Settings) -> str:
-        """A new tournament, within the caps on tournaments not finished (the site's, and an account's)."""
+        """A new tournament, within the caps on tournaments not finished (the site's, and an account's). One the host
+        offers that another process of the site has just made is not made twice (its id is returned)."""
+        try:
+            return self._create(settings)
+        except sa.exc.IntegrityError:
+            if settings.owner != HOST:
+                raise
+        with self.engine.connect() as c:
+            return str(c.execute(sa.select(_T.c.id).where(_T.c.owner == HOST, _T.c.name == settings.name)
+                                 .order_by(_T.c.created_at.desc())).scalars().first())
+
+    def _create(self, settings: Settings) -> str:
         limits = self.limits
         with self.engine.begin() as c:
             live = c.execute(sa.select(sa.func.count()).select_from(_T).where(_T.c.status.in_(LIVE))).scalar_one()
@@ -130,7 +143,15 @@ class TournamentStore:
                 if mine >= limits.max_tournaments_account:
                     raise TournamentError(409, f"you have {mine} tournaments open or playing, this server's limit "
                                                f"of {limits.max_tournaments_account}: wait for one to end")
-            tournament_id = _new_id()
+            if settings.owner == HOST:
+                # The host's: its id follows from its name and how many of that name are over, so that the
+                # processes of a site that offer it at once make it once (the second insert is refused).
+                made = c.execute(sa.select(sa.func.count()).select_from(_T).where(
+                    _T.c.owner == HOST, _T.c.name == settings.name, _T.c.status.not_in(LIVE))).scalar_one()
+                digest = hashlib.sha256(settings.name.encode()).hexdigest()[:12]
+                tournament_id = f"h{digest}x{made}"
+            else:
+                tournament_id = _new_id()
             c.execute(_T.insert().values(
                 id=tournament_id, name=settings.name, preset=settings.preset, options=settings.options,
                 players=settings.players, rounds=settings.rounds, clock_move=settings.clock.move,
@@ -142,7 +163,7 @@ class TournamentStore:
     def host_made(self, name: str) -> bool:
         """Whether the server's configuration made a tournament of this name that is not finished."""
         with self.engine.connect() as c:
-            return c.execute(sa.select(_T.c.id).where(_T.c.owner == "host", _T.c.name == name,
+            return c.execute(sa.select(_T.c.id).where(_T.c.owner == HOST, _T.c.name == name,
                                                       _T.c.status.in_(LIVE))).first() is not None
 
     def _row(self, c: sa.Connection, tournament_id: str, lock: bool = False) -> Any:
@@ -418,7 +439,7 @@ def _summary(t: Any) -> dict[str, Any]:
             "players": t.players, "rounds": t.rounds, "total_rounds": t.total_rounds, "round": t.round,
             "system": t.system, "clock": {"move": t.clock_move, "reserve": t.clock_reserve}, "rated": t.rated,
             "start": t.start, "max_entrants": t.max_entrants, "status": t.status, "bot": t.bot,
-            "host": t.owner == "host", "created_at": t.created_at.isoformat(),
+            "host": t.owner == HOST, "created_at": t.created_at.isoformat(),
             "started_at": None if t.started_at is None else t.started_at.isoformat(),
             "finished_at": None if t.finished_at is None else t.finished_at.isoformat()}
 
