@@ -110,7 +110,7 @@ def test_a_swiss_tournament_of_guests_played_by_the_clock(tmp_path: Path) -> Non
         shown = _show(client, tournament_id)
         # Four entrants, two rounds asked for: a round robin needs three, so Swiss.
         assert (shown["status"], shown["system"], shown["round"], shown["total_rounds"]) == ("playing", "swiss", 1, 2)
-        first = shown["rounds"][0]["tables"]
+        first = shown["pairings"][0]["tables"]
         assert len(first) == 2 and all(s["bot"] is None for t in first for s in t["seats"])
         seated = sorted(s["name"] for t in first for s in t["seats"])
         assert seated == ["Ana", "Bo", "Cy", "Di"]
@@ -132,11 +132,11 @@ def test_a_swiss_tournament_of_guests_played_by_the_clock(tmp_path: Path) -> Non
 
         after_one = _play_round(client, clock, tournament_id)
         assert after_one["round"] == 2 and after_one["status"] == "playing"
-        done = after_one["rounds"][0]["tables"]
+        done = after_one["pairings"][0]["tables"]
         assert all(t["over"] and t["finished"] for t in done)
         # Round 2: the winners of round 1 meet, and so do the losers; nobody meets again.
         winners = {s["name"] for t in done for i, s in enumerate(t["seats"]) if i % 2 == t["winner"]}
-        second = after_one["rounds"][1]["tables"]
+        second = after_one["pairings"][1]["tables"]
         if all(t["winner"] is not None for t in done):  # (a match may end level, 60 to 60)
             assert frozenset(winners) in {frozenset(s["name"] for s in t["seats"]) for t in second}
         met = {frozenset(s["name"] for s in t["seats"]) for t in done}
@@ -171,7 +171,7 @@ def test_a_round_robin_with_a_bot_and_the_next_round_paired_once(tmp_path: Path)
         _join(client, tournament_id, "Cy")  # the third: full, it starts
         shown = _show(client, tournament_id)
         assert (shown["status"], shown["system"], shown["total_rounds"]) == ("playing", "round_robin", 3)
-        tables = shown["rounds"][0]["tables"]
+        tables = shown["pairings"][0]["tables"]
         assert len(tables) == 2 and [s["bot"] for s in tables[-1]["seats"]].count("easy") == 1
 
         store = client.app.state.tournaments.store
@@ -182,11 +182,11 @@ def test_a_round_robin_with_a_bot_and_the_next_round_paired_once(tmp_path: Path)
         boards = _rows(client, TournamentTableRow, tournament_id=tournament_id)
         assert sorted(b.round for b in boards) == [1, 1, 2, 2, 3, 3]
         final = _show(client, tournament_id)
-        met = [frozenset(s["name"] for s in t["seats"] if s["name"]) for r in final["rounds"] for t in r["tables"]]
+        met = [frozenset(s["name"] for s in t["seats"] if s["name"]) for r in final["pairings"] for t in r["tables"]]
         for pair in (frozenset(p) for p in (("Ana", "Bo"), ("Ana", "Cy"), ("Bo", "Cy"))):
             assert met.count(pair) == 1  # each met each once
         # Each had the bot once; the bot has no standing.
-        bot_tables = [frozenset(s["name"] for s in t["seats"] if s["name"]) for r in final["rounds"]
+        bot_tables = [frozenset(s["name"] for s in t["seats"] if s["name"]) for r in final["pairings"]
                       for t in r["tables"] if any(s["bot"] for s in t["seats"])]
         assert sorted(next(iter(b)) for b in bot_tables) == ["Ana", "Bo", "Cy"]
         assert sorted(s["name"] for s in final["standings"]) == ["Ana", "Bo", "Cy"]
@@ -211,7 +211,7 @@ def test_a_rated_tournament_rates_its_tables_and_is_for_accounts(tmp_path: Path)
                 dup = client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=_csrf(client))
                 assert dup.status_code in (409,)
         shown = _show(client, tournament_id)
-        table_id = shown["rounds"][0]["tables"][0]["table_id"]
+        table_id = shown["pairings"][0]["tables"][0]["table_id"]
         assert client.get(f"/api/tables/{table_id}").json()["rated"] is True
         final = _play_round(client, clock, tournament_id)
         assert final["status"] == "finished"
@@ -234,8 +234,8 @@ def test_a_restart_mid_tournament_plays_on(tmp_path: Path) -> None:
                 _join(client, tournament_id, name)
             assert _show(client, tournament_id)["round"] == 1
         with serve(db, now=clock, takeover_after=None) as client:
-            # The first round's table was loaded again; played to its end, the round robin's second round... there
-            # is none for two (a round robin of one round): it ends.
+            # The first round's table is loaded again with the server, and played to its end: two entrants make a
+            # round robin of one round, so the tournament ends with it.
             final = _play_round(client, clock, tournament_id)
             assert final["status"] == "finished" and final["total_rounds"] == 1
 
@@ -335,7 +335,7 @@ def _paired_once(url: str) -> None:
             made = [f.result() for f in [pool.submit(look), pool.submit(look)]]
         assert sorted(len(m) for m in made) == [0, 2]
         shown = tournaments.show(tournament_id)
-        assert shown["round"] == 2 and [len(r["tables"]) for r in shown["rounds"]] == [2, 2]
+        assert shown["round"] == 2 and [len(r["tables"]) for r in shown["pairings"]] == [2, 2]
         # A table closed without a result scores nobody anything.
         assert all(s["score"] == 0 for s in shown["standings"])
     finally:
@@ -399,9 +399,9 @@ def test_a_tournament_on_a_site_of_two_processes(monkeypatch: pytest.MonkeyPatch
             with deadline(120):
                 while (shown := _get(one, f"/api/tournaments/{tournament_id}"))["status"] != "finished":
                     time.sleep(0.2)
-            assert [len(r["tables"]) for r in shown["rounds"]] == [2, 2]
+            assert [len(r["tables"]) for r in shown["pairings"]] == [2, 2]
             assert sum(s["score"] for s in shown["standings"]) == 4 - sum(
-                t["finished"] is False for r in shown["rounds"] for t in r["tables"])
+                t["finished"] is False for r in shown["pairings"] for t in r["tables"])
             assert _get(two, f"/api/tournaments/{tournament_id}") == shown
             # Once over, both offer it again: one new tournament of that name, open.
             with deadline(30):

@@ -51,9 +51,9 @@ def test_a_guest_joins_a_tournament_on_a_phone_and_reads_the_standings(browser: 
         link.wait_for(state="visible")
         table_id = link.get_attribute("href").rsplit("/", 1)[1]
         shown = _get(f"{server}/api/tournaments/{tournament_id}")
-        assert shown["rounds"][0]["tables"][0]["table_id"] == table_id
+        assert shown["pairings"][0]["tables"][0]["table_id"] == table_id
         kept = json.loads(page.evaluate(f"localStorage.getItem('brisca:seat:{table_id}')"))
-        assert [s["name"] for s in shown["rounds"][0]["tables"][0]["seats"]][kept["seat"]] == "Ana"
+        assert [s["name"] for s in shown["pairings"][0]["tables"][0]["seats"]][kept["seat"]] == "Ana"
 
         # The round's one table ends (the clock, then bots): the standings show, with the round robin's
         # tie-breaks, and the table's result.
@@ -78,5 +78,57 @@ def test_a_guest_joins_a_tournament_on_a_phone_and_reads_the_standings(browser: 
         back = page.locator("#tourback")
         back.wait_for(state="visible")
         assert back.get_attribute("href") == f"/tournaments/{tournament_id}"
+        assert errors == []
+        ctx.close()
+
+
+def test_an_account_makes_a_tournament_from_the_form_and_starts_it(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    with serving(str(tmp_path / "db.sqlite3"), tmp_path, flags=("--min-clock-move", "1")) as server:
+        ctx, page, errors = _open_page(browser, locale="it-IT")
+        page.goto(f"{server}/tournaments")
+        # A guest is told to log in to make one (in Italian: the page's language follows the browser's).
+        assert page.locator("#tourlogin").inner_text() == "Accedi per creare un torneo; chiunque può iscriversi."
+        assert page.locator("#newtournament").is_hidden()
+        page.goto(f"{server}/login")
+        form = page.locator("#signupform")
+        form.locator("input[name=username]").fill("Ana")
+        form.locator("input[name=password]").fill("correct horse battery")
+        form.locator("button[type=submit]").click()
+        page.wait_for_function("document.body.dataset.user === 'ana'")
+        page.goto(f"{server}/tournaments")
+        form = page.locator("#newtournament")
+        form.wait_for(state="visible")
+        form.locator("input[name=name]").fill("Coppa del venerdì")
+        form.locator("select[name=preset]").select_option("spanish")
+        form.locator("select[name=players]").select_option("4")
+        form.locator("input[name=rounds]").fill("2")
+        form.locator("input[name=max_entrants]").fill("6")
+        form.locator("input[name=options]").fill("target_hands=1")
+        form.locator("button[type=submit]").click()
+        page.wait_for_url(f"{server}/tournaments/*")
+        page.wait_for_function("!!document.body.dataset.tournament")
+        tournament_id = page.url.rsplit("/", 1)[1]
+        made = _get(f"{server}/api/tournaments/{tournament_id}")
+        assert (made["name"], made["players"], made["rounds"], made["max_entrants"], made["options"]) == (
+            "Coppa del venerdì", 4, 2, 6, {"target_hands": 1})
+        # She joins under her account's name; two guests join; she starts it.
+        page.locator("#tourjoin .asaccount").wait_for(state="visible")
+        page.locator("#tourjoin button[type=submit]").click()
+        page.wait_for_function("document.querySelector('#tourme').textContent === 'Sei iscritto come Ana.'")
+        for name in ("Bo", "Cy"):
+            _post(f"{server}/api/tournaments/{tournament_id}/join", {"name": name})
+        start = page.locator("#tourstart")
+        start.wait_for(state="visible")
+        start.click()
+        page.locator("#tourtable").wait_for(state="visible")
+        shown = _get(f"{server}/api/tournaments/{tournament_id}")
+        # Three entrants at a table of four: one table, a bot in the fourth seat; partners as the pairing chose.
+        seats = shown["pairings"][0]["tables"][0]["seats"]
+        assert sorted(s["name"] for s in seats if s["name"]) == ["Ana", "Bo", "Cy"]
+        assert [s["bot"] for s in seats].count("normal") == 1
+        assert page.locator("#tourrounds h2").all_inner_texts() == ["Turno 1"]
+        assert "sistema svizzero" in page.locator("#tourinfo").inner_text() or \
+            "girone all'italiana" in page.locator("#tourinfo").inner_text()
+        assert page.locator("#tourjoin").is_hidden() and page.locator("#tourstart").is_hidden()
         assert errors == []
         ctx.close()

@@ -387,8 +387,8 @@ class TournamentStore:
         return [{**_summary(r), "entrants": int(r.entrants)} for r in [*live, *done]]
 
     def show(self, tournament_id: str) -> dict[str, Any]:
-        """A tournament as everyone sees it: its settings, entrants, rounds with their tables and results, and the
-        standings."""
+        """A tournament as everyone sees it: its settings, entrants, the pairings of its rounds (their tables and
+        results), and the standings."""
         with self.engine.connect() as c:
             t = self._row(c, tournament_id)
             entrants = c.execute(sa.select(_E.c.id, _E.c.number, _E.c.name, _E.c.user_id, _USERS.c.username)
@@ -422,7 +422,7 @@ class TournamentStore:
                               "tiebreaks": dict(s.tiebreaks)})
         return {**_summary(t), "sides": layout.sides,
                 "entrants": [{"number": e.number, "name": e.name, "account": e.username} for e in entrants],
-                "rounds": [{"round": r, "tables": tables} for r, tables in sorted(rounds.items())],
+                "pairings": [{"round": r, "tables": tables} for r, tables in sorted(rounds.items())],
                 "standings": table}
 
     def owner(self, tournament_id: str) -> str:

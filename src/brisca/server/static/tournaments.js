@@ -126,7 +126,7 @@ async function tournamentPage(id) {
         `<td>${s.rank}</td><td>${tourSeat(s)}</td><td>${s.score}</td>` +
         breaks.map((b) => `<td>${s.tiebreaks[b]}</td>`).join("") + `</tr>`).join("");
     }
-    $("#tourrounds").innerHTML = data.rounds.slice().reverse().map((r) =>
+    $("#tourrounds").innerHTML = data.pairings.slice().reverse().map((r) =>
       `<h2>${esc(t("roundN", {n: r.round}))}</h2><ul class="list" data-round="${r.round}">` +
       r.tables.map((table) => tourTable(data, table)).join("") + `</ul>`).join("");
     $("#tourentrants").innerHTML = data.entrants.map((e) => `<li>${playerLink(e.name, e.account)}</li>`).join("");
