@@ -121,6 +121,19 @@ class TestSwiss:
                 assert not _repeat_free_round_exists(n, met)
             results += _play(tables, layout, rng)
 
+    @pytest.mark.parametrize("seed", range(3))
+    def test_a_large_field_meets_nobody_twice_in_its_first_rounds(self, seed: int) -> None:
+        """64 entrants at tables of 4: five rounds (each meets 15 of 63) without a repeated meeting, the search
+        bounded (SEARCH_BUDGET steps a round)."""
+        layout, rng = Layout(4, 2), random.Random(seed)
+        results: list[Result] = []
+        for _ in range(5):
+            tables = swiss_round(64, results, layout)
+            _check_round(tables, 64, layout)
+            assert not any(met_pairs(results)[frozenset(p)] for t in tables
+                           for p in itertools.combinations(t.people, 2))
+            results += _play(tables, layout, rng)
+
     def test_equal_scores_meet(self) -> None:
         layout = Layout(2, 2)
         first = swiss_round(4, [], layout)

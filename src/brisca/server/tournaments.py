@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 #: What a bot opponent counts in the tie-breaks, a round it has played.
 BOT_SCORE = 0.5
-#: Partitions a Swiss round's search tries before it settles for the fewest repeated meetings.
-SEARCH_BUDGET = 20_000
+#: Steps (an entrant considered for a seat) a Swiss round's search takes before it settles for the fewest repeated
+#: meetings.
+SEARCH_BUDGET = 200_000
 
 
 @dataclass(frozen=True)
@@ -266,7 +267,7 @@ def _table_sizes(entrants: int, layout: Layout) -> list[int]:
 def swiss_round(entrants: int, results: Sequence[Result], layout: Layout) -> list[Pairing]:
     """The next round of a Swiss tournament: the entrants in order of standing, each table made of neighbours in
     that order who have not met, searched in that order so that nobody meets again where that can be avoided
-    (within :data:`SEARCH_BUDGET` tries; past it, the fewest repeated meetings)."""
+    (within :data:`SEARCH_BUDGET` steps; past them, each table takes those who have met its people least)."""
     order = [s.entrant for s in standings(entrants, results, layout, "swiss")]
     met = met_pairs(results)
     partners = partner_pairs(results, layout)
@@ -279,18 +280,25 @@ def swiss_round(entrants: int, results: Sequence[Result], layout: Layout) -> lis
     def fresh(group: Sequence[int]) -> bool:
         return all(not met[frozenset((a, b))] for a, b in itertools.combinations(group, 2))
 
+    def groups(group: list[int], others: list[int], start: int) -> Iterator[list[int]]:
+        """The tables of ``group`` and players of ``others`` (from ``start``) who have not met, in order."""
+        if len(group) == layout.players:
+            yield group
+            return
+        for i in range(start, len(others)):
+            budget[0] -= 1
+            if budget[0] < 0:
+                return
+            e = others[i]
+            if all(not met[frozenset((e, g))] for g in group):
+                yield from groups([*group, e], others, i + 1)
+
     def fill(rest: list[int]) -> list[list[int]] | None:
         if not rest:
             return []
         first, others = rest[0], rest[1:]
-        for mates in itertools.combinations(others, layout.players - 1):
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            group = [first, *mates]
-            if not fresh(group):
-                continue
-            more = fill([e for e in others if e not in mates])
+        for group in groups([first], others, 0):
+            more = fill([e for e in others if e not in group])
             if more is not None:
                 return [group, *more]
         return None
@@ -300,6 +308,7 @@ def swiss_round(entrants: int, results: Sequence[Result], layout: Layout) -> lis
     candidates = ([()] if not short else
                   itertools.combinations(sorted(order, key=lambda e: (with_bots[e], -place[e])), short))
     for low in candidates:
+        budget[0] -= 1
         if budget[0] < 0:
             break
         if not fresh(low):
