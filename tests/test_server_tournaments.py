@@ -209,17 +209,35 @@ def test_a_rated_tournament_rates_its_tables_and_is_for_accounts(tmp_path: Path)
                 joined = _join(client, tournament_id)
                 assert joined["name"] == user
                 dup = client.post(f"/api/tournaments/{tournament_id}/join", json={}, headers=_csrf(client))
-                assert dup.status_code in (409,)
+                assert dup.status_code == 409 and _known(dup.json()["detail"])  # joined already, or started
         shown = _show(client, tournament_id)
         table_id = shown["pairings"][0]["tables"][0]["table_id"]
         assert client.get(f"/api/tables/{table_id}").json()["rated"] is True
         final = _play_round(client, clock, tournament_id)
         assert final["status"] == "finished"
-        # Rated as an ordinary rated table: whoever ran out of time three times lost the match, and both ratings
-        # moved.
-        ratings = {r["name"] for r in client.get("/api/ratings/spanish").json()}
-        assert {"alba", "bruno"} <= ratings
+        # Rated as an ordinary rated table: both let their clocks run out until a bot took their seats, so each
+        # is rated as having lost (as a person who left); the match's result still scores the standings.
+        ratings = {r["name"]: r for r in client.get("/api/ratings/spanish").json()}
+        assert {"alba", "bruno"} <= set(ratings)
+        assert all(ratings[n]["games"] == 1 and ratings[n]["ordinal"] < 0 for n in ("alba", "bruno"))
         assert [s["score"] for s in final["standings"]] == [1, 0]
+
+        # The next rated tournament is seeded by rating: bruno (rated higher now) is entrant 0, though alba joined
+        # first.
+        with client.app.state.manager.store.engine.begin() as c:
+            c.execute(sa.text("UPDATE brisca_ratings SET mu = 40 WHERE name = 'bruno'"))
+        _as(client, None)
+        r = client.post("/api/login", json={"username": "organiser", "password": PASSWORD}, headers=_csrf(client))
+        assert r.status_code == 200
+        second = _make(client, name="Second", rounds=1, max_entrants=2, start="full", rated=True)
+        for user, host in (("alba", "10.0.0.1"), ("bruno", "10.0.0.2")):
+            with address(client, host):
+                _as(client, None)
+                r = client.post("/api/login", json={"username": user, "password": PASSWORD}, headers=_csrf(client))
+                assert r.status_code == 200
+                _join(client, second)
+        entrants = _show(client, second)["entrants"]
+        assert [(e["number"], e["name"]) for e in entrants] == [(0, "bruno"), (1, "alba")]
 
 
 def test_a_restart_mid_tournament_plays_on(tmp_path: Path) -> None:

@@ -134,6 +134,13 @@ class TestSwiss:
                            for p in itertools.combinations(t.people, 2))
             results += _play(tables, layout, rng)
 
+    def test_the_first_round_is_top_half_against_bottom_half(self) -> None:
+        assert [t.seats for t in swiss_round(8, [], Layout(2, 2))] == [(0, 4), (1, 5), (2, 6), (3, 7)]
+        # At tables of 4, one of each quarter, the first and the last of them partners.
+        tables = swiss_round(8, [], Layout(4, 2))
+        assert [sorted(t.people) for t in tables] == [[0, 2, 4, 6], [1, 3, 5, 7]]
+        assert tables[0].seats[0::2] == (0, 6) and tables[0].seats[1::2] == (2, 4)
+
     def test_equal_scores_meet(self) -> None:
         layout = Layout(2, 2)
         first = swiss_round(4, [], layout)

@@ -31,6 +31,7 @@ from brisca.server.clock import Clock
 from brisca.server.db import (
     EntrantRow,
     GameRow,
+    RatingRow,
     SeatRow,
     TableRow,
     TournamentRow,
@@ -57,6 +58,7 @@ _TABLES = cast(sa.Table, TableRow.__table__)
 _SEATS = cast(sa.Table, SeatRow.__table__)
 _GAMES = cast(sa.Table, GameRow.__table__)
 _USERS = cast(sa.Table, UserRow.__table__)
+_RATINGS = cast(sa.Table, RatingRow.__table__)
 
 
 class TournamentError(Exception):
@@ -253,8 +255,9 @@ class TournamentStore:
 
     def start(self, tournament_id: str, owner: str | None) -> list[str]:
         """Start the tournament (``owner``: who asks, checked against its creator; ``None``: the server, once it
-        is full): the entrants numbered in the order they joined, the system chosen, the first round's tables
-        stored. Their ids (none where another process started it first)."""
+        is full): the entrants numbered in the order they joined (a rated tournament's by rating, the highest
+        first), the system chosen, the first round's tables stored. Their ids (none where another process started
+        it first)."""
         with self.engine.begin() as c:
             t = self._row(c, tournament_id, lock=True)
             if owner is not None and owner != t.owner:
@@ -263,8 +266,15 @@ class TournamentStore:
                 if owner is None:
                     return []
                 raise TournamentError(409, "this tournament has started already")
-            entrants = c.execute(sa.select(_E.c.id).where(_E.c.tournament_id == tournament_id)
-                                 .order_by(_E.c.joined_at, _E.c.id)).scalars().all()
+            joined = c.execute(sa.select(_E.c.id, _USERS.c.username).outerjoin(_USERS, _USERS.c.id == _E.c.user_id)
+                               .where(_E.c.tournament_id == tournament_id).order_by(_E.c.joined_at, _E.c.id)).all()
+            if t.rated:  # seeded by rating, the highest first (a new account's is 0); else in the order they joined
+                names = [e.username for e in joined if e.username is not None]
+                rated = {r.name: r.mu - 3 * r.sigma for r in c.execute(
+                    sa.select(_RATINGS.c.name, _RATINGS.c.mu, _RATINGS.c.sigma)
+                    .where(_RATINGS.c.preset == t.preset, _RATINGS.c.name.in_(names)))}
+                joined = sorted(joined, key=lambda e: -rated.get(e.username, 0.0))
+            entrants = [e.id for e in joined]
             if len(entrants) < 2:
                 raise TournamentError(409, "a tournament starts with 2 entrants at least")
             layout = layout_of(t.preset, dict(t.options), t.players)

@@ -6,7 +6,8 @@ of 4 in partnerships is seats 0 and 2 against 1 and 3.
 
 **The system.** A round robin when every entrant can meet every other within the rounds asked for
 (:func:`round_robin` finds the schedule; at tables of 2, the circle method: ``n - 1`` rounds, ``n`` for an odd
-``n``); a Swiss tournament (:func:`swiss_round`) of the rounds asked for otherwise.
+``n``); a Swiss tournament (:func:`swiss_round`) of the rounds asked for otherwise: those of equal score meet, a
+score group's top half against its bottom half (:func:`fold`), nobody twice where a round allows it.
 
 **Bots.** Where the entrants do not fill every table, bots fill the empty seats of the last table (one table short
 at most); it goes to those who had a bot at their table least often, the lowest placed first. A bot is no entrant:
@@ -265,10 +266,13 @@ def _table_sizes(entrants: int, layout: Layout) -> list[int]:
 
 
 def swiss_round(entrants: int, results: Sequence[Result], layout: Layout) -> list[Pairing]:
-    """The next round of a Swiss tournament: the entrants in order of standing, each table made of neighbours in
-    that order who have not met, searched in that order so that nobody meets again where that can be avoided
-    (within :data:`SEARCH_BUDGET` steps; past them, each table takes those who have met its people least)."""
-    order = [s.entrant for s in standings(entrants, results, layout, "swiss")]
+    """The next round of a Swiss tournament: the entrants in order of standing, each group of equal score dealt
+    into a table's slices (:func:`fold`), each table made of the next in that order who have not met, searched so
+    that nobody meets again where that can be avoided (within :data:`SEARCH_BUDGET` steps; past them, each table
+    takes those who have met its people least)."""
+    table = standings(entrants, results, layout, "swiss")
+    order = [s.entrant for s in table]
+    score = {s.entrant: s.score for s in table}
     met = met_pairs(results)
     partners = partner_pairs(results, layout)
     with_bots = bot_tables(results)
@@ -313,7 +317,7 @@ def swiss_round(entrants: int, results: Sequence[Result], layout: Layout) -> lis
             break
         if not fresh(low):
             continue
-        rest = [e for e in order if e not in low]
+        rest = fold([e for e in order if e not in low], score, layout.players)
         tables = fill(rest)
         if tables is not None:
             found = [*tables, *([sorted(low, key=place.__getitem__)] if low else [])]
@@ -321,6 +325,20 @@ def swiss_round(entrants: int, results: Sequence[Result], layout: Layout) -> lis
     if found is None:
         found = _fewest_repeats(order, sizes, met, with_bots, place)
     return [seat_table(t, layout, partners) for t in found]
+
+
+def fold(order: Sequence[int], score: Mapping[int, float], players: int) -> list[int]:
+    """``order`` with each group of equal score dealt into ``players`` slices and taken a seat from each in turn:
+    at tables of 2, a group's first meets the first of its second half (1 against 5 of 8), as in Swiss's Dutch
+    system; the group's leftovers come after it, to float down to the next."""
+    out: list[int] = []
+    for _, group in itertools.groupby(order, key=lambda e: score[e]):
+        members = list(group)
+        whole = len(members) - len(members) % players
+        size = whole // players
+        slices = [members[i * size:(i + 1) * size] for i in range(players)]
+        out += [e for k in range(size) for e in (s[k] for s in slices)] + members[whole:]
+    return out
 
 
 def _fewest_repeats(order: Sequence[int], sizes: Sequence[int], met: Counter[frozenset[int]],
@@ -413,5 +431,5 @@ def plan(entrants: int, rounds: int, layout: Layout) -> tuple[str, list[list[Pai
     return ("round_robin", schedule) if schedule is not None else ("swiss", None)
 
 
-__all__ = ["BOT_SCORE", "Layout", "Pairing", "Result", "Standing", "bot_tables", "circle", "met_pairs",
+__all__ = ["BOT_SCORE", "Layout", "Pairing", "Result", "Standing", "bot_tables", "circle", "fold", "met_pairs",
            "partner_pairs", "plan", "round_robin", "scores", "seat_table", "standings", "swiss_round"]
