@@ -95,6 +95,8 @@ def _clean_name(value: str) -> str:
 #: A name people see: 1 to 40 characters once cleaned, with nothing invisible (the raw text is bounded first).
 Name = Annotated[str, Field(min_length=1, max_length=4 * NAME_LIMIT), AfterValidator(_clean_name)]
 Seat = Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
+#: Rule options as a client sends them: a few, each a short scalar, list or map (the preset checks their values).
+RuleOptions = Annotated[dict[str, Any], Field(max_length=MAX_OPTIONS), AfterValidator(_check_options)]
 
 
 class ClockSpec(BaseModel, extra="forbid"):
@@ -107,8 +109,7 @@ class ClockSpec(BaseModel, extra="forbid"):
 class CreateTable(BaseModel):
     preset: str = Field(default="spanish", min_length=1, max_length=MAX_OPTION_TEXT)
     players: int = Field(default=2, ge=1, le=MAX_PLAYERS)
-    options: Annotated[dict[str, Any], Field(max_length=MAX_OPTIONS), AfterValidator(_check_options)] = Field(
-        default_factory=dict)
+    options: RuleOptions = Field(default_factory=dict)
     #: Seat number -> bot level (easy, normal, hard, expert).
     bots: dict[Seat, Annotated[str, Field(max_length=MAX_OPTION_TEXT)]] = Field(
         default_factory=dict, max_length=MAX_PLAYERS)
@@ -534,5 +535,5 @@ def client_rules(preset: str, options: dict[str, Any]) -> Rules:
     raise HTTPException(400, "options: these rule options do not go together")
 
 
-__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "Seat", "check_match_length", "client_rules",
-           "table_clock"]
+__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "RuleOptions", "Seat", "check_match_length",
+           "client_rules", "table_clock"]

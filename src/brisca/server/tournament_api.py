@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request
-from pydantic import AfterValidator, BaseModel, Field
+from pydantic import BaseModel, Field
 
 from brisca.agents import LEVELS
 from brisca.errors import BriscaError
@@ -22,12 +22,11 @@ from brisca.server.accounts import LoginSession
 from brisca.server.db import in_thread, unreachable
 from brisca.server.limits import Limiter, Limits, client_address
 from brisca.server.manager import (
-    MAX_OPTIONS,
     MAX_PLAYERS,
     ClockSpec,
     Manager,
     Name,
-    _check_options,
+    RuleOptions,
     check_match_length,
     client_rules,
     table_clock,
@@ -42,8 +41,7 @@ class CreateTournament(BaseModel, extra="forbid"):
 
     name: Name
     preset: str = Field(default="spanish", min_length=1, max_length=64)
-    options: Annotated[dict[str, Any], Field(max_length=MAX_OPTIONS), AfterValidator(_check_options)] = Field(
-        default_factory=dict)
+    options: RuleOptions = Field(default_factory=dict)
     #: Seats at each table.
     players: int = Field(default=2, ge=2, le=MAX_PLAYERS)
     rounds: int = Field(default=3, ge=1, le=100)
