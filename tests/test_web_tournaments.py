@@ -1,5 +1,6 @@
 """A tournament in a real browser: a guest finds the one the host offers in the lobby, joins it on a phone, is
-given their table when it starts, and reads the standings once its round is over, in English and in Spanish.
+given their table when it starts, and reads the standings once its round is over, in English and in Spanish; an
+account makes one from the form and starts it. axe-core finds no serious violation on either page.
 
 Same browser and server as ``test_web_browser.py``; it skips without them unless ``BRISCA_REQUIRE_BROWSER=1``.
 The tables' clock is the shortest the server allows (a second a move, no reserve): nobody at the tables moves, so
@@ -13,6 +14,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from test_web_a11y import _report, _violations
 from test_web_browser import _get, _open_page, browser, serving  # noqa: F401  (fixtures)
 
 OFFERED = {"name": "Quick cup", "max_entrants": 2, "rounds": 1, "options": {"target_hands": 1},
@@ -66,6 +68,8 @@ def test_a_guest_joins_a_tournament_on_a_phone_and_reads_the_standings(browser: 
         assert scores in ([0.0, 1.0], [0.5, 0.5])
         assert page.locator(f"#tourrounds [data-table='{table_id}'] a.go").inner_text() == "Replay"
         assert page.locator("#tourtable").is_hidden()  # no table of hers is being played any more
+        found = _violations(page)  # axe-core: no serious or critical violation
+        assert not found, _report("tournament", found)
 
         # In Spanish, the same page; nothing wider than the phone.
         page.select_option("#lang", "es")
@@ -98,6 +102,8 @@ def test_an_account_makes_a_tournament_from_the_form_and_starts_it(browser: Any,
         page.goto(f"{server}/tournaments")
         form = page.locator("#newtournament")
         form.wait_for(state="visible")
+        found = _violations(page)
+        assert not found, _report("tournaments", found)
         form.locator("input[name=name]").fill("Coppa del venerdì")
         form.locator("select[name=preset]").select_option("spanish")
         form.locator("select[name=players]").select_option("4")
