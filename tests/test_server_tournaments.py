@@ -431,3 +431,30 @@ def test_a_tournament_on_a_site_of_two_processes(monkeypatch: pytest.MonkeyPatch
         finally:
             for s in servers:
                 s.stop()
+
+
+def test_a_round_that_ended_while_no_process_looked_is_paired_at_the_next_look(tmp_path: Path) -> None:
+    db = str(tmp_path / "db.sqlite3")
+    clock = FakeClock()
+    with deadline(60):
+        with serve(db, now=clock, takeover_after=None) as client:
+            _signup(client, "organiser")
+            tournament_id = _make(client, rounds=2, max_entrants=4, start="full")
+            _as(client, None)
+            for name in ("Ana", "Bo", "Cy", "Di"):
+                _join(client, tournament_id, name)
+            first = [t["table_id"] for t in _show(client, tournament_id)["pairings"][0]["tables"]]
+        # Its tables ended while no process ran (say, closed by another process that stopped before it paired on).
+        store = Store(db)
+        with store.engine.begin() as c:
+            c.execute(sa.text("UPDATE brisca_tables SET status = 'closed' WHERE owner = :o"),
+                      {"o": f"tournament:{tournament_id}"})
+        store.dispose()
+        with serve(db, now=clock, takeover_after=None) as client:
+            assert _show(client, tournament_id)["round"] == 1
+            client.portal.call(client.app.state.tournaments.sweep)  # what every process does every few seconds
+            shown = _show(client, tournament_id)
+            assert shown["round"] == 2 and all(not t["finished"] for t in shown["pairings"][0]["tables"])
+            second = [t["table_id"] for t in shown["pairings"][1]["tables"]]
+            assert len(second) == 2 and not set(second) & set(first)
+            assert all(client.app.state.manager.actors[t].status == "playing" for t in second)
