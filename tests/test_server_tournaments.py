@@ -282,6 +282,12 @@ def test_limits_and_bad_input(tmp_path: Path) -> None:
                             headers={**_csrf(client), "Content-Type": "application/json"})
             assert r.status_code == 422, malformed
         assert client.get("/api/tournaments").json()["tournaments"] == []  # nothing made by any of that
+        # Made and called off: it no longer counts against the caps, and nobody joins it.
+        called_off = _make(client, max_entrants=2)
+        cancelled = client.post(f"/api/tournaments/{called_off}/cancel", headers=_csrf(client))
+        assert cancelled.status_code == 200 and _show(client, called_off)["status"] == "cancelled"
+        late = client.post(f"/api/tournaments/{called_off}/join", json={}, headers=_csrf(client))
+        assert late.status_code == 409 and _known(late.json()["detail"])
         made = _make(client, max_entrants=2)
         r = client.post("/api/tournaments", json={"name": "Second", **QUICK, "max_entrants": 4}, headers=_csrf(client))
         assert r.status_code == 409 and "limit of 1" in r.json()["detail"] and _known(r.json()["detail"])
@@ -292,6 +298,10 @@ def test_limits_and_bad_input(tmp_path: Path) -> None:
         _signup(client, "third")
         r = client.post("/api/tournaments", json={"name": "Third", **QUICK, "max_entrants": 4}, headers=_csrf(client))
         assert r.status_code == 409 and "limit of 2" in r.json()["detail"] and _known(r.json()["detail"])
+        # Only its creator calls one off.
+        refused = client.post(f"/api/tournaments/{made}/cancel", headers=_csrf(client))
+        assert refused.status_code == 403 and _known(refused.json()["detail"])
+        assert _show(client, made)["status"] == "open"
         _as(client, None)
         # Unknown tournaments, malformed ids and bodies.
         for path in ("/api/tournaments/nosuchthing", "/api/tournaments/%20bad%20"):

@@ -125,6 +125,7 @@ def test_an_account_makes_a_tournament_from_the_form_and_starts_it(browser: Any,
             _post(f"{server}/api/tournaments/{tournament_id}/join", {"name": name})
         start = page.locator("#tourstart")
         start.wait_for(state="visible")
+        assert page.locator("#tourcancel").inner_text() == "Annulla il torneo"
         start.click()
         page.locator("#tourtable").wait_for(state="visible")
         shown = _get(f"{server}/api/tournaments/{tournament_id}")
@@ -136,5 +137,6 @@ def test_an_account_makes_a_tournament_from_the_form_and_starts_it(browser: Any,
         assert "sistema svizzero" in page.locator("#tourinfo").inner_text() or \
             "girone all'italiana" in page.locator("#tourinfo").inner_text()
         assert page.locator("#tourjoin").is_hidden() and page.locator("#tourstart").is_hidden()
+        assert page.locator("#tourcancel").is_hidden()
         assert errors == []
         ctx.close()

@@ -181,7 +181,7 @@ class TournamentRow(Base):
     max_entrants: Mapped[int] = mapped_column(sa.Integer)
     #: ``user:<id>``, or ``host`` for one the server's configuration made.
     owner: Mapped[str] = mapped_column(sa.String(80), index=True)
-    #: ``open`` (people join and leave), ``playing``, ``finished``.
+    #: ``open`` (people join and leave), ``playing``, ``finished``, ``cancelled`` (by its creator, before the start).
     status: Mapped[str] = mapped_column(sa.String(16), index=True)
     #: ``round_robin`` or ``swiss`` (chosen at the start), and the rounds it plays.
     system: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)

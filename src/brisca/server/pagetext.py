@@ -334,6 +334,8 @@ PAGE_EN: dict[str, str] = {
     "tableNoResult": "closed without a result",
     "levelResult": "level",
     "backToTournament": "Back to the tournament",
+    "cancelTournament": "Cancel the tournament",
+    "tourCancelled": "cancelled",
     "tiebreaksHelp": "A won match scores 1, a level one 1/2; partners score their side's result. Bots have no "
                      "standing.",
     # What the server says (errors, why a table closed), in the server's English as the template the page
@@ -415,6 +417,7 @@ PAGE_EN: dict[str, str] = {
     "srv_tourNone": "no such tournament",
     "srv_tourLogIn": "log in to make a tournament",
     "srv_tourCap": "you have {n} tournaments open or playing, this server's limit of {cap}: wait for one to end",
+    "srv_tourCancelCreator": "only its creator cancels this tournament",
     "srv_tourRounds": "rounds: at most {max} on this server, not {n}",
     "srv_tourEntrantsCap": "max_entrants: at most {max} on this server, not {n}",
     "srv_tourSiteCap": "this server has {n} tournaments open or playing, its limit of {cap}: try again when one ends",

@@ -224,6 +224,16 @@ def add_routes(app: FastAPI, tournaments: Callable[[], Tournaments], limiter: Li
         await tournaments().start(checked(tournament_id), f"user:{session.user.id}")
         return {"id": tournament_id, "status": "playing"}
 
+    @app.post("/api/tournaments/{tournament_id}/cancel")
+    async def cancel_tournament(request: Request, tournament_id: str) -> dict[str, Any]:
+        """Its creator calls it off before the start."""
+        session = await guard(request)
+        if session is None:
+            raise HTTPException(401, "log in first")
+        t = tournaments()
+        await t._call(t.store.cancel, checked(tournament_id), f"user:{session.user.id}")
+        return {"id": tournament_id, "status": "cancelled"}
+
     @app.post("/api/tournaments/{tournament_id}/me")
     async def my_place(request: Request, tournament_id: str, body: EntrantToken) -> dict[str, Any]:
         """Who the token (or account) is in the tournament, and their seat at the round's table with its token."""

@@ -251,6 +251,17 @@ class TournamentStore:
                                     "token": seat_token(entrant.token_hash, board.table_id, seat)}
             return out
 
+    def cancel(self, tournament_id: str, owner: str) -> None:
+        """Its creator calls the tournament off before it starts (it no longer counts against the caps)."""
+        with self.engine.begin() as c:
+            t = self._row(c, tournament_id, lock=True)
+            if owner != t.owner:
+                raise TournamentError(403, "only its creator cancels this tournament")
+            if t.status != "open":
+                raise TournamentError(409, "this tournament has started: its entrants play it to the end")
+            c.execute(_T.update().where(_T.c.id == tournament_id, _T.c.status == "open")
+                      .values(status="cancelled", finished_at=_now()))
+
     # ------------------------------------------------------------------ the start and the rounds
 
     def start(self, tournament_id: str, owner: str | None) -> list[str]:

@@ -9,6 +9,7 @@ const tourToken = (id) => localStorage.getItem(`brisca:entrant:${id}`);
 // "Swiss · round 2 of 3", "open to join", "finished".
 function tourState(tr) {
   if (tr.status === "open") return t("tourOpen");
+  if (tr.status === "cancelled") return t("tourCancelled");
   if (tr.status === "finished") return `${t(`system_${tr.system}`)} · ${t("tourFinished")}`;
   return `${t(`system_${tr.system}`)} · ${t("roundOf", {n: tr.round, m: tr.total_rounds})}`;
 }
@@ -115,6 +116,7 @@ async function tournamentPage(id) {
     form.hidden = data.status !== "open" || !!me;
     $("#tourleave").hidden = data.status !== "open" || !me;
     $("#tourstart").hidden = data.status !== "open" || !mine.creator;
+    $("#tourcancel").hidden = data.status !== "open" || !mine.creator;
     // The standings: rank, name, score, then the tie-breaks of the system, in order.
     const box = $("#tourstandingsbox");
     box.hidden = !data.standings.length;
@@ -159,9 +161,17 @@ async function tournamentPage(id) {
       await refresh();
     } catch (e) { showError(e.message); }
   };
+  $("#tourcancel").onclick = async () => {
+    try {
+      await api(`/api/tournaments/${encodeURIComponent(id)}/cancel`, {});
+      await refresh();
+    } catch (e) { showError(e.message); }
+  };
   rerender = () => { if (data) show(); };
   await refresh();
   setInterval(() => {
-    if (document.visibilityState === "visible" && data && data.status !== "finished") refresh().catch(() => {});
+    if (document.visibilityState === "visible" && data && ["open", "playing"].includes(data.status)) {
+      refresh().catch(() => {});
+    }
   }, TOUR_EVERY_MS);
 }
