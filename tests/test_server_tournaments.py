@@ -468,3 +468,32 @@ def test_a_round_that_ended_while_no_process_looked_is_paired_at_the_next_look(t
             second = [t["table_id"] for t in shown["pairings"][1]["tables"]]
             assert len(second) == 2 and not set(second) & set(first)
             assert all(client.app.state.manager.actors[t].status == "playing" for t in second)
+
+
+def test_partners_at_tables_of_four_score_their_sides_result(tmp_path: Path) -> None:
+    """Five entrants at tables of four: a full table, and one person with three bots. The draw for partners asked
+    for is played fixed (the pairing chose the partners); each person scores their side's result."""
+    clock = FakeClock()
+    with deadline(120), serve(str(tmp_path / "db.sqlite3"), now=clock, takeover_after=None) as client:
+        _signup(client, "organiser")
+        tournament_id = _make(client, players=4, rounds=1, max_entrants=5, start="full",
+                              options={"target_hands": 1, "partners": "draw"})
+        assert _show(client, tournament_id)["options"] == {"target_hands": 1}  # the preset's own: fixed partners
+        _as(client, None)
+        for name in ("Ana", "Bo", "Cy", "Di", "Ed"):
+            _join(client, tournament_id, name)
+        shown = _show(client, tournament_id)
+        tables = shown["pairings"][0]["tables"]
+        assert [sum(s["bot"] is not None for s in t["seats"]) for t in tables] == [0, 3]
+        # The seats the pairing gave are the seats played (no draw moves anyone).
+        for t in tables:
+            actor = client.app.state.manager.actors[t["table_id"]]
+            assert [s.name for s in actor.seats] == [s["name"] or f"bot:{s['bot']}" for s in t["seats"]]
+        final = _play_round(client, clock, tournament_id)
+        assert final["status"] == "finished"
+        score = {s["name"]: s["score"] for s in final["standings"]}
+        for t in final["pairings"][0]["tables"]:
+            people = [(seat % 2, s["name"]) for seat, s in enumerate(t["seats"]) if s["name"]]
+            for side, name in people:
+                expected = 0.5 if t["winner"] is None else float(t["winner"] == side)
+                assert score[name] == expected, (name, t)
