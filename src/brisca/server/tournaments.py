@@ -1,8 +1,8 @@
 """A tournament's pairings and standings: pure functions over entrant numbers, no server, no database.
 
-Entrants are numbered ``0 .. n - 1`` in the order they joined. A table of a round is a :class:`Pairing`: the
-entrant at each seat, ``None`` for a bot. Seat ``s`` plays for side ``s % sides`` (the engine's rule), so a table
-of 4 in partnerships is seats 0 and 2 against 1 and 3.
+Entrants are numbered ``0 .. n - 1`` at the start (in the order they joined, or by rating). A table of a round
+is a :class:`Pairing`: the entrant at each seat, ``None`` for a bot. Seat ``s`` plays for side ``s % sides`` (the
+engine's rule), so a table of 4 in partnerships is seats 0 and 2 against 1 and 3.
 
 **The system.** A round robin when every entrant can meet every other within the rounds asked for
 (:func:`round_robin` finds the schedule; at tables of 2, the circle method: ``n - 1`` rounds, ``n`` for an odd
@@ -11,8 +11,9 @@ score group's top half against its bottom half (:func:`fold`), nobody twice wher
 
 **Bots.** Where the entrants do not fill every table, bots fill the empty seats of the last table (one table short
 at most); it goes to those who had a bot at their table least often, the lowest placed first. A bot is no entrant:
-it has no standing, and its seat counts as nobody's in the tie-breaks (a bot opponent counts
-:data:`BOT_SCORE` of a point for each round played, as an absent opponent does in Swiss tie-breaks).
+it has no standing; a person's result with or against bots counts as any other, and in the tie-breaks a bot
+opponent counts :data:`BOT_SCORE` of a point for each round played (as a virtual opponent does in Swiss
+tie-breaks).
 
 **Partnerships.** At a table of two sides of two or three, partners are chosen so that nobody partners the same
 entrant twice where the table allows; between splits alike, the sides are balanced by standing (snake order: the
@@ -24,8 +25,9 @@ hands) is 0 to everyone.
 
 **Tie-breaks** (:func:`standings`), after the score. Swiss: Buchholz (each table's average score of one's
 opponents, added up), then Sonneborn-Berger (each table's average opponents' score times one's own score there),
-then the card points one's side took. Round robin: head to head (the points scored at tables with another
-entrant of the same score), then the card points taken. Then the order of entry.
+then the card points one's side took. Round robin: head to head (the points scored at tables with an opponent
+of the same score), then the card points taken. Then the order of entry; entrants equal in all of them share a
+rank.
 """
 
 from __future__ import annotations
