@@ -210,7 +210,11 @@ def round_robin(entrants: int, layout: Layout, limit: int) -> list[list[Pairing]
 
 def circle(entrants: int) -> list[list[Pairing]]:
     """The circle method for tables of 2: entrant 0 stays, the others turn; with an odd number, whoever would
-    meet the missing entrant plays a bot. Seats alternate from round to round."""
+    meet the missing entrant plays a bot. Seats alternate from round to round.
+
+    >>> [[p.seats for p in tables] for tables in circle(4)]
+    [[(0, 3), (2, 1)], [(2, 0), (3, 1)], [(0, 1), (3, 2)]]
+    """
     ring: list[int | None] = list(range(entrants))
     if entrants % 2:
         ring.append(None)
@@ -271,7 +275,11 @@ def swiss_round(entrants: int, results: Sequence[Result], layout: Layout) -> lis
     """The next round of a Swiss tournament: the entrants in order of standing, each group of equal score dealt
     into a table's slices (:func:`fold`), each table made of the next in that order who have not met, searched so
     that nobody meets again where that can be avoided (within :data:`SEARCH_BUDGET` steps; past them, each table
-    takes those who have met its people least)."""
+    takes those who have met its people least).
+
+    >>> [p.seats for p in swiss_round(6, [], Layout(2, 2))]
+    [(0, 3), (1, 4), (2, 5)]
+    """
     table = standings(entrants, results, layout, "swiss")
     order = [s.entrant for s in table]
     score = {s.entrant: s.score for s in table}
