@@ -93,6 +93,9 @@ def _field(loc: tuple[int | str, ...]) -> str:
     parts = [str(p) for p in loc]
     if len(parts) > 1 and parts[0] in ("body", "query", "path", "header", "cookie"):
         parts = parts[1:]
+    # A map's key that is itself wrong (``[key]`` follows it) is whatever the client sent ("NaN", say): named as a
+    # key, not echoed.
+    parts = ["<key>" if i + 1 < len(parts) and parts[i + 1] == "[key]" else p for i, p in enumerate(parts)]
     cleaned = ("".join(c if c.isprintable() else "?" for c in p[:32]) for p in parts[:6])
     return ".".join(cleaned) or "request"
 
