@@ -157,6 +157,14 @@ def test_the_schema_bounds_what_it_takes() -> None:
     assert params["offset"]["schema"]["maximum"] == 10**6
 
 
+def test_a_wrong_key_is_named_as_a_key_not_echoed(api: Any) -> None:
+    response = api.post("/api/tables", json={"players": 2, "bots": {"NaN": "easy", "Infinity": "easy"}})
+    assert response.status_code == 422
+    assert response.json()["detail"] == "bots.<key>.[key]: Input should be a valid integer, unable to parse string " \
+        "as an integer"
+    _check_answer(response)
+
+
 def test_the_page_reads_detail_as_text() -> None:
     app_js = (Path(__file__).parents[1] / "src/brisca/server/static/app.js").read_text()
     assert 'typeof data.detail === "string"' in app_js

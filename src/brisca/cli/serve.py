@@ -25,7 +25,44 @@ def add_serve_options(serve: argparse.ArgumentParser) -> None:
     serve.add_argument("--hand-pause", type=float, default=DEFAULT_HAND_PAUSE, metavar="SECONDS",
                        help="seconds between the end of a hand and the next deal, while the hand's result shows "
                             f"with a countdown (default {DEFAULT_HAND_PAUSE:g}; 0: deal at once)")
+    serve.add_argument("--tournament", action="append", metavar="JSON", default=None,
+                       help="a tournament this server offers, as a JSON object (docs/hosting-table.md, Tournaments): "
+                            'e.g. \'{"name": "Daily", "rounds": 3, "max_entrants": 8}\'; it starts when full, and is '
+                            "made again once it is over; may be given more than once")
     add_limit_options(serve)
+
+
+def host_tournaments(args: argparse.Namespace, chosen: Limits) -> list[Any]:
+    """The ``--tournament`` objects checked (one line saying what is wrong otherwise): each starts when full."""
+    import json
+
+    from fastapi import HTTPException
+    from pydantic import ValidationError
+
+    from brisca.server.tournament_api import CreateTournament, settings_of
+
+    out = []
+    for text in getattr(args, "tournament", None) or []:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            raise BriscaError(f"--tournament is a JSON object, not {text[:60]!r}")
+        data.setdefault("start", "full")
+        if data["start"] != "full":
+            raise BriscaError("--tournament: a tournament the host offers starts when full ('start': 'full')")
+        try:
+            spec = CreateTournament.model_validate(data)
+            settings_of(spec, "host", chosen)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "tournament"
+            raise BriscaError(f"--tournament: {where}: {first.get('msg', 'invalid')}") from None
+        except HTTPException as exc:
+            raise BriscaError(f"--tournament: {exc.detail}") from None
+        out.append(spec)
+    return out
 
 
 #: ``brisca serve``'s flags for the limits: flag -> (field of Limits, metavar, what it limits).
@@ -71,6 +108,10 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
                         "this long at most"),
     "--max-slow-reserve": ("max_slow_reserve", "SECONDS", "a slow table gives each person this reserve at most"),
     "--max-slow-tables": ("max_slow_tables", "N", "open slow tables of one account"),
+    "--max-tournaments": ("max_tournaments", "N", "tournaments not finished (open or playing) on the whole server"),
+    "--max-tournaments-account": ("max_tournaments_account", "N", "tournaments not finished that one account made"),
+    "--max-entrants": ("max_entrants", "N", "entrants one tournament may take"),
+    "--max-tournament-rounds": ("max_tournament_rounds", "N", "rounds of one tournament"),
     "--max-target-hands": ("max_target_hands", "N", "the options target_hands, target_game_points and hands, at most"),
     "--max-target-points": ("max_target_points", "N", "the option target_points, at most"),
     "--max-hands": ("max_hands", "N", "hands one match may deal before its table is closed"),
@@ -152,6 +193,7 @@ def run_serve_cli(args: argparse.Namespace) -> int:
         raise BriscaError(f"--port must be from 1 to 65535, not {args.port}")
     after = takeover_after(args)
     chosen = limits(args)
+    offered = host_tournaments(args, chosen)
     redis_url = getattr(args, "redis", None)
     redis_down: str | None = None
     if redis_url is not None:
@@ -188,6 +230,7 @@ def run_serve_cli(args: argparse.Namespace) -> int:
     files = "no limit" if open_files is None else f"{open_files}"
     said = (f"brisca: serving on http://{args.host}:{args.port}/ (open files: {files}; connections: at most "
             f"{chosen.max_open_connections}, {chosen.max_open_per_address} an address)")
-    app = create_app(args.db, takeover_after=after, limits=chosen, redis_url=redis_url, hand_pause=pause)
+    app = create_app(args.db, takeover_after=after, limits=chosen, redis_url=redis_url, hand_pause=pause,
+                     tournaments=offered)
     started = serve(app, sock, chosen, args.log_level, lambda: print(said, flush=True))
     return 0 if started else 3

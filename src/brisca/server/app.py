@@ -11,7 +11,7 @@ import math
 import threading
 import time
 from collections import Counter, OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, ParamSpec, TypeVar
@@ -65,6 +65,8 @@ from brisca.server.table import (
     error,
 )
 from brisca.server.text import clean_text
+from brisca.server.tournament_api import CreateTournament, Tournaments
+from brisca.server.tournament_api import add_routes as add_tournament_routes
 
 log = logging.getLogger("brisca.server")
 T = TypeVar("T")
@@ -91,6 +93,9 @@ def _field(loc: tuple[int | str, ...]) -> str:
     parts = [str(p) for p in loc]
     if len(parts) > 1 and parts[0] in ("body", "query", "path", "header", "cookie"):
         parts = parts[1:]
+    # A map's key that is itself wrong (``[key]`` follows it) is whatever the client sent ("NaN", say): named as a
+    # key, not echoed.
+    parts = ["<key>" if i + 1 < len(parts) and parts[i + 1] == "[key]" else p for i, p in enumerate(parts)]
     cleaned = ("".join(c if c.isprintable() else "?" for c in p[:32]) for p in parts[:6])
     return ".".join(cleaned) or "request"
 
@@ -177,7 +182,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                burst: int = 40, takeover_after: float | None = TAKEOVER_AFTER,
                limits: Limits | None = None, secure_cookies: bool = False, redis_url: str | None = None,
                hand_pause: float = HAND_PAUSE, clock: Callable[[], float] = time.monotonic,
-               now: Callable[[], float] | None = None) -> FastAPI:
+               now: Callable[[], float] | None = None, tournaments: Sequence[CreateTournament] = ()) -> FastAPI:
     """The web table. ``db_url``: SQLite path or URL, or ``postgresql://...`` (default: the user's data dir).
 
     ``takeover_after``: seconds after a seated person's last connection closes (mid-match) before a bot
@@ -189,13 +194,17 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     deal, while every page shows the hand's result with a countdown (0: deal at once).
     ``redis_url``: this process is one of several serving the site (``db_url`` a PostgreSQL database they share;
     :mod:`brisca.server.cluster`). ``clock``: the rates' clock (seconds, monotonic; a test's fake one). ``now``:
-    the time the move clocks read (seconds since the epoch; a test's own clock).
+    the time the move clocks read (seconds since the epoch; a test's own clock). ``tournaments``: the
+    tournaments the host offers (made at the start unless one of the same name is open or playing; each starts
+    when full).
     """
     if takeover_after is not None and not 0 <= takeover_after <= 86400:
         raise ValueError("takeover_after is from 0 to 86400 seconds")
     if not 0 <= hand_pause <= 600:
         raise ValueError("hand_pause is from 0 to 600 seconds")
     limits = limits or Limits()
+    if any(t.start != "full" for t in tournaments):
+        raise ValueError("a tournament the host offers starts when full (start: full): nobody else may start it")
     #: The rates per client address: table creation, joins, chat, and sign-ups and logins together (with
     #: several processes, the site's buckets in Redis).
     limiter = Limiter(limits, clock) if redis_url is None else RedisLimiter(limits, redis_url, clock=clock)
@@ -211,6 +220,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 await manager.sweep()
             except Exception:  # the next look tries again
                 log.exception("the look for idle tables failed")
+            try:
+                await app.state.tournaments.sweep()
+            except Exception as exc:  # the next look tries again
+                if not unreachable(exc):
+                    log.exception("the look at the tournaments in play failed")
             collector.tick()
 
     @asynccontextmanager
@@ -222,6 +236,9 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
 
             manager = await start_cluster(manager, redis_url)
         app.state.manager = manager
+        app.state.tournaments = Tournaments(manager)
+        app.state.tournaments.offered = list(tournaments)
+        await app.state.tournaments.offer()
         app.state.accounts = Accounts(store.engine)
         app.state.hashing = asyncio.Semaphore(limits.max_hashing)
         await asyncio.to_thread(app.state.accounts.purge)
@@ -237,6 +254,7 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
             sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await sweeper
+            await app.state.tournaments.wait()
             collector.stop()
             await manager.stop()
             if getattr(app.state, "analyst", None) is not None:
@@ -478,6 +496,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 raise HTTPException(410, await closed_text(table_id))
             raise HTTPException(404, "no such table")
         return actor
+
+    add_tournament_routes(app, lambda: app.state.tournaments, limiter, guard, viewer, seat_name)
 
     @app.get("/api/presets")
     def presets() -> list[dict[str, Any]]:
@@ -827,6 +847,8 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
     @app.get("/account", include_in_schema=False)
     @app.get("/players/{username}", include_in_schema=False)
     @app.get("/my", include_in_schema=False)
+    @app.get("/tournaments", include_in_schema=False)
+    @app.get("/tournaments/{tournament_id}", include_in_schema=False)
     def other_page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 

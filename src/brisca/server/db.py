@@ -58,6 +58,8 @@ class TableRow(Base):
     clock_action: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
     #: The seat whose clock runs (``None``: none): whose turn it is, for the pages that list a person's tables.
     clock_seat: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    #: Never rated, whoever sits at it (a table of a tournament that is not rated).
+    unrated: Mapped[bool] = mapped_column(sa.Boolean, default=False, server_default=sa.false())
 
 
 class LeaseRow(Base):
@@ -153,6 +155,77 @@ class RatingRow(Base):
     #: The distinct opponents (rating keys) of its rated matches, as many as an established rating needs
     #: (:data:`brisca.server.ratings.KEPT_OPPONENTS` at most); ``None``: none recorded.
     opponents: Mapped[list[str] | None] = mapped_column(sa.JSON, nullable=True)
+
+
+class TournamentRow(Base):
+    """A tournament (:mod:`brisca.server.tournaments`, :mod:`brisca.server.tournament_store`)."""
+
+    __tablename__ = "brisca_tournaments"
+
+    id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    preset: Mapped[str] = mapped_column(sa.String(64))
+    options: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    #: Seats at each of its tables.
+    players: Mapped[int] = mapped_column(sa.Integer)
+    #: The rounds asked for (a round robin that fits in them takes fewer).
+    rounds: Mapped[int] = mapped_column(sa.Integer)
+    clock_move: Mapped[float] = mapped_column(sa.Float)
+    clock_reserve: Mapped[float] = mapped_column(sa.Float)
+    bot_delay: Mapped[float] = mapped_column(sa.Float)
+    #: The bot level that fills empty seats.
+    bot: Mapped[str] = mapped_column(sa.String(16))
+    rated: Mapped[bool] = mapped_column(sa.Boolean)
+    #: ``creator``: its creator starts it; ``full``: it starts when ``max_entrants`` have joined.
+    start: Mapped[str] = mapped_column(sa.String(16))
+    max_entrants: Mapped[int] = mapped_column(sa.Integer)
+    #: ``user:<id>``, or ``host`` for one the server's configuration made.
+    owner: Mapped[str] = mapped_column(sa.String(80), index=True)
+    #: ``open`` (people join and leave), ``playing``, ``finished``, ``cancelled`` (by its creator, before the start).
+    status: Mapped[str] = mapped_column(sa.String(16), index=True)
+    #: ``round_robin`` or ``swiss`` (chosen at the start), and the rounds it plays.
+    system: Mapped[str | None] = mapped_column(sa.String(16), nullable=True)
+    total_rounds: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    #: The round being played (0 before the start): raised once a round, by the one update that pairs the next.
+    round: Mapped[int] = mapped_column(sa.Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+    started_at: Mapped[datetime | None] = mapped_column(sa.DateTime, nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(sa.DateTime, nullable=True)
+
+
+class EntrantRow(Base):
+    """A person in a tournament: ``number`` is given at the start, in the order they joined."""
+
+    __tablename__ = "brisca_entrants"
+    __table_args__ = (sa.UniqueConstraint("tournament_id", "name", name="uq_brisca_entrants_name"),
+                      sa.UniqueConstraint("tournament_id", "user_id", name="uq_brisca_entrants_user"))
+
+    id: Mapped[int] = mapped_column(sa.Integer, primary_key=True, autoincrement=True)
+    tournament_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_tournaments.id"), index=True)
+    name: Mapped[str] = mapped_column(sa.String(64))
+    user_id: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    #: SHA-256 of the entrant's token (the token itself is never stored).
+    token_hash: Mapped[str] = mapped_column(sa.String(64))
+    number: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    joined_at: Mapped[datetime] = mapped_column(sa.DateTime, default=_now)
+
+
+class TournamentTableRow(Base):
+    """A table of a tournament's round, and its result once read (``finished`` ``None``: not yet)."""
+
+    __tablename__ = "brisca_tournament_tables"
+
+    tournament_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_tournaments.id"),
+                                               primary_key=True)
+    round: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    board: Mapped[int] = mapped_column(sa.Integer, primary_key=True)
+    table_id: Mapped[str] = mapped_column(sa.String(32), sa.ForeignKey("brisca_tables.id"), unique=True)
+    #: The entrant number at each seat (``None``: a bot).
+    seats: Mapped[list[int | None]] = mapped_column(sa.JSON)
+    finished: Mapped[bool | None] = mapped_column(sa.Boolean, nullable=True)
+    winner: Mapped[int | None] = mapped_column(sa.Integer, nullable=True)
+    #: Each side's card points in the match.
+    points: Mapped[list[int] | None] = mapped_column(sa.JSON, nullable=True)
 
 
 class UserRow(Base):

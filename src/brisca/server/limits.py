@@ -115,6 +115,12 @@ class Limits:
     max_slow_move: float = 604800.0
     max_slow_reserve: float = 1209600.0
     max_slow_tables: int = 20
+    #: Tournaments (:mod:`brisca.server.tournaments`): those not finished (open or playing) on the whole server and
+    #: of one account, the entrants one may take, its rounds.
+    max_tournaments: int = 20
+    max_tournaments_account: int = 2
+    max_entrants: int = 64
+    max_tournament_rounds: int = 15
     #: The match length a table may ask for (its options ``target_hands``, ``target_points``, and
     #: ``target_game_points`` and ``hands`` under the hands' cap).
     max_target_hands: int = 10
@@ -145,6 +151,11 @@ class Limits:
                              "max_clock_reserve from 0 to 86400 seconds")
         if not 3600 <= self.max_slow_move <= 30 * 86400 or not 0 <= self.max_slow_reserve <= 60 * 86400:
             raise ValueError("max_slow_move is from 3600 seconds to 30 days, max_slow_reserve from 0 to 60 days")
+        if self.max_tournaments < 0 or self.max_tournaments_account < 0:
+            raise ValueError("max_tournaments and max_tournaments_account are 0 or more")
+        if not 2 <= self.max_entrants <= 1000 or not 1 <= self.max_tournament_rounds <= 100:
+            raise ValueError(f"max_entrants is from 2 to 1000 (not {self.max_entrants}), max_tournament_rounds from "
+                             f"1 to 100 (not {self.max_tournament_rounds})")
         if self.max_slow_tables < 0:
             raise ValueError(f"max_slow_tables is 0 or more, not {self.max_slow_tables}")
         if not 0 <= self.min_bot_delay <= 10:

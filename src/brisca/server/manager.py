@@ -95,6 +95,8 @@ def _clean_name(value: str) -> str:
 #: A name people see: 1 to 40 characters once cleaned, with nothing invisible (the raw text is bounded first).
 Name = Annotated[str, Field(min_length=1, max_length=4 * NAME_LIMIT), AfterValidator(_clean_name)]
 Seat = Annotated[int, Field(ge=0, lt=MAX_PLAYERS)]
+#: Rule options as a client sends them: a few, each a short scalar, list or map (the preset checks their values).
+RuleOptions = Annotated[dict[str, Any], Field(max_length=MAX_OPTIONS), AfterValidator(_check_options)]
 
 
 class ClockSpec(BaseModel, extra="forbid"):
@@ -107,8 +109,7 @@ class ClockSpec(BaseModel, extra="forbid"):
 class CreateTable(BaseModel):
     preset: str = Field(default="spanish", min_length=1, max_length=MAX_OPTION_TEXT)
     players: int = Field(default=2, ge=1, le=MAX_PLAYERS)
-    options: Annotated[dict[str, Any], Field(max_length=MAX_OPTIONS), AfterValidator(_check_options)] = Field(
-        default_factory=dict)
+    options: RuleOptions = Field(default_factory=dict)
     #: Seat number -> bot level (easy, normal, hard, expert).
     bots: dict[Seat, Annotated[str, Field(max_length=MAX_OPTION_TEXT)]] = Field(
         default_factory=dict, max_length=MAX_PLAYERS)
@@ -140,6 +141,8 @@ class Manager:
         self.hand_pause = hand_pause
         self.limits = limits or Limits()
         self.actors: dict[str, TableActor] = {}
+        #: Told the id of each table of this process whose match is over or that closed (the tournaments listen).
+        self.on_table_over: Callable[[str], None] | None = None
         #: Deletions of tables stored after their creation timed out, under way.
         self._late: set[asyncio.Task[None]] = set()
 
@@ -168,8 +171,14 @@ class Manager:
         return actor
 
     def _actor(self, state: TableState) -> TableActor:
-        return TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause,
-                          self.limits.provisional_games, self.limits.provisional_opponents, self.now)
+        actor = TableActor(self.store, state, self.takeover_after, self.limits.max_hands, self.hand_pause,
+                           self.limits.provisional_games, self.limits.provisional_opponents, self.now)
+        actor.on_over = self._table_over
+        return actor
+
+    def _table_over(self, table_id: str) -> None:
+        if self.on_table_over is not None:
+            self.on_table_over(table_id)
 
     # What a cluster of processes changes (brisca.server.cluster.ClusterManager): alone, a table is here or nowhere.
 
@@ -326,7 +335,7 @@ class Manager:
 
     def _store_new(self, spec: CreateTable, owner: str, sits: bool) -> TableState:
         """A new table checked against the limits and stored (synchronous: no actor yet)."""
-        rules = _client_rules(spec.preset, spec.options)
+        rules = client_rules(spec.preset, spec.options)
         try:
             rules.check_players(spec.players)
         except BriscaError as exc:
@@ -342,7 +351,7 @@ class Manager:
         if spec.seed is not None and (people > 1 or (people == 1 and not sits)):
             raise HTTPException(400, "seed: only a practice table may have a seed (every seat a bot but the "
                                      "creator's, taken now): anyone who knows the seed knows every hand")
-        clock = self.table_clock(spec, rules)
+        clock = self.table_clock(spec.clock, rules)
         if clock.slow:
             self.check_slow(spec, owner)
         else:
@@ -368,30 +377,9 @@ class Manager:
         actor.submit(StartIfFull())
         return actor
 
-    def table_clock(self, spec: CreateTable, rules: Rules) -> Clock:
-        """The clock the creator picked: a named one brought within this server's limits, one's own refused (400)
-        outside them."""
-        limits = self.limits
-        spec_clock = spec.clock
-        if isinstance(spec_clock, str):
-            named = pick_clock(rules, spec_clock)
-            if named.slow:
-                return Clock(min(named.move, limits.max_slow_move), min(named.reserve, limits.max_slow_reserve))
-            return Clock(min(max(named.move, limits.min_clock_move), limits.max_clock_move),
-                         min(named.reserve, limits.max_clock_reserve))
-        clock = Clock(spec_clock.move, spec_clock.reserve)
-        if clock.slow:
-            if clock.move > limits.max_slow_move or clock.reserve > limits.max_slow_reserve:
-                raise HTTPException(400, f"clock: a slow table's move is at most {limits.max_slow_move:g} s and its "
-                                         f"reserve at most {limits.max_slow_reserve:g} s on this server")
-            return clock
-        if not limits.min_clock_move <= clock.move <= limits.max_clock_move:
-            raise HTTPException(400, f"clock: a move's time is from {limits.min_clock_move:g} to "
-                                     f"{limits.max_clock_move:g} s on this server, not {clock.move:g}")
-        if clock.reserve > limits.max_clock_reserve:
-            raise HTTPException(400, f"clock: the reserve is at most {limits.max_clock_reserve:g} s on this "
-                                     f"server, not {clock.reserve:g}")
-        return clock
+    def table_clock(self, spec_clock: str | ClockSpec, rules: Rules) -> Clock:
+        """:func:`table_clock` within this server's limits."""
+        return table_clock(spec_clock, rules, self.limits)
 
     def check_slow(self, spec: CreateTable, owner: str) -> None:
         """A slow table: an account's, with a person's seat besides bots, within the account's cap (its open slow
@@ -406,15 +394,14 @@ class Manager:
             raise HTTPException(409, f"you have {mine} open slow tables, this server's limit of {cap}: finish one "
                                      "first")
 
+    def check_match_length(self, rules: Rules) -> None:
+        """:func:`check_match_length` within this server's limits."""
+        check_match_length(rules, self.limits)
+
     def check_limits(self, spec: CreateTable, rules: Rules, owner: str) -> None:
         """The match-length caps and the minimum bot delay (400), the caps on open tables (409)."""
         limits = self.limits
-        for option, value, cap in (("target_hands", rules.target_hands, limits.max_target_hands),
-                                   ("target_game_points", rules.target_game_points, limits.max_target_hands),
-                                   ("hands", rules.hands, limits.max_target_hands),
-                                   ("target_points", rules.target_points, limits.max_target_points)):
-            if value > cap:
-                raise HTTPException(400, f"option {option!r} is at most {cap} on this server, not {value}")
+        self.check_match_length(rules)
         bot_only = len(spec.bots) == spec.players
         if bot_only and spec.bot_delay < limits.min_bot_delay:
             raise HTTPException(400, f"bot_delay is at least {limits.min_bot_delay:g} s at a table with no "
@@ -493,7 +480,41 @@ class Manager:
         self.actors.clear()
 
 
-def _client_rules(preset: str, options: dict[str, Any]) -> Rules:
+def table_clock(spec_clock: str | ClockSpec, rules: Rules, limits: Limits) -> Clock:
+    """The clock the creator picked: a named one brought within this server's limits, one's own refused (400)
+    outside them."""
+    if isinstance(spec_clock, str):
+        named = pick_clock(rules, spec_clock)
+        if named.slow:
+            return Clock(min(named.move, limits.max_slow_move), min(named.reserve, limits.max_slow_reserve))
+        return Clock(min(max(named.move, limits.min_clock_move), limits.max_clock_move),
+                     min(named.reserve, limits.max_clock_reserve))
+    clock = Clock(spec_clock.move, spec_clock.reserve)
+    if clock.slow:
+        if clock.move > limits.max_slow_move or clock.reserve > limits.max_slow_reserve:
+            raise HTTPException(400, f"clock: a slow table's move is at most {limits.max_slow_move:g} s and its "
+                                     f"reserve at most {limits.max_slow_reserve:g} s on this server")
+        return clock
+    if not limits.min_clock_move <= clock.move <= limits.max_clock_move:
+        raise HTTPException(400, f"clock: a move's time is from {limits.min_clock_move:g} to "
+                                 f"{limits.max_clock_move:g} s on this server, not {clock.move:g}")
+    if clock.reserve > limits.max_clock_reserve:
+        raise HTTPException(400, f"clock: the reserve is at most {limits.max_clock_reserve:g} s on this "
+                                 f"server, not {clock.reserve:g}")
+    return clock
+
+
+def check_match_length(rules: Rules, limits: Limits) -> None:
+    """The match-length caps of the server's limits (400 beyond them)."""
+    for option, value, cap in (("target_hands", rules.target_hands, limits.max_target_hands),
+                               ("target_game_points", rules.target_game_points, limits.max_target_hands),
+                               ("hands", rules.hands, limits.max_target_hands),
+                               ("target_points", rules.target_points, limits.max_target_points)):
+        if value > cap:
+            raise HTTPException(400, f"option {option!r} is at most {cap} on this server, not {value}")
+
+
+def client_rules(preset: str, options: dict[str, Any]) -> Rules:
     """The rules a client asked for; any failure is a 400 that names the preset or the option at fault."""
     try:
         return make_rules(preset, options)
@@ -514,4 +535,5 @@ def _client_rules(preset: str, options: dict[str, Any]) -> Rules:
     raise HTTPException(400, "options: these rule options do not go together")
 
 
-__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "Seat"]
+__all__ = ["TABLE_ID", "ClockSpec", "CreateTable", "Manager", "Name", "RuleOptions", "Seat", "check_match_length",
+           "client_rules", "table_clock"]

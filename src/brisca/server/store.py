@@ -145,6 +145,8 @@ class TableState:
     clock: Clock | None = None
     clock_deadline: float | None = None
     clock_action: int | None = None
+    #: Never rated, whoever sits at it (a table of a tournament that is not rated).
+    unrated: bool = False
 
 
 #: A write waiting in a batch: the ``write_*`` method and its arguments (the table's id first), and the lease
@@ -370,7 +372,8 @@ class Store:
                            seed=state.seed, bot_delay=state.bot_delay, status=state.status, version=state.version,
                            seeded=state.seeded, owner=state.owner, last_active=_now(), hints=state.hints,
                            clock_move=None if state.clock is None else state.clock.move,
-                           clock_reserve=None if state.clock is None else state.clock.reserve))
+                           clock_reserve=None if state.clock is None else state.clock.reserve,
+                           unrated=state.unrated))
             s.flush()
             for info in state.seats:
                 s.add(SeatRow(table_id=state.id, seat=info.seat, name=info.name, bot=info.bot,
@@ -610,7 +613,7 @@ class Store:
                               [h.commitment for h in hands], bool(row.seeded), row.owner, actions, bool(row.hints),
                               winner,
                               None if row.clock_move is None else Clock(row.clock_move, row.clock_reserve or 0.0),
-                              row.clock_deadline, row.clock_action)
+                              row.clock_deadline, row.clock_action, bool(row.unrated))
 
 
 #: A slow table (:data:`~brisca.server.clock.SLOW_MOVE`).

@@ -40,6 +40,8 @@ from brisca.server.serialize import action_json, view_json
 from brisca.server.store import Fenced, SeatInfo, Store, TableState, hash_token
 
 log = logging.getLogger("brisca.server")
+#: The owner of a tournament's tables: this, then the tournament's id.
+TOURNAMENT_OWNER = "tournament:"
 
 #: Events kept in memory for reconnection; an older last-seen number gets a full snapshot.
 HISTORY_LIMIT = 2000
@@ -307,6 +309,10 @@ class TableActor:
         #: Anyone seated may ask for a hint on their turn (a practice table's, or asked for at its making): such a
         #: table is never rated, since a hint is the expert's play.
         self.hints = state.hints or state.seeded
+        #: Never rated (a table of a tournament that is not rated).
+        self.unrated = state.unrated
+        #: Told the table's id once its match is over or the table is closed (a tournament's round may be over).
+        self.on_over: Callable[[str], None] | None = None
         self.owner = state.owner
         self.bot_delay = state.bot_delay
         self.status = state.status
@@ -413,6 +419,12 @@ class TableActor:
             self._turn_away(command, "this table stopped here")
             return
         self.commands.put_nowait(command)
+
+    @property
+    def tournament(self) -> str | None:
+        """The tournament this table is a round's table of (``None``: none)."""
+        owner = self.owner or ""
+        return owner[len(TOURNAMENT_OWNER):] if owner.startswith(TOURNAMENT_OWNER) else None
 
     @property
     def bot_only(self) -> bool:
@@ -745,6 +757,8 @@ class TableActor:
             "takeover_after": self.takeover_after,
             "practice": self.seeded,
             "hints": self.hints,
+            "rated": self.rated,
+            "tournament": self.tournament,
             "seed": self.seed if self.seeded else None,
             "commitments": self.commitments,
             "hand_number": None if match is None else len(match.games) - 1,
@@ -808,7 +822,7 @@ class TableActor:
     def rated(self) -> bool:
         """Whether the match may change ratings (and its clock's time-outs lose it): never at a practice table nor
         at one with hints, and only where every person's seat is an account's."""
-        return not self.seeded and not self.hints and not self.bot_only and all(
+        return not self.seeded and not self.hints and not self.unrated and not self.bot_only and all(
             s.bot is not None or s.user_id is not None for s in self.seats)
 
     def _audiences(self) -> list[int | None]:
@@ -1200,7 +1214,8 @@ class TableActor:
         elif after.missed >= HANDOVER_AFTER and seat not in self.standins:
             self.standins[seat] = make_agent(STANDIN_LEVEL, seed=(self.seed + 7919 * (seat + 1)) % 2**32)
             self.away.pop(seat, None)
-            self.deadline = None
+            if self.match.game.turn == seat:  # (the next seat's clock, started by the move, runs on)
+                self.deadline = None
             await self._event("takeover", {"seat": seat, "bot": STANDIN_LEVEL, "clock": True})
             self._plan_abandon()
 
@@ -1393,6 +1408,7 @@ class TableActor:
         for conn in self.conns:
             conn.send(CLOSE)
         self.conns.clear()
+        self._over()
 
     async def _deal(self) -> None:
         hand_number = 0 if self.match is None else len(self.match.games)
@@ -1502,6 +1518,14 @@ class TableActor:
         if resignation is not None:
             over["resigned"] = list(resignation.seats)
         self._emit("match_over", over)
+        self._over()
+
+    def _over(self) -> None:
+        if self.on_over is not None:
+            try:
+                self.on_over(self.id)
+            except Exception:  # the table's own end is stored and told: whoever listens looks again later
+                log.exception("table %s: its end could not be told", self.id)
 
 
 def draw_json(draw: PartnerDraw) -> Message:

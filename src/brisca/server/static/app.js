@@ -265,6 +265,7 @@ async function refreshLobby() {
     `<li class="empty">${esc(t("noOpen"))}</li>`;
   $("#playingtables").innerHTML = lobby.playing.map((e) => item(e, false)).join("") ||
     `<li class="empty">${esc(t("noPlaying"))}</li>`;
+  await lobbyTournaments();
   document.body.dataset.lobby = String(Date.now());
 }
 
@@ -564,8 +565,8 @@ $("#lang").onchange = (ev) => {
 };
 translate();
 
-// One page, eight places: the lobby, a table, the finished games, a replay, the leaderboard, logging in,
-// the account, a player.
+// One page, ten places: the lobby, a table, the finished games, a replay, the leaderboard, logging in,
+// the account, a player, the tournaments, a tournament.
 function route() {
   const path = location.pathname;
   let m;
@@ -578,11 +579,14 @@ function route() {
     [/^\/account\/?$/, "account", () => accountPage()],
     [/^\/players\/([^/]+)$/, "player", (username) => playerPage(username)],
     [/^\/my\/?$/, "my", () => myPage()],
+    [/^\/tournaments\/?$/, "tournaments", () => tournamentsPage()],
+    [/^\/tournaments\/([A-Za-z0-9_-]+)$/, "tournament", (id) => tournamentPage(id)],
   ];
   for (const [pattern, name, open] of pages) {
     if ((m = path.match(pattern))) {
       document.body.dataset.page = name;
-      const nav = {history: "games", replay: "games", leaderboard: "leaderboard", my: "my"}[name];
+      const nav = {history: "games", replay: "games", leaderboard: "leaderboard", my: "my", tournaments: "tournaments",
+        tournament: "tournaments"}[name];
       if (nav) $(`#nav-${nav}`).classList.add("here");
       return Promise.resolve(open(m[1]));
     }

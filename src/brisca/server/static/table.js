@@ -919,6 +919,8 @@ function renderResults(info, view) {
   $("#result").innerHTML = line;
   $("#replaylink").hidden = !over;
   $("#replaylink").href = `/games/${info.id}`;
+  $("#tourback").hidden = !info.tournament;
+  if (info.tournament) $("#tourback").href = `/tournaments/${info.tournament}`;
 }
 
 function closeResults() {
