@@ -586,3 +586,37 @@ def test_the_reward_s_margin_counts_the_way_the_hand_is_won() -> None:
                 won = 0.0 if result.winner is None else (1.0 if result.winner == side else -1.0)
                 margin = sign * (result.side_points[side] - result.side_points[1 - side])
                 assert reward(game, seat) == pytest.approx(won + 0.25 * margin / 240)
+
+
+def test_a_chiamata_hand_pays_the_declarer_s_team_and_the_defenders_alike() -> None:
+    """In Briscola Chiamata the reward is the team's, as the match scores it: the declarer and his called partner
+    share the sign of the contract's result (the declarer twice the partner's, four times alone), every defender
+    the other sign; the margin over the bid pulls each team its own way; a hand everybody passed pays nothing."""
+    rng = random.Random(11)
+    seen = Counter[str]()
+    for _ in range(60):
+        game = Game("chiamata", 5, seed=rng.getrandbits(32))
+        while not game.is_over():
+            legal = game.legal_actions()  # (bids mostly passed, so that some contracts are made)
+            game.apply(PASS if PASS in legal and rng.random() < 0.8 else rng.choice(legal))
+        result = game.result()
+        assert result is not None
+        c = result.contract
+        if c is None:
+            assert [reward(game, s) for s in range(5)] == [0.0] * 5
+            seen["passed"] += 1
+            continue
+        made = result.reason == "made"
+        took = sum(result.side_points[s] for s in c.side())
+        for seat in range(5):
+            if seat == c.declarer:
+                won = 2.0 if c.alone else 1.0
+            else:
+                won = 0.5 if seat == c.partner else -0.5
+            lead = took - c.points if seat in c.side() else c.points - took
+            assert reward(game, seat) == pytest.approx((won if made else -won) + 0.25 * lead / 240)
+        team, defence = c.side(), set(range(5)) - c.side()
+        assert len({reward(game, s) > 0 for s in team}) == 1 and len({reward(game, s) > 0 for s in defence}) == 1
+        assert (reward(game, c.declarer) > 0) == made != (reward(game, min(defence)) > 0)
+        seen["made" if made else "set"] += 1
+    assert seen["made"] and seen["set"]

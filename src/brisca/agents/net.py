@@ -74,9 +74,27 @@ LAYERS = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 def reward(game: Game, seat: int) -> float:
     """The reward the network learns for ``seat`` at the end of a hand: +1 a win, -1 a loss, 0 a draw, plus a
     quarter of the point margin over 240 (a tie-breaker: 30 points are worth 0.03 of a win), the margin over the
-    best other side, counted the way the hand is won (fewer points are the lead where the fewest win)."""
+    best other side, counted the way the hand is won (fewer points are the lead where the fewest win).
+
+    A hand played for a contract pays the seat's team (the declarer and his called partner, or the defenders):
+    in Briscola Chiamata half the seat's match points (the declarer +1 or -1, +2 or -2 alone, his partner and
+    each defender a half), in a solo contract +1 to the team that won it and -1 to the other; plus a quarter of
+    how many card points more than the contract's side needed the team took (fewer, for the defenders), over
+    240. A hand everybody passed pays 0."""
     result = game.result()
     assert result is not None
+    if game.rules.contract != "off":
+        c = result.contract
+        if c is None:
+            return 0.0
+        team = c.side()
+        took = sum(result.side_points[s] for s in team)  # (a contract's totals are the seats')
+        lead = took - c.points if seat in team else c.points - took
+        if game.rules.contract == "called":
+            assert result.scores is not None
+            return result.scores[seat] / 2 + 0.25 * lead / 240
+        won = (seat in team) == (result.reason == "made")
+        return (1.0 if won else -1.0) + 0.25 * lead / 240
     side = game.side_of(seat)
     pts = result.side_points
     others = [p for i, p in enumerate(pts) if i != side]

@@ -759,6 +759,19 @@ def _reward(st: Any, lane: int, seat: int, lay: Any, cfg: Any, totals: Any) -> f
     c = cfg[st[lane, lay[_L_PRESET]]]
     sides = c[_SIDES]
     win = _totals(st, lane, lay, cfg, totals)
+    if c[_AUCT] != 0:  # the contract's team: half the seat's match points, the margin over the bid
+        row = st[lane]
+        decl = row[lay[_L_DECL]]
+        if decl < 0:
+            return 0.0
+        partner = row[lay[_L_PARTNER]]
+        high = row[lay[_L_HIGH]]
+        took = _took(row, lay, sides, totals)
+        value = (4 if partner == decl else 2) if seat == decl else (1 if seat == partner else -1)
+        if took < high:
+            value = -value
+        clead = took - high if seat == decl or seat == partner else high - took
+        return float(value / 2 + 0.25 * clead / 240)
     side = seat % sides
     least = c[_LEAST] != 0
     other = (1 << 40) if least else -(1 << 40)
