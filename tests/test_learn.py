@@ -442,8 +442,11 @@ def test_the_shipped_networks_are_the_ones_documented_and_play_legal_moves() -> 
         assert shipped_path(name).stat().st_size < 4_000_000
     shelf = _shipped()
     assert len(shelf.nets) == len(SHIPPED)
-    assert set(shelf.games()) >= {("spanish", 2), ("briscola", 2), ("spanish", 4), ("mariaje", 2), ("tuscan", 2)}
-    assert not {("mexican", 2), ("lombard", 2)} & set(shelf.games())  # read in training, not served
+    assert set(shelf.games()) >= {("spanish", 2), ("briscola", 2), ("spanish", 4), ("mariaje", 2), ("tuscan", 2),
+                                  ("muerte-al-tres", 2), ("scoperta", 2), ("mexican", 2)}
+    assert ("lombard", 2) not in set(shelf.games())  # read in training, not served
+    family = Net.load(shipped_path("two_player_family.npz"))
+    assert shelf.pick(make_rules("mexican"), 2) is not None and not family.covers(make_rules("mexican"), 2)
     for preset, players in shelf.games():
         for deal in range(3):
             game = Game(preset, players, seed=deal)
@@ -524,7 +527,7 @@ def test_the_endgame_option_is_net_exact_or_draw(capsys: pytest.CaptureFixture[s
 def test_other_games_fall_back_to_hard_v1() -> None:
     agent = make_agent("hard", seed=1)
     assert isinstance(agent, NetAgent) and isinstance(agent.fallback, HeuristicAgent)
-    for preset, players in (("briscola", 4), ("briscola", 3), ("mexican", 2), ("lombard", 2)):
+    for preset, players in (("briscola", 4), ("briscola", 3), ("mexican", 3), ("lombard", 2)):
         game = Game(preset, players, seed=2)
         assert not agent.covers(game.rules, players)
         while not game.is_over():
@@ -539,7 +542,7 @@ def test_other_games_fall_back_to_hard_v1() -> None:
 
 def test_a_network_plays_only_the_presets_it_serves_and_the_expert_reads_only_the_searched_ones() -> None:
     """``two_player_family.npz`` reads four presets and serves two (``meta["serves"]``): ``hard`` plays it in
-    ``mariaje`` and ``tuscan``, ``hard-v1`` in ``mexican`` and ``lombard``; the expert's search reads only the
+    ``mariaje`` and ``tuscan``, not in ``mexican`` (its own network's) and ``lombard`` (``hard-v1``'s); the expert's search reads only the
     networks measured against ``expert-v1`` (:data:`brisca.agents.net.SEARCHED`), so it plays ``tuscan`` as
     ``expert-v1`` does."""
     from brisca.agents.net import SEARCHED, shipped_path
@@ -548,8 +551,9 @@ def test_a_network_plays_only_the_presets_it_serves_and_the_expert_reads_only_th
     assert family.presets == ("mariaje", "mexican", "lombard", "tuscan") and family.serves == {"mariaje", "tuscan"}
     hard = make_agent("hard", seed=1)
     assert isinstance(hard, NetAgent)
-    for preset, served in (("mariaje", True), ("tuscan", True), ("mexican", False), ("lombard", False)):
+    for preset, served in (("mariaje", True), ("tuscan", True), ("lombard", False)):
         assert family.covers(make_rules(preset), 2) == served == hard.covers(make_rules(preset), 2)
+    assert not family.covers(make_rules("mexican"), 2) and hard.covers(make_rules("mexican"), 2)
     wide = Net(family.arrays, {**family.meta, "serves": list(family.presets)})
     assert wide.covers(make_rules("mexican"), 2)  # (without the list it serves every preset it reads)
     assert "two_player_family.npz" not in SEARCHED
