@@ -965,3 +965,18 @@ def test_a_run_written_before_the_trainer_was_a_package_resumes(tmp_path: Path) 
     after = dict(np.load(out / "checkpoint_net.npz"))
     assert after["w1"].shape == before["w1"].shape and not np.allclose(after["w1"], before["w1"])
     assert Net.load(out / "net.npz").meta["updates"] == 3
+
+
+def test_a_network_file_written_again_is_read_again(tmp_path: Path) -> None:
+    """The trainer writes ``OUT/net.npz`` anew before each evaluation and plays it by name: each reading must
+    be the file as it is now, not the first one kept in memory (else every evaluation scores the first network)."""
+    first = Net.load(shipped_path("two_player.npz"))
+    path = tmp_path / "net.npz"
+    first.save(path)
+    assert load_net(str(path)) is load_net(str(path))  # (once a version)
+    loaded = load_net(str(path))
+    assert isinstance(loaded, Net) and loaded.presets == ("spanish", "briscola")
+    other = Net.load(shipped_path("two_player_mexican.npz"))
+    other.save(path)
+    again = load_net(str(path))
+    assert isinstance(again, Net) and again.presets == ("mexican",)

@@ -21,10 +21,11 @@ player plays its ``fallback`` (``hard-v1``: the heuristic with the learned linea
 from __future__ import annotations
 
 import hashlib
+import os
 import json
 import zipfile
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -333,10 +334,20 @@ def sha256(path: str | Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
-@cache
 def _load(path: str) -> Net | None:
-    if np is None or not Path(path).exists():
+    """The network at ``path``, loaded once a version of the file: a file written again (the trainer's
+    ``OUT/net.npz`` at each evaluation) is read again, not served from the first reading."""
+    if np is None:
         return None
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return _load_version(path, st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=16)
+def _load_version(path: str, _mtime_ns: int, _size: int) -> Net:
     return Net.load(path)
 
 
