@@ -609,10 +609,7 @@ def test_a_chiamata_hand_pays_the_declarer_s_team_and_the_defenders_alike() -> N
         made = result.reason == "made"
         took = sum(result.side_points[s] for s in c.side())
         for seat in range(5):
-            if seat == c.declarer:
-                won = 2.0 if c.alone else 1.0
-            else:
-                won = 0.5 if seat == c.partner else -0.5
+            won = (2.0 if c.alone else 1.0) if seat == c.declarer else 0.5 if seat == c.partner else -0.5
             lead = took - c.points if seat in c.side() else c.points - took
             assert reward(game, seat) == pytest.approx((won if made else -won) + 0.25 * lead / 240)
         team, defence = c.side(), set(range(5)) - c.side()

@@ -542,9 +542,9 @@ def test_other_games_fall_back_to_hard_v1() -> None:
 
 def test_a_network_plays_only_the_presets_it_serves_and_the_expert_reads_only_the_searched_ones() -> None:
     """``two_player_family.npz`` reads four presets and serves two (``meta["serves"]``): ``hard`` plays it in
-    ``mariaje`` and ``tuscan``, not in ``mexican`` (its own network's) and ``lombard`` (``hard-v1``'s); the expert's search reads only the
-    networks measured against ``expert-v1`` (:data:`brisca.agents.net.SEARCHED`), so it plays ``tuscan`` as
-    ``expert-v1`` does."""
+    ``mariaje`` and ``tuscan``, not in ``mexican`` (its own network's) and ``lombard`` (``hard-v1``'s); the
+    expert's search reads only the networks measured against ``expert-v1`` (:data:`brisca.agents.net.SEARCHED`),
+    so it plays ``tuscan`` as ``expert-v1`` does."""
     from brisca.agents.net import SEARCHED, shipped_path
 
     family = Net.load(shipped_path("two_player_family.npz"))

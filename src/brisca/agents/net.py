@@ -21,8 +21,8 @@ player plays its ``fallback`` (``hard-v1``: the heuristic with the learned linea
 from __future__ import annotations
 
 import hashlib
-import os
 import json
+import os
 import zipfile
 from collections.abc import Callable, Sequence
 from functools import cache, lru_cache
@@ -100,8 +100,8 @@ def reward(game: Game, seat: int) -> float:
         if game.rules.contract == "called":
             assert result.scores is not None
             return result.scores[seat] / 2 + 0.25 * lead / 240
-        won = (seat in team) == (result.reason == "made")
-        return (1.0 if won else -1.0) + 0.25 * lead / 240
+        took_it = (seat in team) == (result.reason == "made")
+        return (1.0 if took_it else -1.0) + 0.25 * lead / 240
     side = game.side_of(seat)
     pts = result.side_points
     others = [p for i, p in enumerate(pts) if i != side]

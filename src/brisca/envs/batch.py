@@ -770,7 +770,7 @@ def _reward(st: Any, lane: int, seat: int, lay: Any, cfg: Any, totals: Any) -> f
         value = (4 if partner == decl else 2) if seat == decl else (1 if seat == partner else -1)
         if took < high:
             value = -value
-        clead = took - high if seat == decl or seat == partner else high - took
+        clead = took - high if seat in (decl, partner) else high - took
         return float(value / 2 + 0.25 * clead / 240)
     side = seat % sides
     least = c[_LEAST] != 0
