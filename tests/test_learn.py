@@ -7,6 +7,7 @@ one runs where torch is installed (the 'learn' extra).
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -980,3 +981,11 @@ def test_a_network_file_written_again_is_read_again(tmp_path: Path) -> None:
     other.save(path)
     again = load_net(str(path))
     assert isinstance(again, Net) and again.presets == ("mexican",)
+    # A new file moved over it with the same size and time (as a fast trainer could) is still a new version.
+    stat = path.stat()
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes(path.read_bytes())
+    os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    os.replace(copy, path)
+    assert path.stat().st_mtime_ns == stat.st_mtime_ns and path.stat().st_size == stat.st_size
+    assert load_net(str(path)) is not again

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from test_server_resume import _postgres_url
-from test_web_browser import _clock, _get, _open_page, browser, serving  # noqa: F401  (browser: the fixture)
+from test_web_browser import _clock, _get, _open_page, _sign_up, browser, serving  # noqa: F401  (browser: the fixture)
 
 #: The whole test's budget; every wait below is bounded too.
 PASSWORD = "s3cret enough"
@@ -140,12 +140,7 @@ def test_a_provisional_rating_is_marked_and_off_the_leaderboard(browser: Any, tm
     with serving(str(tmp_path / "db.sqlite3"), tmp_path, flags=flags) as site:
         context, page, errors = _open_page(browser, locale="en-US")
         page.on("dialog", lambda dialog: dialog.accept())
-        page.goto(f"{site}/login")
-        form = page.locator("#signupform")
-        form.locator("input[name=username]").fill("Ana")
-        form.locator("input[name=password]").fill(PASSWORD)
-        form.locator("button[type=submit]").click()
-        page.wait_for_function("document.body.dataset.user === 'ana'", timeout=left_ms())
+        _sign_up(page, site, password=PASSWORD, timeout=left_ms())
 
         def table_against(level: str) -> None:
             page.goto(f"{site}/")

@@ -121,6 +121,17 @@ def _open_page(browser: Any, **context: Any) -> tuple[Any, Any, list[str]]:
     return ctx, page, errors
 
 
+def _sign_up(page: Any, site: str, name: str = "Ana", password: str = "correct horse battery",
+             timeout: float | None = None) -> None:
+    """Open an account from the login page; back logged in (the page's ``data-user`` is the name, lower case)."""
+    page.goto(f"{site}/login")
+    form = page.locator("#signupform")
+    form.locator("input[name=username]").fill(name)
+    form.locator("input[name=password]").fill(password)
+    form.locator("button[type=submit]").click()
+    page.wait_for_function(f"document.body.dataset.user === '{name.lower()}'", timeout=timeout)
+
+
 def _clock() -> Any:
     started = time.monotonic()
 

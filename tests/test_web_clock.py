@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from test_web_browser import _get, _open_page, browser, server  # noqa: F401  (fixtures)
+from test_web_browser import _get, _open_page, _sign_up, browser, server  # noqa: F401  (fixtures)
 
 
 def test_the_creator_picks_a_clock_and_the_table_counts_down_the_turn(browser: Any, server: str) -> None:  # noqa: F811
@@ -54,12 +54,7 @@ def test_a_slow_table_on_a_phone_where_it_is_ones_turn(browser: Any, server: str
     """An account opens a slow table (a move a day) from the lobby on a phone; the lobby and "My tables" show
     that it is their turn, and how long is left, in the page's language, within the phone's width."""
     ctx, page, errors = _open_page(browser, locale="en-US", viewport={"width": 390, "height": 844})
-    page.goto(f"{server}/login")
-    form = page.locator("#signupform")
-    form.locator("input[name=username]").fill("Ana")
-    form.locator("input[name=password]").fill("correct horse battery")
-    form.locator("button[type=submit]").click()
-    page.wait_for_function("document.body.dataset.user === 'ana'")
+    _sign_up(page, server)
     page.goto(server)
     form = page.locator("#create")
     form.locator("select[name=preset]").select_option("spanish")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from test_web_a11y import _report, _violations
-from test_web_browser import _get, _open_page, browser, serving  # noqa: F401  (fixtures)
+from test_web_browser import _get, _open_page, _sign_up, browser, serving  # noqa: F401  (fixtures)
 
 OFFERED = {"name": "Quick cup", "max_entrants": 2, "rounds": 1, "options": {"target_hands": 1},
            "clock": {"move": 1, "reserve": 0}, "bot_delay": 0}
@@ -93,12 +93,7 @@ def test_an_account_makes_a_tournament_from_the_form_and_starts_it(browser: Any,
         # A guest is told to log in to make one (in Italian: the page's language follows the browser's).
         assert page.locator("#tourlogin").inner_text() == "Accedi per creare un torneo; chiunque può iscriversi."
         assert page.locator("#newtournament").is_hidden()
-        page.goto(f"{server}/login")
-        form = page.locator("#signupform")
-        form.locator("input[name=username]").fill("Ana")
-        form.locator("input[name=password]").fill("correct horse battery")
-        form.locator("button[type=submit]").click()
-        page.wait_for_function("document.body.dataset.user === 'ana'")
+        _sign_up(page, server)
         page.goto(f"{server}/tournaments")
         form = page.locator("#newtournament")
         form.wait_for(state="visible")

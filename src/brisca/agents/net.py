@@ -343,11 +343,12 @@ def _load(path: str) -> Net | None:
         st = os.stat(path)
     except OSError:
         return None
-    return _load_version(path, st.st_mtime_ns, st.st_size)
+    return _load_version(path, st.st_ino, st.st_mtime_ns, st.st_size)
 
 
 @lru_cache(maxsize=16)
-def _load_version(path: str, _mtime_ns: int, _size: int) -> Net:
+def _load_version(path: str, _inode: int, _mtime_ns: int, _size: int) -> Net:
+    # The inode too: a file replaced within the clock's resolution (os.replace of a new file) is a new version.
     return Net.load(path)
 
 
