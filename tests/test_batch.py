@@ -18,9 +18,10 @@ np = pytest.importorskip("numpy")
 from brisca.actions import PASS, Action, Bid  # noqa: E402
 from brisca.agents.net import Net, reward  # noqa: E402
 from brisca.agents.simple import GreedyAgent  # noqa: E402
+from brisca.envs.actions import ActionCodec, Block  # noqa: E402
 from brisca.envs.batch import COMPILED, Batch, covers, policy, privileged_size, quantize  # noqa: E402
 from brisca.envs.encode import ObservationEncoder, cues  # noqa: E402
-from brisca.game import Game  # noqa: E402
+from brisca.game import Game, RuledGame  # noqa: E402
 from brisca.rules import Rules, make_rules  # noqa: E402
 
 if os.environ.get("BRISCA_REQUIRE_KERNEL") and not COMPILED:
@@ -316,21 +317,130 @@ def test_a_chiamata_action_out_of_its_phase_is_refused_and_changes_nothing() -> 
     both(next(a for a in game.legal_actions() if isinstance(a, Call)))
 
 
-def test_the_plain_python_lanes_play_briscola_chiamata_as_the_engine() -> None:
+@pytest.mark.parametrize(("share", "hands", "seed"), [(0.0, 120, 80), (0.5, 100, 81), (1.0, 100, 82)])
+def test_brisca_rematada_matches_the_engine(share: float, hands: int, seed: int) -> None:
+    """Brisca Rematada at 3: every bid and pass, the talon taken and shown, every discard of two cards (one id a
+    pair), the trump named, each king-knight pair declared on lead (its card led next) and every card an action id
+    of the engine's; every seat's input bit for bit (the talon, the declarer's own discards and their points
+    hidden from the others until the count, the declarations), the solo contract's result and the rewards; random,
+    greedy and mixed play."""
+    seen: Counter[str] = Counter()
+    assert covers("rematada", 3)
+    assert play_along(["rematada"], 3, hands=hands, seed=seed, seen=seen, choose=bidding_low(share)) > hands * 35
+    assert seen["discard"] == seen["trump"] == seen["made"] + seen["set"] == hands, seen  # (the last seat must bid)
+    assert seen["play"] == 30 * hands and seen["all-passed"] == 0, seen
+    assert seen["set"] > hands // 10, seen
+    if share > 0.0:  # (the greedy player declares its pairs and makes some contracts)
+        assert seen["made"] > hands // 20 and seen["declare"] > hands // 5, seen
+    else:
+        assert seen["declare"] > 0, seen
+        assert play_along(["rematada"], 3, hands=25, seed=seed, with_cues=True) > 25 * 35  # random bids, high ones
+
+
+@pytest.mark.parametrize("options", [
+    {"max_bid": 170, "min_bid": 120},
+    {"bid_step": 5, "last_trick_bonus": 0},
+    {"all_pass": "redeal", "auction_direction": "against_play"},
+    {"auction_direction": "against_play"},
+    {"declarations": "off", "pair_bonus": True},
+])
+def test_brisca_rematada_s_options_match_the_engine(options: dict[str, object]) -> None:
+    """The auction's bids and way round, a hand everybody passed (void, under ``all_pass: redeal``), pairs scored
+    when captured instead of declared."""
+    seen: Counter[str] = Counter()
+    rules = make_rules("rematada", options)
+    assert covers(rules, 3)
+    assert play_along([rules], 3, hands=60, seed=83, seen=seen, with_cues=True, choose=bidding_low(0.4)) > 60 * 20
+    assert seen["made"] > 0 and seen["set"] > 0, seen
+    assert (seen["all-passed"] > 0) == (options.get("all_pass") == "redeal"), seen
+    assert (seen["declare"] > 0) == (options.get("declarations") != "off"), seen
+
+
+def test_a_rematada_action_out_of_its_phase_is_refused_and_changes_nothing() -> None:
+    """A card, a discard, a trump or a declaration during the auction; a card, a bid or a trump while the talon's
+    taker discards, and a discard of cards he does not hold; a discard or a card while he names the trump; a
+    declaration before winning a trick, of a pair not held or declared already, and a card other than the pair's
+    once declared: each refused, the lane as it was."""
+    from brisca.actions import Declare, Discard, Play, TrumpChoice
+    from brisca.cards import Rank, Suit
+
+    rng = random.Random(4)
+    batch = Batch(["rematada"], 3, size=1)
+    ids = batch.codec.ids
+
+    def refused(*actions: Action) -> None:
+        before = batch.st.copy()
+        for action in actions:
+            with pytest.raises(ValueError, match="not legal"):
+                batch.apply(0, ids[action])
+        assert (batch.st == before).all()
+
+    def both(game: Game, action: Action) -> None:
+        game.apply(action)
+        batch.apply(0, ids[action])
+        assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
+
+    def to_act(game: Game) -> int:
+        seat = game.turn
+        assert seat is not None
+        return seat
+
+    declared = 0
+    for seed in range(400):
+        game = Game("rematada", 3, seed=seed)
+        batch.load(0, game)
+        hand = game.hand(to_act(game))
+        refused(Play(hand[0]), Discard(hand[0], hand[1]), TrumpChoice(Suit.OROS), Declare(Suit.COPAS))
+        both(game, Bid(110))
+        refused(Bid(110), Bid(100))
+        both(game, PASS)
+        both(game, PASS)
+        declarer = to_act(game)
+        assert isinstance(game, RuledGame) and game.phase == "discard"
+        mine = sorted(game.hand(declarer))
+        other = sorted(game.hand((declarer + 1) % 3))
+        refused(Play(mine[0]), Bid(120), PASS, TrumpChoice(Suit.OROS), Discard(other[0], other[1]),
+                Discard(mine[0], other[0]), Declare(Suit.OROS))
+        both(game, Discard(mine[0], mine[1]))
+        refused(Discard(mine[2], mine[3]), Play(mine[2]), Declare(Suit.OROS), PASS)
+        both(game, TrumpChoice(Suit(seed % 4)))
+        refused(*(Declare(s) for s in Suit), TrumpChoice(Suit.OROS), Discard(mine[2], mine[3]))
+        while not game.is_over():
+            legal = game.legal_actions()
+            declares = [a for a in legal if isinstance(a, Declare)]
+            refused(*(Declare(s) for s in Suit if Declare(s) not in declares))
+            if not declares:
+                both(game, rng.choice(legal))
+                continue
+            suit = declares[0].suit
+            both(game, declares[0])
+            refused(Declare(suit), *(Play(c) for c in game.hand(to_act(game))
+                                     if c.suit is not suit or c.rank not in (Rank.KING, Rank.KNIGHT)))
+            declared += 1
+        result = game.result()
+        assert result is not None and batch.result(0) == (tuple(result.side_points), result.winner)
+        if declared >= 10:
+            break
+    assert declared >= 10
+
+
+@pytest.mark.parametrize(("presets", "players", "hands"), [(["chiamata", "chiamata-buia"], 5, 12),
+                                                         (["rematada"], 3, 10)])
+def test_the_plain_python_lanes_play_the_auctions_as_the_engine(presets: list[str], players: int, hands: int) -> None:
     """The same functions run as plain Python where numba is missing (here with numba's compiler off)."""
     code = ("import sys; sys.path.insert(0, sys.argv[1]); from collections import Counter; import test_batch as t;"
-            "seen = Counter(); n = t.play_along(['chiamata', 'chiamata-buia'], 5, hands=12, seed=70, seen=seen,"
+            f"seen = Counter(); n = t.play_along({presets!r}, {players}, hands={hands}, seed=70, seen=seen,"
             " with_cues=True, choose=t.bidding_low(0.5)); assert seen['made'] and seen['set'], seen; print(n)")
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     out = subprocess.run([sys.executable, "-c", code, os.path.dirname(__file__)], env=env, capture_output=True,
                          text=True, timeout=600, check=False)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert int(out.stdout.strip()) > 12 * 40
+    assert int(out.stdout.strip()) > hands * 30
 
 
 @pytest.mark.parametrize(("presets", "players"), [
     (["muerte-al-tres"], 2), (["muerte-al-tres", "spanish"], 6), (["scoperta"], 3), (["bixkla"], 4),
-    (["chiamata", "chiamata-buia"], 5),
+    (["chiamata", "chiamata-buia"], 5), (["rematada"], 3),
 ])
 def test_the_trainer_plays_the_new_presets_in_lockstep(presets: list[str], players: int) -> None:
     """The trainer picks the lockstep self-play wherever :func:`covers` says the batch plays the presets, and its
@@ -351,10 +461,25 @@ def test_the_trainer_plays_the_new_presets_in_lockstep(presets: list[str], playe
         assert (many["act"] >= 101).sum() > 50
     if players == 5:  # chiamata: the bids, the passes and the calls are choices too
         assert (many["act"] >= 111).sum() > 24 * 2
+    if presets == ["rematada"]:  # the bids and passes, the discards and the trumps named are choices too
+        discards = batch_block(presets[0], players, "discard")
+        trumps = batch_block(presets[0], players, "trump")
+        assert ((many["act"] >= discards.start) & (many["act"] < discards.stop)).sum() == 24
+        assert ((many["act"] >= trumps.start) & (many["act"] < trumps.stop)).sum() == 24
 
 
-@pytest.mark.parametrize(("presets", "players"), [(["spanish", "briscola"], 2), (["chiamata", "chiamata-buia"], 5)])
-def test_lockstep_lanes_match_games_played_beside_them(presets: list[str], players: int) -> None:
+def batch_block(preset: str, players: int, name: str) -> Block:
+    """The codec's block ``name`` for ``preset`` at ``players``."""
+    return ActionCodec.for_rules(preset, players).block(name)
+
+
+#: Rematada with its auction going the other way round: another preset of the same encoding and action ids.
+REMATADA_AGAINST = make_rules("rematada", {"auction_direction": "against_play"})
+
+
+@pytest.mark.parametrize(("presets", "players"), [(["spanish", "briscola"], 2), (["chiamata", "chiamata-buia"], 5),
+                                                  (["rematada", REMATADA_AGAINST], 3)])
+def test_lockstep_lanes_match_games_played_beside_them(presets: list[str | Rules], players: int) -> None:
     """observe() plays every forced move and lists each lane's seat to decide, its input and mask; act() applies
     one id a row: the same as each lane's Game."""
     batch = Batch(presets, players, size=12, seed=3)
@@ -425,15 +550,20 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
     assert (batch.st == before).all()
 
 
-def test_every_preset_with_a_stock_and_chiamata_are_covered_at_every_player_count() -> None:
+def test_every_preset_with_a_stock_chiamata_and_rematada_are_covered_at_every_player_count() -> None:
     """The batch refuses no preset that turns a trump and draws (every trump exchange such a preset uses
-    included), nor Briscola Chiamata's (a called card); the other games dealt out it refuses at every count."""
+    included), nor Briscola Chiamata's (a called card) nor Brisca Rematada (a talon and a named trump); the other
+    game dealt out, chilean, it refuses at every count."""
     from brisca.rules import find_variant, variant_names
 
+    refused = set()
     for name in variant_names():
         rules = find_variant(name)
-        called = rules.contract == "called"  # (Briscola Chiamata: dealt out, and played)
-        assert all(covers(rules, n) == (not rules.dealt_out or called) for n in rules.player_counts), name
+        contract = rules.contract in ("called", "solo")  # (Briscola Chiamata and Brisca Rematada: dealt out)
+        assert all(covers(rules, n) == (not rules.dealt_out or contract) for n in rules.player_counts), name
+        if not any(covers(rules, n) for n in rules.player_counts):
+            refused.add(rules.variant)
+    assert refused == {"chilean"}
     assert {find_variant(name).trump_exchange for name in variant_names() if not find_variant(name).dealt_out} <= {
         "off", "after_win", "any_time", "before_penultimate"}
 
@@ -442,9 +572,19 @@ def test_covers_only_what_it_plays() -> None:
     assert covers("spanish", 2) and covers("briscola", 4)
     for preset in ("chilean", "rematada", "chiamata"):
         assert not covers(preset, 2) and not covers(preset, 4)
-    assert covers("chiamata", 5) and covers("chiamata-buia", 5) and not covers("rematada", 3)
+    assert covers("chiamata", 5) and covers("chiamata-buia", 5) and covers("rematada", 3)
+    assert not covers("chilean", 4)
     for options in ({"bidding": "low_card"}, {"kill_three": True}, {"open_hands": True}):
         assert not covers(make_rules("chiamata", options), 5), options
+    beyond: list[dict[str, object]] = [{"kill_three": True}, {"open_hands": True}, {"talon": 3}, {"follow": "suit"},
+                                       {"declarations": "vales"}, {"claim": True}, {"arrastro": True},
+                                       {"deal": "golpe"}]
+    for extra in beyond:
+        try:
+            rules = make_rules("rematada", extra)
+        except ValueError:  # (options the rules refuse with Rematada's)
+            continue
+        assert not covers(rules, 3), extra
     assert not covers(make_rules("spanish", {"signals": "combination"}), 4)
     for kind in ("out_of_turn", "announced"):  # no preset with a stock exchanges so
         assert not covers(make_rules("spanish", {"trump_exchange": kind}), 2)
@@ -505,8 +645,9 @@ def test_the_research_page_examples_run() -> None:
 
 @pytest.mark.parametrize(("presets", "players"), [
     (["spanish", "briscola"], 2), (["spanish", "briscola"], 4), (["chiamata", "chiamata-buia"], 5),
+    (["rematada", REMATADA_AGAINST], 3),
 ])
-def test_hands_in_progress_replay_as_the_engine_plays_them(presets: list[str], players: int) -> None:
+def test_hands_in_progress_replay_as_the_engine_plays_them(presets: list[str | Rules], players: int) -> None:
     """``replay`` sets many lanes to hands part played (deck, dealer, history) in one call: every seat's input, the
     turn and the legal ids then match the engine's; played on, the margins match :func:`margin`'s (under a
     contract, side 0 the declarer's and 1 the others')."""
@@ -517,7 +658,9 @@ def test_hands_in_progress_replay_as_the_engine_plays_them(presets: list[str], p
     enc = ObservationEncoder(rules[0], players)
     rng = random.Random(players)
     choose = bidding_low(0.3)
-    games, presets, histories = [], [], []
+    games: list[Game] = []
+    of_lane: list[int] = []
+    histories: list[list[int]] = []
     for lane in range(batch.size):
         p = lane % 2
         game = Game(rules[p], players, dealer=rng.randrange(players), seed=rng.getrandbits(32))
@@ -526,19 +669,19 @@ def test_hands_in_progress_replay_as_the_engine_plays_them(presets: list[str], p
                 break
             game.apply(choose(game, game.legal_actions(), rng))
         games.append(game)
-        presets.append(p)
+        of_lane.append(p)
         histories.append([enc.codec.ids[a] for _s, a in game.history])
     width = max(len(h) for h in histories) + 1
     ids = np.zeros((batch.size, width), np.int64)
     for lane, h in enumerate(histories):
         ids[lane, :len(h)] = h
     decks = [[c.index for c in g.deck] for g in games]
-    batch.replay(np.arange(batch.size), decks, [g.dealer for g in games], ids, [len(h) for h in histories], presets)
+    batch.replay(np.arange(batch.size), decks, [g.dealer for g in games], ids, [len(h) for h in histories], of_lane)
     for lane, game in enumerate(games):
         assert batch.is_over(lane) == game.is_over() and batch.turn(lane) == game.turn
         for seat in range(players):
             got = batch.features(lane, seat)
-            assert got[:enc.size].tobytes() == ObservationEncoder(rules[presets[lane]], players).encode(
+            assert got[:enc.size].tobytes() == ObservationEncoder(rules[of_lane[lane]], players).encode(
                 game.view(seat)).tobytes()
             assert got[enc.size + len(rules):].tobytes() == cues(game.view(seat)).tobytes()
         while not game.is_over():
@@ -552,7 +695,7 @@ def test_hands_in_progress_replay_as_the_engine_plays_them(presets: list[str], p
     # an illegal history is refused with the row that broke
     ids[3, 0] = 999  # no action has this id
     with pytest.raises(ValueError, match="row 3"):
-        batch.replay(lanes[:4], decks[:4], [g.dealer for g in games[:4]], ids[:4], [1] * 4, presets[:4])
+        batch.replay(lanes[:4], decks[:4], [g.dealer for g in games[:4]], ids[:4], [1] * 4, of_lane[:4])
     assert not batch.live[:4].any()
 
 

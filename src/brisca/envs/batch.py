@@ -24,11 +24,17 @@ the auction for points (each bid and pass an action id; ``min_bid``, ``bid_step`
 and ``auction_direction`` as set), the call of a card (its suit trump, its holder the hidden partner, shown in
 the ``partner`` plane once the card is played; before the play, or after a first trick with no trump under
 ``call_time: after_first_trick``) and the contract's result (:meth:`Batch.contract` gives the engine-level
-contract). Not covered: the other games dealt out (``chilean``'s cuts and vales, ``rematada``'s talon and
-named trump, ``bidding: low_card``, ``contract: solo``), ``kill_three`` and ``open_hands`` with an auction,
-``deal_look``, ``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and
-``announced``, claims, arrastro, duties to follow and declarations. Several presets share a batch when their
-encodings and action ids share one layout (the network's case: one input a preset)::
+contract). And Brisca Rematada at 3, ``rematada``: 10 cards each and a talon of 2 face down, the same auction
+(its options as set; with ``all_pass: redeal`` a hand everybody passed is void), the winner shown and given the
+talon, his discard of two cards (one action id a pair, as the codec numbers them: their points his, hidden in the
+other seats' ``points`` until the hand is over), the trump he names, the king-knight pairs declared on lead
+(``declarations: on_lead``: a declaration is an action of its own, the seat then leading one of the pair's
+cards; 20, or 40 in trumps, to its holder), or scored when captured (``declarations: off`` with ``pair_bonus``),
+and the solo contract's result and reward. Not covered: ``chilean`` (cuts, vales, duties to follow),
+``bidding: low_card``, a talon of another size, ``kill_three`` and ``open_hands`` with an auction, ``deal_look``,
+``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and ``announced``,
+claims, arrastro, duties to follow and declarations other than on lead (``vales``). Several presets share a
+batch when their encodings and action ids share one layout (the network's case: one input a preset)::
 
     batch = Batch(["spanish", "briscola"], players=2, size=256, seed=1)
     batch.deal_all()
@@ -47,11 +53,12 @@ still pass; :data:`COMPILED` says which).
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from brisca.actions import ASK_SIGNALS, CALLS, PASS, SIGNAL_SETS, Bid, Signal
-from brisca.cards import ALL_CARDS
+from brisca.actions import ASK_SIGNALS, CALLS, PASS, SIGNAL_SETS, Bid, Declare, Discard, Signal, TrumpChoice
+from brisca.cards import ALL_CARDS, Card, Suit
 from brisca.envs import deck_points
 from brisca.envs.encode import ObservationEncoder, cue_size
 from brisca.game import Game
@@ -107,7 +114,13 @@ _TOPR = _SIGID + len(_SIG_ORDER)
                                                                                                  _TOPR + 23)
 #: ``cfg[_INDECK + card]``: the card is in the preset's deck (it may be called).
 _INDECK = _TOPR + 23
-_CFG = _INDECK + 48
+#: Brisca Rematada's contract: the talon's size (0: none; its cards go to the auction's winner, who discards as
+#: many), whether the contract is the declarer's alone (``contract: solo``), the action ids of the first discard,
+#: the first trump named and the first declaration (-1: no declarations), and the deck's size; then
+#: ``cfg[_POS + card]``: the card's place in the deck by index (the codec numbers discards by these places).
+(_TALON, _SOLO, _DISCID, _TRUMPID, _DECLID, _NDECK) = range(_INDECK + 48, _INDECK + 54)
+_POS = _INDECK + 54
+_CFG = _POS + 48
 #: ``_XMODE``: no exchange, once the seat has won a trick, at any time.
 _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 
@@ -115,15 +128,20 @@ _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 (_L_HANDS, _L_HLEN, _L_STOCK, _L_SLEN, _L_TRICK, _L_TLEN, _L_LEADER, _L_TURN, _L_BEST, _L_BSEAT, _L_GIVE, _L_OVER,
  _L_LASTW, _L_DEALER, _L_TRUMP, _L_PRESET, _L_PTS, _L_MAYX, _L_PLAYED, _L_CAPT, _L_KNOWN, _L_THREE, _L_KILLER,
  _L_TSIG, _L_SIGH, _L_SIGT, _L_PHASE, _L_BIDS, _L_PASSED, _L_HIGH, _L_HSEAT, _L_DECL, _L_CALLED, _L_PARTNER,
- _L_SHOWN, _L_BLIND, _L_WIDTH) = range(37)
-#: ``_L_PHASE``: the hand's phase, as its index in :data:`brisca.game.PHASES` (the auction's bids, the call, the
-#: play; the trump is -1 until the call names it).
-_PH_BID, _PH_CALL, _PH_PLAY = 0, 3, 4
+ _L_SHOWN, _L_BLIND, _L_TALON, _L_DISC, _L_DPTS, _L_WON, _L_DECLS, _L_PEND, _L_WIDTH) = range(43)
+#: ``_L_PHASE``: the hand's phase, as its index in :data:`brisca.game.PHASES` (the auction's bids, the discard
+#: and the trump named by the talon's taker, the call, the play; the trump is -1 until it is named or called).
+#: ``_L_TALON``: the talon as dealt; ``_L_DISC``: the cards laid down (-1 before), whose points ``_L_DPTS`` the
+#: other seats do not see until the hand is over; ``_L_WON``: each seat has won a trick (it may declare);
+#: ``_L_DECLS``: the suits each seat has declared (bit a suit); ``_L_PEND``: the suit just declared, one of whose
+#: two cards is led now (-1: none).
+_PH_BID, _PH_DISC, _PH_TRUMP, _PH_CALL, _PH_PLAY = 0, 1, 2, 3, 4
 
 # --- the encoder's field offsets (``enc``) ---------------------------------------------------------------------------
 _ENC_FIELDS = ("hand", "known", "trick", "played", "captured", "face_up", "trump", "leader", "turn", "dealer",
                "partners", "arrastro", "stock", "points", "hand_sizes", "signals_trick", "signals_hand", "phase",
-               "bids", "passed", "declarer", "called", "partner")
+               "bids", "passed", "declarer", "called", "partner", "talon", "discards", "declarations")
+_E_TALON, _E_DISC, _E_DECLS = 23, 24, 25
 #: ``enc[_ENC_END]``: the encoding's size (the presets' inputs follow it).
 _ENC_END = len(_ENC_FIELDS)
 
@@ -133,12 +151,15 @@ def covers(rules: Rules | str, players: int) -> bool:
     rules = make_rules(rules)
     if players not in rules.player_counts:
         return False
-    if rules.auction:  # Briscola Chiamata: every card dealt, an auction for points, a called card, no stock
-        return (rules.bidding == "points" and rules.trump_from == "called" and rules.contract == "called"
-                and rules.talon == 0 and rules.deal == "one_by_one" and rules.sides(players) == players
-                and rules.follow == "none" and not rules.arrastro and not rules.claim and not rules.kill_three
-                and rules.declarations == "off" and rules.lead_two == "any" and rules.capote == "off"
-                and not rules.open_hands and not rules.deal_look)
+    if rules.auction:  # every card dealt (a talon aside), an auction for points, no stock
+        called = (rules.trump_from == "called" and rules.contract == "called" and rules.talon == 0
+                  and rules.declarations == "off")  # Briscola Chiamata
+        named = (rules.trump_from == "named" and rules.contract == "solo" and rules.talon == 2
+                 and rules.declarations in ("off", "on_lead"))  # Brisca Rematada
+        return ((called or named) and rules.bidding == "points" and rules.deal == "one_by_one"
+                and rules.sides(players) == players and rules.trump_exchange == "off" and rules.follow == "none"
+                and not rules.arrastro and not rules.claim and not rules.kill_three and rules.lead_two == "any"
+                and rules.capote == "off" and not rules.open_hands and not rules.deal_look)
     # The rules the lanes play beyond the plain game's path: muerte al tres, partner and open signals.
     base = dataclasses.replace(rules, kill_three=False, signals="off")
     return (base.plain and not rules.dealt_out and not rules.trump_rotation and not rules.deal_look
@@ -152,10 +173,12 @@ def covers(rules: Rules | str, players: int) -> bool:
 @_njit
 def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck: Any, dealer: int) -> None:
     """Deal ``deck`` (card indices, top first) as :class:`~brisca.game.Game` deals it: one card at a time from
-    the dealer's left, the next card turned for trump at the bottom of the stock."""
+    the dealer's left, the next card turned for trump at the bottom of the stock (or, every card dealt, the rest
+    face down as the talon)."""
     c = cfg[preset]
     n = c[_N]
-    h = c[_H]
+    stride = c[_H]
+    h = stride - c[_TALON]
     row = st[lane]
     for i in range(row.shape[0]):
         row[i] = 0
@@ -163,7 +186,7 @@ def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck
     for k in range(n):
         seat = (dealer + 1 + k) % n
         for i in range(h):
-            row[lay[_L_HANDS] + seat * h + i] = deck[k + i * n]
+            row[lay[_L_HANDS] + seat * stride + i] = deck[k + i * n]
         row[lay[_L_HLEN] + seat] = h
     ncards = c[_NCARDS]
     row[lay[_L_TLEN]] = 0
@@ -180,6 +203,10 @@ def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck
     row[lay[_L_DECL]] = -1
     row[lay[_L_CALLED]] = -1
     row[lay[_L_PARTNER]] = -1
+    row[lay[_L_PEND]] = -1
+    for i in range(c[_TALON]):
+        row[lay[_L_TALON] + i] = deck[dealt + i]
+        row[lay[_L_DISC] + i] = -1
     for s in range(n):
         row[lay[_L_MAYX] + s] = 1 if c[_XMODE] == _X_ANY else 0
     for i in range(48):
@@ -216,7 +243,7 @@ def _set_give(row: Any, lay: Any, c: Any, exchanged: bool, xtable_face: int) -> 
 @_njit
 def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
     """The legal action ids of the seat to act, in the engine's order (its cards in hand order, then the
-    exchange); their number (0 once the hand is over)."""
+    declarations, the exchange and the signals); their number (0 once the hand is over)."""
     row = st[lane]
     if row[lay[_L_OVER]] != 0:
         return 0
@@ -226,11 +253,18 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
         return int(_bids(row, lay, c, out))
     if phase == _PH_CALL:
         return int(_calls(row, lay, c, out))
+    if phase == _PH_DISC:
+        return int(_discards(row, lay, c, out))
+    if phase == _PH_TRUMP:
+        for su in range(4):
+            out[su] = c[_TRUMPID] + su
+        return 4
     h = c[_H]
     seat = row[lay[_L_TURN]]
     hl = row[lay[_L_HLEN] + seat]
     base = lay[_L_HANDS] + seat * h
     give = row[lay[_L_GIVE]]
+    pend = row[lay[_L_PEND]]
     held = False
     prisoner = _prisoner(row, lay, c, hl)
     m = 0
@@ -238,9 +272,14 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
         card = row[base + i]
         if card == give:
             held = True
-        if card != prisoner:
+        if card != prisoner and (pend < 0 or card == pend * 12 + 10 or card == pend * 12 + 11):
             out[m] = card
             m += 1
+    if c[_DECLID] >= 0:
+        for su in range(4):
+            if _declarable(row, lay, c, seat, base, hl, su):
+                out[m] = c[_DECLID] + su
+                m += 1
     if held and row[lay[_L_MAYX] + seat] != 0:
         out[m] = EXCHANGE_ID + give
         m += 1
@@ -293,6 +332,78 @@ def _calls(row: Any, lay: Any, c: Any, out: Any) -> int:
 
 
 @_njit
+def _held(row: Any, base: int, hl: int) -> int:
+    """The hand of ``hl`` cards at ``row[base:]`` as a set of card indices (bit ``card``)."""
+    bits = 0
+    for i in range(hl):
+        bits |= 1 << row[base + i]
+    return bits
+
+
+@_njit
+def _discard_id(c: Any, a: int, b: int) -> int:
+    """The action id of laying down cards ``a`` and ``b`` (``a`` before ``b`` by index): the codec numbers the
+    pairs of the deck in the order of ``itertools.combinations`` over its cards by index."""
+    i = c[_POS + a]
+    j = c[_POS + b]
+    return int(c[_DISCID] + i * (2 * c[_NDECK] - i - 1) // 2 + j - i - 1)
+
+
+@_njit
+def _discards(row: Any, lay: Any, c: Any, out: Any) -> int:
+    """The talon's taker's legal discards, in the engine's order (every pair of his cards, by index): ascending
+    ids."""
+    seat = row[lay[_L_TURN]]
+    bits = _held(row, lay[_L_HANDS] + seat * c[_H], row[lay[_L_HLEN] + seat])
+    m = 0
+    for a in range(48):
+        if (bits >> a) & 1:
+            for b in range(a + 1, 48):
+                if (bits >> b) & 1:
+                    out[m] = _discard_id(c, a, b)
+                    m += 1
+    return m
+
+
+@_njit
+def _discard(row: Any, lay: Any, c: Any, points: Any, seat: int, aid: int) -> bool:
+    """The talon's taker lays two of his cards face down into his own pile (their points his, hidden from the
+    others until the count); he names the trump next. False (nothing changed) when not legal."""
+    base = lay[_L_HANDS] + seat * c[_H]
+    hl = row[lay[_L_HLEN] + seat]
+    bits = _held(row, base, hl)
+    for a in range(48):
+        if (bits >> a) & 1:
+            for b in range(a + 1, 48):
+                if (bits >> b) & 1 and _discard_id(c, a, b) == aid:
+                    _take(row, base, hl, a)
+                    _take(row, base, hl - 1, b)
+                    row[base + hl - 1] = -1
+                    row[base + hl - 2] = -1
+                    row[lay[_L_HLEN] + seat] = hl - 2
+                    row[lay[_L_DISC]] = a
+                    row[lay[_L_DISC] + 1] = b
+                    row[lay[_L_DPTS]] = points[a] + points[b]
+                    row[lay[_L_PTS] + seat] += points[a] + points[b]
+                    row[lay[_L_PHASE]] = _PH_TRUMP
+                    return True
+    return False
+
+
+@_njit
+def _declarable(row: Any, lay: Any, c: Any, seat: int, base: int, hl: int, su: int) -> bool:
+    """``declarations: on_lead``: ``seat`` may declare the king-knight pair of suit ``su`` now: leading, having
+    won a trick, holding both, the pair not declared yet (by anyone) and no declaration waiting for its card."""
+    if row[lay[_L_TLEN]] != 0 or row[lay[_L_PEND]] >= 0 or row[lay[_L_WON] + seat] == 0:
+        return False
+    for s in range(c[_N]):
+        if (row[lay[_L_DECLS] + s] >> su) & 1:
+            return False
+    bits = _held(row, base, hl)
+    return bool((bits >> (su * 12 + 10)) & 1 and (bits >> (su * 12 + 11)) & 1)
+
+
+@_njit
 def _bid(row: Any, lay: Any, c: Any, seat: int, aid: int) -> bool:
     """A bid or a pass by ``seat``, then the auction's next seat, or its end (the declarer to call or to lead the
     first trick; or, everybody passed, the hand void); false (nothing changed) when not legal."""
@@ -324,7 +435,14 @@ def _bid(row: Any, lay: Any, c: Any, seat: int, aid: int) -> bool:
         return True
     row[lay[_L_DECL]] = high
     row[lay[_L_TURN]] = high
-    if c[_BUIA] != 0:  # the declarer leads a first trick with no trump, and calls once it is over
+    if c[_TALON] != 0:  # the winner shows the talon and takes it (after his cards), then discards as many
+        base = lay[_L_HANDS] + high * c[_H]
+        hl = row[lay[_L_HLEN] + high]
+        for i in range(c[_TALON]):
+            row[base + hl + i] = row[lay[_L_TALON] + i]
+        row[lay[_L_HLEN] + high] = hl + c[_TALON]
+        row[lay[_L_PHASE]] = _PH_DISC
+    elif c[_BUIA] != 0:  # the declarer leads a first trick with no trump, and calls once it is over
         row[lay[_L_BLIND]] = 1
         row[lay[_L_PHASE]] = _PH_PLAY
         row[lay[_L_LEADER]] = high
@@ -357,6 +475,21 @@ def _call(row: Any, lay: Any, c: Any, aid: int) -> bool:
     else:
         row[lay[_L_LEADER]] = row[lay[_L_DECL]]
         row[lay[_L_TURN]] = row[lay[_L_DECL]]
+    return True
+
+
+@_njit
+def _name_trump(row: Any, lay: Any, c: Any, aid: int) -> bool:
+    """The declarer names the trump suit and leads, playing alone (his own partner). False when not legal."""
+    su = aid - c[_TRUMPID]
+    if su < 0 or su >= 4:
+        return False
+    decl = row[lay[_L_DECL]]
+    row[lay[_L_TRUMP]] = su
+    row[lay[_L_PARTNER]] = decl
+    row[lay[_L_PHASE]] = _PH_PLAY
+    row[lay[_L_LEADER]] = decl
+    row[lay[_L_TURN]] = decl
     return True
 
 
@@ -441,8 +574,19 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         return bool(_bid(row, lay, c, seat, aid))
     if phase == _PH_CALL:
         return bool(_call(row, lay, c, aid))
+    if phase == _PH_DISC:
+        return bool(_discard(row, lay, c, points[p], seat, aid))
+    if phase == _PH_TRUMP:
+        return bool(_name_trump(row, lay, c, aid))
     hl = row[lay[_L_HLEN] + seat]
     base = lay[_L_HANDS] + seat * h
+    if c[_DECLID] >= 0 and c[_DECLID] <= aid < c[_DECLID] + 4:  # a pair declared: one of its cards is led next
+        su = aid - c[_DECLID]
+        if not _declarable(row, lay, c, seat, base, hl, su):
+            return False
+        row[lay[_L_DECLS] + seat] |= 1 << su
+        row[lay[_L_PEND]] = su
+        return True
     if aid >= 2 * EXCHANGE_ID:  # a signal: true, of these rules, not yet made this turn; the seat acts again
         if c[_SIGMODE] == _SIG_OFF:
             return False
@@ -467,8 +611,12 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         row[lay[_L_KNOWN] + give] = 0
         _set_give(row, lay, c, True, xtable[p, give])
         return True
+    pend = row[lay[_L_PEND]]
+    if pend >= 0 and aid != pend * 12 + 10 and aid != pend * 12 + 11:
+        return False
     if aid == _prisoner(row, lay, c, hl) or not _take(row, base, hl, aid):
         return False
+    row[lay[_L_PEND]] = -1
     row[base + hl - 1] = -1
     row[lay[_L_HLEN] + seat] = hl - 1
     row[lay[_L_KNOWN] + aid] = 0
@@ -524,6 +672,7 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
             row[lay[_L_SIGT] + i] = 0
     row[lay[_L_PTS] + winner] += tp
     row[lay[_L_MAYX] + winner] = 1
+    row[lay[_L_WON] + winner] = 1
     row[lay[_L_TLEN]] = 0
     row[lay[_L_LASTW]] = winner
     slen = row[lay[_L_SLEN]]
@@ -607,9 +756,12 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
         if s % sides == my_side:
             out[enc[10] + (s - me) % n] = 1.0
     out[enc[12]] = min(slen / scales[p, 0], 1.0)
+    decl = row[lay[_L_DECL]]
     for r in range(n):
         s = (me + r) % n
         pts = row[lay[_L_PTS] + s]
+        if s == decl and s != me and not over:  # the declarer's discards lie face down until the count
+            pts -= row[lay[_L_DPTS]]
         if pts:
             out[enc[13] + r] = pts * scales[p, 1]
         size = row[lay[_L_HLEN] + s]
@@ -641,6 +793,19 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
             out[enc[21] + row[lay[_L_CALLED]]] = 1.0
             if row[lay[_L_SHOWN]] != 0:
                 out[enc[22] + (row[lay[_L_PARTNER]] - me) % n] = 1.0
+        if c[_TALON] != 0:  # the talon, shown once the auction is won; the discards, to the declarer alone
+            if phase != _PH_BID:
+                for i in range(c[_TALON]):
+                    out[enc[_E_TALON] + row[lay[_L_TALON] + i]] = 1.0
+            if me == decl and row[lay[_L_DISC]] >= 0:
+                for i in range(c[_TALON]):
+                    out[enc[_E_DISC] + row[lay[_L_DISC] + i]] = 1.0
+    if c[_DECLID] >= 0:  # the pairs declared, by seat and suit
+        for s in range(n):
+            bits = row[lay[_L_DECLS] + s]
+            for su in range(4):
+                if (bits >> su) & 1:
+                    out[enc[_E_DECLS] + ((s - me) % n) * 4 + su] = 1.0
     out[enc[_ENC_END] + p] = 1.0
     if cues:
         _cues(row, lay, c, me, strength[p], out, enc[_ENC_END] + npresets)
@@ -664,6 +829,10 @@ def _cues(row: Any, lay: Any, c: Any, me: int, strength: Any, out: Any, at: int)
     for i in range(row[lay[_L_SLEN]]):
         k = row[lay[_L_STOCK] + i]
         if strength[k] > high[k // 12]:
+            high[k // 12] = strength[k]
+    for i in range(c[_TALON]):  # the talon before it is taken, and the discards, are out of every seat's sight
+        k = row[lay[_L_TALON] + i] if row[lay[_L_PHASE]] == _PH_BID else row[lay[_L_DISC] + i]
+        if k >= 0 and strength[k] > high[k // 12]:
             high[k // 12] = strength[k]
     tlen = row[lay[_L_TLEN]]
     best = row[lay[_L_BEST]]
@@ -704,6 +873,13 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
             for su in range(4):
                 if row[lay[_L_CAPT] + su * 12 + 11] == sd and row[lay[_L_CAPT] + su * 12 + 10] == sd:
                     out[sd] += 40 if su == trump else 20
+    if c[_DECLID] >= 0:  # each pair declared: 20, 40 in trumps, to its holder's side
+        trump = row[lay[_L_TRUMP]]
+        for s in range(n):
+            bits = row[lay[_L_DECLS] + s]
+            for su in range(4):
+                if (bits >> su) & 1:
+                    out[s % sides] += 40 if su == trump else 20
     if killer >= 0:
         return int(killer % sides)
     if c[_AUCT] != 0:  # the contract: made when the declarer and his partner (himself, alone) took the bid
@@ -767,6 +943,9 @@ def _reward(st: Any, lane: int, seat: int, lay: Any, cfg: Any, totals: Any) -> f
         partner = row[lay[_L_PARTNER]]
         high = row[lay[_L_HIGH]]
         took = _took(row, lay, sides, totals)
+        if c[_SOLO] != 0:  # the declarer alone against the others: +1 to the team that won it, -1 to the other
+            lead = took - high if seat == decl else high - took
+            return float((1.0 if (seat == decl) == (took >= high) else -1.0) + 0.25 * lead / 240)
         value = (4 if partner == decl else 2) if seat == decl else (1 if seat == partner else -1)
         if took < high:
             value = -value
@@ -983,14 +1162,18 @@ class Batch:
         self.inputs = enc.size + len(self.rules) + (cue_size(n) if cues else 0)
         h = self.rules[0].hand_size
         decks = [r.deck_cards(n) for r in self.rules]
-        if len({(r.hand_size, len(d)) for r, d in zip(self.rules, decks, strict=True)}) != 1:
+        if len({(r.hand_size, r.talon, len(d)) for r, d in zip(self.rules, decks, strict=True)}) != 1:
             raise ValueError("these presets deal different hands or decks; batch them apart")
         self.hand_size = h
+        talon = self.rules[0].talon
+        #: A seat's slots in a lane: its hand, and the talon it may take.
+        self._stride = stride = h + talon
         self.stock_size = s = len(decks[0]) - h * n
         self.sides = self.rules[0].sides(n)
         offsets = [0] * _L_WIDTH
-        widths = {_L_HANDS: n * h, _L_HLEN: n, _L_STOCK: s, _L_TRICK: n, _L_PTS: n, _L_MAYX: n, _L_PLAYED: 48,
-                  _L_CAPT: 48, _L_KNOWN: 48, _L_SIGH: n, _L_SIGT: n, _L_BIDS: n, _L_PASSED: n}
+        widths = {_L_HANDS: n * stride, _L_HLEN: n, _L_STOCK: s, _L_TRICK: n, _L_PTS: n, _L_MAYX: n,
+                  _L_PLAYED: 48, _L_CAPT: 48, _L_KNOWN: 48, _L_SIGH: n, _L_SIGT: n, _L_BIDS: n, _L_PASSED: n,
+                  _L_TALON: talon, _L_DISC: talon, _L_WON: n, _L_DECLS: n}
         at = 0
         for f in range(_L_WIDTH):
             offsets[f] = at
@@ -1003,7 +1186,7 @@ class Batch:
         for i, r in enumerate(self.rules):
             signals = r.signals != "off" and self.sides < n
             xmode = {"off": _X_OFF, "any_time": _X_ANY}.get(r.trump_exchange, _X_AFTER_WIN)
-            cfg[i] = [n, self.sides, h, s, xmode, n if r.trump_exchange == "before_penultimate" else 0,
+            cfg[i] = [n, self.sides, stride, s, xmode, n if r.trump_exchange == "before_penultimate" else 0,
                       int(r.exchange_chain), int(r.partners_look), int(r.hand_winner == "least"),
                       int(r.tie == "most_cards"), r.last_trick_bonus, int(r.pair_bonus), len(decks[i]),
                       int(r.kill_three), int(r.open_hands),
@@ -1011,7 +1194,7 @@ class Batch:
                       *(ids[Signal(name)] if signals and name in SIGNAL_SETS[r.signal_set] and (
                           r.signal_asks or name not in ASK_SIGNALS) else -1 for name in _SIG_ORDER),
                       *(int(rank in r.strength_order()[:2]) for rank in range(1, 13)),
-                      *self._auction(r), *(int(c in decks[i]) for c in ALL_CARDS)]
+                      *self._auction(r), *(int(c in decks[i]) for c in ALL_CARDS), *self._talon(r, decks[i])]
         self._cfg = cfg
         self._strength = np.array([r.strength_table for r in self.rules], np.int64)
         self._points = np.array([r.point_table for r in self.rules], np.int64)
@@ -1034,9 +1217,10 @@ class Batch:
         self._mask = np.zeros((size, self.codec.size), np.bool_)
         self._lanes = np.zeros(size, np.int64)
         self._seats = np.zeros(size, np.int64)
-        #: The most legal actions a seat may have: its cards, the exchange and the signals; the pass and every
-        #: bid; or every card to call.
-        self._buf = np.zeros(max(h + 2 + len(_SIG_ORDER), 1 + int(cfg[:, _NBIDS].max()), 48), np.int64)
+        #: The most legal actions a seat may have: its cards, the exchange, the declarations and the signals; the
+        #: pass and every bid; every card to call; or every pair of its cards to lay down.
+        self._buf = np.zeros(max(stride + 6 + len(_SIG_ORDER), 1 + int(cfg[:, _NBIDS].max()), 48,
+                                 math.comb(stride, talon)), np.int64)
         self._forced = np.zeros(1, np.int64)
         self._acted = 0
         self._totals = np.zeros(max(2, self.sides), np.int64)
@@ -1048,7 +1232,17 @@ class Batch:
         ids = self.codec.ids
         return [1, r.min_bid, r.bid_step, r.max_bid, (r.max_bid - r.min_bid) // r.bid_step + 1,
                 int(r.all_pass == "last_must_bid"), -1 if r.auction_direction == "against_play" else 1,
-                int(r.call_time == "after_first_trick"), ids[PASS], ids[Bid(r.min_bid)], ids[CALLS[0]]]
+                int(r.call_time == "after_first_trick"), ids[PASS], ids[Bid(r.min_bid)], ids.get(CALLS[0], -1)]
+
+    def _talon(self, r: Rules, deck: Sequence[Card]) -> list[int]:
+        """The talon's, the named trump's and the declarations' part of a preset's configuration row."""
+        ids = self.codec.ids
+        order = sorted(deck)
+        pos = {c: i for i, c in enumerate(order)}
+        first = ids[Discard(*order[:2])] if r.talon else -1
+        return [r.talon, int(r.contract == "solo"), first, ids[TrumpChoice(Suit(0))] if r.trump_from == "named" else -1,
+                ids[Declare(Suit(0))] if r.declarations == "on_lead" else -1, len(deck),
+                *(pos.get(c, -1) for c in ALL_CARDS)]
 
     # -- dealing
 
@@ -1147,7 +1341,7 @@ class Batch:
 
     def hand(self, lane: int, seat: int) -> list[int]:
         """The cards (indices) ``seat`` holds in ``lane``, in order. Engine-level access: players read inputs."""
-        at = self._lay[_L_HANDS] + seat * self.hand_size
+        at = self._lay[_L_HANDS] + seat * self._stride
         return [int(c) for c in self.st[lane, at:at + self.st[lane, self._lay[_L_HLEN] + seat]]]
 
     def stock(self, lane: int) -> list[int]:
@@ -1180,15 +1374,17 @@ class Batch:
         win = _totals(self.st, lane, self._lay, self._cfg, self._totals)
         return tuple(int(x) for x in self._totals[:self.sides]), None if win < 0 else int(win)
 
-    def contract(self, lane: int) -> tuple[int, int, int] | None:
-        """The contract of ``lane`` once its declarer has called his card: the declarer, the called card's holder
-        (the declarer himself, alone) and the points bid; ``None`` before, without an auction, or when everybody
-        passed. Engine-level access (the partner is hidden from the seats until the card is played)."""
+    def contract(self, lane: int) -> tuple[int, int | None, int] | None:
+        """The contract of ``lane`` once its declarer has called his card or named the trump: the declarer, the
+        called card's holder (the declarer himself, alone; ``None`` without a called card) and the points bid;
+        ``None`` before, without an auction, or when everybody passed. Engine-level access (the partner is hidden
+        from the seats until the card is played)."""
         row = self.st[lane]
         lay = self._lay
-        if row[lay[_L_CALLED]] < 0:
+        if row[lay[_L_DECL]] < 0 or row[lay[_L_TRUMP]] < 0:
             return None
-        return int(row[lay[_L_DECL]]), int(row[lay[_L_PARTNER]]), int(row[lay[_L_HIGH]])
+        partner = int(row[lay[_L_PARTNER]]) if row[lay[_L_CALLED]] >= 0 else None
+        return int(row[lay[_L_DECL]]), partner, int(row[lay[_L_HIGH]])
 
     def reward(self, lane: int, seat: int) -> float:
         """:func:`brisca.agents.net.reward` for ``seat`` of a finished hand."""
