@@ -44,7 +44,8 @@ batch when their encodings and action ids share one layout (the network's case: 
 docs/research.md shows a whole loop. The trainer's self-play makes about twelve times as many decisions a second
 in lockstep as one hand at a time, for ``chiamata`` at 5 (11.8x: ``brisca bench --selfplay --presets chiamata
 --players 5 --seconds 10``) as for 2-player ``spanish`` and ``briscola`` (12.5x in the same session:
-``brisca bench --selfplay --seconds 10``); docs/research.md has the figures.
+``brisca bench --selfplay --seconds 10``), and more for ``rematada`` at 3 (17.8x: ``brisca bench --selfplay
+--presets rematada --players 3 --seconds 5``); docs/research.md has the figures.
 
 numba is optional (the ``fast`` extra): without it the same functions run as plain Python, slowly (the tests
 still pass; :data:`COMPILED` says which).
