@@ -71,7 +71,8 @@ def play_along(presets: list[str | Rules], players: int, hands: int, seed: int,
                choose: Chooser = at_random) -> int:
     """Random hands played in a one-lane batch and in the engine side by side; every position compared (with the
     cues where asked). The number of positions; ``seen`` counts how the hands ended (their results' reasons) and
-    what the seats did (the kinds of the actions taken). ``choose`` picks each action (at random by default)."""
+    what the seats did (the kinds of the actions taken), and how many king-knight pairs scored. ``choose`` picks
+    each action (at random by default)."""
     rules = [make_rules(p, options) for p in presets]
     batch = Batch(rules, players, size=1, cues=with_cues)
     encoders = [ObservationEncoder(r, players) for r in rules]
@@ -114,6 +115,7 @@ def play_along(presets: list[str | Rules], players: int, hands: int, seed: int,
         if seen is not None:
             seen[result.reason] += 1
             seen["alone"] += bool(result.contract is not None and result.contract.alone)
+            seen["pair"] += sum(b.why.startswith("king and knight") for b in result.bonuses)
         assert batch.result(0) == (tuple(result.side_points), result.winner)
         c = result.contract
         assert batch.contract(0) == (None if c is None else (c.declarer, c.partner, c.points))
@@ -354,6 +356,7 @@ def test_brisca_rematada_s_options_match_the_engine(options: dict[str, object]) 
     assert seen["made"] > 0 and seen["set"] > 0, seen
     assert (seen["all-passed"] > 0) == (options.get("all_pass") == "redeal"), seen
     assert (seen["declare"] > 0) == (options.get("declarations") != "off"), seen
+    assert seen["pair"] > 5, seen  # (declared, or captured under pair_bonus)
 
 
 def test_a_rematada_action_out_of_its_phase_is_refused_and_changes_nothing() -> None:
