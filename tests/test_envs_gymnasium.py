@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from brisca import find_variant, variant_names
-from brisca.actions import PASS, Action
+from brisca.actions import PASS, Action, Bid
 from brisca.game import View
 
 gymnasium = pytest.importorskip("gymnasium")
@@ -255,6 +255,41 @@ def test_the_vector_env_pays_briscola_chiamata_s_contract_as_the_engine(reward: 
     results = [g.result() for g in games]
     assert {"all-passed", "made", "set"} <= {r.reason for r in results if r is not None}
     assert any(r is not None and r.contract is not None and r.contract.alone for r in results)
+    rewards, fresh = _random_steps(env, 200, seed=9)
+    assert len(rewards) > 10 and fresh > 10
+    assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)
+
+
+@pytest.mark.parametrize("reward", ["win", "points"])
+def test_the_vector_env_pays_brisca_rematada_s_solo_contract_as_the_engine(reward: str) -> None:
+    """Brisca Rematada at 3 in the vector env: the solo contract's return (the declarer alone against the two
+    others; made, he scores his bid, set, each other seat half of it), the learner's seat wherever it sat."""
+    from brisca.agents.simple import GreedyAgent
+    from brisca.game import Game
+
+    env = bg.BriscaVectorEnv(16, "rematada", 3, opponent="random", seed=8, reward=reward)
+    rng = random.Random(8)
+    greedy = GreedyAgent()
+    games = []
+    for lane in range(env.num_envs):
+        game = Game("rematada", 3, dealer=lane % 3, seed=lane)
+        env.batch.load(lane, game)
+        while not game.is_over():
+            legal = game.legal_actions()
+            if game.phase == "bid" and lane % 2 and any(isinstance(a, Bid) for a in legal):  # bid up high
+                action: Action = max((a for a in legal if isinstance(a, Bid)), key=lambda a: a.points)
+            elif game.phase == "bid" or rng.random() < 0.7:
+                action = greedy.act(game.view(game.turn))
+            else:
+                action = rng.choice(legal)
+            game.apply(action)
+            env.batch.apply(lane, env.codec.ids[action])
+        env.seats[lane] = rng.randrange(3)
+        games.append(game)
+    got = env._returns(np.arange(env.num_envs))
+    want = [hand_returns(g, reward)[int(env.seats[lane])] for lane, g in enumerate(games)]
+    assert got.tolist() == pytest.approx(want, abs=1e-12)
+    assert {"made", "set"} <= {r.reason for r in (g.result() for g in games) if r is not None}
     rewards, fresh = _random_steps(env, 200, seed=9)
     assert len(rewards) > 10 and fresh > 10
     assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)

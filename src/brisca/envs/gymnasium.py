@@ -282,7 +282,7 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
     The same observation and action spaces as :class:`BriscaEnv` (without the mask in the observation: the masks
     are in ``info["action_mask"]`` and :meth:`action_masks`), for the presets the batch plays
     (:func:`brisca.envs.batch.covers`: the games with a stock, ``muerte-al-tres``, ``scoperta`` and ``bixkla``
-    among them, and ``chiamata`` and ``chiamata-buia`` at 5, whose returns are their contract's, as
+    among them, ``chiamata`` and ``chiamata-buia`` at 5 and ``rematada`` at 3, whose returns are their contract's, as
     :func:`brisca.envs.hand_returns` gives them). Differences, for
     speed: the opponents are ``"random"`` (a uniform legal action) or ``"net"`` (the shipped network for the
     game, its best action; or a network file's path), every other seat (a partner too) played by them; a seat
@@ -453,16 +453,22 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
     def _contract_return(self, lane: int, made: bool) -> float:
         """:func:`brisca.envs.hand_returns` of a finished hand of Briscola Chiamata for the lane's learner: the
         called contract scores the declarer 2 (4 alone), his partner 1 and every other seat -1, each negated when
-        it is set; nothing when everybody passed."""
+        it is set; a solo contract (Brisca Rematada) the bid to the declarer who makes it, else half of it to each
+        other seat; nothing when everybody passed."""
         contract = self.batch.contract(lane)
         if contract is None:
             return 0.0
-        declarer, partner, _points = contract
-        value = [(4 if partner == declarer else 2) if s == declarer else 1 if s == partner else -1
-                 for s in range(self.players)]
-        scores = value if made else [-v for v in value]
-        return contract_returns(self.rules, self.reward, frozenset((declarer, partner)), made,
-                                scores)[int(self.seats[lane])]
+        declarer, partner, points = contract
+        if partner is None:  # a solo contract (rematada): made, the declarer scores the bid; set, each other half
+            scores = [(points if s == declarer else 0) if made else (0 if s == declarer else points // 2)
+                      for s in range(self.players)]
+            team = frozenset((declarer,))
+        else:
+            value = [(4 if partner == declarer else 2) if s == declarer else 1 if s == partner else -1
+                     for s in range(self.players)]
+            scores = value if made else [-v for v in value]
+            team = frozenset((declarer, partner))
+        return contract_returns(self.rules, self.reward, team, made, scores)[int(self.seats[lane])]
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self._mask.copy(), "seat": self.seats.copy(), "autoreset": self._ended.copy()}
