@@ -6,6 +6,7 @@ one runs where torch is installed (the 'learn' extra).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -684,6 +685,30 @@ def test_imitation_learns_the_player_s_choices() -> None:
     after = learner.imitate(batch, 1, 10_000)
     assert after["cross_entropy"] < before["cross_entropy"] - 0.3
     assert after["accuracy"] > before["accuracy"]
+
+
+def test_an_imitation_reads_its_views_as_bytes_a_minibatch_at_a_time() -> None:
+    """A long imitation keeps its millions of views as bytes (as floats they would not fit in memory): each learner
+    reads them a minibatch at a time and steps exactly as it does on the floats, and the torch learner agrees."""
+    inputs, actions = shape(["spanish"], 2)
+    arrays = init_arrays(inputs, actions, 16, 0)
+    part = demonstrate({"weights": arrays, "agent": "heuristic", "presets": ["spanish"], "players": 2, "games": 4,
+                        "seed": 3})
+    raw = merge([part], ("obs", "mask", "act", "ret"), floats=False)
+    floats = merge([part], ("obs", "mask", "act", "ret"))
+    assert raw["obs"].dtype == np.uint8 and floats["obs"].dtype == np.float32
+    assert np.array_equal(raw["obs"].astype(np.float32) / 255.0, floats["obs"])
+    a, b = NumpyLearner(arrays, lr=1e-3, seed=4), NumpyLearner(arrays, lr=1e-3, seed=4)
+    assert a.imitate(raw, 2, 16) == b.imitate(floats, 2, 16)
+    assert all(np.array_equal(v, b.p[k]) for k, v in a.p.items())
+    if importlib.util.find_spec("torch") is not None:
+        from brisca.learn.train import TorchLearner
+
+        c = TorchLearner(arrays, lr=1e-3, seed=4, device="cpu")
+        stats = c.imitate(raw, 2, 16)
+        d = TorchLearner(arrays, lr=1e-3, seed=4, device="cpu")
+        assert d.imitate(floats, 2, 16) == pytest.approx(stats, rel=1e-4, abs=1e-6)
+        assert all(np.allclose(v, d.arrays()[k], atol=1e-6) for k, v in c.arrays().items())
 
 
 def test_a_four_player_run_imitates_then_plays_itself(tmp_path: Path) -> None:

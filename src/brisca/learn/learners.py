@@ -16,6 +16,16 @@ from brisca.agents.net import LAYERS
 from brisca.learn.network import Arrays
 
 
+def _floats(x: Any) -> Any:
+    """Encoded views as the network reads them: bytes (:func:`brisca.learn.network.merge` without ``floats``)
+    scaled back to floats, as ``merge`` would have."""
+    if x.dtype != np.uint8:
+        return x
+    out = x.astype(np.float32)
+    out /= 255.0
+    return out
+
+
 class NumpyLearner:
     """PPO's clipped loss, backpropagated by hand and stepped with Adam: no torch needed (small runs, the tests)."""
 
@@ -106,8 +116,9 @@ class NumpyLearner:
         return g
 
     def imitate(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
+        """Learn ``batch``'s choices (its views as floats, or as bytes read a minibatch at a time)."""
         return self._steps(len(batch["act"]), epochs, minibatch, lambda idx: self.imitation_grads(
-            batch["obs"][idx], batch["mask"][idx], batch["act"][idx], batch["ret"][idx]))
+            _floats(batch["obs"][idx]), batch["mask"][idx], batch["act"][idx], batch["ret"][idx]))
 
     def _steps(self, n: int, epochs: int, minibatch: int,
                grads_of: Callable[[Any], tuple[dict[str, float], Arrays]]) -> dict[str, float]:
@@ -232,10 +243,12 @@ class TorchLearner:
         return self._steps(len(act), epochs, minibatch, loss_of)
 
     def imitate(self, batch: dict[str, Any], epochs: int, minibatch: int) -> dict[str, float]:
+        """Learn ``batch``'s choices (its views as floats, or as bytes read a minibatch at a time)."""
         x, mask, act, ret = (self.torch.from_numpy(batch[k]).to(self.device) for k in ("obs", "mask", "act", "ret"))
+        as_bytes = x.dtype == self.torch.uint8
 
         def loss_of(idx: Any) -> tuple[Any, dict[str, float]]:
-            logp_all, value = self._forward(x[idx], mask[idx])
+            logp_all, value = self._forward(x[idx].float() / 255.0 if as_bytes else x[idx], mask[idx])
             ce = -logp_all.gather(1, act[idx][:, None])[:, 0].mean()
             loss_v = ((value - ret[idx]) ** 2).mean()
             return ce + self.value_coef * loss_v, {

@@ -99,12 +99,15 @@ def task_meta(task: dict[str, Any]) -> dict[str, Any]:
             "cues": bool(task.get("cues"))}
 
 
-def merge(parts: Sequence[dict[str, Any]], keys: Sequence[str] = ("obs", "mask", "act", "logp", "adv", "ret")
-          ) -> dict[str, Any]:
+def merge(parts: Sequence[dict[str, Any]], keys: Sequence[str] = ("obs", "mask", "act", "logp", "adv", "ret"),
+          floats: bool = True) -> dict[str, Any]:
     """The workers' samples as one batch for a learner: ``keys`` concatenated, the encoded views (kept as bytes,
-    a quarter of the floats' size, to cross between processes) read back as floats."""
+    a quarter of the floats' size, to cross between processes) read back as floats; with ``floats`` false left as
+    bytes, for a learner to read a minibatch at a time (a long imitation's millions of views would not fit in
+    memory as floats)."""
     batch = {k: np.concatenate([p[k] for p in parts]) for k in keys}
     for k in ("obs", "priv"):
-        if k in batch:
-            batch[k] = batch[k].astype(np.float32) / 255.0
+        if k in batch and floats:
+            batch[k] = batch[k].astype(np.float32)
+            batch[k] /= 255.0
     return batch

@@ -169,7 +169,7 @@ class Run:
         t0 = self.clock()
         parts = list(pool.map(demonstrate, tasks)) if pool is not None else [demonstrate(t) for t in tasks]
         t1 = self.clock()
-        batch = merge(parts, ("obs", "mask", "act", "ret"))
+        batch = merge(parts, ("obs", "mask", "act", "ret"), floats=False)
         stats = self.learner.imitate(batch, epochs, self.args.imitate_minibatch)
         return share * workers, len(batch["act"]), stats, t1 - t0, self.clock() - t1
 
