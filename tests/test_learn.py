@@ -687,6 +687,24 @@ def test_imitation_learns_the_player_s_choices() -> None:
     assert after["accuracy"] > before["accuracy"]
 
 
+def test_the_torch_learner_runs_on_the_threads_it_is_given() -> None:
+    """``brisca train --threads`` (one by default): torch's pool of threads is the process's, set by the learner."""
+    torch = pytest.importorskip("torch")
+    from brisca.learn.learners import make_learner
+
+    assert parser().parse_args(["--out", "x"]).threads == 1
+    assert parser().parse_args(["--out", "x", "--threads", "2"]).threads == 2
+    arrays = init_arrays(8, 4, 4, 0)
+    before = torch.get_num_threads()
+    try:
+        make_learner("torch", arrays, 1e-3, 0, "cpu", threads=1)
+        assert torch.get_num_threads() == 1
+        make_learner("torch", arrays, 1e-3, 0, "cpu", threads=2)
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_an_imitation_reads_its_views_as_bytes_a_minibatch_at_a_time() -> None:
     """A long imitation keeps its millions of views as bytes (as floats they would not fit in memory): each learner
     reads them a minibatch at a time and steps exactly as it does on the floats, and the torch learner agrees."""

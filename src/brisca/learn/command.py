@@ -106,6 +106,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--backend", default="auto", choices=("auto", "torch", "numpy"),
                     help="the learner (auto: torch where it is installed)")
     ap.add_argument("--device", default="auto", help="torch device (auto: cuda when there is one)")
+    ap.add_argument("--threads", type=COUNT, default=1,
+                    help="the torch learner's CPU threads: more pay only on cores nothing else uses (on a 2-core "
+                         "machine busy with another run, two threads learnt 4.5 times slower than one)")
     ap.add_argument("--seed", type=int, default=1, help="the run's seed (the hands, the league's draws, the network)")
     ap.add_argument("--resume", action="store_true",
                     help="continue the run in --out from its checkpoint (a fresh run where it has none)")

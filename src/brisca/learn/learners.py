@@ -171,10 +171,13 @@ class TorchLearner:
     """The same loss and update with torch (the ``learn`` extra): on the GPU where there is one."""
 
     def __init__(self, arrays: Arrays, lr: float = 3e-4, clip: float = 0.2, value_coef: float = 0.5,
-                 entropy: float = 0.01, max_norm: float = 0.5, seed: int = 0, device: str = "auto") -> None:
+                 entropy: float = 0.01, max_norm: float = 0.5, seed: int = 0, device: str = "auto",
+                 threads: int | None = None) -> None:
         import torch
 
         self.torch = torch
+        if threads is not None:  # (the process's: torch has one pool of threads)
+            torch.set_num_threads(threads)
         if device == "auto":
             device = "cuda" if torch.cuda.is_available() else "cpu"
         self.device = torch.device(device)
@@ -283,8 +286,9 @@ class TorchLearner:
 
 
 def make_learner(backend: str, arrays: Arrays, lr: float, seed: int, device: str,
-                 entropy: float = 0.01) -> NumpyLearner | TorchLearner:
-    """The learner of ``backend`` (auto: torch where it is installed, else numpy) on ``arrays``."""
+                 entropy: float = 0.01, threads: int | None = None) -> NumpyLearner | TorchLearner:
+    """The learner of ``backend`` (auto: torch where it is installed, else numpy) on ``arrays``; torch on
+    ``threads`` CPU threads (``None``: torch's own choice, every core)."""
     if backend == "auto":
         try:
             import torch  # noqa: F401
@@ -293,7 +297,7 @@ def make_learner(backend: str, arrays: Arrays, lr: float, seed: int, device: str
         except ImportError:
             backend = "numpy"
     if backend == "torch":
-        return TorchLearner(arrays, lr=lr, entropy=entropy, seed=seed, device=device)
+        return TorchLearner(arrays, lr=lr, entropy=entropy, seed=seed, device=device, threads=threads)
     if backend != "numpy":
         raise ValueError(f"backend is auto, torch or numpy, not {backend!r}")
     return NumpyLearner(arrays, lr=lr, entropy=entropy, seed=seed)

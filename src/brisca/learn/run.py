@@ -120,7 +120,7 @@ class Run:
         if backend == "auto" and args.resume:
             backend = self.state.get("backend", "auto")  # the learner that saved the checkpoint reads it
         self.learner = make_learner(backend, arrays, args.lr, args.seed + self.state["update"], args.device,
-                                    args.entropy)
+                                    args.entropy, args.threads)
         self.state["backend"] = "torch" if isinstance(self.learner, TorchLearner) else "numpy"
         if args.resume and (self.out / "checkpoint_learner").exists():
             self.learner.load(self.out / "checkpoint_learner")
@@ -146,7 +146,7 @@ class Run:
             critic = with_inputs(arrays, privileged_size(self.players))
             self.state["critic_from"] = self.state["update"]
         self.critic = make_learner(backend, critic, args.critic_lr or args.lr, args.seed + 7 + self.state["update"],
-                                   args.device, 0.0)
+                                   args.device, 0.0, args.threads)
         if self.resumed and (self.out / "checkpoint_critic_learner").exists() and saved.exists():
             self.critic.load(self.out / "checkpoint_critic_learner")
 
