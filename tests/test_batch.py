@@ -35,10 +35,12 @@ def hidden(game: Game, seat: int, stock_size: int) -> object:
     for k in range(1, n):
         for card in game.hand((seat + k) % n):
             out[48 * (k - 1) + card.index] = 1.0
-    for depth, card in enumerate(game.stock()):  # the next card drawn first
+    stock = game.stock()
+    size = stock_size or len(stock)  # (every card dealt: the whole deck lies cut until the cutter chooses)
+    for depth, card in enumerate(stock):  # the next card drawn first
         if depth < n:
             out[48 * (n - 1) + card.index] = 1.0
-        out[48 * n + card.index] = np.float32(1.0 - depth / stock_size)
+        out[48 * n + card.index] = np.float32(1.0 - depth / size)
     return out
 
 
@@ -427,6 +429,186 @@ def test_a_rematada_action_out_of_its_phase_is_refused_and_changes_nothing() -> 
     assert declared >= 10
 
 
+def mixed(share: float) -> Chooser:
+    """Random play that with chance ``share`` plays the fixed greedy player's choice."""
+    greedy = GreedyAgent()
+
+    def choose(game: Game, legal: list[Action], rng: random.Random) -> Action:
+        return greedy.act(game.view(game.turn)) if rng.random() < share else rng.choice(legal)
+
+    return choose
+
+
+@pytest.mark.parametrize(("share", "hands", "seed"), [(0.0, 120, 90), (0.5, 80, 91), (1.0, 80, 92)])
+def test_brisca_portena_matches_the_engine(share: float, hands: int, seed: int) -> None:
+    """Chilean brisca porteña at 4: the cutter's choice of the deal (alce, golpe, pelada: each dealt and shown as
+    the engine does, the dealer's trump card seen by all while he holds it), the duties (descanso), the guarded 2
+    and the pelada's trump lead, every vale declared on a turn or marked in the window after a card (the seats
+    asked, their passes) and every card an action id of the engine's; every seat's input bit for bit, the masks,
+    the results (the vales to the trick's winner, the last trick's 10, a level count a tie for the replay) and
+    the rewards; random, greedy and mixed play."""
+    seen: Counter[str] = Counter()
+    assert covers("chilean", 4)
+    assert play_along(["chilean"], 4, hands=hands, seed=seed, seen=seen, choose=mixed(share)) > hands * 45
+    assert seen["cut"] == hands and seen["play"] == 40 * hands, seen
+    assert seen["points"] + seen["tie"] + seen["capote"] == hands, seen
+    assert seen["declare"] == seen["pair"] > hands // 10 and seen["pass"] > hands, seen
+    if share < 1.0:
+        assert play_along(["chilean"], 4, hands=20, seed=seed, with_cues=True, choose=mixed(share)) > 20 * 45
+
+
+@pytest.mark.parametrize("options", [
+    {"deal": "alce"},
+    {"deal": "golpe"},
+    {"deal": "pelada"},
+    {"deal": "golpe", "golpe_partner_shows": True},
+    {"cut_ways": ["golpe", "pelada"]},
+    {"follow": "suit_beat_trump", "capote": "match"},
+    {"declarations": "off", "lead_two": "any", "cutter": "left"},
+    {"deal": "one_by_one", "follow": "none", "tie": "most_cards"},
+])
+def test_brisca_portena_s_options_match_the_engine(options: dict[str, object]) -> None:
+    """Each way of dealing fixed, two ways to choose from, the dealer's partner showing in a golpe, the duty to
+    beat and trump a partner too, capote for the match, no vales nor guarded 2s, the cutter on the left."""
+    seen: Counter[str] = Counter()
+    rules = make_rules("chilean", options)
+    assert covers(rules, 4)
+    assert play_along([rules], 4, hands=30, seed=93, seen=seen, with_cues=True, choose=mixed(0.3)) > 30 * 40
+    assert (seen["cut"] > 0) == (rules.deal == "cutter_chooses"), seen
+    assert (seen["declare"] > 0) == (rules.declarations == "vales"), seen
+
+
+def test_a_portena_s_shown_cards_and_duties_are_the_engine_s() -> None:
+    """The cards shown at each way's deal land in the ``shown`` planes and, while held, in the ``known`` ones; a
+    pelada's cutter holding trumps may lead nothing else; each lane's legal cards are the engine's where a duty
+    narrows them."""
+    from brisca.actions import Cut
+
+    enc = ObservationEncoder("chilean", 4)
+    batch = Batch(["chilean"], 4, size=1)
+    ids = batch.codec.ids
+    narrowed = 0
+    for seed in range(60):
+        for way in ("alce", "golpe", "pelada"):
+            game = Game("chilean", 4, dealer=seed % 4, seed=seed)
+            batch.load(0, game)
+            game.apply(Cut(way))
+            batch.apply(0, ids[Cut(way)])
+            assert isinstance(game, RuledGame)
+            for seat in range(4):
+                got = enc.split(batch.features(0, seat)[:enc.size])
+                shown = {(s, c.index) for s, c in game.view(seat).shown}
+                assert {(int((seat + r) % 4), int(c)) for r, c in zip(*np.nonzero(got["shown"]), strict=True)} == shown
+                assert len(shown) >= (2 if way != "alce" else 0)
+                held = {(s, c.index) for s, c in game.view(seat).known}
+                known = np.nonzero(got["known"])
+                assert {(int((seat + r + 1) % 4), int(c)) for r, c in zip(*known, strict=True)} == held
+            cutter = game.turn
+            assert cutter is not None and cutter == (game.dealer + 1) % 4
+            assert batch.turn(0) == cutter
+            trumps = [c for c in game.hand(cutter) if c.suit is game.trump]
+            if way == "pelada" and trumps:
+                plays = [i for i in batch.legal_ids(0) if i < 48]
+                assert plays and all(i // 12 == int(game.trump) for i in plays)
+            rng = random.Random(seed)
+            while not game.is_over():
+                legal = game.legal_actions()
+                assert batch.legal_ids(0) == [ids[a] for a in legal]
+                turn = game.turn
+                assert turn is not None
+                hand = game.hand(turn) if game.phase == "play" else []
+                narrowed += len([a for a in legal if a.kind == "play"]) < len(hand)
+                action = rng.choice(legal)
+                game.apply(action)
+                batch.apply(0, ids[action])
+    assert narrowed > 500
+
+
+def test_a_portena_action_out_of_its_phase_or_against_a_duty_is_refused_and_changes_nothing() -> None:
+    """A card, a pass or a vale before the cut, and a way the rules do not offer; a cut once dealt; a card against
+    the duty to follow or to beat, a 2 led unguarded, a vale not held or the pass during the play; a card, a cut or
+    a vale not markable while seats are asked to mark: each refused, the lane as it was."""
+    from brisca.actions import Cut, Declare, Play
+    from brisca.cards import Suit
+
+    batch = Batch([make_rules("chilean", {"cut_ways": ["alce", "golpe"]})], 4, size=1)
+    ids = {**batch.codec.ids, Cut("pelada"): 118}
+    rng = random.Random(6)
+    seen: Counter[str] = Counter()
+
+    def refused(*actions: Action) -> None:
+        before = batch.st.copy()
+        for action in actions:
+            with pytest.raises(ValueError, match="not legal"):
+                batch.apply(0, ids[action])
+        assert (batch.st == before).all()
+
+    for seed in range(80):
+        game = Game(batch.rules[0], 4, seed=seed)
+        batch.load(0, game)
+        assert isinstance(game, RuledGame)
+        refused(Play(game.deck[0]), PASS, Declare(Suit.OROS), Cut("pelada"))
+        game.apply(Cut("golpe" if seed % 2 else "alce"))
+        batch.apply(0, ids[game.history[-1][1]])
+        refused(Cut("alce"), Cut("golpe"))
+        while not game.is_over():
+            legal = game.legal_actions()
+            turn = game.turn
+            assert turn is not None
+            if game.phase == "mark":
+                refused(*(Play(c) for c in game.hand(turn)[:2]), Cut("alce"),
+                        *(Declare(s) for s in Suit if Declare(s) not in legal))
+                seen["mark"] += 1
+            else:
+                against = [Play(c) for c in game.hand(turn) if Play(c) not in legal]
+                refused(*against, PASS, *(Declare(s) for s in Suit if Declare(s) not in legal))
+                seen["duty"] += bool(against)
+                seen["two"] += any(not game.trick and a.card.rank == 2 for a in against)
+            action = rng.choice(legal)
+            game.apply(action)
+            batch.apply(0, ids[action])
+            assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
+        result = game.result()
+        assert result is not None and batch.result(0) == (tuple(result.side_points), result.winner)
+    assert seen["mark"] > 20 and seen["duty"] > 200 and seen["two"] > 5, seen
+
+
+def test_a_portena_capote_and_a_level_count_are_the_engine_s() -> None:
+    """A side that takes all ten tricks wins the hand whatever the count (``capote: hand``), and a level count is
+    a tie the engine deals again (``tie: replay``): no winner, a reward of the margin alone; found in random hands
+    of the engine, replayed in the batch."""
+    batch = Batch(["chilean"], 4, size=1)
+    ids = batch.codec.ids
+    rng = random.Random(7)
+    found: Counter[str] = Counter()
+    for seed in range(6000):
+        game = Game("chilean", 4, dealer=seed % 4, seed=seed)
+        moves = []
+        while not game.is_over():
+            action = rng.choice(game.legal_actions())
+            game.apply(action)
+            moves.append(ids[action])
+        result = game.result()
+        assert result is not None
+        if result.reason not in ("capote", "tie") or found[result.reason] >= 3:
+            continue
+        found[result.reason] += 1
+        batch.load(0, Game("chilean", 4, dealer=seed % 4, seed=seed))
+        for aid in moves:
+            batch.apply(0, aid)
+        assert batch.is_over(0)
+        assert batch.result(0) == (tuple(result.side_points), result.winner)
+        assert [batch.reward(0, s) for s in range(4)] == [reward(game, s) for s in range(4)]
+        if result.reason == "tie":
+            assert result.winner is None and result.side_points[0] == result.side_points[1]
+            assert batch.reward(0, 0) == 0.0
+        else:
+            assert result.winner is not None and batch.reward(0, result.winner) >= 1.0
+        if min(found["capote"], found["tie"]) >= 3:
+            break
+    assert found["capote"] >= 1 and found["tie"] >= 1, found
+
+
 @pytest.mark.parametrize(("presets", "players", "hands"), [(["chiamata", "chiamata-buia"], 5, 12),
                                                          (["rematada"], 3, 10)])
 def test_the_plain_python_lanes_play_the_auctions_as_the_engine(presets: list[str], players: int, hands: int) -> None:
@@ -441,9 +623,21 @@ def test_the_plain_python_lanes_play_the_auctions_as_the_engine(presets: list[st
     assert int(out.stdout.strip()) > hands * 30
 
 
+def test_the_plain_python_lanes_play_portena_as_the_engine() -> None:
+    """Porteña's cut, duties and vales as plain Python where numba is missing (here with numba's compiler off)."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from collections import Counter; import test_batch as t;"
+            "seen = Counter(); n = t.play_along(['chilean'], 4, hands=8, seed=71, seen=seen, with_cues=True,"
+            " choose=t.mixed(0.5)); assert seen['cut'] == 8 and seen['declare'], seen; print(n)")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", code, os.path.dirname(__file__)], env=env, capture_output=True,
+                         text=True, timeout=600, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert int(out.stdout.strip()) > 8 * 45
+
+
 @pytest.mark.parametrize(("presets", "players"), [
     (["muerte-al-tres"], 2), (["muerte-al-tres", "spanish"], 6), (["scoperta"], 3), (["bixkla"], 4),
-    (["chiamata", "chiamata-buia"], 5), (["rematada"], 3),
+    (["chiamata", "chiamata-buia"], 5), (["rematada"], 3), (["chilean"], 4),
 ])
 def test_the_trainer_plays_the_new_presets_in_lockstep(presets: list[str], players: int) -> None:
     """The trainer picks the lockstep self-play wherever :func:`covers` says the batch plays the presets, and its
@@ -460,8 +654,13 @@ def test_the_trainer_plays_the_new_presets_in_lockstep(presets: list[str], playe
     assert many["mask"][np.arange(len(many["act"])), many["act"]].all()
     if make_rules(presets[0]).sides(players) == 2:
         assert abs(many["reward"]) < 1e-9  # what one side wins the other loses
-    if players == 4:  # bixkla: the signals are choices too
+    if presets == ["bixkla"]:  # the signals are choices too
         assert (many["act"] >= 101).sum() > 50
+    if presets == ["chilean"]:  # the cut is a choice in every hand, and the vales and their passes are choices too
+        cuts = batch_block(presets[0], players, "cut")
+        assert ((many["act"] >= cuts.start) & (many["act"] < cuts.stop)).sum() == 24
+        declares = batch_block(presets[0], players, "declare")
+        assert ((many["act"] >= declares.start) & (many["act"] < declares.stop)).sum() > 0
     if players == 5:  # chiamata: the bids, the passes and the calls are choices too
         assert (many["act"] >= 111).sum() > 24 * 2
     if presets == ["rematada"]:  # the bids and passes, the discards and the trumps named are choices too
@@ -478,10 +677,12 @@ def batch_block(preset: str, players: int, name: str) -> Block:
 
 #: Rematada with its auction going the other way round: another preset of the same encoding and action ids.
 REMATADA_AGAINST = make_rules("rematada", {"auction_direction": "against_play"})
+#: Porteña with the duty to beat and trump a partner's card too: the same encoding and action ids.
+CHILEAN_BEAT = make_rules("chilean", {"follow": "suit_beat_trump"})
 
 
 @pytest.mark.parametrize(("presets", "players"), [(["spanish", "briscola"], 2), (["chiamata", "chiamata-buia"], 5),
-                                                  (["rematada", REMATADA_AGAINST], 3)])
+                                                  (["rematada", REMATADA_AGAINST], 3), (["chilean", CHILEAN_BEAT], 4)])
 def test_lockstep_lanes_match_games_played_beside_them(presets: list[str | Rules], players: int) -> None:
     """observe() plays every forced move and lists each lane's seat to decide, its input and mask; act() applies
     one id a row: the same as each lane's Game."""
@@ -553,20 +754,19 @@ def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
     assert (batch.st == before).all()
 
 
-def test_every_preset_with_a_stock_chiamata_and_rematada_are_covered_at_every_player_count() -> None:
-    """The batch refuses no preset that turns a trump and draws (every trump exchange such a preset uses
-    included), nor Briscola Chiamata's (a called card) nor Brisca Rematada (a talon and a named trump); the other
-    game dealt out, chilean, it refuses at every count."""
+def test_every_preset_with_a_stock_chiamata_rematada_and_chilean_are_covered_at_every_player_count() -> None:
+    """The batch refuses no preset: none that turns a trump and draws (every trump exchange such a preset uses
+    included), nor Briscola Chiamata's (a called card), Brisca Rematada (a talon and a named trump) nor Chilean
+    brisca porteña (the cutter's choice of the deal, the duties, the vales) at any player count it allows."""
     from brisca.rules import find_variant, variant_names
 
-    refused = set()
+    dealt_out = set()
     for name in variant_names():
         rules = find_variant(name)
-        contract = rules.contract in ("called", "solo")  # (Briscola Chiamata and Brisca Rematada: dealt out)
-        assert all(covers(rules, n) == (not rules.dealt_out or contract) for n in rules.player_counts), name
-        if not any(covers(rules, n) for n in rules.player_counts):
-            refused.add(rules.variant)
-    assert refused == {"chilean"}
+        assert all(covers(rules, n) for n in rules.player_counts), name
+        if rules.dealt_out:
+            dealt_out.add(rules.variant)
+    assert dealt_out == {"chiamata", "chiamata-buia", "rematada", "chilean"}
     assert {find_variant(name).trump_exchange for name in variant_names() if not find_variant(name).dealt_out} <= {
         "off", "after_win", "any_time", "before_penultimate"}
 
@@ -574,9 +774,21 @@ def test_every_preset_with_a_stock_chiamata_and_rematada_are_covered_at_every_pl
 def test_covers_only_what_it_plays() -> None:
     assert covers("spanish", 2) and covers("briscola", 4)
     for preset in ("chilean", "rematada", "chiamata"):
-        assert not covers(preset, 2) and not covers(preset, 4)
-    assert covers("chiamata", 5) and covers("chiamata-buia", 5) and covers("rematada", 3)
-    assert not covers("chilean", 4)
+        assert not covers(preset, 2) and not covers(preset, 3 if preset == "chilean" else 4)
+    assert covers("chiamata", 5) and covers("chiamata-buia", 5) and covers("rematada", 3) and covers("chilean", 4)
+    refused = 0
+    unplayed: list[dict[str, object]] = [
+        {"kill_three": True}, {"open_hands": True}, {"follow": "suit"}, {"follow": "suit_trump"},
+        {"declarations": "on_lead"}, {"claim": True}, {"arrastro": True}, {"deal_look": True},
+        {"partners_look": True}, {"signals": "partner"}, {"trump_from": "named"}, {"hand_size": 9}]
+    for option in unplayed:
+        try:
+            variant = make_rules("chilean", option)
+        except ValueError:  # (options the rules refuse with Porteña's)
+            continue
+        assert not covers(variant, 4), option
+        refused += 1
+    assert refused >= 6
     for options in ({"bidding": "low_card"}, {"kill_three": True}, {"open_hands": True}):
         assert not covers(make_rules("chiamata", options), 5), options
     beyond: list[dict[str, object]] = [{"kill_three": True}, {"open_hands": True}, {"talon": 3}, {"follow": "suit"},
@@ -594,6 +806,8 @@ def test_covers_only_what_it_plays() -> None:
     assert not covers("briscola", 6)  # not a player count of the preset
     with pytest.raises(ValueError, match="does not play chilean"):
         Batch(["chilean"], 2)
+    with pytest.raises(ValueError, match="does not play chilean"):
+        Batch([make_rules("chilean", {"arrastro": True})], 4)
     with pytest.raises(ValueError, match="do not share one action space"):
         Batch(["bixkla", "briscola"], 4)  # (the high card's signal has an id of its own)
     with pytest.raises(ValueError, match="deal different hands or decks"):
@@ -648,7 +862,7 @@ def test_the_research_page_examples_run() -> None:
 
 @pytest.mark.parametrize(("presets", "players"), [
     (["spanish", "briscola"], 2), (["spanish", "briscola"], 4), (["chiamata", "chiamata-buia"], 5),
-    (["rematada", REMATADA_AGAINST], 3),
+    (["rematada", REMATADA_AGAINST], 3), (["chilean", CHILEAN_BEAT], 4),
 ])
 def test_hands_in_progress_replay_as_the_engine_plays_them(presets: list[str | Rules], players: int) -> None:
     """``replay`` sets many lanes to hands part played (deck, dealer, history) in one call: every seat's input, the

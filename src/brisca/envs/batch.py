@@ -58,7 +58,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from brisca.actions import ASK_SIGNALS, CALLS, PASS, SIGNAL_SETS, Bid, Declare, Discard, Signal, TrumpChoice
+from brisca.actions import ASK_SIGNALS, CALLS, PASS, SIGNAL_SETS, Bid, Cut, Declare, Discard, Signal, TrumpChoice
 from brisca.cards import ALL_CARDS, Card, Suit
 from brisca.envs import deck_points
 from brisca.envs.encode import ObservationEncoder, cue_size
@@ -121,7 +121,27 @@ _INDECK = _TOPR + 23
 #: ``cfg[_POS + card]``: the card's place in the deck by index (the codec numbers discards by these places).
 (_TALON, _SOLO, _DISCID, _TRUMPID, _DECLID, _NDECK) = range(_INDECK + 48, _INDECK + 54)
 _POS = _INDECK + 54
-_CFG = _POS + 48
+#: Every card dealt without an auction (Brisca porteña): ``cfg[_DOUT]`` is 1 on this path; the way every hand is
+#: dealt (:data:`_W_ONE` to :data:`_W_PELADA`, or 0 where the cutter chooses it, ``deal: cutter_chooses``); the
+#: cutter's place from the dealer (+1 ``cutter: right``, -1 left); the duties to follow (:data:`_F_NONE`,
+#: :data:`_F_DESCANSO`, :data:`_F_BEAT`); whether a 2 is led only when guarded (``lead_two: guarded``); whether a
+#: side that takes every trick wins (``capote``); whether king-knight pairs are vales (``declarations: vales``:
+#: declared in the trick where one is played, scored by its winner) and the id of the pass that declines one; and
+#: whether the dealer's partner shows his last card in a golpe (``golpe_partner_shows``).
+(_DOUT, _WAY0, _CUTTER, _FOLLOW, _LEAD2, _CAPOTE, _VALES, _VPASS, _GSHOW) = range(_POS + 48, _POS + 57)
+#: ``cfg[_CUTID + k]`` and ``cfg[_CUTW + k]``: the action id and the way of the ``k``-th of ``cut_ways`` (-1: none).
+_CUTID = _POS + 57
+_CUTW = _CUTID + 3
+#: ``cfg[_STRG + card]``: the card's strength in its suit (the duty to beat compares them).
+_STRG = _CUTW + 3
+_CFG = _STRG + 48
+#: The ways of dealing every card (``_L_WAY``; 0 before the cutter has chosen): one at a time, and Porteña's three
+#: (packets of 5; 10 in a row, each opponent's last card shown; the top card trump, opponents' first cards shown).
+_W_ONE, _W_ALCE, _W_GOLPE, _W_PELADA = 1, 2, 3, 4
+_WAYS = {"one_by_one": _W_ONE, "alce": _W_ALCE, "golpe": _W_GOLPE, "pelada": _W_PELADA}
+#: ``_FOLLOW``: no duty; the descanso (follow suit, beat and trump an opponent's card, rest on a partner's plain
+#: one); follow suit, beat and trump whoever holds the trick (``suit_beat_trump``).
+_F_NONE, _F_DESCANSO, _F_BEAT = 0, 1, 2
 #: ``_XMODE``: no exchange, once the seat has won a trick, at any time.
 _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 
@@ -129,20 +149,32 @@ _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 (_L_HANDS, _L_HLEN, _L_STOCK, _L_SLEN, _L_TRICK, _L_TLEN, _L_LEADER, _L_TURN, _L_BEST, _L_BSEAT, _L_GIVE, _L_OVER,
  _L_LASTW, _L_DEALER, _L_TRUMP, _L_PRESET, _L_PTS, _L_MAYX, _L_PLAYED, _L_CAPT, _L_KNOWN, _L_THREE, _L_KILLER,
  _L_TSIG, _L_SIGH, _L_SIGT, _L_PHASE, _L_BIDS, _L_PASSED, _L_HIGH, _L_HSEAT, _L_DECL, _L_CALLED, _L_PARTNER,
- _L_SHOWN, _L_BLIND, _L_TALON, _L_DISC, _L_DPTS, _L_WON, _L_DECLS, _L_PEND, _L_WIDTH) = range(43)
+ _L_SHOWN, _L_BLIND, _L_TALON, _L_DISC, _L_DPTS, _L_WON, _L_DECLS, _L_PEND, _L_ORDER, _L_WAY, _L_SEEN, _L_VOID,
+ _L_NTR, _L_TSIDES, _L_TWIN, _L_VT, _L_MCARD, _L_MLEN, _L_MLEAD, _L_MT, _L_WIN, _L_WLEN, _L_WPOS, _L_RESUME, _L_END,
+ _L_WIDTH) = range(60)
 #: ``_L_PHASE``: the hand's phase, as its index in :data:`brisca.game.PHASES` (the auction's bids, the discard
 #: and the trump named by the talon's taker, the call, the play; the trump is -1 until it is named or called).
 #: ``_L_TALON``: the talon as dealt; ``_L_DISC``: the cards laid down (-1 before), whose points ``_L_DPTS`` the
 #: other seats do not see until the hand is over; ``_L_WON``: each seat has won a trick (it may declare);
 #: ``_L_DECLS``: the suits each seat has declared (bit a suit); ``_L_PEND``: the suit just declared, one of whose
 #: two cards is led now (-1: none).
+#: Every card dealt without an auction: ``_L_ORDER`` the deck as it lies cut (top first) until the cutter chooses
+#: ``_L_WAY``; ``_L_SEEN`` the cards each seat showed at the deal (bit a card); ``_L_VOID`` the suits each seat has
+#: failed to follow (bit a suit: a 2 of that suit is then guarded for its partner); ``_L_NTR`` the tricks played,
+#: ``_L_TWIN`` their winners and ``_L_TSIDES`` the sides that took them (bit a side: capote); ``_L_VT`` the trick
+#: each suit's vale was declared in (-1: none). The window after a card in which seats whose card is down may
+#: still declare a vale (phase :data:`_PH_MARK`): that trick's cards ``_L_MCARD`` (``_L_MLEN`` of them, led by
+#: ``_L_MLEAD``, trick ``_L_MT``), the seats asked ``_L_WIN`` (``_L_WLEN``, the one asked now ``_L_WPOS``), and
+#: where the hand goes on: ``_L_RESUME`` the seat to play then, ``_L_END`` whether the hand is over.
 _PH_BID, _PH_DISC, _PH_TRUMP, _PH_CALL, _PH_PLAY = 0, 1, 2, 3, 4
+#: The phases beyond the engine's :data:`brisca.game.PHASES`: the cutter chooses the deal; seats mark vales.
+_PH_CUT, _PH_MARK = 5, 6
 
 # --- the encoder's field offsets (``enc``) ---------------------------------------------------------------------------
 _ENC_FIELDS = ("hand", "known", "trick", "played", "captured", "face_up", "trump", "leader", "turn", "dealer",
                "partners", "arrastro", "stock", "points", "hand_sizes", "signals_trick", "signals_hand", "phase",
-               "bids", "passed", "declarer", "called", "partner", "talon", "discards", "declarations")
-_E_TALON, _E_DISC, _E_DECLS = 23, 24, 25
+               "bids", "passed", "declarer", "called", "partner", "talon", "discards", "declarations", "shown")
+_E_TALON, _E_DISC, _E_DECLS, _E_SHOWN = 23, 24, 25, 26
 #: ``enc[_ENC_END]``: the encoding's size (the presets' inputs follow it).
 _ENC_END = len(_ENC_FIELDS)
 
@@ -161,6 +193,17 @@ def covers(rules: Rules | str, players: int) -> bool:
                 and rules.sides(players) == players and rules.trump_exchange == "off" and rules.follow == "none"
                 and not rules.arrastro and not rules.claim and not rules.kill_three and rules.lead_two == "any"
                 and rules.capote == "off" and not rules.open_hands and not rules.deal_look)
+    if rules.dealt_out:  # Brisca porteña: every card dealt, the dealer's card trump, the cutter's choice of the deal
+        ways = rules.cut_ways if rules.deal == "cutter_chooses" else (rules.deal,)
+        return (rules.trump_from == "dealer" and rules.talon == 0
+                and len(rules.deck_cards(players)) == rules.hand_size * players
+                and all(w in _WAYS for w in ways) and ("alce" not in ways or rules.hand_size % 5 == 0)
+                and rules.follow in ("none", "descanso", "suit_beat_trump")
+                and rules.declarations in ("off", "vales") and rules.lead_two in ("any", "guarded")
+                and rules.trump_exchange == "off" and rules.signals == "off" and rules.contract == "off"
+                and rules.point_limit == 0 and not rules.arrastro and not rules.claim and not rules.kill_three
+                and not rules.open_hands and not rules.deal_look and not rules.partners_look
+                and not rules.trump_rotation and rules.face_up_to == "last_to_draw")
     # The rules the lanes play beyond the plain game's path: muerte al tres, partner and open signals.
     base = dataclasses.replace(rules, kill_three=False, signals="off")
     return (base.plain and not rules.dealt_out and not rules.trump_rotation and not rules.deal_look
@@ -213,6 +256,22 @@ def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck
     for i in range(48):
         row[lay[_L_PLAYED] + i] = -1
         row[lay[_L_CAPT] + i] = -1
+    for su in range(4):
+        row[lay[_L_VT] + su] = -1
+    if c[_DOUT] != 0:  # every card dealt, no auction: cut and dealt the way the cutter chooses (or the fixed one)
+        row[lay[_L_SLEN]] = 0
+        row[lay[_L_GIVE]] = -1
+        for i in range(ncards):
+            row[lay[_L_ORDER] + i] = deck[i]
+        if c[_WAY0] == 0:  # nothing is dealt until the cutter has chosen: no hands, no trump, the cutter to act
+            for s in range(n):
+                row[lay[_L_HLEN] + s] = 0
+            row[lay[_L_TRUMP]] = -1
+            row[lay[_L_PHASE]] = _PH_CUT
+            row[lay[_L_TURN]] = (dealer + c[_CUTTER]) % n
+        else:
+            _deal_way(row, lay, c, c[_WAY0])
+        return
     if c[_AUCT] != 0:  # every card dealt: no stock, no trump until the call; the auction from the dealer's side
         row[lay[_L_SLEN]] = 0
         row[lay[_L_TRUMP]] = -1
@@ -229,6 +288,77 @@ def _deal(st: Any, lane: int, lay: Any, cfg: Any, xtable: Any, preset: int, deck
     row[lay[_L_SLEN]] = ncards - dealt
     row[lay[_L_TRUMP]] = deck[dealt] // 12
     _set_give(row, lay, c, False, xtable[preset, deck[dealt]])
+
+
+@_njit
+def _give_card(row: Any, lay: Any, h: int, seat: int, card: int) -> None:
+    """Put ``card`` last in ``seat``'s hand."""
+    hl = row[lay[_L_HLEN] + seat]
+    row[lay[_L_HANDS] + seat * h + hl] = card
+    row[lay[_L_HLEN] + seat] = hl + 1
+
+
+@_njit
+def _show(row: Any, lay: Any, seat: int, card: int) -> None:
+    """``seat`` shows ``card`` at the deal: in the ``shown`` plane for good, in the ``known`` planes while held."""
+    row[lay[_L_SEEN] + seat] |= 1 << card
+    row[lay[_L_KNOWN] + card] = 1
+
+
+@_njit
+def _deal_way(row: Any, lay: Any, c: Any, way: int) -> None:
+    """Deal the deck lying in ``_L_ORDER`` (top first) the way ``way``, as the engine's ``RuledGame`` deals it, the
+    dealer last: one card at a time, packets of 5 round the table (alce), 10 in a row (golpe: each opponent's last
+    card shown, the dealer's partner's too under ``golpe_partner_shows``) or, the top card trump and the dealer's,
+    10 in a row from the next (pelada: each opponent's first card shown, and the next while they are trumps). The
+    trump card is the dealer's last (pelada: the top card), seen by all while he holds it; the cutter's side leads."""
+    n = c[_N]
+    h = c[_H]
+    sides = c[_SIDES]
+    dealer = row[lay[_L_DEALER]]
+    total = n * h
+    order = lay[_L_ORDER]
+    for s in range(n):
+        row[lay[_L_HLEN] + s] = 0
+    trump_card = row[order + total - 1]
+    if way == _W_ALCE:
+        for i, start in enumerate(range(0, total, 5)):
+            seat = (dealer + 1 + i % n) % n
+            for j in range(start, min(start + 5, total)):
+                _give_card(row, lay, h, seat, row[order + j])
+    elif way == _W_GOLPE:
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            for j in range(k * h, (k + 1) * h):
+                _give_card(row, lay, h, seat, row[order + j])
+            if seat % sides != dealer % sides or (c[_GSHOW] != 0 and seat != dealer):
+                _show(row, lay, seat, row[order + (k + 1) * h - 1])
+    elif way == _W_PELADA:
+        trump_card = row[order]
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            for j in range(1 + k * h, min(1 + (k + 1) * h, total)):
+                _give_card(row, lay, h, seat, row[order + j])
+        _give_card(row, lay, h, dealer, trump_card)
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            if seat % sides != dealer % sides:
+                for i in range(row[lay[_L_HLEN] + seat]):
+                    card = row[lay[_L_HANDS] + seat * h + i]
+                    _show(row, lay, seat, card)
+                    if card // 12 != trump_card // 12:
+                        break
+    else:
+        for k in range(n):
+            seat = (dealer + 1 + k) % n
+            for j in range(k, total, n):
+                _give_card(row, lay, h, seat, row[order + j])
+    row[lay[_L_KNOWN] + trump_card] = 1
+    row[lay[_L_TRUMP]] = trump_card // 12
+    row[lay[_L_WAY]] = way
+    row[lay[_L_PHASE]] = _PH_PLAY
+    row[lay[_L_LEADER]] = (dealer + 1) % n
+    row[lay[_L_TURN]] = (dealer + 1) % n
 
 
 @_njit
@@ -260,25 +390,40 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
         for su in range(4):
             out[su] = c[_TRUMPID] + su
         return 4
-    h = c[_H]
     seat = row[lay[_L_TURN]]
+    if phase == _PH_CUT:  # the ways the rules offer, as they list them
+        m = 0
+        for k in range(3):
+            if c[_CUTID + k] >= 0:
+                out[m] = c[_CUTID + k]
+                m += 1
+        return m
+    if phase == _PH_MARK:  # the vales the seat may still mark, then the pass
+        m = 0
+        for su in range(4):
+            if _markable(row, lay, c, seat, su):
+                out[m] = c[_DECLID] + su
+                m += 1
+        out[m] = c[_VPASS]
+        return m + 1
+    h = c[_H]
     hl = row[lay[_L_HLEN] + seat]
     base = lay[_L_HANDS] + seat * h
     give = row[lay[_L_GIVE]]
-    pend = row[lay[_L_PEND]]
     held = False
-    prisoner = _prisoner(row, lay, c, hl)
+    plays = _plays(row, lay, c, seat, base, hl)
     m = 0
     for i in range(hl):
         card = row[base + i]
         if card == give:
             held = True
-        if card != prisoner and (pend < 0 or card == pend * 12 + 10 or card == pend * 12 + 11):
+        if (plays >> card) & 1:
             out[m] = card
             m += 1
     if c[_DECLID] >= 0:
         for su in range(4):
-            if _declarable(row, lay, c, seat, base, hl, su):
+            if (_vale(row, lay, c, seat, base, hl, su, plays) if c[_VALES] != 0
+                    else _declarable(row, lay, c, seat, base, hl, su)):
                 out[m] = c[_DECLID] + su
                 m += 1
     if held and row[lay[_L_MAYX] + seat] != 0:
@@ -291,6 +436,235 @@ def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
                 out[m] = c[_SIGID + k]
                 m += 1
     return m
+
+
+@_njit
+def _suit(su: int) -> int:
+    """The cards of suit ``su`` (bit a card)."""
+    return 0xFFF << (12 * su)
+
+
+@_njit
+def _plays(row: Any, lay: Any, c: Any, seat: int, base: int, hl: int) -> int:
+    """The cards ``seat`` may play now (bit a card), as ``RuledGame._playable`` allows them: the duties to follow,
+    the leads a pelada and ``lead_two: guarded`` forbid, one of a declared pair's cards, the prisoner ace held."""
+    held = _held(row, base, hl)
+    cands = held
+    tlen = row[lay[_L_TLEN]]
+    follow = c[_FOLLOW]
+    trump = row[lay[_L_TRUMP]]
+    if tlen > 0 and follow != _F_NONE:
+        led = row[lay[_L_TRICK]] // 12
+        best = row[lay[_L_BEST]]
+        sides = c[_SIDES]
+        # descanso: the duties to beat and to trump are owed to the opponents' cards (source Porteña)
+        mate = follow == _F_DESCANSO and row[lay[_L_BSEAT]] % sides == seat % sides
+        same = held & _suit(led)
+        if same != 0:
+            cands = same
+            if best // 12 == led and not mate:
+                beaters = 0
+                for card in range(led * 12, led * 12 + 12):
+                    if (same >> card) & 1 and c[_STRG + card] > c[_STRG + best]:
+                        beaters |= 1 << card
+                if beaters != 0:
+                    cands = beaters
+        elif follow == _F_BEAT or not (mate and best // 12 != trump):
+            trumps = held & _suit(trump)
+            if trumps != 0:
+                cands = trumps
+    elif tlen == 0 and (row[lay[_L_WAY]] == _W_PELADA or c[_LEAD2] != 0):
+        cands = _leads(row, lay, c, seat, held)
+    pend = row[lay[_L_PEND]]
+    if pend >= 0:
+        cands &= (1 << (pend * 12 + 10)) | (1 << (pend * 12 + 11))
+    prisoner = _prisoner(row, lay, c, hl)
+    if prisoner >= 0:
+        cands &= ~(1 << prisoner)
+    return int(cands)
+
+
+@_njit
+def _leads(row: Any, lay: Any, c: Any, seat: int, held: int) -> int:
+    """Source Porteña's duties on lead (``RuledGame._lead_duties``): the cutter leads a trump to a pelada's first
+    trick, and a 2 is led only guarded (its ace in hand or played, the partner void in its suit, the cutter's only
+    trump in that first trick) or when nothing else can be."""
+    n = c[_N]
+    trump = row[lay[_L_TRUMP]]
+    pelada = row[lay[_L_WAY]] == _W_PELADA
+    first = row[lay[_L_NTR]] == 0 and seat == (row[lay[_L_DEALER]] + 1) % n
+    cands = held
+    if pelada and first and held & _suit(trump) != 0:
+        cands = held & _suit(trump)
+    if c[_LEAD2] == 0:
+        return cands
+    count = 0
+    for card in range(48):
+        if (cands >> card) & 1:
+            count += 1
+    sides = c[_SIDES]
+    ok = 0
+    for card in range(48):
+        if not (cands >> card) & 1:
+            continue
+        su = card // 12
+        fine = card % 12 != 1 or (held >> (su * 12)) & 1 != 0 or row[lay[_L_PLAYED] + su * 12] >= 0
+        if not fine:
+            for s in range(n):
+                if s != seat and s % sides == seat % sides and (row[lay[_L_VOID] + s] >> su) & 1:
+                    fine = True
+        if not fine:
+            fine = pelada and first and su == trump and count == 1
+        if fine:
+            ok |= 1 << card
+    return ok if ok != 0 else cands
+
+
+@_njit
+def _declared(row: Any, lay: Any, c: Any, su: int) -> bool:
+    """Whether any seat has declared the king-knight pair of suit ``su``."""
+    done = False
+    for s in range(c[_N]):
+        if (row[lay[_L_DECLS] + s] >> su) & 1:
+            done = True
+    return done
+
+
+@_njit
+def _pair(su: int) -> int:
+    """The king and knight of suit ``su`` (bit a card)."""
+    return (1 << (su * 12 + 10)) | (1 << (su * 12 + 11))
+
+
+@_njit
+def _vale(row: Any, lay: Any, c: Any, seat: int, base: int, hl: int, su: int, plays: int) -> bool:
+    """``declarations: vales``: ``seat`` may declare suit ``su``'s pair on its turn: its side has played one of
+    them in this trick and holds the rest, or it holds both and may play one (``plays``) with no declaration
+    waiting for its card; the pair not declared yet."""
+    if _declared(row, lay, c, su):
+        return False
+    n = c[_N]
+    sides = c[_SIDES]
+    leader = row[lay[_L_LEADER]]
+    ours = 0
+    for i in range(row[lay[_L_TLEN]]):
+        if ((leader + i) % n) % sides == seat % sides:
+            ours |= 1 << row[lay[_L_TRICK] + i]
+    held = _held(row, base, hl)
+    pair = _pair(su)
+    if pair & ours != 0 and pair & ~(ours | held) == 0:
+        return True
+    return bool(pair & ~held == 0 and pair & plays != 0 and row[lay[_L_PEND]] < 0)
+
+
+@_njit
+def _markable(row: Any, lay: Any, c: Any, seat: int, su: int) -> bool:
+    """In a window to mark vales: ``seat``, its card down in that trick, may still mark suit ``su``'s pair (its
+    side played one of them there and holds the rest, the pair not declared yet)."""
+    n = c[_N]
+    lead = row[lay[_L_MLEAD]]
+    mlen = row[lay[_L_MLEN]]
+    if (seat - lead) % n >= mlen or _declared(row, lay, c, su):
+        return False
+    sides = c[_SIDES]
+    ours = 0
+    for i in range(mlen):
+        if ((lead + i) % n) % sides == seat % sides:
+            ours |= 1 << row[lay[_L_MCARD] + i]
+    held = _held(row, lay[_L_HANDS] + seat * c[_H], row[lay[_L_HLEN] + seat])
+    pair = _pair(su)
+    return bool(pair & ours != 0 and pair & ~(ours | held) == 0)
+
+
+@_njit
+def _open_window(row: Any, lay: Any, c: Any) -> None:
+    """After a card, ask the seats whose card is down in that trick whether they mark a vale, as
+    ``RuledGame._open_window`` does: every seat of a side that played a king or knight of a pair neither declared
+    nor broken (its other card played before, played in this trick by an opponent, or seen by all in an
+    opponent's hand), in the order they played; from public facts only."""
+    n = c[_N]
+    sides = c[_SIDES]
+    lead = row[lay[_L_MLEAD]]
+    mlen = row[lay[_L_MLEN]]
+    h = c[_H]
+    found = 0
+    for i in range(mlen):
+        card = row[lay[_L_MCARD] + i]
+        r = card % 12
+        if (r != 10 and r != 11) or _declared(row, lay, c, card // 12):
+            continue
+        side = ((lead + i) % n) % sides
+        other = card // 12 * 12 + 21 - r
+        at = -1
+        for j in range(mlen):
+            if row[lay[_L_MCARD] + j] == other:
+                at = j
+        if at >= 0:
+            if ((lead + at) % n) % sides != side:
+                continue
+        elif row[lay[_L_PLAYED] + other] >= 0:
+            continue
+        elif row[lay[_L_KNOWN] + other] != 0:
+            holder = -1
+            for s in range(n):
+                for k in range(row[lay[_L_HLEN] + s]):
+                    if row[lay[_L_HANDS] + s * h + k] == other:
+                        holder = s
+            if holder >= 0 and holder % sides != side:
+                continue
+        found |= 1 << side
+    if found == 0:
+        return
+    w = 0
+    for i in range(mlen):
+        s = (lead + i) % n
+        if (found >> (s % sides)) & 1:
+            row[lay[_L_WIN] + w] = s
+            w += 1
+    row[lay[_L_WLEN]] = w
+    row[lay[_L_WPOS]] = 0
+    row[lay[_L_RESUME]] = row[lay[_L_TURN]]
+    row[lay[_L_END]] = row[lay[_L_OVER]]
+    row[lay[_L_OVER]] = 0
+    row[lay[_L_PHASE]] = _PH_MARK
+    row[lay[_L_TURN]] = row[lay[_L_WIN]]
+
+
+@_njit
+def _mark(row: Any, lay: Any, c: Any, aid: int) -> bool:
+    """A vale marked, or the pass, by the seat asked in the window; the next seat asked, or the play goes on (the
+    seat that marked one is asked again while it may mark another). False (nothing changed) when not legal."""
+    seat = row[lay[_L_TURN]]
+    if c[_DECLID] <= aid < c[_DECLID] + 4:
+        su = aid - c[_DECLID]
+        if not _markable(row, lay, c, seat, su):
+            return False
+        row[lay[_L_DECLS] + seat] |= 1 << su
+        row[lay[_L_VT] + su] = row[lay[_L_MT]]
+        for other in range(4):
+            if _markable(row, lay, c, seat, other):
+                return True
+    elif aid != c[_VPASS]:
+        return False
+    pos = row[lay[_L_WPOS]] + 1
+    row[lay[_L_WPOS]] = pos
+    if pos < row[lay[_L_WLEN]]:
+        row[lay[_L_TURN]] = row[lay[_L_WIN] + pos]
+        return True
+    row[lay[_L_PHASE]] = _PH_PLAY
+    row[lay[_L_TURN]] = row[lay[_L_RESUME]]
+    row[lay[_L_OVER]] = row[lay[_L_END]]
+    return True
+
+
+@_njit
+def _cut(row: Any, lay: Any, c: Any, aid: int) -> bool:
+    """The cutter chooses the way the deck is dealt, which deals it. False (nothing changed) when not offered."""
+    for k in range(3):
+        if c[_CUTID + k] >= 0 and c[_CUTID + k] == aid:
+            _deal_way(row, lay, c, c[_CUTW + k])
+            return True
+    return False
 
 
 @_njit
@@ -579,10 +953,26 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         return bool(_discard(row, lay, c, points[p], seat, aid))
     if phase == _PH_TRUMP:
         return bool(_name_trump(row, lay, c, aid))
+    if phase == _PH_CUT:
+        return bool(_cut(row, lay, c, aid))
+    if phase == _PH_MARK:
+        return bool(_mark(row, lay, c, aid))
     hl = row[lay[_L_HLEN] + seat]
     base = lay[_L_HANDS] + seat * h
     if c[_DECLID] >= 0 and c[_DECLID] <= aid < c[_DECLID] + 4:  # a pair declared: one of its cards is led next
         su = aid - c[_DECLID]
+        if c[_VALES] != 0:  # a vale: scored by the trick's winner; a card of it is played next unless one is down
+            if not _vale(row, lay, c, seat, base, hl, su, _plays(row, lay, c, seat, base, hl)):
+                return False
+            row[lay[_L_DECLS] + seat] |= 1 << su
+            row[lay[_L_VT] + su] = row[lay[_L_NTR]]
+            down = False
+            for i in range(row[lay[_L_TLEN]]):
+                if row[lay[_L_TRICK] + i] // 12 == su and row[lay[_L_TRICK] + i] % 12 >= 10:
+                    down = True
+            if not down:
+                row[lay[_L_PEND]] = su
+            return True
         if not _declarable(row, lay, c, seat, base, hl, su):
             return False
         row[lay[_L_DECLS] + seat] |= 1 << su
@@ -612,10 +1002,7 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         row[lay[_L_KNOWN] + give] = 0
         _set_give(row, lay, c, True, xtable[p, give])
         return True
-    pend = row[lay[_L_PEND]]
-    if pend >= 0 and aid != pend * 12 + 10 and aid != pend * 12 + 11:
-        return False
-    if aid == _prisoner(row, lay, c, hl) or not _take(row, base, hl, aid):
+    if aid < 0 or not (_plays(row, lay, c, seat, base, hl) >> aid) & 1 or not _take(row, base, hl, aid):
         return False
     row[lay[_L_PEND]] = -1
     row[base + hl - 1] = -1
@@ -632,6 +1019,9 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     if kill and aid == trump * 12 + 2:
         row[lay[_L_THREE]] = 1
     if tlen:
+        led = row[lay[_L_TRICK]] // 12
+        if aid // 12 != led:  # the seat is void in the suit led: a 2 of it is guarded for its partner
+            row[lay[_L_VOID] + seat] |= 1 << led
         best = row[lay[_L_BEST]]
         if aid // 12 == best // 12:
             if strength[p, aid] > strength[p, best]:
@@ -646,8 +1036,17 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     row[lay[_L_TRICK] + tlen] = aid
     tlen += 1
     row[lay[_L_TLEN]] = tlen
+    vales = c[_VALES] != 0
+    if vales:  # the trick as it stands, for the window to mark vales that follows the card
+        for i in range(tlen):
+            row[lay[_L_MCARD] + i] = row[lay[_L_TRICK] + i]
+        row[lay[_L_MLEN]] = tlen
+        row[lay[_L_MLEAD]] = row[lay[_L_LEADER]]
+        row[lay[_L_MT]] = row[lay[_L_NTR]]
     if tlen < n:
         row[lay[_L_TURN]] = (seat + 1) % n
+        if vales:
+            _open_window(row, lay, c)
         return True
     # the trick is done: score it, draw, and give the lead to the winner
     winner = row[lay[_L_BSEAT]]
@@ -672,6 +1071,9 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
         for i in range(n):
             row[lay[_L_SIGT] + i] = 0
     row[lay[_L_PTS] + winner] += tp
+    row[lay[_L_TWIN] + row[lay[_L_NTR]]] = winner
+    row[lay[_L_NTR]] += 1
+    row[lay[_L_TSIDES]] |= 1 << (winner % sides)
     row[lay[_L_MAYX] + winner] = 1
     row[lay[_L_WON] + winner] = 1
     row[lay[_L_TLEN]] = 0
@@ -702,6 +1104,8 @@ def _apply(st: Any, lane: int, lay: Any, cfg: Any, strength: Any, points: Any, x
     if row[lay[_L_BLIND]] != 0 and row[lay[_L_OVER]] == 0:  # the first trick is over: the declarer calls now
         row[lay[_L_PHASE]] = _PH_CALL
         row[lay[_L_TURN]] = row[lay[_L_DECL]]
+    if vales:
+        _open_window(row, lay, c)
     return True
 
 
@@ -756,7 +1160,10 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
     for s in range(n):
         if s % sides == my_side:
             out[enc[10] + (s - me) % n] = 1.0
-    out[enc[12]] = min(slen / scales[p, 0], 1.0)
+    if row[lay[_L_PHASE]] == _PH_CUT:  # the whole deck lies cut, undealt, as a stock
+        out[enc[12]] = min(c[_NCARDS] / scales[p, 0], 1.0)
+    else:
+        out[enc[12]] = min(slen / scales[p, 0], 1.0)
     decl = row[lay[_L_DECL]]
     for r in range(n):
         s = (me + r) % n
@@ -807,6 +1214,13 @@ def _encode(st: Any, lane: int, seat: int, lay: Any, cfg: Any, enc: Any, scales:
             for su in range(4):
                 if (bits >> su) & 1:
                     out[enc[_E_DECLS] + ((s - me) % n) * 4 + su] = 1.0
+    if enc[_E_SHOWN] >= 0:  # the cards shown at the deal, by seat (played since or not)
+        for s in range(n):
+            bits = row[lay[_L_SEEN] + s]
+            if bits != 0:
+                for card in range(48):
+                    if (bits >> card) & 1:
+                        out[enc[_E_SHOWN] + ((s - me) % n) * 48 + card] = 1.0
     out[enc[_ENC_END] + p] = 1.0
     if cues:
         _cues(row, lay, c, me, strength[p], out, enc[_ENC_END] + npresets)
@@ -874,7 +1288,13 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
             for su in range(4):
                 if row[lay[_L_CAPT] + su * 12 + 11] == sd and row[lay[_L_CAPT] + su * 12 + 10] == sd:
                     out[sd] += 40 if su == trump else 20
-    if c[_DECLID] >= 0:  # each pair declared: 20, 40 in trumps, to its holder's side
+    if c[_VALES] != 0:  # each vale: 20, 40 in trumps, to the side that won the trick it was declared in
+        trump = row[lay[_L_TRUMP]]
+        for su in range(4):
+            t = row[lay[_L_VT] + su]
+            if 0 <= t < row[lay[_L_NTR]]:
+                out[row[lay[_L_TWIN] + t] % sides] += 40 if su == trump else 20
+    elif c[_DECLID] >= 0:  # each pair declared: 20, 40 in trumps, to its holder's side
         trump = row[lay[_L_TRUMP]]
         for s in range(n):
             bits = row[lay[_L_DECLS] + s]
@@ -883,6 +1303,11 @@ def _totals(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
                     out[s % sides] += 40 if su == trump else 20
     if killer >= 0:
         return int(killer % sides)
+    took_all = row[lay[_L_TSIDES]]
+    if c[_CAPOTE] != 0 and row[lay[_L_NTR]] * n == c[_NCARDS] - c[_TALON] and took_all & (took_all - 1) == 0:
+        for sd in range(sides):  # capote: the side that took every trick wins, whatever the points
+            if took_all == 1 << sd:
+                return sd
     if c[_AUCT] != 0:  # the contract: made when the declarer and his partner (himself, alone) took the bid
         decl = row[lay[_L_DECL]]
         if decl < 0:
@@ -1018,6 +1443,14 @@ def _privileged(st: Any, lanes: Any, seats: Any, lay: Any, cfg: Any, out: Any) -
             for j in range(row[lay[_L_HLEN] + other]):
                 dst[48 * (k - 1) + row[base + j]] = 1.0
         at = 48 * (n - 1)
+        if row[lay[_L_PHASE]] == _PH_CUT:  # the deck lies cut, undealt: a stock of every card, top first
+            size = c[_NCARDS]
+            for depth in range(size):
+                card = row[lay[_L_ORDER] + depth]
+                if depth < n:
+                    dst[at + card] = 1.0
+                dst[at + 48 + card] = np.float32(1.0 - depth / size)
+            continue
         slen = row[lay[_L_SLEN]]
         size = c[_S]
         for j in range(slen):
@@ -1172,9 +1605,11 @@ class Batch:
         self.stock_size = s = len(decks[0]) - h * n
         self.sides = self.rules[0].sides(n)
         offsets = [0] * _L_WIDTH
+        dealt_out = any(r.dealt_out and not r.auction for r in self.rules)
         widths = {_L_HANDS: n * stride, _L_HLEN: n, _L_STOCK: s, _L_TRICK: n, _L_PTS: n, _L_MAYX: n,
                   _L_PLAYED: 48, _L_CAPT: 48, _L_KNOWN: 48, _L_SIGH: n, _L_SIGT: n, _L_BIDS: n, _L_PASSED: n,
-                  _L_TALON: talon, _L_DISC: talon, _L_WON: n, _L_DECLS: n}
+                  _L_TALON: talon, _L_DISC: talon, _L_WON: n, _L_DECLS: n, _L_ORDER: len(decks[0]) if dealt_out else 0,
+                  _L_SEEN: n, _L_VOID: n, _L_TWIN: len(decks[0]) // n + 1, _L_VT: 4, _L_MCARD: n, _L_WIN: n}
         at = 0
         for f in range(_L_WIDTH):
             offsets[f] = at
@@ -1195,7 +1630,8 @@ class Batch:
                       *(ids[Signal(name)] if signals and name in SIGNAL_SETS[r.signal_set] and (
                           r.signal_asks or name not in ASK_SIGNALS) else -1 for name in _SIG_ORDER),
                       *(int(rank in r.strength_order()[:2]) for rank in range(1, 13)),
-                      *self._auction(r), *(int(c in decks[i]) for c in ALL_CARDS), *self._talon(r, decks[i])]
+                      *self._auction(r), *(int(c in decks[i]) for c in ALL_CARDS), *self._talon(r, decks[i]),
+                      *self._dealt_out(r), *r.strength_table]
         self._cfg = cfg
         self._strength = np.array([r.strength_table for r in self.rules], np.int64)
         self._points = np.array([r.point_table for r in self.rules], np.int64)
@@ -1242,8 +1678,23 @@ class Batch:
         pos = {c: i for i, c in enumerate(order)}
         first = ids[Discard(*order[:2])] if r.talon else -1
         return [r.talon, int(r.contract == "solo"), first, ids[TrumpChoice(Suit(0))] if r.trump_from == "named" else -1,
-                ids[Declare(Suit(0))] if r.declarations == "on_lead" else -1, len(deck),
+                ids[Declare(Suit(0))] if r.declarations in ("on_lead", "vales") else -1, len(deck),
                 *(pos.get(c, -1) for c in ALL_CARDS)]
+
+    def _dealt_out(self, r: Rules) -> list[int]:
+        """The part of a preset's configuration row for every card dealt without an auction (Brisca porteña): the
+        way of dealing, the cutter, the duties, capote, the vales, and the ways the cutter may choose."""
+        if not r.dealt_out or r.auction:
+            return [0] * (_STRG - _DOUT)
+        ids = self.codec.ids
+        chooses = r.deal == "cutter_chooses"
+        ways = list(r.cut_ways) if chooses else []
+        cuts = [ids[Cut(w)] for w in ways] + [-1] * (3 - len(ways))
+        return [1, 0 if chooses else _WAYS[r.deal], 1 if r.cutter == "right" else -1,
+                {"none": _F_NONE, "descanso": _F_DESCANSO, "suit_beat_trump": _F_BEAT}[r.follow],
+                int(r.lead_two == "guarded"), int(r.capote != "off"), int(r.declarations == "vales"),
+                ids[PASS] if r.declarations == "vales" else -1, int(r.golpe_partner_shows),
+                *cuts, *([_WAYS[w] for w in ways] + [-1] * (3 - len(ways)))]
 
     # -- dealing
 
