@@ -214,7 +214,7 @@ def test_the_vector_env_ends_a_hand_on_an_illegal_action_and_refuses_what_it_can
     with pytest.raises(ValueError, match="no network plays"):
         bg.BriscaVectorEnv(4, "briscola", 4, opponent="net")
     with pytest.raises(ValueError, match="does not play chilean"):
-        bg.BriscaVectorEnv(4, "chilean")
+        bg.BriscaVectorEnv(4, "chilean", options={"arrastro": True})
     with pytest.raises(ValueError, match="dense"):
         bg.BriscaVectorEnv(4, "spanish", reward="dense")
 
@@ -291,6 +291,40 @@ def test_the_vector_env_pays_brisca_rematada_s_solo_contract_as_the_engine(rewar
     assert got.tolist() == pytest.approx(want, abs=1e-12)
     assert {"made", "set"} <= {r.reason for r in (g.result() for g in games) if r is not None}
     rewards, fresh = _random_steps(env, 200, seed=9)
+    assert len(rewards) > 10 and fresh > 10
+    assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)
+
+
+@pytest.mark.parametrize("reward", ["win", "points"])
+def test_the_vector_env_pays_brisca_portena_s_hands_as_the_engine(reward: str) -> None:
+    """Chilean brisca porteña at 4 in the vector env: a finished hand's return is the partnership's
+    (:func:`brisca.envs.hand_returns`: the vales and the last trick's 10 in the count, capote winning whatever the
+    points, a level count a tie), the learner's seat wherever it sat; random play through the env, the cutter's
+    choice and the vales' passes included, ends hands and pays them within the returns' bounds."""
+    from brisca.agents.simple import GreedyAgent
+    from brisca.game import Game
+
+    env = bg.BriscaVectorEnv(24, "chilean", opponent="random", seed=8, reward=reward)
+    assert env.players == 4
+    rng = random.Random(8)
+    greedy = GreedyAgent()
+    games = []
+    for lane in range(env.num_envs):
+        game = Game("chilean", 4, dealer=lane % 4, seed=lane)
+        env.batch.load(lane, game)
+        while not game.is_over():
+            legal = game.legal_actions()
+            action = greedy.act(game.view(game.turn)) if rng.random() < 0.6 else rng.choice(legal)
+            game.apply(action)
+            env.batch.apply(lane, env.codec.ids[action])
+        env.seats[lane] = rng.randrange(4)
+        games.append(game)
+    got = env._returns(np.arange(env.num_envs))
+    want = [hand_returns(g, reward)[int(env.seats[lane])] for lane, g in enumerate(games)]
+    assert got.tolist() == pytest.approx(want, abs=1e-12)
+    assert any(b.why.startswith("king and knight") for g in games for b in g.result().bonuses)  # type: ignore[union-attr]
+    assert len(set(want)) > (1 if reward == "win" else 2)  # (points: each hand its own margin)
+    rewards, fresh = _random_steps(env, 300, seed=9)
     assert len(rewards) > 10 and fresh > 10
     assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)
 

@@ -30,11 +30,22 @@ talon, his discard of two cards (one action id a pair, as the codec numbers them
 other seats' ``points`` until the hand is over), the trump he names, the king-knight pairs declared on lead
 (``declarations: on_lead``: a declaration is an action of its own, the seat then leading one of the pair's
 cards; 20, or 40 in trumps, to its holder), or scored when captured (``declarations: off`` with ``pair_bonus``),
-and the solo contract's result and reward. Not covered: ``chilean`` (cuts, vales, duties to follow),
-``bidding: low_card``, a talon of another size, ``kill_three`` and ``open_hands`` with an auction, ``deal_look``,
-``trump_rotation``, signals said aloud (``combination``), the exchanges ``out_of_turn`` and ``announced``,
-claims, arrastro, duties to follow and declarations other than on lead (``vales``). Several presets share a
-batch when their encodings and action ids share one layout (the network's case: one input a preset)::
+and the solo contract's result and reward. And Chilean brisca porteña at 4, ``chilean``: every card dealt, 10
+each to two partnerships, the cutter (``cutter: right`` or ``left``) choosing how (``deal: cutter_chooses``
+among ``cut_ways``, an action id of his; or one way fixed, ``deal: alce``, ``golpe``, ``pelada`` or
+``one_by_one``): the dealer's last card (pelada: the top card) trump and in the ``known`` planes while he holds
+it, the cards a golpe or a pelada shows (``golpe_partner_shows`` as set) in the ``shown`` planes and, while
+held, the ``known`` ones; the duties to follow (``follow: descanso``, ``suit_beat_trump``, ``suit`` or
+``suit_trump``), the guarded 2 (``lead_two: guarded``) and the pelada's trump lead; the vales (``declarations:
+vales``: declared on a seat's turn, or marked in the window after each card, each seat of the side asked in
+turn and its pass an action id, as the engine models it; 20, or 40 in trumps, to the side that wins the trick),
+``capote`` (``hand`` or ``match``: the side that takes every trick wins the hand) and a level count a tie
+(``tie: replay``: no winner, the margin alone in the reward). Not covered: ``bidding: low_card``, a talon of
+another size, ``kill_three`` and ``open_hands`` with an auction or every card dealt, ``deal_look``,
+``partners_look`` with every card dealt, ``trump_rotation``, signals said aloud (``combination``) or with
+every card dealt, the exchanges ``out_of_turn`` and ``announced``, claims, arrastro, and duties to follow with
+a stock. Several presets share a batch when their encodings and action ids share one layout (the network's
+case: one input a preset)::
 
     batch = Batch(["spanish", "briscola"], players=2, size=256, seed=1)
     batch.deal_all()
@@ -45,7 +56,8 @@ docs/research.md shows a whole loop. The trainer's self-play makes about twelve 
 in lockstep as one hand at a time, for ``chiamata`` at 5 (11.8x: ``brisca bench --selfplay --presets chiamata
 --players 5 --seconds 10``) as for 2-player ``spanish`` and ``briscola`` (12.5x in the same session:
 ``brisca bench --selfplay --seconds 10``), and more for ``rematada`` at 3 (17.8x: ``brisca bench --selfplay
---presets rematada --players 3 --seconds 5``); docs/research.md has the figures.
+--presets rematada --players 3 --seconds 5``) and ``chilean`` at 4 (22.7x: ``brisca bench --selfplay --presets
+chilean --players 4 --seconds 5``); docs/research.md has the figures.
 
 numba is optional (the ``fast`` extra): without it the same functions run as plain Python, slowly (the tests
 still pass; :data:`COMPILED` says which).
@@ -140,8 +152,11 @@ _CFG = _STRG + 48
 _W_ONE, _W_ALCE, _W_GOLPE, _W_PELADA = 1, 2, 3, 4
 _WAYS = {"one_by_one": _W_ONE, "alce": _W_ALCE, "golpe": _W_GOLPE, "pelada": _W_PELADA}
 #: ``_FOLLOW``: no duty; the descanso (follow suit, beat and trump an opponent's card, rest on a partner's plain
-#: one); follow suit, beat and trump whoever holds the trick (``suit_beat_trump``).
-_F_NONE, _F_DESCANSO, _F_BEAT = 0, 1, 2
+#: one); follow suit, beat and trump whoever holds the trick (``suit_beat_trump``); follow suit (``suit``); follow
+#: suit, else trump (``suit_trump``).
+_F_NONE, _F_DESCANSO, _F_BEAT, _F_SUIT, _F_TRUMP = 0, 1, 2, 3, 4
+_FOLLOWS = {"none": _F_NONE, "descanso": _F_DESCANSO, "suit_beat_trump": _F_BEAT, "suit": _F_SUIT,
+            "suit_trump": _F_TRUMP}
 #: ``_XMODE``: no exchange, once the seat has won a trick, at any time.
 _X_OFF, _X_AFTER_WIN, _X_ANY = range(3)
 
@@ -198,7 +213,7 @@ def covers(rules: Rules | str, players: int) -> bool:
         return (rules.trump_from == "dealer" and rules.talon == 0
                 and len(rules.deck_cards(players)) == rules.hand_size * players
                 and all(w in _WAYS for w in ways) and ("alce" not in ways or rules.hand_size % 5 == 0)
-                and rules.follow in ("none", "descanso", "suit_beat_trump")
+                and rules.follow in _FOLLOWS
                 and rules.declarations in ("off", "vales") and rules.lead_two in ("any", "guarded")
                 and rules.trump_exchange == "off" and rules.signals == "off" and rules.contract == "off"
                 and rules.point_limit == 0 and not rules.arrastro and not rules.claim and not rules.kill_three
@@ -460,16 +475,17 @@ def _plays(row: Any, lay: Any, c: Any, seat: int, base: int, hl: int) -> int:
         # descanso: the duties to beat and to trump are owed to the opponents' cards (source Porteña)
         mate = follow == _F_DESCANSO and row[lay[_L_BSEAT]] % sides == seat % sides
         same = held & _suit(led)
+        beat = follow != _F_SUIT and follow != _F_TRUMP  # (suit_beat_trump, descanso)
         if same != 0:
             cands = same
-            if best // 12 == led and not mate:
+            if beat and best // 12 == led and not mate:
                 beaters = 0
                 for card in range(led * 12, led * 12 + 12):
                     if (same >> card) & 1 and c[_STRG + card] > c[_STRG + best]:
                         beaters |= 1 << card
                 if beaters != 0:
                     cands = beaters
-        elif follow == _F_BEAT or not (mate and best // 12 != trump):
+        elif follow != _F_SUIT and (follow != _F_DESCANSO or not (mate and best // 12 != trump)):
             trumps = held & _suit(trump)
             if trumps != 0:
                 cands = trumps
@@ -1691,7 +1707,7 @@ class Batch:
         ways = list(r.cut_ways) if chooses else []
         cuts = [ids[Cut(w)] for w in ways] + [-1] * (3 - len(ways))
         return [1, 0 if chooses else _WAYS[r.deal], 1 if r.cutter == "right" else -1,
-                {"none": _F_NONE, "descanso": _F_DESCANSO, "suit_beat_trump": _F_BEAT}[r.follow],
+                _FOLLOWS[r.follow],
                 int(r.lead_two == "guarded"), int(r.capote != "off"), int(r.declarations == "vales"),
                 ids[PASS] if r.declarations == "vales" else -1, int(r.golpe_partner_shows),
                 *cuts, *([_WAYS[w] for w in ways] + [-1] * (3 - len(ways)))]

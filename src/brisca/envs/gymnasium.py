@@ -282,8 +282,8 @@ class BriscaVectorEnv(gymnasium.vector.VectorEnv if _MISSING is None else object
     The same observation and action spaces as :class:`BriscaEnv` (without the mask in the observation: the masks
     are in ``info["action_mask"]`` and :meth:`action_masks`), for the presets the batch plays
     (:func:`brisca.envs.batch.covers`: the games with a stock, ``muerte-al-tres``, ``scoperta`` and ``bixkla``
-    among them, ``chiamata`` and ``chiamata-buia`` at 5 and ``rematada`` at 3, whose returns are their contract's, as
-    :func:`brisca.envs.hand_returns` gives them). Differences, for
+    among them, ``chiamata`` and ``chiamata-buia`` at 5 and ``rematada`` at 3, whose returns are their contract's,
+    and ``chilean`` at 4, its partnerships', as :func:`brisca.envs.hand_returns` gives them). Differences, for
     speed: the opponents are ``"random"`` (a uniform legal action) or ``"net"`` (the shipped network for the
     game, its best action; or a network file's path), every other seat (a partner too) played by them; a seat
     with a single legal action plays it without a step (the learner too); rewards are ``"win"`` or
