@@ -92,7 +92,6 @@ def test_five_seats_are_briscola_chiamata_s() -> None:
     (["--presets", "chiamata", "--players", "5", "--players", "4"], "--selfplay measures one player count"),
     (["--presets", "chiamata"], "--presets: chiamata is played by 5 players, not 2"),
     (["--presets", "spanish,chiamata", "--players", "5"], "--presets: spanish is played by"),
-    (["--presets", "chilean", "--players", "4"], "--presets: the lockstep batch does not play chilean at 4 players"),
     (["--presets", " , "], "--presets names no preset"),
 ])
 def test_a_bad_self_play_benchmark_is_one_error(capsys: pytest.CaptureFixture[str], args: list[str],
@@ -103,3 +102,18 @@ def test_a_bad_self_play_benchmark_is_one_error(capsys: pytest.CaptureFixture[st
     captured = capsys.readouterr()
     assert captured.err.startswith(f"brisca: error: {said}") and captured.err.count("\n") == 1
     assert captured.out == ""
+
+
+def test_a_self_play_benchmark_of_games_the_batch_does_not_play_is_one_error(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lockstep batch plays every preset (chilean at 4 the last to come); should it refuse one
+    (:func:`brisca.envs.batch.covers` false), the benchmark says so in one line rather than measuring nothing."""
+    pytest.importorskip("numpy")
+    import brisca.envs.batch as batch
+
+    assert batch.covers("chilean", 4)
+    monkeypatch.setattr(batch, "covers", lambda rules, players: False)
+    assert main(["bench", "--selfplay", "--presets", "chilean", "--players", "4"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == ("brisca: error: --presets: the lockstep batch does not play chilean at 4 players"
+                            " (brisca.envs.batch.covers)\n")

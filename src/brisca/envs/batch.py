@@ -389,7 +389,8 @@ def _set_give(row: Any, lay: Any, c: Any, exchanged: bool, xtable_face: int) -> 
 @_njit
 def _legal(st: Any, lane: int, lay: Any, cfg: Any, out: Any) -> int:
     """The legal action ids of the seat to act, in the engine's order (its cards in hand order, then the
-    declarations, the exchange and the signals); their number (0 once the hand is over)."""
+    declarations, the exchange and the signals; or the auction's, the cut's or a vale window's); their number (0
+    once the hand is over)."""
     row = st[lane]
     if row[lay[_L_OVER]] != 0:
         return 0
