@@ -219,80 +219,73 @@ def test_the_vector_env_ends_a_hand_on_an_illegal_action_and_refuses_what_it_can
         bg.BriscaVectorEnv(4, "spanish", reward="dense")
 
 
+def _returns_along(env: Any, preset: str, reward: str, choose: Any, steps: int = 200) -> tuple[list[Any], list[float]]:
+    """Each lane of ``env`` plays a hand beside an engine game (``choose(lane, game, rng, greedy)``: the move),
+    the learner at a random seat: the env's returns are :func:`brisca.envs.hand_returns`'s, exactly; then random
+    play through the env ends hands and pays them within the returns' bounds. The engine's games and returns."""
+    from brisca.agents.simple import GreedyAgent
+    from brisca.game import Game
+
+    rng = random.Random(8)
+    greedy = GreedyAgent()
+    games = []
+    for lane in range(env.num_envs):
+        game = Game(preset, env.players, dealer=lane % env.players, seed=lane)
+        env.batch.load(lane, game)
+        while not game.is_over():
+            action = choose(lane, game, rng, greedy)
+            game.apply(action)
+            env.batch.apply(lane, env.codec.ids[action])
+        env.seats[lane] = rng.randrange(env.players)
+        games.append(game)
+    got = env._returns(np.arange(env.num_envs))
+    want = [hand_returns(g, reward)[int(env.seats[lane])] for lane, g in enumerate(games)]
+    assert got.tolist() == pytest.approx(want, abs=1e-12)
+    rewards, fresh = _random_steps(env, steps, seed=9)
+    assert len(rewards) > 10 and fresh > 10
+    assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)
+    return games, want
+
+
 @pytest.mark.parametrize("reward", ["win", "points"])
 def test_the_vector_env_pays_briscola_chiamata_s_contract_as_the_engine(reward: str) -> None:
     """Briscola Chiamata at 5 in the vector env: a finished hand's return is the contract's
     (:func:`brisca.envs.hand_returns`: the declarer's team against the others), the learner's seat wherever it
     sat; random play through the env ends hands and pays them within the returns' bounds."""
     from brisca.actions import Call
-    from brisca.agents.simple import GreedyAgent
-    from brisca.game import Game
+
+    def choose(lane: int, game: Any, rng: random.Random, greedy: Any) -> Action:
+        legal = game.legal_actions()
+        if lane < 2 and PASS in legal:  # everybody passes
+            return PASS
+        if lane < 5 and game.phase == "call":  # the declarer calls his own card: alone
+            return Call(game.hand(game.turn)[0])
+        if game.phase == "bid" or rng.random() < 0.7:
+            return greedy.act(game.view(game.turn))  # type: ignore[no-any-return]
+        return rng.choice(legal)  # type: ignore[no-any-return]
 
     env = bg.BriscaVectorEnv(16, "chiamata", opponent="random", seed=8, reward=reward)
-    rng = random.Random(8)
-    greedy = GreedyAgent()
-    games = []
-    for lane in range(env.num_envs):
-        game = Game("chiamata", 5, dealer=lane % 5, seed=lane)
-        env.batch.load(lane, game)
-        while not game.is_over():
-            legal = game.legal_actions()
-            if lane < 2 and PASS in legal:  # everybody passes
-                action: Action = PASS
-            elif lane < 5 and game.phase == "call":  # the declarer calls his own card: alone
-                action = Call(game.hand(game.turn)[0])
-            elif game.phase == "bid" or rng.random() < 0.7:
-                action = greedy.act(game.view(game.turn))
-            else:
-                action = rng.choice(legal)
-            game.apply(action)
-            env.batch.apply(lane, env.codec.ids[action])
-        env.seats[lane] = rng.randrange(5)
-        games.append(game)
-    got = env._returns(np.arange(env.num_envs))
-    want = [hand_returns(g, reward)[int(env.seats[lane])] for lane, g in enumerate(games)]
-    assert got.tolist() == pytest.approx(want, abs=1e-12)
-    results = [g.result() for g in games]
+    results = [g.result() for g in _returns_along(env, "chiamata", reward, choose)[0]]
     assert {"all-passed", "made", "set"} <= {r.reason for r in results if r is not None}
     assert any(r is not None and r.contract is not None and r.contract.alone for r in results)
-    rewards, fresh = _random_steps(env, 200, seed=9)
-    assert len(rewards) > 10 and fresh > 10
-    assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)
 
 
 @pytest.mark.parametrize("reward", ["win", "points"])
 def test_the_vector_env_pays_brisca_rematada_s_solo_contract_as_the_engine(reward: str) -> None:
     """Brisca Rematada at 3 in the vector env: the solo contract's return (the declarer alone against the two
     others; made, he scores his bid, set, each other seat half of it), the learner's seat wherever it sat."""
-    from brisca.agents.simple import GreedyAgent
-    from brisca.game import Game
+
+    def choose(lane: int, game: Any, rng: random.Random, greedy: Any) -> Action:
+        legal = game.legal_actions()
+        if game.phase == "bid" and lane % 2 and any(isinstance(a, Bid) for a in legal):  # bid up high
+            return max((a for a in legal if isinstance(a, Bid)), key=lambda a: a.points)
+        if game.phase == "bid" or rng.random() < 0.7:
+            return greedy.act(game.view(game.turn))  # type: ignore[no-any-return]
+        return rng.choice(legal)  # type: ignore[no-any-return]
 
     env = bg.BriscaVectorEnv(16, "rematada", 3, opponent="random", seed=8, reward=reward)
-    rng = random.Random(8)
-    greedy = GreedyAgent()
-    games = []
-    for lane in range(env.num_envs):
-        game = Game("rematada", 3, dealer=lane % 3, seed=lane)
-        env.batch.load(lane, game)
-        while not game.is_over():
-            legal = game.legal_actions()
-            if game.phase == "bid" and lane % 2 and any(isinstance(a, Bid) for a in legal):  # bid up high
-                action: Action = max((a for a in legal if isinstance(a, Bid)), key=lambda a: a.points)
-            elif game.phase == "bid" or rng.random() < 0.7:
-                action = greedy.act(game.view(game.turn))
-            else:
-                action = rng.choice(legal)
-            game.apply(action)
-            env.batch.apply(lane, env.codec.ids[action])
-        env.seats[lane] = rng.randrange(3)
-        games.append(game)
-    got = env._returns(np.arange(env.num_envs))
-    want = [hand_returns(g, reward)[int(env.seats[lane])] for lane, g in enumerate(games)]
-    assert got.tolist() == pytest.approx(want, abs=1e-12)
+    games = _returns_along(env, "rematada", reward, choose)[0]
     assert {"made", "set"} <= {r.reason for r in (g.result() for g in games) if r is not None}
-    rewards, fresh = _random_steps(env, 200, seed=9)
-    assert len(rewards) > 10 and fresh > 10
-    assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)
 
 
 @pytest.mark.parametrize("reward", ["win", "points"])
@@ -301,32 +294,16 @@ def test_the_vector_env_pays_brisca_portena_s_hands_as_the_engine(reward: str) -
     (:func:`brisca.envs.hand_returns`: the vales and the last trick's 10 in the count, capote winning whatever the
     points, a level count a tie), the learner's seat wherever it sat; random play through the env, the cutter's
     choice and the vales' passes included, ends hands and pays them within the returns' bounds."""
-    from brisca.agents.simple import GreedyAgent
-    from brisca.game import Game
+
+    def choose(lane: int, game: Any, rng: random.Random, greedy: Any) -> Action:
+        legal = game.legal_actions()
+        return greedy.act(game.view(game.turn)) if rng.random() < 0.6 else rng.choice(legal)  # type: ignore[no-any-return]
 
     env = bg.BriscaVectorEnv(24, "chilean", opponent="random", seed=8, reward=reward)
     assert env.players == 4
-    rng = random.Random(8)
-    greedy = GreedyAgent()
-    games = []
-    for lane in range(env.num_envs):
-        game = Game("chilean", 4, dealer=lane % 4, seed=lane)
-        env.batch.load(lane, game)
-        while not game.is_over():
-            legal = game.legal_actions()
-            action = greedy.act(game.view(game.turn)) if rng.random() < 0.6 else rng.choice(legal)
-            game.apply(action)
-            env.batch.apply(lane, env.codec.ids[action])
-        env.seats[lane] = rng.randrange(4)
-        games.append(game)
-    got = env._returns(np.arange(env.num_envs))
-    want = [hand_returns(g, reward)[int(env.seats[lane])] for lane, g in enumerate(games)]
-    assert got.tolist() == pytest.approx(want, abs=1e-12)
+    games, want = _returns_along(env, "chilean", reward, choose, steps=300)
     assert any(b.why.startswith("king and knight") for g in games for b in g.result().bonuses)  # type: ignore[union-attr]
     assert len(set(want)) > (1 if reward == "win" else 2)  # (points: each hand its own margin)
-    rewards, fresh = _random_steps(env, 300, seed=9)
-    assert len(rewards) > 10 and fresh > 10
-    assert max(abs(r) for r in rewards) <= 1.0 and any(r != 0 for r in rewards)
 
 
 def test_the_speed_script_s_lockstep_loops_count_every_move() -> None:
