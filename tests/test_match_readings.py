@@ -567,7 +567,7 @@ def test_the_page_shows_the_draw_and_sits_the_person_where_it_says(browser: Any,
     page.goto(f"{server}/")
     table_id = web._create_table(page, "spanish", "Ana", {1: "easy", 2: "easy", 3: "easy"}, players=4,
                              options="partners=draw, match=fixed_hands, hands=1")
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.status === 'playing'", timeout=left_ms())
     info = web._get(f"{server}/api/tables/{table_id}")
     mine = next(s["seat"] for s in info["seats"] if s["name"] == "Ana")
     page.wait_for_function("document.querySelector('#scoreboard .draw')", timeout=left_ms())

@@ -43,7 +43,7 @@ def test_axe_finds_no_serious_violation_in_the_lobby(browser: Any, server: str) 
     for viewport in (DESKTOP, PHONE):
         context, page, errors = _open_page(browser, locale="en-US", viewport=viewport)
         page.goto(f"{server}/")
-        page.wait_for_function("document.body.dataset.lobby", timeout=10_000)
+        page.wait_for_function("document.body?.dataset.lobby", timeout=10_000)
         found = _violations(page)
         assert not found, _report(f"lobby {viewport}", found)
         assert not errors, errors
@@ -69,7 +69,7 @@ def test_axe_finds_no_serious_violation_at_the_table(browser: Any, server: str, 
     page.goto(f"{server}/t/{made['table_id']}")
     checked = 0
     while True:
-        page.wait_for_function("document.body.dataset.status === 'finished' || "
+        page.wait_for_function("document.body?.dataset.status === 'finished' || "
                                "document.querySelector('#hand .card.legal')", timeout=left_ms())
         if page.evaluate("document.body.dataset.status") == "finished":
             break

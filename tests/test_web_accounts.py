@@ -49,14 +49,14 @@ def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: s
     form.locator("input[name=username]").fill("Ana")
     form.locator("input[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()
-    page.wait_for_function("document.body.dataset.user === 'ana'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.user === 'ana'", timeout=left_ms())
     assert page.locator("#whoami").inner_text() == "Ana · Log out"
     cookie = next(c for c in context.cookies() if c["name"] == "brisca_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax" and cookie["path"] == "/"
 
     # Log out, then in again.
     page.locator("#logout").click()
-    page.wait_for_function("document.body.dataset.user === ''", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.user === ''", timeout=left_ms())
     page.locator("#nav-login").click()
     page.wait_for_url(f"{site}/login")
     form = page.locator("#loginform")
@@ -67,7 +67,7 @@ def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: s
     assert page.locator("#error").inner_text() == "wrong username or password"
     form.locator("input[name=password]").fill(PASSWORD)
     form.locator("button[type=submit]").click()
-    page.wait_for_function("document.body.dataset.user === 'ana'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.user === 'ana'", timeout=left_ms())
 
     # A 2-player table against an easy bot, one hand: we sit under our account's name.
     create = page.locator("#create")
@@ -81,7 +81,7 @@ def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: s
     create.locator("button[type=submit]").click()
     page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
     table_id = page.url.rsplit("/", 1)[1]
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.status === 'playing'", timeout=left_ms())
     me = page.locator("#seats .seat").nth(0)
     assert me.inner_text().startswith("Ana") and "guest" not in me.inner_text()
 
@@ -110,7 +110,7 @@ def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: s
     delta = f"{rating['ordinal']:+.1f}".replace("+-", "-")
     assert change == f"Ana 0.0 → {rating['ordinal']:.1f} ({delta})", change
     page.goto(f"{site}/players/ana")
-    page.wait_for_function("document.body.dataset.player === 'ana'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.player === 'ana'", timeout=left_ms())
     assert page.locator("#playername").inner_text() == "Ana"
     row = page.locator('#playerratings tbody tr[data-preset="spanish"]')
     cells = row.locator("td").all_inner_texts()
@@ -121,13 +121,13 @@ def test_sign_up_log_in_and_play_a_rated_match_in_chromium(browser: Any, site: s
 
     # The leaderboard: our name, linking to our page, beside the bot's.
     page.goto(f"{site}/leaderboard/spanish")
-    page.wait_for_function("document.body.dataset.board === 'spanish'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.board === 'spanish'", timeout=left_ms())
     names = page.locator("#ratingtable tbody tr td:nth-child(2)").all_inner_texts()
     assert sorted(names) == ["Ana", "easy (bot)"]
     link = page.locator("#ratingtable a.player")
     assert link.inner_text() == "Ana" and link.get_attribute("href") == "/players/ana"
     link.click()
-    page.wait_for_function("document.body.dataset.player === 'ana'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.player === 'ana'", timeout=left_ms())
     assert not errors, errors
     context.close()
 
@@ -154,16 +154,16 @@ def test_a_provisional_rating_is_marked_and_off_the_leaderboard(browser: Any, tm
         table_against("easy")
         page.locator("#resignbtn").wait_for(state="visible", timeout=left_ms())
         page.locator("#resignbtn").click()
-        page.wait_for_function("document.body.dataset.status === 'finished'", timeout=left_ms())
+        page.wait_for_function("document.body?.dataset.status === 'finished'", timeout=left_ms())
         assert _get(f"{site}/api/players/ana")["ratings"][0]["provisional"] is True
 
         page.goto(f"{site}/players/ana")
-        page.wait_for_function("document.body.dataset.player === 'ana'", timeout=left_ms())
+        page.wait_for_function("document.body?.dataset.player === 'ana'", timeout=left_ms())
         cell = page.locator('#playerratings tbody tr[data-preset="spanish"] td').nth(1)
         assert cell.locator(".provisional").inner_text() == "provisional"
 
         page.goto(f"{site}/leaderboard/spanish")
-        page.wait_for_function("document.body.dataset.board === 'spanish'", timeout=left_ms())
+        page.wait_for_function("document.body?.dataset.board === 'spanish'", timeout=left_ms())
         # Nobody: Ana is provisional, and her match moved no established rating, the bot's neither.
         assert page.locator("#ratingtable tbody tr").count() == 0
         assert _get(f"{site}/api/ratings/spanish") == []
@@ -176,7 +176,7 @@ def test_a_provisional_rating_is_marked_and_off_the_leaderboard(browser: Any, tm
         create.locator("select[name=seat1]").select_option("")  # a person's seat, free
         create.locator("button[type=submit]").click()
         page.wait_for_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
-        page.wait_for_function("document.body.dataset.status === 'waiting'", timeout=left_ms())
+        page.wait_for_function("document.body?.dataset.status === 'waiting'", timeout=left_ms())
         assert page.locator("#seats .seat").nth(0).locator(".tag.provisional").count() == 1
         page.goto(f"{site}/")
         page.locator("#opentables .item .who .provisional").first.wait_for(timeout=left_ms())

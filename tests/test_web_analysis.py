@@ -86,7 +86,7 @@ def test_the_replay_page_draws_the_analysis(site: tuple[str, str], browser: Any)
         item = page.locator(f"#amoves li[data-mark='{move['mark']}']").first
         step = item.get_attribute("data-step")
         item.click()
-        page.wait_for_function(f"document.body.dataset.step === '{step}'")
+        page.wait_for_function(f"document.body?.dataset.step === '{step}'")
         assert page.locator("#amoves li.here").get_attribute("data-step") == step
         rows = page.locator("#ralternatives tbody tr")
         assert rows.count() == len(move["reading"]["options"])
@@ -97,7 +97,7 @@ def test_the_replay_page_draws_the_analysis(site: tuple[str, str], browser: Any)
         other = page.locator("#rgraph circle").first
         target = other.get_attribute("data-step")
         other.click()
-        page.wait_for_function(f"document.body.dataset.step === '{target}'")
+        page.wait_for_function(f"document.body?.dataset.step === '{target}'")
         assert not errors, errors
     finally:
         ctx.close()

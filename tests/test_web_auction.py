@@ -88,7 +88,7 @@ def test_the_auction_and_the_call_fit_a_phone(browser: Any, server: str, preset:
     context, page, errors = _open_page(browser, viewport=screen, is_mobile=phone, has_touch=phone)
     _sit(page, server, preset, players, {"target_points": 1} if players == 5 else {})
     started = time.monotonic()
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    page.wait_for_function("document.body?.dataset.status === 'playing'")
     seen = {"bids": 0, "calls": 0, "long": 0}
     while True:
         assert time.monotonic() - started < BUDGET_S, f"the auction did not end within {BUDGET_S} s"

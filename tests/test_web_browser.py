@@ -129,7 +129,7 @@ def _sign_up(page: Any, site: str, name: str = "Ana", password: str = "correct h
     form.locator("input[name=username]").fill(name)
     form.locator("input[name=password]").fill(password)
     form.locator("button[type=submit]").click()
-    page.wait_for_function(f"document.body.dataset.user === '{name.lower()}'", timeout=timeout)
+    page.wait_for_function(f"document.body?.dataset.user === '{name.lower()}'", timeout=timeout)
 
 
 def _clock() -> Any:
@@ -172,7 +172,7 @@ def test_a_person_plays_a_match_against_a_bot_in_chromium(browser: Any, server: 
     # The lobby: a 2-player Spanish table, seat 1 an easy bot playing fast.
     page.goto(f"{server}/")
     table_id = _create_table(page, "spanish", "Ana", {1: "easy"}, players=2, label="Create table")
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.status === 'playing'", timeout=left_ms())
     seats = page.locator("#seats .seat")
     assert "Ana" in seats.nth(0).inner_text() and "me" in (seats.nth(0).get_attribute("class") or "")
     assert "#1" in seats.nth(1).inner_text() or "bot" in seats.nth(1).inner_text()
@@ -346,7 +346,7 @@ def test_partner_signals_show_to_partners_in_chromium(browser: Any, server: str)
     # The heuristic ("hard") signals its honours.
     table_id = _create_table(page, "spanish", "Ana", {1: "hard", 2: "hard", 3: "hard"}, players=4,
                              options="signals=partner, target_hands=1")
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.status === 'playing'", timeout=left_ms())
 
     offered: set[str] = set()
     seen_partner = False
@@ -388,7 +388,7 @@ def test_italian_presets_get_italian_faces_in_chromium(browser: Any, server: str
     page.set_default_timeout(10_000)
     page.goto(f"{server}/")
     _create_table(page, "briscola", "Gianni", {1: "easy"}, players=2)
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.status === 'playing'", timeout=left_ms())
     seen_court = False
     for _ in range(12):  # a few turns: enough to meet a court card
         page.wait_for_function("document.querySelector('#hand .card.legal') || "

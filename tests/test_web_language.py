@@ -44,7 +44,7 @@ def test_a_live_language_switch_translates_the_lobby_form(browser: Any, server: 
 def test_a_bot_is_named_as_a_bot_and_the_sound_button_is_drawn(browser: Any, server: str) -> None:  # noqa: F811
     context, page, errors = _open_page(browser, viewport=PHONE, locale="es-ES")
     _sit(page, server, "spanish", 2, {})
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    page.wait_for_function("document.body?.dataset.status === 'playing'")
     button = page.locator("#soundtoggle")
     assert button.locator("svg").count() == 1 and button.inner_text().strip() == ""
     assert button.get_attribute("aria-label") == page_strings()["es"]["soundOff"]
@@ -108,7 +108,7 @@ def test_four_seats_on_a_phone_show_names_tags_and_clear_tricks(browser: Any, se
     seed, mine = _seed_where_every_other_seat_plays_before_ana(6)
     context, page, errors = _open_page(browser, viewport=PHONE, is_mobile=True, has_touch=True, locale="en-US")
     _sit(page, server, "spanish", 4, {}, seed=seed)
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    page.wait_for_function("document.body?.dataset.status === 'playing'")
     # Each new lead on the felt: whether the cards of the trick taken before it still slide over it (fast bots
     # lead while they would).
     page.evaluate("""() => {

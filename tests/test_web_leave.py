@@ -40,13 +40,13 @@ def test_leave_join_again_cancel_and_resign_on_a_phone(browser: Any, server: str
     page.goto(server)
     # A table for two people: Ana waits for someone.
     table_id = _create_table(page, "spanish", "Ana", {1: ""})
-    page.wait_for_function("document.body.dataset.status === 'waiting'")
+    page.wait_for_function("document.body?.dataset.status === 'waiting'")
     page.locator("#leavebtn").wait_for(state="visible")
     assert _shown(page) == {"leave": True, "cancel": True, "resign": False}
     assert page.locator("#auction").is_hidden()  # no stray box on a waiting table
 
     page.locator("#leavebtn").click()  # nobody else sat at it: it closes
-    page.wait_for_function("document.body.dataset.closed === '1'")
+    page.wait_for_function("document.body?.dataset.closed === '1'")
     assert _status(f"{server}/api/tables/{table_id}") == 410
     assert page.locator("#chatlog .note", has_text="Ana").count() >= 1
     assert _shown(page) == {"leave": False, "cancel": False, "resign": False}
@@ -65,7 +65,7 @@ def test_leave_join_again_cancel_and_resign_on_a_phone(browser: Any, server: str
     page.locator("#joinform button[type=submit]").click()
     page.locator("#leavebtn").wait_for(state="visible")
     page.locator("#cancelbtn").click()
-    page.wait_for_function("document.body.dataset.closed === '1'")
+    page.wait_for_function("document.body?.dataset.closed === '1'")
     assert _status(f"{server}/api/tables/{table_id}") == 410
     assert page.locator("#chatlog .note", has_text="cancelled").count() == 1
 
@@ -75,7 +75,7 @@ def test_leave_join_again_cancel_and_resign_on_a_phone(browser: Any, server: str
     page.locator("#resignbtn").wait_for(state="visible")
     assert _shown(page) == {"leave": False, "cancel": False, "resign": True}
     page.locator("#resignbtn").click()
-    page.wait_for_function("document.body.dataset.status === 'finished'")
+    page.wait_for_function("document.body?.dataset.status === 'finished'")
     assert page.locator("#chatlog .note", has_text="resigned").count() >= 1
     assert _get(f"{server}/api/games/{table_id}")["winner"] == 1
     assert page.locator("#status").inner_text() == "The match is over"
@@ -97,9 +97,9 @@ def test_a_table_closed_mid_match_shows_why_and_no_turn(browser: Any, tmp_path: 
         table_id = made["table_id"]
         ctx, page, errors = _open_page(browser, viewport=PHONE)
         page.goto(f"{base}/t/{table_id}")
-        page.wait_for_function("document.body.dataset.status === 'waiting'")
+        page.wait_for_function("document.body?.dataset.status === 'waiting'")
         _post(f"{base}/api/tables/{table_id}/join", {"name": "Ana"})  # nobody connects for Ana's seat
-        page.wait_for_function("document.body.dataset.closed === '1'", timeout=30_000)
+        page.wait_for_function("document.body?.dataset.closed === '1'", timeout=30_000)
         status = page.locator("#status").inner_text()
         assert status.startswith("The table is closed: ") and "Watching" not in status, status
         assert page.locator(".seat.turn").count() == 0 and page.locator(".turnchip").count() == 0
@@ -112,7 +112,7 @@ def test_a_table_closed_mid_match_shows_why_and_no_turn(browser: Any, tmp_path: 
 
         # Opened again afterwards: it says why it closed.
         page.reload()
-        page.wait_for_function("document.body.dataset.closed === '1'")
+        page.wait_for_function("document.body?.dataset.closed === '1'")
         assert page.locator("#status").inner_text().startswith("The table is closed: ")
         assert not errors, errors
         ctx.close()

@@ -24,7 +24,7 @@ SHOWN = """() => ({
 def test_the_move_log_lists_each_trick_and_who_took_it(browser: Any, server: str) -> None:  # noqa: F811
     context, page, errors = _open_page(browser, viewport=DESKTOP)
     _sit(page, server, "spanish", 2, {})
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    page.wait_for_function("document.body?.dataset.status === 'playing'")
     for _ in range(5):
         page.locator("#hand .cardbtn.legal").first.wait_for()
         v = int(page.evaluate("document.body.dataset.v"))

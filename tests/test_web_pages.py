@@ -114,7 +114,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     assert game.locator("a[download]").get_attribute("href") == f"/api/games/{done}/record"
     _fits(page)
     game.locator("a.go").click()
-    page.wait_for_function("document.body.dataset.step === '0'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.step === '0'", timeout=left_ms())
     _fits(page)
 
     # The replay, step by step, against the engine's positions from the server.
@@ -122,7 +122,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     steps = replay["steps"]
     assert page.evaluate("document.body.dataset.steps") == str(len(steps))
     # The browser hashes every deck with its salt and finds the commitment published at the deal.
-    page.wait_for_function("document.body.dataset.deals", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.deals", timeout=left_ms())
     assert page.evaluate("document.body.dataset.deals") == "ok"
     assert all(d["verified"] for d in replay["deals"])
     n = len(replay["deals"])
@@ -140,7 +140,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
         })""")
 
     def check(n: int) -> None:
-        page.wait_for_function(f"document.body.dataset.step === '{n}'", timeout=left_ms())
+        page.wait_for_function(f"document.body?.dataset.step === '{n}'", timeout=left_ms())
         got, position = shown(), steps[n]["position"]
         assert got["hands"] == position["hands"] and got["trick"] == position["trick"]
         assert got["points"] == position["seat_points"]
@@ -184,9 +184,9 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
 
     # The leaderboard of the preset: the account and the bot it played, best first, ordinal = mu - 3 sigma.
     page.locator("#nav-leaderboard").click()
-    page.wait_for_function("document.body.dataset.board", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.board", timeout=left_ms())
     page.locator("#boardpreset").select_option("briscola")
-    page.wait_for_function("document.body.dataset.board === 'briscola'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.board === 'briscola'", timeout=left_ms())
     rows = page.locator("#ratingtable tbody tr").evaluate_all(
         "trs => trs.map(tr => [...tr.cells].map(td => td.textContent))")
     assert sorted(r[1] for r in rows) == ["Gina", "normal (bot)"]
@@ -195,7 +195,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
         assert abs(float(ordinal) - (float(mu) - 3 * float(sigma))) < 0.2 and games == "1", (rank, name)
     _fits(page)
     page.locator("#boardpreset").select_option("tuscan")
-    page.wait_for_function("document.body.dataset.board === 'tuscan'", timeout=left_ms())
+    page.wait_for_function("document.body?.dataset.board === 'tuscan'", timeout=left_ms())
     assert page.locator("#boardempty").is_visible() and not page.locator("#ratingtable").is_visible()
 
     # In Spanish too.
@@ -209,7 +209,7 @@ def test_lobby_replay_and_leaderboard_on_a_phone(browser: Any, server: str) -> N
     watcher.on("pageerror", lambda exc: errors.append(str(exc)))
     watcher.goto(f"{server}/t/{waiting}")
     watcher.locator("#lang").select_option("en")
-    watcher.wait_for_function("document.body.dataset.status === 'playing'", timeout=left_ms())
+    watcher.wait_for_function("document.body?.dataset.status === 'playing'", timeout=left_ms())
     status = watcher.locator("#status").inner_text()
     v = watcher.evaluate("document.body.dataset.v")
     assert status.startswith("Watching"), status

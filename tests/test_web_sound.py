@@ -46,7 +46,7 @@ def test_sound_is_off_by_default_and_heard_once_turned_on(browser: Any, server: 
     context, page, errors = _open_page(browser, locale="es-ES", viewport=DESKTOP)
     page.add_init_script(COUNT_AUDIO)
     _sit(page, server, "spanish", 2, {"target_hands": 1})
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    page.wait_for_function("document.body?.dataset.status === 'playing'")
     toggle = page.locator("#soundtoggle")
     assert toggle.is_visible()
     assert toggle.get_attribute("aria-pressed") == "false"
@@ -73,7 +73,7 @@ def test_sound_is_off_by_default_and_heard_once_turned_on(browser: Any, server: 
 
     # Kept in the browser: a reload finds it on; turned off, nothing more sounds.
     page.reload()
-    page.wait_for_function("document.body.dataset.status === 'playing'")
+    page.wait_for_function("document.body?.dataset.status === 'playing'")
     assert page.locator("#soundtoggle").get_attribute("aria-pressed") == "true"
     page.locator("#soundtoggle").click()
     assert page.locator("#soundtoggle").get_attribute("aria-pressed") == "false"

@@ -223,7 +223,7 @@ def _play(page: Any, base: str, table_id: str, preset: str, players: int, option
     clock = Clock()
     rules = make_rules(preset, options)
     teams = rules.sides(players) < players
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=clock.ms())
+    page.wait_for_function("document.body?.dataset.status === 'playing'", timeout=clock.ms())
     _check_seats(page, players)
     # Every text the next deal's countdown shows, in order ('' when it is hidden again).
     page.evaluate("""() => {
@@ -264,7 +264,7 @@ def _play(page: Any, base: str, table_id: str, preset: str, players: int, option
                 panels[hand]["next"] = next(t for t in page.evaluate("window.countdowns") if t)
                 assert re.fullmatch(r"Next hand in \d s", panels[hand]["next"]), panels[hand]["next"]
                 assert int(panels[hand]["next"].split()[3]) <= PAUSE + 1
-            page.wait_for_function(f"document.body.dataset.hand !== '{hand}' || {over}", timeout=clock.ms())
+            page.wait_for_function(f"document.body?.dataset.hand !== '{hand}' || {over}", timeout=clock.ms())
             if page.evaluate(over):
                 continue
             page.evaluate("window.countdowns = ['']")
@@ -449,7 +449,7 @@ def test_an_exchange_out_of_turn_is_offered_while_the_bot_is_to_play(browser: An
     seed = _seed_with_an_exchange_out_of_turn(make_rules("spanish", options))
     context, page, errors = _open_page(browser, locale="en-US", viewport=DESKTOP)
     table_id = _sit_slow(page, server, options, 1.0, seed)
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=clock.ms())
+    page.wait_for_function("document.body?.dataset.status === 'playing'", timeout=clock.ms())
     early = "table.state.view.turn !== 0 && (table.state.view.out_of_turn || []).length > 0"
     while True:
         page.wait_for_function(f"document.querySelector('#hand .card.legal') || ({early}) ||"
@@ -482,7 +482,7 @@ def test_an_announced_exchange_is_offered_and_shown_under_the_face_up_card(brows
     clock = Clock()
     context, page, errors = _open_page(browser, locale="en-US", viewport=DESKTOP)
     _sit_slow(page, server, {"trump_exchange": "announced", "target_hands": 5}, 0.0, seed=3)
-    page.wait_for_function("document.body.dataset.status === 'playing'", timeout=clock.ms())
+    page.wait_for_function("document.body?.dataset.status === 'playing'", timeout=clock.ms())
     laid = None
     while True:
         page.wait_for_function("document.querySelector('#hand .card.legal') || document.body.dataset.status ==="

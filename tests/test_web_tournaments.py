@@ -36,7 +36,7 @@ def test_a_guest_joins_a_tournament_on_a_phone_and_reads_the_standings(browser: 
         offered = page.locator("#lobbytournaments .item", has_text="Quick cup")
         offered.wait_for(state="visible")
         offered.locator("a.go").click()
-        page.wait_for_function("document.body.dataset.page === 'tournament' && !!document.body.dataset.tournament")
+        page.wait_for_function("document.body?.dataset.page === 'tournament' && !!document.body.dataset.tournament")
         assert page.locator("#tourname").inner_text() == "Quick cup"
         assert "open to join" in page.locator("#tourinfo").inner_text()
         form = page.locator("#tourjoin")
