@@ -72,6 +72,19 @@ def test_passwords_are_hashed_verified_and_rehashed(tmp_path: Path) -> None:
     assert new.login("ana", PASSWORD) == ana
 
 
+def test_an_unknown_name_is_checked_against_a_hash_of_the_same_parameters(tmp_path: Path) -> None:
+    cheap = PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1)
+    first, again = _accounts(tmp_path, cheap), Accounts(make_engine(str(tmp_path / "db.sqlite3")), cheap)
+    # Made once a process for a set of parameters (opening the accounts again hashes nothing)...
+    assert first._dummy == again._dummy
+    assert not cheap.check_needs_rehash(first._dummy)
+    # ...and its own for other parameters, so that a miss costs what a wrong password costs.
+    other = PasswordHasher(time_cost=2, memory_cost=8192, parallelism=1)
+    third = Accounts(first.engine, other)
+    assert third._dummy != first._dummy and not other.check_needs_rehash(third._dummy)
+    assert cheap.check_needs_rehash(third._dummy)
+
+
 def test_sessions_last_thirty_days_and_end(tmp_path: Path) -> None:
     accounts = _accounts(tmp_path, PasswordHasher(time_cost=1, memory_cost=8192, parallelism=1))
     ana = accounts.signup("Ana", PASSWORD)

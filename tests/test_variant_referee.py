@@ -102,7 +102,7 @@ DEALT_OUT_COMBOS: list[tuple[str, str, dict[str, Any], int]] = [
     ("rematada-follow", "rematada", {"follow": "suit_beat_trump", "lead_two": "guarded",
                                      "declarations": "vales"}, 3),
 ]
-GAMES = {2: 200, 3: 160, 4: 130, 5: 110, 6: 100}
+GAMES = {2: 120, 3: 100, 4: 80, 5: 70, 6: 60}
 
 CONFIGS = [
     pytest.param(name, {}, n, id=f"{name}-{n}p")

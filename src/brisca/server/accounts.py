@@ -54,6 +54,21 @@ _PUNCTUATION = frozenset("_-.")
 BAD_LOGIN = "wrong username or password"
 
 
+#: One hash of a random password for each set of Argon2 parameters in this process (:func:`_dummy_hash`).
+_DUMMIES: dict[tuple[object, ...], str] = {}
+
+
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    """A hash made with ``hasher``'s parameters, verified against when a username is unknown, so that a miss
+    takes as long as a wrong password. Made once a process and parameter set: each is an Argon2 hash (about 0.2 s
+    of two cores at the defaults), and a process may open its accounts more than once."""
+    key = (hasher.time_cost, hasher.memory_cost, hasher.parallelism, hasher.hash_len, hasher.salt_len,
+           hasher.type)
+    if key not in _DUMMIES:
+        _DUMMIES[key] = hasher.hash(secrets.token_urlsafe(16))
+    return _DUMMIES[key]
+
+
 class AccountError(ValueError):
     """A refused username, password or login; its message is shown to the person."""
 
@@ -127,7 +142,7 @@ class Accounts:
         self.hasher = hasher or PasswordHasher()
         self.session_length = timedelta(days=session_days)
         #: Verified against when the username is unknown, so that a miss takes as long as a wrong password.
-        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._dummy = _dummy_hash(self.hasher)
 
     # ------------------------------------------------------------------ accounts
 
