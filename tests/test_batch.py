@@ -283,6 +283,22 @@ def test_briscola_chiamata_s_options_match_the_engine(options: dict[str, object]
     assert play_along(["chiamata", "chiamata-buia"], 5, hands=20, seed=64, options=options) > 20 * 40
 
 
+def refused(batch: Batch, ids: dict[Action, int], *actions: Action) -> None:
+    """Each action is refused by lane 0 as not legal now, and the lane is left as it was."""
+    before = batch.st.copy()
+    for action in actions:
+        with pytest.raises(ValueError, match="not legal"):
+            batch.apply(0, ids[action])
+    assert (batch.st == before).all()
+
+
+def both(batch: Batch, ids: dict[Action, int], game: Game, action: Action) -> None:
+    """``action`` played in the game and in lane 0, which then agree on the legal actions and the turn."""
+    game.apply(action)
+    batch.apply(0, ids[action])
+    assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
+
+
 def test_a_chiamata_action_out_of_its_phase_is_refused_and_changes_nothing() -> None:
     """A card during the auction, a bid not above the highest, a call of a card out of the deck or played in the
     first trick, a bid or a card while the declarer calls: each refused, the lane as it was."""
@@ -291,34 +307,22 @@ def test_a_chiamata_action_out_of_its_phase_is_refused_and_changes_nothing() -> 
     batch.load(0, game)
     ids = batch.codec.ids
 
-    def refused(*actions: Action) -> None:
-        before = batch.st.copy()
-        for action in actions:
-            with pytest.raises(ValueError, match="not legal"):
-                batch.apply(0, ids[action])
-        assert (batch.st == before).all()
-
-    def both(action: Action) -> None:
-        game.apply(action)
-        batch.apply(0, ids[action])
-        assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
-
     from brisca.actions import Call, Play
     from brisca.cards import Card
 
-    refused(Play(game.hand(game.turn)[0]), Call(Card.parse("1O")))
-    both(Bid(70))
-    refused(Bid(70), Bid(65))
+    refused(batch, ids, Play(game.hand(game.turn)[0]), Call(Card.parse("1O")))
+    both(batch, ids, game, Bid(70))
+    refused(batch, ids, Bid(70), Bid(65))
     for _ in range(4):
-        both(PASS)
+        both(batch, ids, game, PASS)
     declarer = game.turn
-    refused(Bid(80), PASS, Call(Card.parse("1O")))  # the call waits for the first trick
+    refused(batch, ids, Bid(80), PASS, Call(Card.parse("1O")))  # the call waits for the first trick
     for _ in range(5):
-        both(game.legal_actions()[0])
+        both(batch, ids, game, game.legal_actions()[0])
     assert game.phase == "call" and game.turn == declarer
     played = game.tricks[0].cards[0]
-    refused(Call(played), Call(Card.parse("8O")), Play(game.hand(declarer)[0]), PASS)
-    both(next(a for a in game.legal_actions() if isinstance(a, Call)))
+    refused(batch, ids, Call(played), Call(Card.parse("8O")), Play(game.hand(declarer)[0]), PASS)
+    both(batch, ids, game, next(a for a in game.legal_actions() if isinstance(a, Call)))
 
 
 @pytest.mark.parametrize(("share", "hands", "seed"), [(0.0, 120, 80), (0.5, 100, 81), (1.0, 100, 82)])
@@ -373,18 +377,6 @@ def test_a_rematada_action_out_of_its_phase_is_refused_and_changes_nothing() -> 
     batch = Batch(["rematada"], 3, size=1)
     ids = batch.codec.ids
 
-    def refused(*actions: Action) -> None:
-        before = batch.st.copy()
-        for action in actions:
-            with pytest.raises(ValueError, match="not legal"):
-                batch.apply(0, ids[action])
-        assert (batch.st == before).all()
-
-    def both(game: Game, action: Action) -> None:
-        game.apply(action)
-        batch.apply(0, ids[action])
-        assert batch.legal_ids(0) == [ids[a] for a in game.legal_actions()] and batch.turn(0) == game.turn
-
     def to_act(game: Game) -> int:
         seat = game.turn
         assert seat is not None
@@ -395,31 +387,31 @@ def test_a_rematada_action_out_of_its_phase_is_refused_and_changes_nothing() -> 
         game = Game("rematada", 3, seed=seed)
         batch.load(0, game)
         hand = game.hand(to_act(game))
-        refused(Play(hand[0]), Discard(hand[0], hand[1]), TrumpChoice(Suit.OROS), Declare(Suit.COPAS))
-        both(game, Bid(110))
-        refused(Bid(110), Bid(100))
-        both(game, PASS)
-        both(game, PASS)
+        refused(batch, ids, Play(hand[0]), Discard(hand[0], hand[1]), TrumpChoice(Suit.OROS), Declare(Suit.COPAS))
+        both(batch, ids, game, Bid(110))
+        refused(batch, ids, Bid(110), Bid(100))
+        both(batch, ids, game, PASS)
+        both(batch, ids, game, PASS)
         declarer = to_act(game)
         assert isinstance(game, RuledGame) and game.phase == "discard"
         mine = sorted(game.hand(declarer))
         other = sorted(game.hand((declarer + 1) % 3))
-        refused(Play(mine[0]), Bid(120), PASS, TrumpChoice(Suit.OROS), Discard(other[0], other[1]),
+        refused(batch, ids, Play(mine[0]), Bid(120), PASS, TrumpChoice(Suit.OROS), Discard(other[0], other[1]),
                 Discard(mine[0], other[0]), Declare(Suit.OROS))
-        both(game, Discard(mine[0], mine[1]))
-        refused(Discard(mine[2], mine[3]), Play(mine[2]), Declare(Suit.OROS), PASS)
-        both(game, TrumpChoice(Suit(seed % 4)))
-        refused(*(Declare(s) for s in Suit), TrumpChoice(Suit.OROS), Discard(mine[2], mine[3]))
+        both(batch, ids, game, Discard(mine[0], mine[1]))
+        refused(batch, ids, Discard(mine[2], mine[3]), Play(mine[2]), Declare(Suit.OROS), PASS)
+        both(batch, ids, game, TrumpChoice(Suit(seed % 4)))
+        refused(batch, ids, *(Declare(s) for s in Suit), TrumpChoice(Suit.OROS), Discard(mine[2], mine[3]))
         while not game.is_over():
             legal = game.legal_actions()
             declares = [a for a in legal if isinstance(a, Declare)]
-            refused(*(Declare(s) for s in Suit if Declare(s) not in declares))
+            refused(batch, ids, *(Declare(s) for s in Suit if Declare(s) not in declares))
             if not declares:
-                both(game, rng.choice(legal))
+                both(batch, ids, game, rng.choice(legal))
                 continue
             suit = declares[0].suit
-            both(game, declares[0])
-            refused(Declare(suit), *(Play(c) for c in game.hand(to_act(game))
+            both(batch, ids, game, declares[0])
+            refused(batch, ids, Declare(suit), *(Play(c) for c in game.hand(to_act(game))
                                      if c.suit is not suit or c.rank not in (Rank.KING, Rank.KNIGHT)))
             declared += 1
         result = game.result()
@@ -537,32 +529,25 @@ def test_a_portena_action_out_of_its_phase_or_against_a_duty_is_refused_and_chan
     rng = random.Random(6)
     seen: Counter[str] = Counter()
 
-    def refused(*actions: Action) -> None:
-        before = batch.st.copy()
-        for action in actions:
-            with pytest.raises(ValueError, match="not legal"):
-                batch.apply(0, ids[action])
-        assert (batch.st == before).all()
-
     for seed in range(80):
         game = Game(batch.rules[0], 4, seed=seed)
         batch.load(0, game)
         assert isinstance(game, RuledGame)
-        refused(Play(game.deck[0]), PASS, Declare(Suit.OROS), Cut("pelada"))
+        refused(batch, ids, Play(game.deck[0]), PASS, Declare(Suit.OROS), Cut("pelada"))
         game.apply(Cut("golpe" if seed % 2 else "alce"))
         batch.apply(0, ids[game.history[-1][1]])
-        refused(Cut("alce"), Cut("golpe"))
+        refused(batch, ids, Cut("alce"), Cut("golpe"))
         while not game.is_over():
             legal = game.legal_actions()
             turn = game.turn
             assert turn is not None
             if game.phase == "mark":
-                refused(*(Play(c) for c in game.hand(turn)[:2]), Cut("alce"),
+                refused(batch, ids, *(Play(c) for c in game.hand(turn)[:2]), Cut("alce"),
                         *(Declare(s) for s in Suit if Declare(s) not in legal))
                 seen["mark"] += 1
             else:
                 against = [Play(c) for c in game.hand(turn) if Play(c) not in legal]
-                refused(*against, PASS, *(Declare(s) for s in Suit if Declare(s) not in legal))
+                refused(batch, ids, *against, PASS, *(Declare(s) for s in Suit if Declare(s) not in legal))
                 seen["duty"] += bool(against)
                 seen["two"] += any(not game.trick and a.card.rank == 2 for a in against)
             action = rng.choice(legal)
