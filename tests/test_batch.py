@@ -15,7 +15,7 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from brisca.actions import PASS, Action, Bid  # noqa: E402
+from brisca.actions import PASS, Action, Bid, Discard  # noqa: E402
 from brisca.agents.net import Net, reward  # noqa: E402
 from brisca.agents.simple import GreedyAgent  # noqa: E402
 from brisca.envs.actions import ActionCodec, Block  # noqa: E402
@@ -35,6 +35,11 @@ def hidden(game: Game, seat: int, stock_size: int) -> object:
     for k in range(1, n):
         for card in game.hand((seat + k) % n):
             out[48 * (k - 1) + card.index] = 1.0
+    if isinstance(game, RuledGame) and game.rules.talon:  # no stock: the talon in the auction, then the discards
+        laid = [s for s, a in game.history if isinstance(a, Discard)]
+        for card in game.talon if game.phase == "bid" else game.discards if laid and laid[0] != seat else ():
+            out[48 * (n - 1 if game.phase == "bid" else n) + card.index] = 1.0
+        return out
     stock = game.stock()
     size = stock_size or len(stock)  # (every card dealt: the whole deck lies cut until the cutter chooses)
     for depth, card in enumerate(stock):  # the next card drawn first
@@ -370,7 +375,7 @@ def test_a_rematada_action_out_of_its_phase_is_refused_and_changes_nothing() -> 
     taker discards, and a discard of cards he does not hold; a discard or a card while he names the trump; a
     declaration before winning a trick, of a pair not held or declared already, and a card other than the pair's
     once declared: each refused, the lane as it was."""
-    from brisca.actions import Declare, Discard, Play, TrumpChoice
+    from brisca.actions import Declare, Play, TrumpChoice
     from brisca.cards import Rank, Suit
 
     rng = random.Random(4)

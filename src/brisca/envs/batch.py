@@ -1445,7 +1445,9 @@ def privileged_size(players: int) -> int:
 def _privileged(st: Any, lanes: Any, seats: Any, lay: Any, cfg: Any, out: Any) -> None:
     """Write, for row ``i``, what ``seats[i]`` cannot see in lane ``lanes[i]``: each other seat's hand (one-hot,
     the seats after it in turn order), the cards the next round of drawing takes (one-hot), and where every card
-    of the stock lies (1 for the next drawn, falling by one over the stock's size a card deeper)."""
+    of the stock lies (1 for the next drawn, falling by one over the stock's size a card deeper). A preset with a
+    talon and no stock (``rematada``) has the talon in the first stock block while the auction lasts, and the
+    cards the declarer laid down in the second, for every seat but his."""
     for i in range(lanes.shape[0]):
         row = st[lanes[i]]
         c = cfg[row[lay[_L_PRESET]]]
@@ -1467,6 +1469,13 @@ def _privileged(st: Any, lanes: Any, seats: Any, lay: Any, cfg: Any, out: Any) -
                 if depth < n:
                     dst[at + card] = 1.0
                 dst[at + 48 + card] = np.float32(1.0 - depth / size)
+            continue
+        if c[_TALON] != 0:  # no stock: the talon face down until the auction is won, then the discards
+            for j in range(c[_TALON]):
+                if row[lay[_L_PHASE]] == _PH_BID:
+                    dst[at + row[lay[_L_TALON] + j]] = 1.0
+                elif row[lay[_L_DISC] + j] >= 0 and seats[i] != row[lay[_L_DECL]]:
+                    dst[at + 48 + row[lay[_L_DISC] + j]] = 1.0
             continue
         slen = row[lay[_L_SLEN]]
         size = c[_S]

@@ -89,7 +89,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--gae", type=SHARE, default=0.95, help="GAE lambda (the reward comes at the end of the hand)")
     ap.add_argument("--critic", default="view", choices=("view", "full"),
                     help="the values that give the advantages: the network's own (view), or a critic's that sees "
-                         "every hand and the stock's order (full; training only, lockstep self-play)")
+                         "every hand, the stock's order, a talon and the discards (full; training only, lockstep "
+                         "self-play)")
     ap.add_argument("--critic-warmup", type=NATURAL, default=10,
                     help="with --critic full: updates at its start in which the critic alone learns")
     ap.add_argument("--critic-lr", type=POSITIVE, default=None,
