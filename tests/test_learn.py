@@ -39,6 +39,7 @@ from brisca.learn.train import (  # noqa: E402
     shape,
     train,
     widen,
+    with_actions,
     with_cues,
     with_inputs,
     with_presets,
@@ -377,6 +378,33 @@ def test_a_run_of_more_presets_starts_each_new_one_as_the_first_it_knew(tmp_path
                                "--init", str(tmp_path / "start.npz")]), "two")
     grown = Net.load(tmp_path / "b" / "net.npz")
     assert grown.presets == ("spanish", "briscola") and grown.inputs == start.inputs + 1
+
+
+def test_a_run_of_a_preset_with_an_action_more_keeps_the_actions_it_knew(tmp_path: Path) -> None:
+    """--init from 4-player briscola into bixkla, whose codec has one signal more: each action the network knew
+    keeps its policy weights, the new one starts with none and the lowest bias, and the run trains."""
+    from brisca.envs.encode import ObservationEncoder
+
+    base = ["--players", "4", "--workers", "1", "--games", "4", "--updates", "1", "--minibatch", "256",
+            "--epochs", "1", "--eval-every", "0", "--expert-deals", "0", "--backend", "numpy", "--hidden", "16"]
+    train(parser().parse_args(["--out", str(tmp_path / "a"), "--presets", "briscola", *base]), "one")
+    start = Net.load(tmp_path / "a" / "net.npz")
+    old = ObservationEncoder("briscola", 4).codec.actions
+    new = ObservationEncoder("bixkla", 4).codec.actions
+    assert len(new) == len(old) + 1
+    grown = with_actions(start.arrays, old, new)
+    for i, action in enumerate(new):
+        if action in old:
+            j = old.index(action)
+            assert (grown["wp"][:, i] == start.arrays["wp"][:, j]).all() and grown["bp"][i] == start.arrays["bp"][j]
+        else:
+            assert not grown["wp"][:, i].any() and grown["bp"][i] == start.arrays["bp"].min()
+    assert with_actions(grown, new, old)["wp"].tobytes() == start.arrays["wp"].tobytes()  # and back
+    train(parser().parse_args(["--out", str(tmp_path / "b"), "--presets", "bixkla", *base,
+                               "--init", str(tmp_path / "a" / "net.npz")]), "bixkla")
+    trained = Net.load(tmp_path / "b" / "net.npz")
+    assert trained.presets == ("bixkla",) and trained.arrays["wp"].shape == (16, len(new))
+    assert trained.covers(make_rules("bixkla"), 4)
 
 
 @pytest.mark.parametrize("players", [3, 6])

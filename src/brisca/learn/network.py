@@ -86,6 +86,19 @@ def with_presets(arrays: Arrays, enc_size: int, old: Sequence[str], new: Sequenc
     return {**arrays, "w1": np.concatenate([w1[:enc_size], np.stack(rows), w1[enc_size + len(old):]])}
 
 
+def with_actions(arrays: Arrays, old: Sequence[Any], new: Sequence[Any]) -> Arrays:
+    """``arrays`` (a network whose action ids are ``old``, each id's action in order) choosing among ``new``: an
+    action it knew keeps its policy weights, one new to it starts with none and the lowest bias the network has
+    (it plays at first as it did; training learns the new action's worth), one it knew that ``new`` lacks is
+    dropped. Bixkla's codec is 4-player Briscola's with one more signal."""
+    at = {action: i for i, action in enumerate(old)}
+    wp, bp = arrays["wp"], arrays["bp"]
+    low = np.float32(bp.min()) if len(bp) else np.float32(0.0)
+    cols = [wp[:, at[a]] if a in at else np.zeros(wp.shape[0], wp.dtype) for a in new]
+    bias = [bp[at[a]] if a in at else low for a in new]
+    return {**arrays, "wp": np.stack(cols, axis=1).astype(wp.dtype), "bp": np.asarray(bias, bp.dtype)}
+
+
 def with_inputs(arrays: Arrays, extra: int) -> Arrays:
     """``arrays`` reading ``extra`` more inputs after its own, computing the very same function (their weights
     start at zero): the cues, and the full-information critic starting from the network's own value."""

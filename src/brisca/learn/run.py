@@ -59,7 +59,17 @@ from brisca.learn.deadline import Deadline
 from brisca.learn.demonstrations import demonstrate
 from brisca.learn.evaluation import plan, play, score
 from brisca.learn.learners import NumpyLearner, TorchLearner, make_learner
-from brisca.learn.network import Arrays, init_arrays, merge, shape, widen, with_cues, with_inputs, with_presets
+from brisca.learn.network import (
+    Arrays,
+    init_arrays,
+    merge,
+    shape,
+    widen,
+    with_actions,
+    with_cues,
+    with_inputs,
+    with_presets,
+)
 from brisca.learn.progress import Progress
 from brisca.learn.selfplay import collect
 
@@ -96,6 +106,12 @@ class Run:
                                           f"{' with an advisor' if started.advisor else ''}: it cannot start a run"
                                           f" of {self.players} players of {', '.join(self.presets)}")
                     arrays = with_presets(arrays, started.encoder(0).size, started.presets, self.presets)
+                    from brisca.envs.encode import ObservationEncoder
+
+                    known = started.encoder(0).codec.actions
+                    wanted = ObservationEncoder(self.presets[0], self.players).codec.actions
+                    if known != wanted:  # (a preset with an action more: Bixkla's signal from Briscola's network)
+                        arrays = with_actions(arrays, known, wanted)
                 if self.cues and not started.cues:
                     arrays = with_cues(arrays, self.players)
                 elif started.cues and not self.cues:

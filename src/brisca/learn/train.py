@@ -10,14 +10,24 @@ from brisca.learn.command import main, parser
 from brisca.learn.demonstrations import demonstrate
 from brisca.learn.evaluation import OPPONENTS, evaluate
 from brisca.learn.learners import NumpyLearner, TorchLearner, make_learner
-from brisca.learn.network import Arrays, init_arrays, merge, shape, widen, with_cues, with_inputs, with_presets
+from brisca.learn.network import (
+    Arrays,
+    init_arrays,
+    merge,
+    shape,
+    widen,
+    with_actions,
+    with_cues,
+    with_inputs,
+    with_presets,
+)
 from brisca.learn.run import Run, batch_lanes, train
 from brisca.learn.selfplay import _advantages, collect, collect_batch
 
 __all__ = [
     "OPPONENTS", "Arrays", "NumpyLearner", "RayCollectors", "Run", "TorchLearner", "_advantages", "batch_lanes",
     "collect", "collect_batch", "demonstrate", "evaluate", "init_arrays", "main", "make_learner", "merge", "parser",
-    "shape", "train", "widen", "with_cues", "with_inputs", "with_presets",
+    "shape", "train", "widen", "with_actions", "with_cues", "with_inputs", "with_presets",
 ]
 
 if __name__ == "__main__":
