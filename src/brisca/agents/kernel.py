@@ -1552,6 +1552,66 @@ def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
     return view.legal_actions[int(totals.argmax())]
 
 
+def endgame_worlds(view: View, count: int, seed: int = 0) -> list[Game]:
+    """Up to ``count`` worlds the view allows once the stock is gone (the other seats' hands dealt from the cards
+    the seat has not seen, honouring what the view shows: the cards played and shown, and a seat's voids where the
+    rules oblige it to follow or beat), drawn from ``seed`` by :class:`~brisca.worlds.WorldSampler`; it reads the
+    view alone, never the game. Empty where the stock is not gone or the view allows no world."""
+    if view.seat is None or view.stock_count or view.phase != "play" or count < 1:
+        return []
+    try:
+        sampler = WorldSampler(view)
+    except WorldError:
+        return []
+    rng = random.Random(seed)
+    out: list[Game] = []
+    for _ in range(count):
+        try:
+            out.append(sampler.draw(rng))
+        except WorldError:
+            break
+    return out
+
+
+def worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action | None = None) -> Action | None:
+    """Any number of players, the stock gone (the other seats' hands the only hidden cards): the move worth most on
+    average over ``worlds`` worlds drawn from the view (:func:`endgame_worlds`), each solved exactly to the end of
+    the hand by the compiled search (:meth:`Kernel.solve`: the seat's side maximising its result, partners with it,
+    every other seat minimising it). Among moves worth the same (within a ten-thousandth of a point of margin) it
+    keeps ``prefer``. ``None`` where the stock is not gone, the seat has one move, or the kernel does not cover the
+    game (numba missing, rules it does not play): the caller plays its own move then.
+
+    Each world is solved as if every seat knew it, and with three seats or more in their own sides the others are
+    taken as allied against the seat (the paranoid reading): both err on the safe side."""
+    seat = view.seat
+    if (seat is None or view.stock_count or view.phase != "play" or len(view.legal_actions) < 2
+            or view.rules.dealt_out):
+        return None
+    kernel = kernel_for(view.rules, view.players)
+    if kernel is None:
+        return None
+    try:
+        codes = [action_code(a) for a in view.legal_actions]
+    except ValueError:
+        return None
+    drawn = endgame_worlds(view, worlds, seed)
+    if not drawn:
+        return None
+    side = team_of(drawn[0], seat)
+    rows, counts = np.unique(np.array([kernel.encode(w) for w in drawn], np.int64), axis=0, return_counts=True)
+    values, _nodes = kernel.solve(rows, view.legal_actions, [side] * len(rows), drawn[0], table=False)
+    totals = (values * counts[:, None]).sum(axis=0) / len(drawn)  # (each world drawn twice or more solved once)
+    top = float(totals.max())
+    if prefer is not None:
+        try:
+            code = action_code(prefer)
+        except ValueError:
+            code = NONE
+        if code in codes and totals[codes.index(code)] >= top - 1e-4 / 600:
+            return prefer
+    return view.legal_actions[int(totals.argmax())]
+
+
 def _read_hands(view: View, sampler: WorldSampler, hands: Sequence[tuple[Card, ...]], rng: random.Random,
                 reader: Reader, pasts: int) -> tuple[dict[tuple[Card, ...], Game], dict[tuple[Card, ...], float]]:
     """For each hand the opponent may hold: a world with it, and its chance (relative) given the opponent's
@@ -1613,5 +1673,5 @@ def kernel_for(rules: Rules, players: int) -> Kernel | None:
     return k
 
 
-__all__ = ["AVAILABLE", "MISSING", "Kernel", "action_code", "code_action", "covers", "enabled", "kernel_for",
-           "stock_choice", "warm"]
+__all__ = ["AVAILABLE", "MISSING", "Kernel", "action_code", "code_action", "covers", "enabled", "endgame_worlds",
+           "kernel_for", "stock_choice", "warm", "worlds_choice"]

@@ -383,13 +383,16 @@ class NetAgent:
     else over that many drawn (:func:`~brisca.agents.kernel.stock_choice`, compiled; the network's move among
     equals). ``weigh``: with ``draw``, ``net`` weighs the opponent's possible hands by the network's chance of its
     last choices (:meth:`Net.likelihoods`), from the stock's last trick on or from ``hidden``; ``uniform`` counts
-    them all the same.
+    them all the same. ``worlds``: what ``draw`` plays, and once the stock is gone at any number of players (the
+    other seats' hands the only hidden cards) the move worth most on average over ``worlds`` worlds drawn from the
+    view, each solved exactly with partners as a side (:func:`~brisca.agents.kernel.worlds_choice`, compiled; the
+    network's move among equals, and where numba is missing or the kernel does not play the rules).
     """
 
     def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1",
                  endgame: str = "net", hidden: int = 1, worlds: int = 200, weigh: str = "uniform") -> None:
-        if endgame not in ("net", "exact", "draw"):
-            raise ValueError(f"endgame is net, exact or draw, not {endgame!r}")
+        if endgame not in ("net", "exact", "draw", "worlds"):
+            raise ValueError(f"endgame is net, exact, draw or worlds, not {endgame!r}")
         if not isinstance(hidden, int) or hidden < 1:
             raise ValueError(f"hidden is a number of cards, 1 or more, not {hidden!r}")
         if not isinstance(worlds, int) or worlds < 1:
@@ -415,7 +418,11 @@ class NetAgent:
             return view.legal_actions[0]
         if self.endgame != "net":
             best = exact_choice(view)
-            if best is None and self.endgame == "draw":
+            if best is None and self.endgame == "worlds" and not view.stock_count:
+                from brisca.agents.kernel import worlds_choice  # (numba loads only where it solves)
+
+                best = worlds_choice(view, self.worlds, self.seed + len(view.history), prefer=net.choose(view))
+            if best is None and self.endgame in ("draw", "worlds"):
                 if self.hidden > 1 or self.weigh == "net":
                     from brisca.agents.kernel import stock_choice  # (numba loads only where it solves)
 
