@@ -203,3 +203,19 @@ def test_net_agent_endgame_option_checked() -> None:
     with pytest.raises(ValueError, match="endgame"):
         make_agent("net[endgame=sampled]")
     assert make_agent("net[endgame=worlds,worlds=7]").worlds == 7  # type: ignore[attr-defined]
+
+
+def test_few_worlds_are_each_dealt_once() -> None:
+    """Where the deals of the unseen cards are at most the count asked (four-player briscola shows the partner's
+    hand at the end: two hidden hands), every one is dealt, each once."""
+    checked = 0
+    for seed in range(3):
+        for _game, view in endgame_views("briscola", 4, seed):
+            worlds = endgame_worlds(view, 100, seed)
+            deals = {tuple(tuple(sorted(w.hand(s))) for s in range(4)) for w in worlds}
+            assert len(deals) == len(worlds)
+            if len(worlds) < 100:
+                assert deals == {tuple(tuple(sorted(w.hand(s))) for s in range(4))
+                                 for w in endgame_worlds(view, 100, seed + 1)}
+                checked += 1
+    assert checked

@@ -1555,8 +1555,10 @@ def stock_choice(view: View, hidden: int = 3, worlds: int = 200, seed: int = 0,
 def endgame_worlds(view: View, count: int, seed: int = 0) -> list[Game]:
     """Up to ``count`` worlds the view allows once the stock is gone (the other seats' hands dealt from the cards
     the seat has not seen, honouring what the view shows: the cards played and shown, and a seat's voids where the
-    rules oblige it to follow or beat), drawn from ``seed`` by :class:`~brisca.worlds.WorldSampler`; it reads the
-    view alone, never the game. Empty where the stock is not gone or the view allows no world."""
+    rules oblige it to follow or beat), by :class:`~brisca.worlds.WorldSampler`; it reads the view alone, never the
+    game. Every world once where they are at most ``count`` (say a partner's hand shown: two hidden hands of three
+    cards are 20 worlds), else ``count`` drawn from ``seed``. Empty where the stock is not gone or the view allows
+    no world."""
     if view.seat is None or view.stock_count or view.phase != "play" or count < 1:
         return []
     try:
@@ -1565,12 +1567,50 @@ def endgame_worlds(view: View, count: int, seed: int = 0) -> list[Game]:
         return []
     rng = random.Random(seed)
     out: list[Game] = []
+    every = _every_deal(view, count)
+    if every is not None:  # few enough: each deal of the unseen cards once (those the view rules out left out)
+        for deal in every:
+            try:
+                out.append(sampler.draw(rng, 2, deal))
+            except WorldError:
+                continue
+        if out:
+            return out
     for _ in range(count):
         try:
             out.append(sampler.draw(rng))
         except WorldError:
             break
     return out
+
+
+def _every_deal(view: View, most: int) -> list[dict[int, list[Card]]] | None:
+    """Every way to deal the cards the seat has not seen to the other seats' unknown places (those not shown to
+    it), when they are at most ``most`` and the stock is gone; else ``None``."""
+    seat = view.seat
+    unseen = list(view.unseen_cards())
+    slots = {s: view.hand_sizes[s] - sum(1 for k, _c in view.known if k == s)
+             for s in range(view.players) if s != seat}
+    if any(n < 0 for n in slots.values()) or sum(slots.values()) != len(unseen):
+        return None
+    total, left = 1, len(unseen)
+    for n in slots.values():
+        total *= math.comb(left, n)
+        left -= n
+    if total > most:
+        return None
+    deals: list[dict[int, list[Card]]] = [{}]
+    for s, n in slots.items():
+        if not n:
+            continue
+        grown = []
+        for deal in deals:
+            used = {c for cards in deal.values() for c in cards}
+            rest = [c for c in unseen if c not in used]
+            for held in itertools.combinations(rest, n):
+                grown.append({**deal, s: list(held)})
+        deals = grown
+    return deals
 
 
 def worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action | None = None) -> Action | None:
