@@ -547,11 +547,11 @@ def test_hard_plays_the_exact_endgame_once_the_stock_is_gone(preset: str) -> Non
     assert 0 < differ < solved  # (equally good moves included: the solver takes the first)
 
 
-def test_the_endgame_option_is_net_exact_or_draw(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(AgentError, match="endgame is net, exact or draw, not 'solve'"):
+def test_the_endgame_option_is_net_exact_draw_or_worlds(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(AgentError, match="endgame is net, exact, draw or worlds, not 'solve'"):
         make_agent("net[endgame=solve]")
     assert main(["arena", "net[endgame=solve]", "random", "--games", "1"]) == 2
-    assert "endgame is net, exact or draw" in capsys.readouterr().err
+    assert "endgame is net, exact, draw or worlds" in capsys.readouterr().err
 
 
 def test_other_games_fall_back_to_hard_v1() -> None:
