@@ -219,3 +219,28 @@ def test_few_worlds_are_each_dealt_once() -> None:
                                  for w in endgame_worlds(view, 100, seed + 1)}
                 checked += 1
     assert checked
+
+
+def test_worlds_honour_the_duties_after_the_stock() -> None:
+    """Spanish with the arrastre (follow and beat once the stock is gone): a seat that did not follow the suit led
+    after the stock holds none of it in any world; the kernel does not play these duties, so the choice is left to
+    the caller (``None``), and nothing raises."""
+    options = {"follow": "suit_beat_trump", "follow_from": "empty_stock"}
+    checked = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = Game("spanish", 4, seed=seed, options=options)
+        while not game.is_over():
+            view = game.view(game.turn)
+            if not view.stock_count and view.phase == "play" and len(view.legal_actions) > 1:
+                assert worlds_choice(view, 10, seed) is None
+                after = view.tricks[7:]  # (28 cards in the stock: drawn after each of the first 7 tricks)
+                void = {(t.seat_of(i, 4), t.cards[0].suit) for t in after for i, c in enumerate(t.cards)
+                        if i and c.suit != t.cards[0].suit}
+                for world in endgame_worlds(view, 10, seed):
+                    for seat, suit in void:
+                        if seat != view.seat:
+                            assert all(c.suit != suit for c in world.hand(seat))
+                            checked += 1
+            game.apply(rng.choice(game.legal_actions()))
+    assert checked
