@@ -473,7 +473,7 @@ def test_the_shipped_networks_are_the_ones_documented_and_play_legal_moves() -> 
     shelf = _shipped()
     assert len(shelf.nets) == len(SHIPPED)
     assert set(shelf.games()) >= {("spanish", 2), ("briscola", 2), ("spanish", 4), ("mariaje", 2), ("tuscan", 2),
-                                  ("muerte-al-tres", 2), ("scoperta", 2), ("mexican", 2)}
+                                  ("muerte-al-tres", 2), ("scoperta", 2), ("mexican", 2), ("briscola", 4)}
     assert ("lombard", 2) not in set(shelf.games())  # read in training, not served
     family = Net.load(shipped_path("two_player_family.npz"))
     assert shelf.pick(make_rules("mexican"), 2) is not None and not family.covers(make_rules("mexican"), 2)
@@ -521,7 +521,7 @@ def test_hard_plays_the_exact_endgame_once_the_stock_is_gone(preset: str) -> Non
     at the stock's last trick the move best over every world (:func:`last_draw_choice`), the network's choice
     before; the network alone keeps its own choice to the end."""
     hard, alone = make_agent("hard", seed=1), make_agent("net", seed=1)
-    assert isinstance(hard, NetAgent) and hard.endgame == "draw" and isinstance(alone, NetAgent)
+    assert isinstance(hard, NetAgent) and hard.endgame == "worlds" and isinstance(alone, NetAgent)
     solved = differ = drawn = 0
     for deal in range(12):
         game = Game(preset, 2, seed=deal)
@@ -557,7 +557,7 @@ def test_the_endgame_option_is_net_exact_draw_or_worlds(capsys: pytest.CaptureFi
 def test_other_games_fall_back_to_hard_v1() -> None:
     agent = make_agent("hard", seed=1)
     assert isinstance(agent, NetAgent) and isinstance(agent.fallback, HeuristicAgent)
-    for preset, players in (("briscola", 4), ("briscola", 3), ("mexican", 3), ("lombard", 2)):
+    for preset, players in (("chilean", 4), ("briscola", 3), ("mexican", 3), ("lombard", 2)):
         game = Game(preset, players, seed=2)
         assert not agent.covers(game.rules, players)
         while not game.is_over():

@@ -62,12 +62,17 @@ else:
 #:   starting as ``spanish``, then 450,560 self-play hands in 220 updates on a 2-core machine.
 #: - ``two_player_mexican.npz``: 2-player ``mexican`` (the fewest points win): ``two_player.npz`` taught to play as
 #:   ``heuristic`` over 20,000 hands, then 327,680 self-play hands in 160 updates on a 2-core machine.
+#: - ``four_player_briscola.npz``: 4-player ``briscola``, reading the cues: ``four_player.npz`` with ``briscola``
+#:   starting as ``spanish``, then 409,600 self-play hands in 200 updates on a 2-core machine (curve:
+#:   docs/curves/net-four-player-briscola.jsonl). Alone it scores 0.55-0.56 against ``hard-v1``; with the
+#:   sampled-worlds endgame (``endgame=worlds``) about 0.62.
 SHIPPED: dict[str, str] = {
     "two_player.npz": "ab1bb975bba7662aa53995b7e575d2e4a16655af226ce286c942d03cb06d9073",
     "four_player.npz": "c9c0ccf9207c46f9e43b01fc0d033896eb18e47f59d388a3d0d572837c59275c",
     "two_player_family.npz": "ffcb2f829f9369fb3d6f1011a3a73789c3d41f1a73b3dbf548250e7f3232d28e",
     "two_player_muerte_scoperta.npz": "a66ae71d5e86e2c882ceb3f412bc7d1f274c6678fc48cc0c563ce6c882d84a81",
     "two_player_mexican.npz": "bc9d1aecc55b12ed53db64d2bcc0350071ab9921e838b075b51f18e9676f7a2b",
+    "four_player_briscola.npz": "629c0d0446dee5a0a30448c17c78555c6d86b49101328b30bc4b94c8c685f95c",
 }
 
 #: The shipped networks the expert's search reads (its early moves, the values of its worlds): those measured
