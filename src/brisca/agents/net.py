@@ -66,6 +66,9 @@ else:
 #:   starting as ``spanish``, then 409,600 self-play hands in 200 updates on a 2-core machine (curve:
 #:   docs/curves/net-four-player-briscola.jsonl). Alone it scores 0.55-0.56 against ``hard-v1``; with the
 #:   sampled-worlds endgame (``endgame=worlds``) about 0.62.
+#: - ``four_player_bixkla.npz``: 4-player ``bixkla``, reading the cues: the 4-player ``briscola`` run's network of
+#:   update 220 with its signal added (:func:`brisca.learn.network.with_actions`), then 409,600 self-play hands in
+#:   200 updates on a 2-core machine (curve: docs/curves/net-bixkla.jsonl).
 SHIPPED: dict[str, str] = {
     "two_player.npz": "ab1bb975bba7662aa53995b7e575d2e4a16655af226ce286c942d03cb06d9073",
     "four_player.npz": "c9c0ccf9207c46f9e43b01fc0d033896eb18e47f59d388a3d0d572837c59275c",
@@ -73,6 +76,7 @@ SHIPPED: dict[str, str] = {
     "two_player_muerte_scoperta.npz": "a66ae71d5e86e2c882ceb3f412bc7d1f274c6678fc48cc0c563ce6c882d84a81",
     "two_player_mexican.npz": "bc9d1aecc55b12ed53db64d2bcc0350071ab9921e838b075b51f18e9676f7a2b",
     "four_player_briscola.npz": "629c0d0446dee5a0a30448c17c78555c6d86b49101328b30bc4b94c8c685f95c",
+    "four_player_bixkla.npz": "3800b990ae46d361678714c7c12901532385801ece77cad582e7a34bc231ec26",
 }
 
 #: The shipped networks the expert's search reads (its early moves, the values of its worlds): those measured
