@@ -212,7 +212,7 @@ def test_the_vector_env_ends_a_hand_on_an_illegal_action_and_refuses_what_it_can
     assert info["autoreset"][2:].all() and info["action_mask"][2:].sum(axis=1).tolist() == [1, 1]  # reset next
     assert env.action_masks()[3, bg.AUTORESET_ACTION]
     with pytest.raises(ValueError, match="no network plays"):
-        bg.BriscaVectorEnv(4, "briscola", 4, opponent="net")
+        bg.BriscaVectorEnv(4, "chilean", 4, opponent="net")
     with pytest.raises(ValueError, match="does not play chilean"):
         bg.BriscaVectorEnv(4, "chilean", options={"arrastro": True})
     with pytest.raises(ValueError, match="dense"):
