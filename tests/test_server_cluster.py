@@ -752,6 +752,39 @@ def test_the_migration_builds_exactly_the_models_on_postgresql() -> None:
         store.dispose()
 
 
+def test_a_table_is_read_in_one_snapshot_whatever_commits_meanwhile() -> None:
+    """A move committed between two of the load's statements (a write left running through a stall lands just then)
+    is wholly in the table read or wholly out of it: the version read and the actions read agree."""
+    import sqlalchemy as sa
+
+    from brisca.server.store import SeatInfo, Store, TableState
+
+    for url in _schema_url():
+        store = Store(url)
+        try:
+            store.create_table(TableState("snap1", "spanish", {}, 2, 1, 0.0, "playing", 0,
+                                          [SeatInfo(0), SeatInfo(1)]))
+            landed: list[int] = []
+
+            def between(conn: Any, cursor: Any, statement: str, *_: Any, landed: list[int] = landed,
+                        store: Store = store) -> None:
+                if "FROM brisca_actions" in statement and not landed:
+                    landed.append(1)  # before the write, whose statements come here too
+                    store.write_action("snap1", 0, 0, 0, {"play": "1O"}, 1)
+
+            sa.event.listen(store.engine, "before_cursor_execute", between)
+            try:
+                state = store.load("snap1")
+            finally:
+                sa.event.remove(store.engine, "before_cursor_execute", between)
+            assert landed, "the move was not committed in the middle of the load"
+            assert state is not None and (state.version, state.actions) == (0, [])
+            again = store.load("snap1")
+            assert again is not None and (again.version, again.actions) == (1, [(0, 0, {"play": "1O"})])
+        finally:
+            store.dispose()
+
+
 def test_a_slow_table_asleep_is_nobodys_orphan_until_its_deadline() -> None:
     """A slow table let go (asleep) has no lease: the processes of a site leave it be until its deadline, then one
     takes it over (its clock ran out); any other open table without a lease is taken at once."""

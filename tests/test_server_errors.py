@@ -191,3 +191,33 @@ def test_a_failed_write_refuses_the_move_and_changes_nothing(tmp_path: Path, mon
         monkeypatch.undo()
         assert a.request({"type": "play", "action": card})["type"] == "ack"
         assert [m["v"] for m in b.sync() if m["type"] == "event"] == [before[0] + 1]
+
+
+def test_a_connection_whose_table_was_let_go_is_told_and_welcomed_again_not_carried_over(tmp_path: Path) -> None:
+    """A table let go while a connection that said hello to it stays open (the manager released it; the database
+    stopped it): that connection's next message is turned away (``unavailable``, with its id) and the connection
+    closed, so the client reconnects and is welcomed by the table as it is now. It is never handed, unwelcomed, to
+    the table loaded again, whose broadcasts it would not get and whose state it was never told."""
+    with deadline(60), serve(str(tmp_path / "db.sqlite3")) as client:
+        table_id = create(client, players=2)
+        tokens = join_all(client, table_id, 2)
+        conns = [Conn(client, table_id, token=t) for t in tokens]
+        manager: Any = client.app.state.manager  # type: ignore[attr-defined]
+        old = manager.actors[table_id]
+        client.portal.call(manager.release, old)
+        assert old.stopped and table_id not in manager.actors
+        answer = conns[0].request({"type": "chat", "text": "still here?"})
+        assert answer["code"] == "unavailable", answer
+        assert table_id not in manager.actors  # nothing loaded for a connection that cannot be told
+        try:
+            conns[0].recv()
+            closed = False
+        except Exception:
+            closed = True
+        assert closed
+        # Reconnected with its last number, it is welcomed by the table loaded again, and hears what happens there.
+        again = Conn(client, table_id, token=tokens[0], last=conns[1].v)
+        assert manager.actors[table_id] is not old
+        assert again.request({"type": "chat", "text": "back"})["type"] == "ack"
+        again.sync()
+        assert any(m.get("kind") == "chat" and m.get("text") == "back" for m in again.messages)

@@ -84,3 +84,38 @@ def test_the_migration_builds_exactly_the_models(tmp_path: Path) -> None:
     with store.engine.connect() as conn:
         assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
     store.dispose()
+
+
+def test_a_table_is_read_back_only_once_its_writes_given_up_on_have_ended(tmp_path: Path) -> None:
+    """:meth:`Store.settled`: a batch given up on in a stall may still commit; the tables it writes wait for its
+    end before they are loaded again (other tables do not), and for :attr:`Store.write_timeout` at most."""
+    import asyncio
+
+    from brisca.server.store import Store
+
+    store = Store(str(tmp_path / "db.sqlite3"))
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        stuck: asyncio.Future[list[Exception | None]] = loop.create_future()
+        store._drift(stuck, [(store.set_version, ("t1", 3), None), (store.set_version, ("t2", 5), None)])
+        waiting = asyncio.ensure_future(store.settled("t1"))
+        await store.settled("t3")  # not in the batch: at once
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert not waiting.done()
+        stuck.set_result([None, None])
+        await asyncio.wait_for(waiting, 30)
+        assert store._adrift == {}
+        # One that never ends is waited for write_timeout seconds, then the table is read.
+        store.write_timeout = 0.01
+        never: asyncio.Future[list[Exception | None]] = loop.create_future()
+        store._drift(never, [(store.set_version, ("t1", 4), None)])
+        await asyncio.wait_for(store.settled("t1"), 30)
+        assert not never.done() and set(store._adrift) == {"t1"}
+        never.cancel()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.dispose()

@@ -795,7 +795,11 @@ def create_app(db_url: str | None = None, *, max_message: int = 4096, rate: floa
                 if text is None:
                     conn.send(error("malformed", "messages are JSON in text frames, not binary frames"))
                     continue
-                if actor.stopped:  # let go meanwhile: finished (it is loaded again), or closed
+                # Let go before this connection said hello (finished, or stopped by the database): found again where
+                # it runs now. One that said hello to it stays with it: its message is turned away (``unavailable``)
+                # and the connection closed, so that the client reconnects and is told the table as it is now, rather
+                # than act on its old picture at a table that never welcomed it.
+                if actor.stopped and hello_by is not None:
                     try:
                         again = await manager().locate(table_id)
                     except Exception as exc:

@@ -993,6 +993,7 @@ class ClusterManager(Manager):
             if epoch is None:
                 continue  # taken by another process meanwhile: forward to it
             self.epochs[table_id] = max(epoch, self.epochs.get(table_id, 0))
+            await self.store.settled(table_id)
             state = await self._db(self.store.load, table_id)
             actor = self._loaded(table_id, state)
             if actor is not None and actor.lease == epoch - 1:

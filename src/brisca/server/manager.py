@@ -268,6 +268,7 @@ class Manager:
         actor = self.actors.get(table_id)
         if self.store.inline or (actor is not None and not actor.stopped) or not TABLE_ID.match(table_id):
             return self.route(table_id)
+        await self.store.settled(table_id)
         return self._loaded(table_id, await in_thread(self.store.load, table_id))
 
     def _loaded(self, table_id: str, state: TableState | None) -> TableActor | None:

@@ -163,6 +163,12 @@ class Store:
     def __init__(self, url: str | None) -> None:
         self.engine = make_engine(url)
         upgrade(self.engine)
+        #: Reads of several statements that must agree with each other (a table's row and its actions): in one
+        #: snapshot on PostgreSQL, whose default isolation gives each statement its own, so that a write
+        #: committed between two of them (one left running through a stall, say) cannot mix two versions.
+        #: SQLite's reads run on the event loop between whole commits.
+        self.snapshots = (self.engine if self.engine.dialect.name == "sqlite"
+                          else self.engine.execution_options(isolation_level="REPEATABLE READ"))
         #: Inside a batch: its connection, and the rows waiting for each statement (run with executemany).
         self._batch = threading.local()
         #: SQLite commits on the event loop: a batch is a few executemany calls and a WAL append, and a writer
@@ -183,6 +189,8 @@ class Store:
         self.write_timeout = WRITE_TIMEOUT
         #: ``time.monotonic()`` when a write was first left uncommitted past the timeout, until one is committed.
         self.stalled_since: float | None = None
+        #: Batches given up on (their writers were answered) that may still commit, by the tables they write.
+        self._adrift: dict[str, set[asyncio.Future[list[Exception | None]]]] = {}
         if self.inline:
             self._checkpointer = threading.Thread(target=self._checkpoints, name="brisca-checkpoint", daemon=True)
             self._checkpointer.start()
@@ -278,7 +286,7 @@ class Store:
                             # (DatabaseStalled); the thread finishes alone, and the next batch takes a fresh one.
                             self._writer.shutdown(wait=False)
                             self._writer = None
-                            running.add_done_callback(self._late)
+                            self._drift(running, work)
                             self._stalled()
                             continue
                         errors = running.result()
@@ -299,6 +307,33 @@ class Store:
                     await asyncio.sleep(0)  # let the tables run before the next batch
         finally:
             self._draining = False
+
+    def _drift(self, running: asyncio.Future[list[Exception | None]], work: list[Write]) -> None:
+        """``running`` was given up on: until it ends, the tables it writes are not read back (:meth:`settled`)."""
+        tables = {args[0] for _, args, _ in work if args and isinstance(args[0], str)}
+        for table_id in tables:
+            self._adrift.setdefault(table_id, set()).add(running)
+
+        def ended(done: asyncio.Future[list[Exception | None]]) -> None:
+            for table_id in tables:
+                left = self._adrift.get(table_id)
+                if left is not None:
+                    left.discard(done)
+                    if not left:
+                        del self._adrift[table_id]
+            self._late(done)
+
+        running.add_done_callback(ended)
+
+    async def settled(self, table_id: str) -> None:
+        """Wait for the writes to ``table_id`` given up on in a stall to end, committed or not, before the table
+        is read back: read while one of them still may commit, the table would be played on from a picture that
+        lacks a move the database takes a moment later. At most :attr:`write_timeout` seconds: a connection
+        stuck for good never ends, and should it commit after all, the move played in its place conflicts with
+        it (the actions' numbers are unique) and the table is loaded again."""
+        waiting = self._adrift.get(table_id)
+        if waiting:
+            await asyncio.wait(set(waiting), timeout=self.write_timeout)
 
     def _late(self, running: asyncio.Future[list[Exception | None]]) -> None:
         """A batch given up on came to an end: committed, the database answers again."""
@@ -593,7 +628,8 @@ class Store:
             return status
 
     def load(self, table_id: str) -> TableState | None:
-        with Session(self.engine) as s:
+        """A table as the database holds it, read in one snapshot (:attr:`snapshots`)."""
+        with Session(self.snapshots) as s:
             row = s.get(TableRow, table_id)
             if row is None:
                 return None
