@@ -11,6 +11,7 @@ import json
 import os
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,6 +107,46 @@ def test_lockstep_self_play_of_briscola_chiamata_keeps_what_the_one_at_a_time_se
         assert (part["obs"][:, inputs - 2:].sum(axis=1) == 255).all()  # one preset's input set
     half = collect_batch({**task, "league": [task["weights"]], "league_share": 1.0, "lanes": 16})
     assert abs(len(half["act"]) / len(many["act"]) - 0.8) < 0.1
+
+
+@pytest.mark.parametrize("presets, players", [(["spanish", "briscola"], 2), (["chilean"], 4),
+                                               (["chiamata"], 5), (["rematada"], 3)])
+def test_self_play_against_a_fixed_opponent_keeps_the_learner_s_side_only(
+        presets: list[str], players: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--opponent-share: in that share of the hands every seat but the learner's side is the fixed player, which
+    decides from its seat's view of the same hand (on the engine, beside the lockstep lanes); only the learner's
+    decisions are kept, and the learner's reward is no longer zero-sum with itself."""
+    from brisca.agents import registry
+    from brisca.envs.batch import COMPILED
+
+    if not COMPILED:
+        pytest.skip("the lockstep self-play needs numba")
+    seen: list[tuple[int, bool]] = []
+    real = registry.make_agent
+
+    class Spy:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def act(self, view: View) -> Any:
+            action = self.inner.act(view)
+            seen.append((view.seat, action in view.legal_actions))
+            return action
+
+    monkeypatch.setattr(registry, "make_agent", lambda name, seed=None: Spy(real(name, seed=seed)))
+    task = {"weights": init_arrays(*shape(presets, players), 16, 0), "league": [], "presets": presets,
+            "players": players, "games": 24, "seed": 5, "gae": 0.95, "league_share": 0.0, "opponent": "heuristic"}
+    for lanes in (None, 8):
+        lockstep = {"lanes": lanes} if lanes else {}
+        alone = collect({**task, **lockstep})
+        seen.clear()
+        half = collect({**task, **lockstep, "opponent_share": 1.0})
+        assert seen and all(legal for _, legal in seen)  # the fixed player decided, legally
+        sides = 2 if players in (2, 4) else players
+        kept = len(half["act"]) / len(alone["act"])  # the learner's side: one seat of each side at most
+        assert abs(kept - 1 / sides) < 0.12, kept
+        assert half["mask"][np.arange(len(half["act"])), half["act"]].all()
+        assert alone["reward"] != half["reward"]
 
 
 def test_a_critic_blind_to_the_hidden_cards_gives_the_network_s_own_advantages() -> None:
@@ -334,6 +375,11 @@ def test_a_run_with_cues_starts_from_the_network_as_it_was(tmp_path: Path, capsy
     assert many["obs"][:, start.inputs:].any()
     assert train_main(["--out", str(tmp_path / "c"), *base, "--init", str(tmp_path / "b" / "net.npz")]) == 2
     assert "reads the cues: train it on with --cues" in capsys.readouterr().err
+    # A network of another number of players reads other inputs: refused before any hand is played.
+    assert train_main(["--out", str(tmp_path / "d"), *base, "--players", "3", "--init",
+                       str(tmp_path / "b" / "net.npz"), "--cues"]) == 2
+    assert "plays 2 players: it cannot start a run of 3" in capsys.readouterr().err
+    assert not (tmp_path / "d" / "net.npz").exists()
 
 
 def test_a_run_widens_the_network_it_starts_from(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -98,6 +98,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--critic-minibatch", type=COUNT, default=1024,
                     help="the critic's minibatch (smaller than the policy's: more steps for the same work)")
     ap.add_argument("--league", type=SHARE, default=0.3, help="share of hands against a past self")
+    ap.add_argument("--opponent", metavar="AGENT", default="heuristic",
+                    help="the fixed player of --opponent-share's hands (a level, as brisca arena names them)")
+    ap.add_argument("--opponent-share", type=SHARE, default=0.0,
+                    help="share of hands in which every side but the learner's is --opponent (the rest: self-play "
+                         "and the league)")
     ap.add_argument("--snapshot", type=COUNT, default=10, help="updates between league snapshots")
     ap.add_argument("--league-size", type=COUNT, default=20, help="past selves kept in the league")
     ap.add_argument("--eval-every", type=NATURAL, default=50, help="updates between evaluations (0: none)")

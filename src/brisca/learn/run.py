@@ -100,11 +100,13 @@ class Run:
                 except (OSError, ValueError) as exc:
                     raise BriscaError(f"--init: {exc}") from None
                 arrays = dict(started.arrays)
+                if started.players != self.players:  # (its inputs describe that many seats)
+                    raise BriscaError(f"{args.init} plays {started.players} players: it cannot start a run of "
+                                      f"{self.players}")
                 if list(started.presets) != list(self.presets):
-                    if started.players != self.players or started.advisor:
-                        raise BriscaError(f"{args.init} plays {started.players} players"
-                                          f"{' with an advisor' if started.advisor else ''}: it cannot start a run"
-                                          f" of {self.players} players of {', '.join(self.presets)}")
+                    if started.advisor:
+                        raise BriscaError(f"{args.init} plays with an advisor: it cannot start a run of "
+                                          f"{', '.join(self.presets)}")
                     arrays = with_presets(arrays, started.encoder(0).size, started.presets, self.presets)
                     from brisca.envs.encode import ObservationEncoder
 
@@ -317,7 +319,7 @@ def check(args: argparse.Namespace) -> int:
     """The options' errors, found before any file is written or process started; the lanes of the self-play."""
     from brisca.agents.registry import make_agent
 
-    for name in (args.imitate, args.advisor):
+    for name in (args.imitate, args.advisor, args.opponent if args.opponent_share else None):
         if name:
             make_agent(name)  # an unknown name fails here
     out = Path(args.out)
@@ -435,6 +437,7 @@ def train(args: argparse.Namespace, command: str = "", clock: Callable[[], float
                 tasks.append({"weights": arrays, "league": pick, "presets": run.presets, "players": run.players,
                               "advisor": run.advisor, "cues": run.cues, "games": args.games, "lanes": lanes,
                               "seed": run.rng.getrandbits(48) + w, "gae": args.gae, "league_share": args.league,
+                              "opponent": args.opponent, "opponent_share": args.opponent_share,
                               "critic": None if run.critic is None else run.critic.arrays()})
             t0 = clock()
             parts = list(players.map(collect, tasks)) if players is not None else [collect(t) for t in tasks]

@@ -5,6 +5,10 @@ learner's decisions in them with their advantages (GAE) and returns.
 :func:`collect_batch` plays many in lockstep (:class:`brisca.envs.batch.Batch`, compiled), keeping the same
 decisions, and gives the full-information critic's advantages (``--critic full``). Each seat decides from its own
 view; no hidden card is kept in the samples but the critic's own inputs.
+
+A share of the hands (``task["opponent_share"]``, ``--opponent-share``) puts a fixed player of the project
+(``task["opponent"]``, ``heuristic`` by default) at every seat but one side's (the learner's): the network then
+learns against a player of that strength as well as against itself, where self-play alone levels off below it.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from brisca.agents.base import Agent
 from brisca.agents.net import Net, reward
 from brisca.game import Game
 from brisca.learn.network import task_meta
@@ -35,6 +40,16 @@ def _pick(rng: random.Random, logits: Any, ids: Sequence[int]) -> tuple[int, flo
         k += 1
         acc += exps[k]
     return k, row[k] - top - math.log(total)
+
+
+def _opponents(task: dict[str, Any], rng: random.Random, n: int) -> list[Agent] | None:
+    """The fixed opponent's players for one hand's seats, drawn for ``task["opponent_share"]`` of the hands."""
+    share = task.get("opponent_share", 0.0)
+    if not share or rng.random() >= share:
+        return None
+    from brisca.agents.registry import make_agent
+
+    return [make_agent(task.get("opponent", "heuristic"), seed=rng.getrandbits(32)) for _ in range(n)]
 
 
 def collect(task: dict[str, Any]) -> dict[str, Any]:
@@ -60,9 +75,16 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
     for _ in range(task["games"]):
         p = rng.randrange(len(rules))
         game = Game(rules[p], n, dealer=rng.randrange(n), seed=rng.getrandbits(32))
-        players = [net] * n
+        players: list[Net | Agent] = [net] * n
         learning = [True] * n
-        if league and rng.random() < task["league_share"]:
+        fixed = _opponents(task, rng, n)
+        if fixed is not None:
+            mine = rng.randrange(game.rules.sides(n))  # the learner's side: every other seat is the fixed opponent
+            for s in range(n):
+                if game.side_of(s) != mine:
+                    players[s] = fixed[s]
+                    learning[s] = False
+        elif league and rng.random() < task["league_share"]:
             other = rng.randrange(game.rules.sides(n))  # a side: its seats play a past self
             past = rng.choice(league)
             for s in range(n):
@@ -80,6 +102,9 @@ def collect(task: dict[str, Any]) -> dict[str, Any]:
                 continue
             view = game.view(seat)
             player = players[seat]
+            if not isinstance(player, Net):
+                game.apply(player.act(view))
+                continue
             player.features(view, p, x)
             logits, value = player.forward(x[None])
             ids = [codec.ids[a] for a in view.legal_actions]
@@ -166,6 +191,12 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
     seat_side = np.arange(n) % sides
     started = 0
     finals: list[Any] = []  # each hand's rewards by seat, by hand number
+    # The hands against the fixed opponent (plays -1 at its side's seats): each lane's hand is also played on the
+    # engine, whose views the opponent reads (the batch has no views), with the lane's preset index.
+    pick_rng = random.Random(int(rng.integers(1 << 62)))
+    rules = [make_rules(p) for p in task["presets"]]
+    mirrors: dict[int, tuple[Game, list[Agent], int]] = {}
+    mirrored = np.zeros(lanes, np.bool_)
 
     def deal(which: Any) -> None:
         nonlocal started
@@ -174,9 +205,27 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
             episode[lane] = started
             started += 1
             plays[lane] = 0
-            if len(nets) > 1 and rng.random() < task["league_share"]:
+            mirrors.pop(int(lane), None)
+            mirrored[lane] = False
+            fixed = _opponents(task, pick_rng, n)
+            if fixed is not None:
+                p = pick_rng.randrange(len(rules))
+                game = Game(rules[p], n, dealer=pick_rng.randrange(n), seed=pick_rng.getrandbits(32))
+                batch.load(int(lane), game, p)
+                mirrors[int(lane)] = (game, fixed, p)
+                mirrored[lane] = True
+                plays[lane, seat_side != rng.integers(sides)] = -1
+            elif len(nets) > 1 and rng.random() < task["league_share"]:
                 plays[lane, seat_side == rng.integers(sides)] = rng.integers(1, len(nets))
         finals.extend([None] * len(which))
+
+    def forced(game: Game) -> None:
+        """The moves the batch played alone since the last decision (a seat with one legal action)."""
+        while not game.is_over():
+            legal = game.legal_actions()
+            if len(legal) != 1:
+                return
+            game.apply(legal[0])
 
     deal(np.arange(lanes))
     live_before = batch.live.copy()
@@ -199,8 +248,13 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
             continue
         who = plays[at, seats]
         ids = np.empty(len(at), np.int64)
-        for k in np.unique(who):
-            sel = np.nonzero(who == k)[0] if len(nets) > 1 else np.arange(len(at))
+        for row in np.nonzero(who < 0)[0]:
+            game, fixed, p = mirrors[int(at[row])]
+            forced(game)
+            assert game.turn == seats[row], "the engine's hand and the batch's lane went apart"
+            ids[row] = nets[0].encoder(p).codec.ids[fixed[int(seats[row])].act(game.view(int(seats[row])))]
+        for k in np.unique(who[who >= 0]):
+            sel = np.nonzero(who == k)[0] if len(nets) > 1 or mirrors else np.arange(len(at))
             alone = len(sel) == len(at)  # (no copies when one network plays every seat)
             pick, logp, values = policy(nets[k].arrays, obs if alone else obs[sel], mask if alone else mask[sel],
                                         rng.random(len(sel)))
@@ -218,6 +272,10 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
                     full = np.concatenate([obs[sel], priv], 1)
                     parts["cvalue"].append(forward(critic, full)[1].astype(np.float32))
         batch.act(at, ids)
+        for row in np.nonzero(mirrored[at])[0] if mirrors else ():
+            game, _, p = mirrors[int(at[row])]
+            forced(game)
+            game.apply(nets[0].encoder(p).codec.actions[int(ids[row])])
     final = np.array(finals, np.float64).reshape(-1)  # by hand * n + seat
     key = np.concatenate(parts["key"])
     value = np.concatenate(parts["value"])
