@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -244,3 +246,34 @@ def test_worlds_honour_the_duties_after_the_stock() -> None:
                             checked += 1
             game.apply(rng.choice(game.legal_actions()))
     assert checked
+
+
+def test_net_agent_solves_its_many_worlds_past_four_players(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``many``: at five players or more (each world's tree tens of times a 4-player one's) the endgame solves that
+    many worlds, ``worlds`` at four or fewer; by default ``worlds`` everywhere."""
+    from brisca.agents import kernel as kernel_module
+    from brisca.agents.net import Net
+    from brisca.learn.network import init_arrays, shape
+
+    for players in (4, 6):
+        path = tmp_path / f"net{players}.npz"
+        Net(init_arrays(*shape(["spanish"], players), 16, players), {"presets": ["spanish"],
+                                                                     "players": players}).save(path)
+    asked: list[tuple[int, int]] = []
+    real = kernel_module.worlds_choice
+
+    def spy(view: View, worlds: int = 200, seed: int = 0, prefer: Any = None) -> Any:
+        asked.append((view.players, worlds))
+        return real(view, worlds, seed, prefer)
+
+    monkeypatch.setattr(kernel_module, "worlds_choice", spy)
+    for spec, want in (("net[endgame=worlds,worlds=20,many=8,weights={}]", {4: 20, 6: 8}),
+                       ("net[endgame=worlds,worlds=20,weights={}]", {4: 20, 6: 20})):
+        for players in (4, 6):
+            asked.clear()
+            agent = make_agent(spec.format(tmp_path / f"net{players}.npz"), seed=2)
+            game = Game("spanish", players, seed=5)
+            while not game.is_over():
+                move = agent.act(game.view(game.turn))
+                game.apply(move)
+            assert asked and set(asked) == {(players, want[players])}

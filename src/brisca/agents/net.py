@@ -395,17 +395,22 @@ class NetAgent:
     them all the same. ``worlds``: what ``draw`` plays, and once the stock is gone at any number of players (the
     other seats' hands the only hidden cards) the move worth most on average over ``worlds`` worlds drawn from the
     view, each solved exactly with partners as a side (:func:`~brisca.agents.kernel.worlds_choice`, compiled; the
-    network's move among equals, and where numba is missing or the kernel does not play the rules).
+    network's move among equals, and where numba is missing or the kernel does not play the rules). ``many``: the
+    worlds solved so at five players or more, where each world's tree is tens of times a 4-player one's (six hands
+    of three cards); by default ``worlds``.
     """
 
     def __init__(self, seed: int | None = None, weights: str | None = None, fallback: str = "hard-v1",
-                 endgame: str = "net", hidden: int = 1, worlds: int = 200, weigh: str = "uniform") -> None:
+                 endgame: str = "net", hidden: int = 1, worlds: int = 200, weigh: str = "uniform",
+                 many: int | None = None) -> None:
         if endgame not in ("net", "exact", "draw", "worlds"):
             raise ValueError(f"endgame is net, exact, draw or worlds, not {endgame!r}")
         if not isinstance(hidden, int) or hidden < 1:
             raise ValueError(f"hidden is a number of cards, 1 or more, not {hidden!r}")
         if not isinstance(worlds, int) or worlds < 1:
             raise ValueError(f"worlds is a number of worlds, 1 or more, not {worlds!r}")
+        if many is not None and (not isinstance(many, int) or many < 1):
+            raise ValueError(f"many is a number of worlds, 1 or more, not {many!r}")
         if weigh not in ("uniform", "net"):
             raise ValueError(f"weigh is uniform or net, not {weigh!r}")
         self.weigh = weigh
@@ -414,6 +419,7 @@ class NetAgent:
         self.endgame = endgame
         self.hidden = hidden
         self.worlds = worlds
+        self.many = worlds if many is None else many
         self.seed = seed or 0
 
     def covers(self, rules: Rules, players: int) -> bool:
@@ -430,7 +436,8 @@ class NetAgent:
             if best is None and self.endgame == "worlds" and not view.stock_count:
                 from brisca.agents.kernel import worlds_choice  # (numba loads only where it solves)
 
-                best = worlds_choice(view, self.worlds, self.seed + len(view.history), prefer=net.choose(view))
+                best = worlds_choice(view, self.worlds if view.players <= 4 else self.many,
+                                     self.seed + len(view.history), prefer=net.choose(view))
             if best is None and self.endgame in ("draw", "worlds"):
                 if self.hidden > 1 or self.weigh == "net":
                     from brisca.agents.kernel import stock_choice  # (numba loads only where it solves)
