@@ -9,6 +9,7 @@ import json
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from brisca.cli import main
 from brisca.server.clock import Clock
-from brisca.server.db import TournamentRow, TournamentTableRow
+from brisca.server.db import TournamentRow, TournamentTableRow, _now
 from brisca.server.limits import Limits, Rate
 from brisca.server.store import Store
 from brisca.server.tournament_api import CreateTournament
@@ -497,3 +498,32 @@ def test_partners_at_tables_of_four_score_their_sides_result(tmp_path: Path) -> 
             for side, name in people:
                 expected = 0.5 if t["winner"] is None else float(t["winner"] == side)
                 assert score[name] == expected, (name, t)
+
+
+def test_an_open_tournament_nobody_starts_is_called_off_and_frees_the_caps(tmp_path: Path) -> None:
+    """``tournament_open_for``: an account's tournament still open that long after it was made is called off at the
+    next look (it no longer counts against the caps); a younger one, and the host's offered one, stay open."""
+    db = str(tmp_path / "db.sqlite3")
+    offered = CreateTournament(name="Daily", max_entrants=4, start="full", rounds=2)
+    limits = _limits(max_tournaments_account=1, tournament_open_for=3600)
+    with deadline(60), serve(db, limits=limits, tournaments=[offered]) as client:
+        _signup(client, "organiser")
+        old = _make(client, name="Forgotten")
+        refused = client.post("/api/tournaments", json={"name": "Another", **QUICK}, headers=_csrf(client))
+        assert refused.status_code == 409, refused.text  # the account's one tournament is the forgotten one
+        with client.app.state.manager.store.engine.begin() as c:
+            c.execute(sa.text("UPDATE brisca_tournaments SET created_at = :t"),
+                      {"t": _now() - timedelta(seconds=3601)})
+        client.portal.call(client.app.state.tournaments.sweep)
+        assert _show(client, old)["status"] == "cancelled"
+        listed = client.get("/api/tournaments").json()["tournaments"]
+        assert [(t["name"], t["status"]) for t in listed if t["host"]] == [("Daily", "open")]
+        young = _make(client, name="Another")  # the cap is free again
+        client.portal.call(client.app.state.tournaments.sweep)
+        assert _show(client, young)["status"] == "open"
+
+
+def test_a_bad_tournament_open_for_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--db", str(tmp_path / "db.sqlite3"), "--tournament-open-for", "10"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "tournament_open_for is from 60 seconds to 30 days" in err, err

@@ -112,6 +112,8 @@ LIMIT_FLAGS: dict[str, tuple[str, str, str]] = {
     "--max-tournaments-account": ("max_tournaments_account", "N", "tournaments not finished that one account made"),
     "--max-entrants": ("max_entrants", "N", "entrants one tournament may take"),
     "--max-tournament-rounds": ("max_tournament_rounds", "N", "rounds of one tournament"),
+    "--tournament-open-for": ("tournament_open_for", "SECONDS", "an account's tournament not started this long "
+                              "after it was made is called off"),
     "--max-target-hands": ("max_target_hands", "N", "the options target_hands, target_game_points and hands, at most"),
     "--max-target-points": ("max_target_points", "N", "the option target_points, at most"),
     "--max-hands": ("max_hands", "N", "hands one match may deal before its table is closed"),

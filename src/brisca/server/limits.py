@@ -121,6 +121,9 @@ class Limits:
     max_tournaments_account: int = 2
     max_entrants: int = 64
     max_tournament_rounds: int = 15
+    #: Seconds an account's tournament may stay open (waiting for its start): then it is called off, so that
+    #: tournaments nobody starts do not hold the caps above for ever.
+    tournament_open_for: float = 86400.0
     #: The match length a table may ask for (its options ``target_hands``, ``target_points``, and
     #: ``target_game_points`` and ``hands`` under the hands' cap).
     max_target_hands: int = 10
@@ -156,6 +159,8 @@ class Limits:
         if not 2 <= self.max_entrants <= 1000 or not 1 <= self.max_tournament_rounds <= 100:
             raise ValueError(f"max_entrants is from 2 to 1000 (not {self.max_entrants}), max_tournament_rounds from "
                              f"1 to 100 (not {self.max_tournament_rounds})")
+        if not 60 <= self.tournament_open_for <= 30 * 86400:
+            raise ValueError(f"tournament_open_for is from 60 seconds to 30 days, not {self.tournament_open_for:g}")
         if self.max_slow_tables < 0:
             raise ValueError(f"max_slow_tables is 0 or more, not {self.max_slow_tables}")
         if not 0 <= self.min_bot_delay <= 10:

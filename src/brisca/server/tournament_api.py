@@ -153,7 +153,11 @@ class Tournaments:
 
     async def sweep(self) -> None:
         """Look at every tournament in play: a round whose tables all ended (here, elsewhere, before a restart) is
-        paired on."""
+        paired on. The accounts' tournaments open past ``limits.tournament_open_for`` are called off."""
+        expired = await in_thread(self.store.expire_open)
+        if expired:
+            log.info("%d open tournament(s) not started in %g s called off", expired,
+                     self.store.limits.tournament_open_for)
         for tournament_id in await in_thread(self.store.playing):
             await self._advance_logged(tournament_id)
         await self.offer()

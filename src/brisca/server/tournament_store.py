@@ -19,6 +19,7 @@ import re
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, cast
 
 import sqlalchemy as sa
@@ -387,6 +388,15 @@ class TournamentStore:
         rows = c.execute(sa.select(_TT).where(_TT.c.tournament_id == tournament_id, _TT.c.finished.is_not(None))
                          .order_by(_TT.c.round, _TT.c.board))
         return [Result(tuple(r.seats), r.winner, bool(r.finished), tuple(r.points or ())) for r in rows]
+
+    def expire_open(self) -> int:
+        """Call off the accounts' tournaments open for longer than ``limits.tournament_open_for`` (the host's
+        offered ones wait for their entrants); how many."""
+        cutoff = _now() - timedelta(seconds=self.limits.tournament_open_for)
+        with self.engine.begin() as c:
+            return int(c.execute(_T.update().where(_T.c.status == "open", _T.c.owner != HOST,
+                                                   _T.c.created_at < cutoff)
+                                 .values(status="cancelled", finished_at=_now())).rowcount)
 
     def playing(self) -> list[str]:
         """The tournaments in play (each looked at for a round that is over)."""
