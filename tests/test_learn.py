@@ -520,7 +520,7 @@ def test_the_shipped_networks_are_the_ones_documented_and_play_legal_moves() -> 
     assert len(shelf.nets) == len(SHIPPED)
     assert set(shelf.games()) >= {("spanish", 2), ("briscola", 2), ("spanish", 4), ("mariaje", 2), ("tuscan", 2),
                                   ("muerte-al-tres", 2), ("scoperta", 2), ("mexican", 2), ("briscola", 4),
-                                  ("bixkla", 4)}
+                                  ("bixkla", 4), ("spanish", 6), ("spanish", 3)}
     assert ("lombard", 2) not in set(shelf.games())  # read in training, not served
     family = Net.load(shipped_path("two_player_family.npz"))
     assert shelf.pick(make_rules("mexican"), 2) is not None and not family.covers(make_rules("mexican"), 2)

@@ -69,6 +69,15 @@ else:
 #: - ``four_player_bixkla.npz``: 4-player ``bixkla``, reading the cues: the 4-player ``briscola`` run's network of
 #:   update 220 with its signal added (:func:`brisca.learn.network.with_actions`), then 409,600 self-play hands in
 #:   200 updates on a 2-core machine (curve: docs/curves/net-bixkla.jsonl).
+#: - ``six_player.npz``: 6-player ``spanish`` (two sides of three), reading the cues: a fresh network taught to play
+#:   as ``heuristic`` over 12,000 hands, then 778,240 self-play hands in 380 updates on a 2-core machine beside two
+#:   other runs (curve: docs/curves/net-six-player.jsonl). Alone it scores about 0.54 against ``hard-v1``; with the
+#:   sampled-worlds endgame (``endgame=worlds``, ``many=8``) about 0.59-0.60.
+#: - ``three_player.npz``: 3-player ``spanish``: a fresh network taught to play as ``heuristic`` over 20,000 hands,
+#:   167 self-play updates, then 213 updates more (436,224 hands) with ``hard-v1`` at the other two seats in half
+#:   the hands (``--opponent-share 0.5``), on a 2-core machine (curve: docs/curves/net-three-player.jsonl). Alone
+#:   it scores about 0.545 against ``hard-v1``, with the sampled-worlds endgame 0.56-0.58: below the 0.58 goal, and
+#:   above ``hard-v1``.
 SHIPPED: dict[str, str] = {
     "two_player.npz": "ab1bb975bba7662aa53995b7e575d2e4a16655af226ce286c942d03cb06d9073",
     "four_player.npz": "c9c0ccf9207c46f9e43b01fc0d033896eb18e47f59d388a3d0d572837c59275c",
@@ -77,6 +86,8 @@ SHIPPED: dict[str, str] = {
     "two_player_mexican.npz": "bc9d1aecc55b12ed53db64d2bcc0350071ab9921e838b075b51f18e9676f7a2b",
     "four_player_briscola.npz": "629c0d0446dee5a0a30448c17c78555c6d86b49101328b30bc4b94c8c685f95c",
     "four_player_bixkla.npz": "3800b990ae46d361678714c7c12901532385801ece77cad582e7a34bc231ec26",
+    "six_player.npz": "473933e63aa5f251000e17ebe539282b462eae6dbedaa86c13997064b9942c83",
+    "three_player.npz": "5cf301550c0451bda14befc8fd4d91c587039659b7acf5cde038dc91bc5403a9",
 }
 
 #: The shipped networks the expert's search reads (its early moves, the values of its worlds): those measured

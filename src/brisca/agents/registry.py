@@ -16,14 +16,15 @@ from brisca.errors import BriscaError
 AGENTS: dict[str, Callable[..., Agent]] = {}
 #: Levels for people: a beginner can beat ``easy``. ``hard`` is the self-play network (:mod:`brisca.agents.net`),
 #: with two players exact from the stock's last trick on, with more the move best over twenty worlds of the hidden
-#: hands once the stock is gone, each solved exactly (``endgame=worlds``), where one is trained for the game
-#: (:func:`brisca.agents.net.games`), else ``hard-v1``: the heuristic with the learned linear card choice.
+#: hands once the stock is gone (eight with six players), each solved exactly (``endgame=worlds``), where one is
+#: trained for the game (:func:`brisca.agents.net.games`), else ``hard-v1``: the heuristic with the learned linear
+#: card choice.
 #: ``expert``, with two players where the network covers the game: the network's move, then from five hidden cards
 #: left in the stock the move best over the worlds the view allows, each solved exactly, and the search's own
 #: exact play after that; with four, the search of sampled worlds with the network's values at its leaves;
 #: elsewhere ``expert-v1``, the search with the heuristic's rollouts alone. The ``-v1`` levels stay fixed, so that
 #: every change is measured against the same opponents (docs/strength.md).
-LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "net[endgame=worlds,worlds=20]",
+LEVELS: dict[str, str] = {"easy": "random", "normal": "greedy", "hard": "net[endgame=worlds,worlds=20,many=8]",
                           "expert": "expert[net=on,early=net,hidden=5]", "hard-v1": "heuristic[policy=learned]",
                           "expert-v1": "expert[net=off]"}
 
