@@ -162,11 +162,26 @@ async def _table(base: str, join_base: str | None = None, **options: Any) -> tup
 
 
 async def _move(seats: list[Seat], msg_id: str, within: float = 20.0) -> tuple[float, Message]:
-    """The seat to act plays; the seconds its answer took, and the answer."""
-    await _until("a seat to act", lambda: any(s.my_turn() and s.open.is_set() for s in seats), within)
-    seat = next(s for s in seats if s.my_turn() and s.open.is_set())
-    sent = time.monotonic()
-    await seat.play(msg_id)
+    """The seat to act plays; the seconds its answer took, and the answer. A move whose connection closed as it was
+    sent, unanswered (its table stopped a moment before: the server closes with 1013 and reads no more), is played
+    again once the page has reconnected and been welcomed, as a person would."""
+    from websockets.exceptions import ConnectionClosed
+
+    deadline = time.monotonic() + within
+    while True:
+        await _until("a seat to act", lambda: any(s.my_turn() and s.open.is_set() for s in seats),
+                     max(0.0, deadline - time.monotonic()))
+        seat = next(s for s in seats if s.my_turn() and s.open.is_set())
+        sent, connection = time.monotonic(), seat.connections
+        try:
+            await seat.play(msg_id)
+        except ConnectionClosed:
+            await asyncio.sleep(0.05)  # the page sees the close, reconnects and is welcomed again
+            continue
+        await _until(f"an answer to {msg_id}", lambda s=seat, c=connection: s.answer(msg_id) is not None or (
+            s.connections != c and s.open.is_set()), max(0.0, deadline - time.monotonic()))
+        if seat.answer(msg_id) is not None:
+            break
     await _until(f"an answer to {msg_id}", lambda: seat.answer(msg_id) is not None, within)
     at, answer = seat.answer(msg_id) or (0.0, {})
     return at - sent, answer

@@ -415,7 +415,7 @@ class TableActor:
             self._task = None
 
     def submit(self, command: Command) -> None:
-        if self._stopped and (self._task is None or self._task.done()):  # no longer reading its commands
+        if self._stopped:  # stopped, or stopping: its queue may never be read again
             self._turn_away(command, "this table stopped here")
             return
         self.commands.put_nowait(command)
