@@ -196,6 +196,7 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
     pick_rng = random.Random(int(rng.integers(1 << 62)))
     rules = [make_rules(p) for p in task["presets"]]
     mirrors: dict[int, tuple[Game, list[Agent], int]] = {}
+    codecs = [nets[0].encoder(p).codec for p in range(len(rules))]
     mirrored = np.zeros(lanes, np.bool_)
 
     def deal(which: Any) -> None:
@@ -252,7 +253,7 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
             game, fixed, p = mirrors[int(at[row])]
             forced(game)
             assert game.turn == seats[row], "the engine's hand and the batch's lane went apart"
-            ids[row] = nets[0].encoder(p).codec.ids[fixed[int(seats[row])].act(game.view(int(seats[row])))]
+            ids[row] = codecs[p].ids[fixed[int(seats[row])].act(game.view(int(seats[row])))]
         for k in np.unique(who[who >= 0]):
             sel = np.nonzero(who == k)[0] if len(nets) > 1 or mirrors else np.arange(len(at))
             alone = len(sel) == len(at)  # (no copies when one network plays every seat)
@@ -275,7 +276,7 @@ def collect_batch(task: dict[str, Any]) -> dict[str, Any]:
         for row in np.nonzero(mirrored[at])[0] if mirrors else ():
             game, _, p = mirrors[int(at[row])]
             forced(game)
-            game.apply(nets[0].encoder(p).codec.actions[int(ids[row])])
+            game.apply(codecs[p].actions[int(ids[row])])
     final = np.array(finals, np.float64).reshape(-1)  # by hand * n + seat
     key = np.concatenate(parts["key"])
     value = np.concatenate(parts["value"])
