@@ -131,6 +131,18 @@ class WorldSampler:
                 self.plan, self.believed = self._rules_only, ()
         return _draw_with_retries(self.plan, rng, tries)
 
+    def deck(self, rng: random.Random) -> list[Card] | None:
+        """Where every card is dealt and no face-down discard is hidden (a cut chosen, no talon taken): the deck of
+        a random world, unchecked (a compiled replay of the history, :meth:`Batch.replay
+        <brisca.envs.batch.Batch.replay>`, refuses those that break a duty the seats showed, far faster than
+        :meth:`draw`'s). ``None`` for other games, where :meth:`draw` is the way; :class:`WorldError` when the
+        hidden cards cannot fit what the seats showed."""
+        plan = self.plan
+        if not isinstance(plan, _DealtPlan) or plan.uncut or plan.talon_positions:
+            return None
+        deck, discards = plan.deck(rng)
+        return None if discards else deck
+
 
 def _plan(view: View) -> _Plan | _DealtPlan:
     """What every world for ``view`` shares, by the kind of game."""
@@ -650,10 +662,30 @@ class _DealtPlan:
              past: bool = False) -> Game:
         """A world (``hands`` and ``past`` are not used: the matching of hidden cards to seats needs no help here,
         and every card is dealt at once)."""
-        view, n, viewer = self.view, self.n, self.view.seat
+        view, n = self.view, self.n
         if self.uncut:
             return Game(view.rules, n, dealer=view.dealer, deck=sorted(self.cards, key=lambda _c: rng.random()),
                         deal_number=view.deal_number)
+        deck, discards = self.deck(rng)
+        world = Game(view.rules, n, dealer=view.dealer, deck=deck, deal_number=view.deal_number)
+        assert isinstance(world, RuledGame)
+        hidden_discard = Discard(*discards) if discards else None
+        for seat, action in view.history:
+            if world.phase == "discard" and type(action) is not Discard and hidden_discard is not None:
+                world.apply(hidden_discard)
+            if not strict and isinstance(action, Signal) and seat != view.seat:
+                continue
+            if world.turn != seat:
+                raise WorldError("the history is out of turn")
+            world.apply(action)
+        if world.phase == "discard" and view.phase != "discard" and hidden_discard is not None:
+            world.apply(hidden_discard)
+        return world
+
+    def deck(self, rng: random.Random) -> tuple[list[Card], list[Card]]:
+        """The deck of a world and the taker's face-down discards in it, not yet checked against the history (a
+        world that breaks a duty the seats' play showed is refused when its history is replayed)."""
+        view, n, viewer = self.view, self.n, self.view.seat
         sinks: list[tuple[int, frozenset[Card]]] = []  # (owner: a seat, -1 the talon, -2 the discards; cards fit)
         discards: list[Card] = []
         taker = self.taker
@@ -712,20 +744,7 @@ class _DealtPlan:
             deck[p] = c
         if any(c is None for c in deck):
             raise WorldError("a deck position was left empty")
-        world = Game(view.rules, n, dealer=view.dealer, deck=deck, deal_number=view.deal_number)  # type: ignore[arg-type]
-        assert isinstance(world, RuledGame)
-        hidden_discard = Discard(*discards) if discards else None
-        for seat, action in view.history:
-            if world.phase == "discard" and type(action) is not Discard and hidden_discard is not None:
-                world.apply(hidden_discard)
-            if not strict and isinstance(action, Signal) and seat != viewer:
-                continue
-            if world.turn != seat:
-                raise WorldError("the history is out of turn")
-            world.apply(action)
-        if world.phase == "discard" and view.phase != "discard" and hidden_discard is not None:
-            world.apply(hidden_discard)
-        return world
+        return deck, discards  # type: ignore[return-value]
 
 
 def _match(

@@ -1613,23 +1613,25 @@ def _every_deal(view: View, most: int) -> list[dict[int, list[Card]]] | None:
     return deals
 
 
-def worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action | None = None) -> Action | None:
+def worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action | None = None,
+                  tricks: int = 3) -> Action | None:
     """Any number of players, the stock gone (the other seats' hands the only hidden cards): the move worth most on
     average over ``worlds`` worlds drawn from the view (:func:`endgame_worlds`), each solved exactly to the end of
     the hand by the compiled search (:meth:`Kernel.solve`: the seat's side maximising its result, partners with it,
     every other seat minimising it). Among moves worth the same (within a ten-thousandth of a point of margin) it
-    keeps ``prefer``. ``None`` where the stock is not gone, the seat has one move, or the kernel does not cover the
-    game (numba missing, rules it does not play): the caller plays its own move then.
+    keeps ``prefer``. Where the kernel does not play the rules (every card dealt, duties to follow, vales, contracts)
+    the lockstep batch solves the worlds instead, once the seat holds at most ``tricks`` cards
+    (:func:`ruled_worlds_choice`). ``None`` where the stock is not gone, the seat has one move, or neither covers the
+    game (numba missing): the caller plays its own move then.
 
     Each world is solved as if every seat knew it, and with three seats or more in their own sides the others are
     taken as allied against the seat (the paranoid reading): both err on the safe side."""
     seat = view.seat
-    if (seat is None or view.stock_count or view.phase != "play" or len(view.legal_actions) < 2
-            or view.rules.dealt_out):
+    if seat is None or view.stock_count or view.phase != "play" or len(view.legal_actions) < 2:
         return None
-    kernel = kernel_for(view.rules, view.players)
+    kernel = None if view.rules.dealt_out else kernel_for(view.rules, view.players)
     if kernel is None:
-        return None
+        return ruled_worlds_choice(view, worlds, seed, prefer, tricks)
     try:
         codes = [action_code(a) for a in view.legal_actions]
     except ValueError:
@@ -1650,6 +1652,101 @@ def worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action |
         if code in codes and totals[codes.index(code)] >= top - 1e-4 / 600:
             return prefer
     return view.legal_actions[int(totals.argmax())]
+
+
+#: The lockstep batches that solve worlds by a game's rules, one a configuration (:func:`ruled_worlds_choice`).
+_SOLVERS: dict[tuple[Rules, int], Any] = {}
+
+
+def ruled_worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action | None = None,
+                        tricks: int = 3) -> Action | None:
+    """:func:`worlds_choice` by the engine's rules themselves, for the games the kernel does not play (every card
+    dealt, duties to follow and beat, vales, a contract and a called partner, capote): once the seat holds at most
+    ``tricks`` cards, each world drawn from the view is loaded into a lane of the compiled lockstep batch
+    (:class:`~brisca.envs.batch.Batch`, held to the engine move for move) and every move valued exactly there
+    (:meth:`Batch.solve <brisca.envs.batch.Batch.solve>`: the seat's side, the contract's once it is made, maximising
+    the seat's reward and every other seat minimising it). The move worth most on average, ``prefer`` among equals;
+    ``None`` where the seat holds more cards, has one move, or the batch does not play the game."""
+    seat = view.seat
+    if (seat is None or view.phase != "play" or len(view.legal_actions) < 2 or view.stock_count
+            or view.hand_sizes[seat] > tricks or not enabled()):
+        return None
+    from brisca.envs.batch import Batch, covers  # (the batch compiles on first use)
+
+    key = (view.rules, view.players)
+    batch = _SOLVERS.get(key)
+    if batch is None:
+        if not covers(view.rules, view.players):
+            return None
+        if len(_SOLVERS) >= 32:
+            _SOLVERS.clear()
+        batch = _SOLVERS[key] = Batch([view.rules], view.players, size=2 * worlds)
+    codec = batch.codec.ids
+    try:
+        ids = [codec[a] for a in view.legal_actions]
+    except KeyError:
+        return None
+    lanes = _load_worlds(view, batch, worlds, seed)
+    if lanes is None:
+        return None
+    lanes = np.array([lane for lane in lanes if batch.turn(int(lane)) == seat], np.int64)
+    if not len(lanes):
+        return None
+    values, _nodes = batch.solve(lanes, seat, ids)
+    if np.isnan(values).any():  # a world whose rules disagree with the view's: it is not solved
+        values = values[~np.isnan(values).any(axis=1)]
+        if not len(values):
+            return None
+    totals = values.mean(axis=0)
+    top = float(totals.max())
+    if prefer is not None and prefer in view.legal_actions and totals[view.legal_actions.index(prefer)] >= top - 1e-6:
+        return prefer
+    return view.legal_actions[int(totals.argmax())]
+
+
+def _load_worlds(view: View, batch: Any, worlds: int, seed: int) -> Any:
+    """Up to ``worlds`` worlds the view allows, loaded into the first lanes of ``batch``; their lanes, or ``None``.
+    In a dealt-out game the decks are drawn unchecked and the batch's compiled replay of the history keeps those
+    that fit it (twice as many drawn); elsewhere :func:`endgame_worlds` checks each on the engine."""
+    codec = batch.codec.ids
+    rng = random.Random(seed)
+    try:
+        sampler = WorldSampler(view)
+        first = sampler.deck(rng)
+    except WorldError:
+        return None
+    if first is not None:
+        decks = [first]
+        try:
+            while len(decks) < min(2 * worlds, batch.size):
+                deck = sampler.deck(rng)
+                assert deck is not None
+                decks.append(deck)
+        except WorldError:
+            pass
+        k = len(decks)
+        history = np.array([codec[a] for _s, a in view.history] or [0], np.int64)
+        ok = batch.replay_each(np.arange(k), np.array([[c.index for c in d] for d in decks], np.int64),
+                               np.full(k, view.dealer, np.int64), np.broadcast_to(history, (k, len(history))),
+                               np.full(k, len(view.history), np.int64))
+        lanes = np.flatnonzero(ok)[:worlds]
+        return lanes if len(lanes) else None
+    drawn = endgame_worlds(view, worlds, seed)
+    if not drawn:
+        return None
+    if batch.size < len(drawn):
+        return None
+    steps = max(len(w.history) for w in drawn)
+    moves = np.zeros((len(drawn), max(steps, 1)), np.int64)
+    for i, w in enumerate(drawn):
+        moves[i, :len(w.history)] = [codec[a] for _s, a in w.history]
+    try:
+        batch.replay(np.arange(len(drawn)), np.array([[c.index for c in w.deck] for w in drawn], np.int64),
+                     np.array([w.dealer for w in drawn], np.int64), moves,
+                     np.array([len(w.history) for w in drawn], np.int64))
+    except ValueError:
+        return None
+    return np.arange(len(drawn))
 
 
 def _read_hands(view: View, sampler: WorldSampler, hands: Sequence[tuple[Card, ...]], rng: random.Random,

@@ -1513,6 +1513,20 @@ def _replay(st: Any, lanes: Any, presets: Any, decks: Any, dealers: Any, ids: An
 
 
 @_njit
+def _replay_each(st: Any, lanes: Any, presets: Any, decks: Any, dealers: Any, ids: Any, counts: Any, lay: Any,
+                 cfg: Any, strength: Any, points: Any, xtable: Any, ok: Any) -> None:
+    """:func:`_replay` that goes on past a row whose actions are not legal: ``ok[i]`` says which rows replayed."""
+    for i in range(lanes.shape[0]):
+        lane = lanes[i]
+        _deal(st, lane, lay, cfg, xtable, presets[i], decks[i], dealers[i])
+        ok[i] = 1
+        for j in range(counts[i]):
+            if not _apply(st, lane, lay, cfg, strength, points, xtable, ids[i, j]):
+                ok[i] = 0
+                break
+
+
+@_njit
 def _margins(st: Any, lanes: Any, sides_of: Any, weight: float, lay: Any, cfg: Any, totals: Any, out: Any) -> None:
     """:func:`brisca.agents.exact.margin` of each finished lane for side ``sides_of[i]``: 1 a win, 1/2 a draw, 0 a
     loss, plus ``weight`` a point of lead over the best other side (below it, where the fewest points win)."""
@@ -1540,6 +1554,108 @@ def _margins(st: Any, lanes: Any, sides_of: Any, weight: float, lay: Any, cfg: A
         lead = other - totals[side] if least else totals[side] - other
         won = 0.5 if win < 0 else (1.0 if win == side else 0.0)
         out[i] = won + lead * weight
+
+
+@_njit
+def _allies(st: Any, lane: int, seat: int, lay: Any, cfg: Any, out: Any) -> None:
+    """``out[s]``: 1 where seat ``s`` plays on ``seat``'s side in ``lane`` (the declarer and the called card's
+    holder, or the others, once a contract is made; else the seats of its side), 0 where against it."""
+    row = st[lane]
+    c = cfg[row[lay[_L_PRESET]]]
+    n = c[_N]
+    if c[_AUCT] != 0 and row[lay[_L_DECL]] >= 0:
+        decl = row[lay[_L_DECL]]
+        partner = row[lay[_L_PARTNER]]
+        mine = seat in (decl, partner)
+        for s in range(n):
+            out[s] = 1 if (s in (decl, partner)) == mine else 0
+        return
+    sides = c[_SIDES]
+    for s in range(n):
+        out[s] = 1 if s % sides == seat % sides else 0
+
+
+@_njit
+def _search(sc: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any, seat: int, ally: Any,
+            totals: Any, bufs: Any, ab: Any, mi: Any, nodes: Any) -> float:
+    """The value for ``seat`` (:func:`_reward`) of the hand in row 0 of ``sc`` played to its end by seats that all
+    see every card: ``seat``'s side maximising it, every other seat minimising it (alpha-beta, depth first on an
+    explicit stack: row ``d`` of ``sc``, ``bufs``, ``ab`` (alpha, beta, best) and ``mi`` (moves, next, maximising)
+    the ``d``-th decision down; no recursion, which numba's cache does not link)."""
+    d = 0
+    ab[0, 0] = -1e9
+    ab[0, 1] = 1e9
+    entering = True
+    v = 0.0
+    while True:
+        if entering:  # row d is new: play its forced moves, then open it or value its end
+            m = _legal(sc, d, lay, cfg, bufs[d])
+            while m == 1:
+                _apply(sc, d, lay, cfg, strength, points, xtable, bufs[d, 0])
+                m = _legal(sc, d, lay, cfg, bufs[d])
+            entering = False
+            if m == 0:
+                v = float(_reward(sc, d, seat, lay, cfg, totals))
+                if d == 0:
+                    return v
+                d -= 1
+            else:
+                nodes[0] += 1
+                mi[d, 0] = m
+                mi[d, 1] = 0
+                mi[d, 2] = ally[sc[d, lay[_L_TURN]]]
+                ab[d, 2] = -1e9 if mi[d, 2] != 0 else 1e9
+                continue
+            # a child's value v comes back to row d
+            if mi[d, 2] != 0:
+                if v > ab[d, 2]:
+                    ab[d, 2] = v
+                if ab[d, 2] > ab[d, 0]:
+                    ab[d, 0] = ab[d, 2]
+            else:
+                if v < ab[d, 2]:
+                    ab[d, 2] = v
+                if ab[d, 2] < ab[d, 1]:
+                    ab[d, 1] = ab[d, 2]
+        if mi[d, 1] < mi[d, 0] and ab[d, 0] < ab[d, 1]:  # the next move of row d
+            sc[d + 1, :] = sc[d, :]
+            _apply(sc, d + 1, lay, cfg, strength, points, xtable, bufs[d, mi[d, 1]])
+            mi[d, 1] += 1
+            ab[d + 1, 0] = ab[d, 0]
+            ab[d + 1, 1] = ab[d, 1]
+            d += 1
+            entering = True
+            continue
+        v = float(ab[d, 2])  # row d is done
+        if d == 0:
+            return v
+        d -= 1
+        if mi[d, 2] != 0:
+            if v > ab[d, 2]:
+                ab[d, 2] = v
+            if ab[d, 2] > ab[d, 0]:
+                ab[d, 0] = ab[d, 2]
+        else:
+            if v < ab[d, 2]:
+                ab[d, 2] = v
+            if ab[d, 2] < ab[d, 1]:
+                ab[d, 1] = ab[d, 2]
+
+
+@_njit
+def _solve(st: Any, lanes: Any, seat: int, ids: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any,
+           sc: Any, bufs: Any, ab: Any, mi: Any, totals: Any, ally: Any, out: Any, nodes: Any) -> None:
+    """``out[i, j]``: the exact value for ``seat`` (:func:`_search`) of action id ``ids[j]`` in lane ``lanes[i]``,
+    NaN where it is not legal there."""
+    for i in range(lanes.shape[0]):
+        _allies(st, lanes[i], seat, lay, cfg, ally)
+        for j in range(ids.shape[0]):
+            sc[0, :] = st[lanes[i], :]
+            if not _apply(sc, 0, lay, cfg, strength, points, xtable, ids[j]):
+                out[i, j] = np.nan
+                continue
+            out[i, j] = _search(sc, lay, cfg, strength, points, xtable, seat, ally, totals, bufs, ab, mi, nodes)
+
 
 
 def _splitmix_compiled(state: Any) -> int:
@@ -1768,6 +1884,19 @@ class Batch:
             raise ValueError(f"row {bad - 1}: its actions are not legal in the hand its deck deals")
         self.live[lanes] = 1 - self.st[lanes, self._lay[_L_OVER]]
 
+    def replay_each(self, lanes: Any, decks: Any, dealers: Any, ids: Any, counts: Any) -> Any:
+        """:meth:`replay` (preset 0) that refuses no call: which rows' actions were legal in the hand their deck
+        deals (a boolean a row); lanes of the others are not live. A search checks drawn worlds so."""
+        lanes = np.ascontiguousarray(lanes, np.int64)
+        ok = np.zeros(len(lanes), np.int64)
+        _replay_each(self.st, lanes, np.zeros(len(lanes), np.int64), np.ascontiguousarray(decks, np.int64),
+                     np.ascontiguousarray(dealers, np.int64), np.ascontiguousarray(ids, np.int64),
+                     np.ascontiguousarray(counts, np.int64), self._lay, self._cfg, self._strength, self._points,
+                     self._xtable, ok)
+        self.dealers[lanes] = dealers
+        self.live[lanes] = ok * (1 - self.st[lanes, self._lay[_L_OVER]])
+        return ok.astype(np.bool_)
+
     # -- playing
 
     def observe(self) -> tuple[Any, Any, Any, Any]:
@@ -1884,6 +2013,25 @@ class Batch:
         out = np.empty(len(lanes), np.float64)
         _margins(self.st, lanes, sides_of, float(weight), self._lay, self._cfg, self._totals, out)
         return out
+
+    def solve(self, lanes: Any, seat: int, ids: Sequence[int]) -> tuple[Any, int]:
+        """Each of ``ids`` (actions of ``seat``, to act in every one of ``lanes``) valued in each lane as if every
+        seat saw every card there: the hand played to its end, ``seat``'s side (the contract's, once made)
+        maximising ``seat``'s :meth:`reward` and every other seat minimising it, all by the rules of the lane's
+        preset (duties, vales, capote, contracts). A ``(len(lanes), len(ids))`` array (NaN where an id is not
+        legal) and the decisions searched. Exact, so costly early in a hand: an endgame's search."""
+        lanes = np.ascontiguousarray(lanes, np.int64)
+        ids_a = np.ascontiguousarray(ids, np.int64)
+        depth = self.players * self._stride * (self.players + 1) + 4  # (a card each, a vale window each)
+        sc = np.empty((depth, self.st.shape[1]), np.int64)
+        bufs = np.zeros((depth, len(self._buf)), np.int64)
+        out = np.empty((len(lanes), len(ids_a)), np.float64)
+        nodes = np.zeros(1, np.int64)
+        _solve(self.st, lanes, int(seat), ids_a, self._lay, self._cfg, self._strength, self._points, self._xtable,
+               sc, bufs, np.zeros((depth, 3), np.float64), np.zeros((depth, 3), np.int64), self._totals,
+               np.zeros(self.players, np.int64), out, nodes)
+        return out, int(nodes[0])
+
 
 
 def _splitmix_py(state: Any) -> int:
