@@ -210,23 +210,27 @@ def test_tricks_options_checked() -> None:
 
 
 def test_deeper_solves_fewer_worlds_one_trick_earlier(monkeypatch: pytest.MonkeyPatch) -> None:
-    """From four cards in hand ``deeper`` worlds, from three ``worlds``; past four players nothing deeper."""
-    asked: list[tuple[int, int, int]] = []
-    real = kernel.ruled_worlds_choice
+    """From four cards in hand ``deeper`` worlds, from three ``worlds``; past four players nothing deeper; and
+    not where each world is replayed on the engine (a hidden discard)."""
+    asked: list[tuple[str, int, int]] = []
+    real = kernel._load_worlds
 
-    def spy(view: View, worlds: int = 200, seed: int = 0, prefer: object = None, tricks: int = 3) -> object:
+    def spy(view: View, batch: Batch, worlds: int, seed: int, replayed: bool = True) -> object:
+        lanes = real(view, batch, worlds, seed, replayed)
         assert view.seat is not None
-        if view.hand_sizes[view.seat] <= tricks:  # (asked at every move, it solves from there)
-            asked.append((view.players, view.hand_sizes[view.seat], worlds))
-        return real(view, worlds, seed, prefer, tricks)  # type: ignore[arg-type]
+        if lanes is not None:
+            asked.append((view.rules.variant, view.hand_sizes[view.seat], worlds))
+        return lanes
 
-    monkeypatch.setattr(kernel, "ruled_worlds_choice", spy)
+    monkeypatch.setattr(kernel, "_load_worlds", spy)
     agent = make_agent("hard[worlds=6,deeper=3,many=4]", seed=1)
-    for variant, players in (("chilean", 4), ("chiamata", 5)):
-        game = Game(variant, players, seed=2)
-        while not game.is_over():
-            assert game.turn is not None
-            game.apply(agent.act(game.view(game.turn)))
-    solved = {(n, held): w for n, held, w in asked}
-    assert solved[(4, 4)] == 3 and solved[(4, 3)] == 6
-    assert solved[(5, 3)] == 4 and (5, 4) not in solved
+    for variant, players in (("chilean", 4), ("chiamata", 5), ("rematada", 3)):
+        for seed in range(2):
+            game = Game(variant, players, seed=seed)
+            while not game.is_over():
+                assert game.turn is not None
+                game.apply(agent.act(game.view(game.turn)))
+    solved = {(variant, held): w for variant, held, w in asked}
+    assert solved[("chilean", 4)] == 3 and solved[("chilean", 3)] == 6
+    assert solved[("chiamata", 3)] == 4 and ("chiamata", 4) not in solved
+    assert solved[("rematada", 3)] == 6 and ("rematada", 4) not in solved

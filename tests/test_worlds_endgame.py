@@ -262,9 +262,10 @@ def test_net_agent_solves_its_many_worlds_past_four_players(tmp_path: Path, monk
     asked: list[tuple[int, int]] = []
     real = kernel_module.worlds_choice
 
-    def spy(view: View, worlds: int = 200, seed: int = 0, prefer: Any = None, tricks: int = 3) -> Any:
+    def spy(view: View, worlds: int = 200, seed: int = 0, prefer: Any = None, tricks: int = 3,
+            deeper: int = 0) -> Any:
         asked.append((view.players, worlds))
-        return real(view, worlds, seed, prefer, tricks)
+        return real(view, worlds, seed, prefer, tricks, deeper)
 
     monkeypatch.setattr(kernel_module, "worlds_choice", spy)
     for spec, want in (("net[endgame=worlds,worlds=20,many=8,weights={}]", {4: 20, 6: 8}),

@@ -1614,15 +1614,15 @@ def _every_deal(view: View, most: int) -> list[dict[int, list[Card]]] | None:
 
 
 def worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action | None = None,
-                  tricks: int = 3) -> Action | None:
+                  tricks: int = 3, deeper: int = 0) -> Action | None:
     """Any number of players, the stock gone (the other seats' hands the only hidden cards): the move worth most on
     average over ``worlds`` worlds drawn from the view (:func:`endgame_worlds`), each solved exactly to the end of
     the hand by the compiled search (:meth:`Kernel.solve`: the seat's side maximising its result, partners with it,
     every other seat minimising it). Among moves worth the same (within a ten-thousandth of a point of margin) it
     keeps ``prefer``. Where the kernel does not play the rules (every card dealt, duties to follow, vales, contracts)
-    the lockstep batch solves the worlds instead, once the seat holds at most ``tricks`` cards
-    (:func:`ruled_worlds_choice`). ``None`` where the stock is not gone, the seat has one move, or neither covers the
-    game (numba missing): the caller plays its own move then.
+    the lockstep batch solves the worlds instead, once the seat holds at most ``tricks`` cards (``deeper`` worlds
+    a card before: :func:`ruled_worlds_choice`). ``None`` where the stock is not gone, the seat has one move, or
+    neither covers the game (numba missing): the caller plays its own move then.
 
     Each world is solved as if every seat knew it, and with three seats or more in their own sides the others are
     taken as allied against the seat (the paranoid reading): both err on the safe side."""
@@ -1631,7 +1631,7 @@ def worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action |
         return None
     kernel = None if view.rules.dealt_out else kernel_for(view.rules, view.players)
     if kernel is None:
-        return ruled_worlds_choice(view, worlds, seed, prefer, tricks)
+        return ruled_worlds_choice(view, worlds, seed, prefer, tricks, deeper)
     try:
         codes = [action_code(a) for a in view.legal_actions]
     except ValueError:
@@ -1659,23 +1659,27 @@ _SOLVERS: dict[tuple[Rules, int], Any] = {}
 
 
 def ruled_worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Action | None = None,
-                        tricks: int = 3) -> Action | None:
+                        tricks: int = 3, deeper: int = 0) -> Action | None:
     """:func:`worlds_choice` by the engine's rules themselves, for the games the kernel does not play (every card
     dealt, duties to follow and beat, vales, a contract and a called partner, capote): once the seat holds at most
     ``tricks`` cards, each world drawn from the view is loaded into a lane of the compiled lockstep batch
     (:class:`~brisca.envs.batch.Batch`, held to the engine move for move) and every move valued exactly there
     (:meth:`Batch.solve <brisca.envs.batch.Batch.solve>`: the seat's side, the contract's once it is made, maximising
-    the seat's reward and every other seat minimising it). The move worth most on average, ``prefer`` among equals;
-    ``None`` where the seat holds more cards, has one move, or the batch does not play the game."""
+    the seat's reward and every other seat minimising it). The move worth most on average, ``prefer`` among equals.
+    ``deeper``: with one card more, the same over that many worlds where they are drawn as whole decks (every card
+    dealt, no hidden discard: :meth:`WorldSampler.deck <brisca.worlds.WorldSampler.deck>`). ``None`` where the
+    seat holds more cards, has one move, or the batch does not play the game."""
     seat = view.seat
-    if (seat is None or view.phase != "play" or len(view.legal_actions) < 2 or view.stock_count
-            or view.hand_sizes[seat] > tricks or not enabled()):
+    if seat is None or view.phase != "play" or len(view.legal_actions) < 2 or view.stock_count or not enabled():
+        return None
+    held = view.hand_sizes[seat]
+    if held > tricks + (1 if deeper else 0):
         return None
     from brisca.envs.batch import Batch, covers  # (the batch compiles on first use)
 
     key = (view.rules, view.players)
     batch = _SOLVERS.get(key)
-    if batch is None:
+    if batch is None or batch.size < 2 * worlds:
         if not covers(view.rules, view.players):
             return None
         if len(_SOLVERS) >= 32:
@@ -1686,7 +1690,7 @@ def ruled_worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Ac
         ids = [codec[a] for a in view.legal_actions]
     except KeyError:
         return None
-    lanes = _load_worlds(view, batch, worlds, seed)
+    lanes = _load_worlds(view, batch, worlds if held <= tricks else min(worlds, deeper), seed, held <= tricks)
     if lanes is None:
         return None
     lanes = np.array([lane for lane in lanes if batch.turn(int(lane)) == seat], np.int64)
@@ -1704,10 +1708,11 @@ def ruled_worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Ac
     return view.legal_actions[int(totals.argmax())]
 
 
-def _load_worlds(view: View, batch: Any, worlds: int, seed: int) -> Any:
+def _load_worlds(view: View, batch: Any, worlds: int, seed: int, replayed: bool = True) -> Any:
     """Up to ``worlds`` worlds the view allows, loaded into the first lanes of ``batch``; their lanes, or ``None``.
     In a dealt-out game the decks are drawn unchecked and the batch's compiled replay of the history keeps those
-    that fit it (twice as many drawn); elsewhere :func:`endgame_worlds` checks each on the engine."""
+    that fit it (twice as many drawn); elsewhere :func:`endgame_worlds` checks each on the engine, if
+    ``replayed``."""
     codec = batch.codec.ids
     rng = random.Random(seed)
     try:
@@ -1731,10 +1736,8 @@ def _load_worlds(view: View, batch: Any, worlds: int, seed: int) -> Any:
                                np.full(k, len(view.history), np.int64))
         lanes = np.flatnonzero(ok)[:worlds]
         return lanes if len(lanes) else None
-    drawn = endgame_worlds(view, worlds, seed)
-    if not drawn:
-        return None
-    if batch.size < len(drawn):
+    drawn = endgame_worlds(view, worlds, seed) if replayed else []
+    if not drawn or batch.size < len(drawn):
         return None
     steps = max(len(w.history) for w in drawn)
     moves = np.zeros((len(drawn), max(steps, 1)), np.int64)

@@ -411,9 +411,11 @@ class NetAgent:
     of three cards); by default ``worlds``. ``tricks``: in the games the kernel does not play (every card dealt,
     duties to follow, vales, contracts), ``worlds`` solves from the moment the seat holds this many cards, by the
     engine's rules in the compiled batch (:func:`~brisca.agents.kernel.ruled_worlds_choice`), and at four players
-    or fewer from one card more over ``deeper`` worlds (0: not): a world's tree there is some twenty times the
-    size. Measured in 4-player ``chilean`` on ``hard-v1``'s moves against ``hard-v1`` (the same 2,000 games):
-    from three cards 0.552 at 0.6 ms a move, from four over eight worlds 0.564 at 1.5 ms (docs/strength.md).
+    or fewer from one card more over ``deeper`` worlds (0: not) where the worlds are drawn as whole decks (no
+    hidden discard): a world's tree there is some twenty times the size. Measured in 4-player ``chilean`` on
+    ``hard-v1``'s moves against ``hard-v1`` (the same 2,000 games): from three cards 0.552 at 0.6 ms a move,
+    from four over eight worlds 0.564 at 1.4 ms (docs/strength.md). In 3-player ``rematada``, whose worlds the
+    engine replays one by one, a trick deeper measured the same (0.532 against 0.535) at 2.3 ms a move.
     Where no network covers a dealt-out game, ``worlds`` still solves its endgame so, on the ``fallback``'s moves.
     """
 
@@ -449,14 +451,9 @@ class NetAgent:
         return self.net is not None and self.net.covers(rules, players)
 
     def _reach(self, view: View) -> tuple[int, int]:
-        """How many worlds the endgame solves now, and from how many cards in hand the rules' own search starts:
-        ``worlds`` (``many`` past four players) from ``tricks`` cards, ``deeper`` a trick before in a dealt-out game
-        of four players or fewer."""
-        worlds = self.worlds if view.players <= 4 else self.many
-        held = view.hand_sizes[view.seat] if view.seat is not None else 0
-        if self.deeper and view.players <= 4 and held == self.tricks + 1 and view.rules.dealt_out:
-            return min(worlds, self.deeper), held
-        return worlds, self.tricks
+        """How many worlds the endgame solves, and how many a trick before the rules' own search starts
+        (``deeper``, at four players or fewer)."""
+        return (self.worlds if view.players <= 4 else self.many), (self.deeper if view.players <= 4 else 0)
 
     def act(self, view: View) -> Action:
         net = self.net.pick(view.rules, view.players) if self.net is not None and view.legal_actions else None
@@ -465,8 +462,9 @@ class NetAgent:
             if self.endgame == "worlds" and view.rules.dealt_out and len(view.legal_actions) > 1:
                 from brisca.agents.kernel import ruled_worlds_choice  # (numba loads only where it solves)
 
-                worlds, tricks = self._reach(view)
-                best = ruled_worlds_choice(view, worlds, self.seed + len(view.history), prefer=move, tricks=tricks)
+                worlds, deeper = self._reach(view)
+                best = ruled_worlds_choice(view, worlds, self.seed + len(view.history), prefer=move,
+                                           tricks=self.tricks, deeper=deeper)
                 if best is not None:
                     return best
             return move
@@ -477,9 +475,9 @@ class NetAgent:
             if best is None and self.endgame == "worlds" and not view.stock_count:
                 from brisca.agents.kernel import worlds_choice  # (numba loads only where it solves)
 
-                worlds, tricks = self._reach(view)
+                worlds, deeper = self._reach(view)
                 best = worlds_choice(view, worlds, self.seed + len(view.history), prefer=net.choose(view),
-                                     tricks=tricks)
+                                     tricks=self.tricks, deeper=deeper)
             if best is None and self.endgame in ("draw", "worlds"):
                 if self.hidden > 1 or self.weigh == "net":
                     from brisca.agents.kernel import stock_choice  # (numba loads only where it solves)
