@@ -216,3 +216,19 @@ def test_the_slow_tables_script_measures_a_server_holding_them_asleep() -> None:
     assert lines[0].startswith("    0 slow tables:") and lines[-2].startswith("    3 slow tables:")
     assert lines[-2].endswith("0 tables loaded")
     assert lines[-1] == "/api/my/tables lists 3 (the account's turn at 3)"
+
+
+def test_the_ruled_endgame_script_counts_the_decisions_searched() -> None:
+    """The tree the rules' endgame search visits grows with the cards in hand: from three cards it is many times
+    the size of two (what docs/strength.md quotes for ``deeper``). It needs the kernel (numba)."""
+    from brisca.agents import kernel
+
+    if not kernel.AVAILABLE:
+        if os.environ.get("BRISCA_REQUIRE_KERNEL") == "1":
+            pytest.fail(f"BRISCA_REQUIRE_KERNEL=1 but the kernel is unavailable: {kernel.MISSING}", pytrace=False)
+        pytest.skip(f"the script needs numba: {kernel.MISSING}")
+    sizes = _load("ruled_endgame_size").sizes("chilean", 4, 3, 6, 3)
+    assert set(sizes) == {2, 3}
+    (two, nodes_two, _l2, _s2), (three, nodes_three, _l3, _s3) = sizes[2], sizes[3]
+    assert two and three
+    assert nodes_three / three > 5 * nodes_two / two

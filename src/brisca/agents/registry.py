@@ -18,7 +18,8 @@ AGENTS: dict[str, Callable[..., Agent]] = {}
 #: with two players exact from the stock's last trick on, with more the move best over twenty worlds of the hidden
 #: hands once the stock is gone (eight with six players), each solved exactly (``endgame=worlds``), where one is
 #: trained for the game (:func:`brisca.agents.net.games`), else ``hard-v1``: the heuristic with the learned linear
-#: card choice.
+#: card choice; in the games that deal every card, ``hard-v1`` with the endgame solved over worlds by the game's
+#: own rules (:func:`brisca.agents.kernel.ruled_worlds_choice`).
 #: ``expert``, with two players where the network covers the game: the network's move, then from five hidden cards
 #: left in the stock the move best over the worlds the view allows, each solved exactly, and the search's own
 #: exact play after that; with four, the search of sampled worlds with the network's values at its leaves;
