@@ -680,6 +680,9 @@ class _DealtPlan:
             world.apply(action)
         if world.phase == "discard" and view.phase != "discard" and hidden_discard is not None:
             world.apply(hidden_discard)
+        if world.turn != view.turn or world.phase != view.phase:
+            # A seat the history shows not asked (a vale it could not mark) would be asked here: not this world.
+            raise WorldError("the world asks another seat than the view")
         return world
 
     def deck(self, rng: random.Random) -> tuple[list[Card], list[Card]]:

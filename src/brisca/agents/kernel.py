@@ -1693,7 +1693,9 @@ def ruled_worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Ac
     lanes = _load_worlds(view, batch, worlds if held <= tricks else min(worlds, deeper), seed, held <= tricks)
     if lanes is None:
         return None
-    lanes = np.array([lane for lane in lanes if batch.turn(int(lane)) == seat], np.int64)
+    wanted = set(ids)  # (a world where another seat is asked, or other moves are legal, breaks the view)
+    lanes = np.array([lane for lane in lanes if batch.turn(int(lane)) == seat
+                      and set(batch.legal_ids(int(lane))) == wanted], np.int64)
     if not len(lanes):
         return None
     values, _nodes = batch.solve(lanes, seat, ids)
