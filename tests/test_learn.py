@@ -611,7 +611,8 @@ def test_other_games_fall_back_to_hard_v1() -> None:
             seat = game.turn
             assert seat is not None
             view = game.view(seat)
-            assert agent.act(view) == agent.fallback.act(view)
+            if not game.rules.dealt_out or view.hand_sizes[seat] > 4:  # (the dealt-out endgame is searched)
+                assert agent.act(view) == agent.fallback.act(view)
             game.apply(agent.act(view))
     tied = Game("spanish", 2, seed=2, options={"tie": "shared"})
     assert not agent.covers(tied.rules, 2)  # other options: not the games it learned
