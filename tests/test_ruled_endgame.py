@@ -235,29 +235,3 @@ def test_deeper_solves_fewer_worlds_one_trick_earlier(monkeypatch: pytest.Monkey
     assert solved[("chiamata", 3)] == 4 and ("chiamata", 4) not in solved
     assert solved[("rematada", 3)] == 6 and ("rematada", 4) not in solved
 
-
-def test_the_expert_solves_by_the_rules_from_ruled_cards(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``expert[ruled=N]``: in a dealt-out game, from N cards in hand the move the rules' search finds over
-    ``worlds`` worlds, not the rollouts'; before that, and with ``ruled=0``, the search's own."""
-    asked: list[int] = []
-    real = kernel.ruled_worlds_choice
-
-    def spy(view: View, worlds: int = 200, seed: int = 0, prefer: object = None, tricks: int = 3,
-            deeper: int = 0) -> object:
-        assert view.seat is not None
-        asked.append(view.hand_sizes[view.seat])
-        assert worlds == 6 and tricks == 2
-        return real(view, worlds, seed, prefer, tricks, deeper)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(kernel, "ruled_worlds_choice", spy)
-    expert = make_agent("expert[net=off,sims=4,ruled=2,worlds=6]", seed=3)
-    game = Game("chilean", 4, seed=5)
-    while not game.is_over():
-        assert game.turn is not None
-        view = game.view(game.turn)
-        move = expert.act(view)
-        assert move in view.legal_actions
-        game.apply(move)
-    assert asked and set(asked) <= {1, 2} and 2 in asked
-    with pytest.raises(AgentError, match="ruled"):
-        make_agent("expert[ruled=-1]")

@@ -281,7 +281,6 @@ class ExpertAgent:
         hidden: int | str = 1,
         worlds: int | str = 200,
         weigh: str = "uniform",
-        ruled: int | str = 0,
         *,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
@@ -427,12 +426,6 @@ class ExpertAgent:
         if weigh not in ("uniform", "net"):
             raise ValueError(f"weigh is uniform or net, not {weigh!r}")
         self.weigh = weigh
-        #: In a game that deals every card, from this many cards in hand the move best over ``worlds`` worlds each
-        #: solved exactly by the game's own rules (:func:`~brisca.agents.kernel.ruled_worlds_choice`), instead of
-        #: the rollouts' estimates; 0: never.
-        self.ruled = _number("ruled", ruled, int)
-        if self.ruled < 0:
-            raise ValueError(f"ruled is a number of cards in hand, 0 or more, not {ruled!r}")
         if (self.hidden > 1 or early == "net") and self.net is None:
             self.net = load_net(None, searched=True)
         #: How it bids in a point auction: ``rules``, the shared rule-based bidder; ``sim``, each choice weighed
@@ -483,12 +476,6 @@ class ExpertAgent:
         early = self._early(view, None if self.sims else deadline)
         if early is not None:
             return early
-        if self.ruled and view.rules.dealt_out and view.seat is not None and view.hand_sizes[view.seat] <= self.ruled:
-            from brisca.agents.kernel import ruled_worlds_choice  # (numba loads only where it solves)
-
-            solved = ruled_worlds_choice(view, self.stock_worlds, self.rng.getrandbits(32), tricks=self.ruled)
-            if solved is not None:
-                return solved
         if sampler is None:
             return candidates[0]
         last = self._last_draw(view, candidates, read, sampler, deadline)
