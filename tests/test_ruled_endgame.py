@@ -70,6 +70,17 @@ def loaded(game: Game) -> tuple[Batch, list[int]]:
     return batch, [ids[a] for a in game.legal_actions()]
 
 
+def compare(game: Game, seat: int) -> int:
+    """Each legal move's value from :meth:`Batch.solve` against :func:`python_value`'s; the moves compared."""
+    batch, ids = loaded(game)
+    values, _nodes = batch.solve([0], seat, ids)
+    for j, action in enumerate(game.legal_actions()):
+        child = game.clone()
+        child.apply(action)
+        assert values[0, j] == pytest.approx(python_value(child, seat), abs=1e-9), action
+    return len(ids)
+
+
 @pytest.mark.parametrize(("variant", "players"), GAMES)
 def test_batch_solve_is_the_engine_s_minimax(variant: str, players: int) -> None:
     """Every move's value from the compiled alpha-beta is the plain minimax's on the engine, to the last bit of
@@ -78,13 +89,7 @@ def test_batch_solve_is_the_engine_s_minimax(variant: str, players: int) -> None
     for seed in range(6):
         for game, view in positions(variant, players, seed, 2)[:3]:
             assert view.seat is not None
-            batch, ids = loaded(game)
-            values, _nodes = batch.solve([0], view.seat, ids)
-            for j, action in enumerate(game.legal_actions()):
-                child = game.clone()
-                child.apply(action)
-                assert values[0, j] == pytest.approx(python_value(child, view.seat), abs=1e-9), (seed, action)
-                checked += 1
+            checked += compare(game, view.seat)
     assert checked >= 10
 
 
@@ -94,13 +99,7 @@ def test_batch_solve_three_cards_of_porteña() -> None:
     for seed in (3, 8):
         for game, view in positions("chilean", 4, seed, 3)[:2]:
             assert view.seat is not None
-            batch, ids = loaded(game)
-            values, _nodes = batch.solve([0], view.seat, ids)
-            for j, action in enumerate(game.legal_actions()):
-                child = game.clone()
-                child.apply(action)
-                assert values[0, j] == pytest.approx(python_value(child, view.seat), abs=1e-9)
-                checked += 1
+            checked += compare(game, view.seat)
     assert checked >= 4
 
 

@@ -1586,7 +1586,6 @@ def _search(sc: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any
     ab[0, 0] = -1e9
     ab[0, 1] = 1e9
     entering = True
-    v = 0.0
     while True:
         if entering:  # row d is new: play its forced moves, then open it or value its end
             m = _legal(sc, d, lay, cfg, bufs[d])
@@ -1596,9 +1595,6 @@ def _search(sc: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any
             entering = False
             if m == 0:
                 v = float(_reward(sc, d, seat, lay, cfg, totals))
-                if d == 0:
-                    return v
-                d -= 1
             else:
                 nodes[0] += 1
                 mi[d, 0] = m
@@ -1606,18 +1602,7 @@ def _search(sc: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any
                 mi[d, 2] = ally[sc[d, lay[_L_TURN]]]
                 ab[d, 2] = -1e9 if mi[d, 2] != 0 else 1e9
                 continue
-            # a child's value v comes back to row d
-            if mi[d, 2] != 0:
-                if v > ab[d, 2]:
-                    ab[d, 2] = v
-                if ab[d, 2] > ab[d, 0]:
-                    ab[d, 0] = ab[d, 2]
-            else:
-                if v < ab[d, 2]:
-                    ab[d, 2] = v
-                if ab[d, 2] < ab[d, 1]:
-                    ab[d, 1] = ab[d, 2]
-        if mi[d, 1] < mi[d, 0] and ab[d, 0] < ab[d, 1]:  # the next move of row d
+        elif mi[d, 1] < mi[d, 0] and ab[d, 0] < ab[d, 1]:  # the next move of row d
             sc[d + 1, :] = sc[d, :]
             _apply(sc, d + 1, lay, cfg, strength, points, xtable, bufs[d, mi[d, 1]])
             mi[d, 1] += 1
@@ -1626,8 +1611,9 @@ def _search(sc: Any, lay: Any, cfg: Any, strength: Any, points: Any, xtable: Any
             d += 1
             entering = True
             continue
-        v = float(ab[d, 2])  # row d is done
-        if d == 0:
+        else:
+            v = float(ab[d, 2])  # row d is done
+        if d == 0:  # row d is worth v: to its parent
             return v
         d -= 1
         if mi[d, 2] != 0:
