@@ -1698,11 +1698,7 @@ def ruled_worlds_choice(view: View, worlds: int = 200, seed: int = 0, prefer: Ac
                       and set(batch.legal_ids(int(lane))) == wanted], np.int64)
     if not len(lanes):
         return None
-    values, _nodes = batch.solve(lanes, seat, ids)
-    if np.isnan(values).any():  # a world whose rules disagree with the view's: it is not solved
-        values = values[~np.isnan(values).any(axis=1)]
-        if not len(values):
-            return None
+    values, _nodes = batch.solve(lanes, seat, ids)  # (every id legal in every lane kept: no NaN)
     totals = values.mean(axis=0)
     top = float(totals.max())
     if prefer is not None and prefer in view.legal_actions and totals[view.legal_actions.index(prefer)] >= top - 1e-6:

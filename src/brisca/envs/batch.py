@@ -1789,6 +1789,7 @@ class Batch:
         self._forced = np.zeros(1, np.int64)
         self._acted = 0
         self._totals = np.zeros(max(2, self.sides), np.int64)
+        self._stack: tuple[Any, ...] | None = None  # (made by the first :meth:`solve`)
 
     def _auction(self, r: Rules) -> list[int]:
         """The auction's part of a preset's configuration row (all zero without an auction)."""
@@ -2008,14 +2009,16 @@ class Batch:
         legal) and the decisions searched. Exact, so costly early in a hand: an endgame's search."""
         lanes = np.ascontiguousarray(lanes, np.int64)
         ids_a = np.ascontiguousarray(ids, np.int64)
-        depth = self.players * self._stride * (self.players + 1) + 4  # (a card each, a vale window each)
-        sc = np.empty((depth, self.st.shape[1]), np.int64)
-        bufs = np.zeros((depth, len(self._buf)), np.int64)
+        if self._stack is None:  # the search's stack, made once a batch: a row of each array a decision down
+            depth = self.players * self._stride * (self.players + 1) + 4  # (a card each, a vale window each)
+            self._stack = (np.empty((depth, self.st.shape[1]), np.int64), np.zeros((depth, len(self._buf)), np.int64),
+                           np.zeros((depth, 3), np.float64), np.zeros((depth, 3), np.int64),
+                           np.zeros(self.players, np.int64))
+        sc, bufs, ab, mi, ally = self._stack
         out = np.empty((len(lanes), len(ids_a)), np.float64)
         nodes = np.zeros(1, np.int64)
         _solve(self.st, lanes, int(seat), ids_a, self._lay, self._cfg, self._strength, self._points, self._xtable,
-               sc, bufs, np.zeros((depth, 3), np.float64), np.zeros((depth, 3), np.int64), self._totals,
-               np.zeros(self.players, np.int64), out, nodes)
+               sc, bufs, ab, mi, self._totals, ally, out, nodes)
         return out, int(nodes[0])
 
 
